@@ -1,0 +1,113 @@
+/**
+ * The boundary between the widget core (stores, actions, transport) and the
+ * Lit components. `<charla-widget>` receives one WidgetContext per instance
+ * (property `context`) and hands it down to its children; components read the
+ * stores through StoreController and call the actions, and never import the
+ * transport.
+ */
+import type { ReadableAtom } from 'nanostores';
+import type {
+  ConnectionState,
+  Contact,
+  ErrorBody,
+  Language,
+  Message,
+  MessageOption,
+  OutgoingMessage,
+  QuickReply,
+  Room,
+  UploadResult,
+  WidgetPublicConfig,
+} from '../../types/index.ts';
+
+export type WidgetView = 'home' | 'chat' | 'room-contacts';
+
+export interface UiState {
+  open: boolean;
+  /** close(true) disables the launcher; enable()/open() enable it again. */
+  launcherDisabled: boolean;
+  view: WidgetView;
+  inputsDisabled: boolean;
+}
+
+/** Per-room history paging state. */
+export interface HistoryState {
+  loading: boolean;
+  /** False once the first message of the room is held. */
+  hasMore: boolean;
+  error?: ErrorBody | undefined;
+}
+
+/** An upload in progress (the composer shows its progress bar). */
+export interface UploadState {
+  id: string;
+  name: string;
+  /** 0 to 1. */
+  progress: number;
+  error?: string | undefined;
+}
+
+export interface WidgetStores {
+  $connection: ReadableAtom<ConnectionState>;
+  $ui: ReadableAtom<UiState>;
+  /** The widget's configuration (properties, theme, credentials) once the session is open. */
+  $config: ReadableAtom<WidgetPublicConfig | null>;
+  /** The user of this widget. */
+  $user: ReadableAtom<{ id: string; names: string | null } | null>;
+  $language: ReadableAtom<Language>;
+  $rooms: ReadableAtom<Room[]>;
+  $currentRoomId: ReadableAtom<string | null>;
+  /** The current room's messages, ordered by sequence (pending ones last), one entry per id. */
+  $currentMessages: ReadableAtom<Message[]>;
+  $currentHistory: ReadableAtom<HistoryState>;
+  $contacts: ReadableAtom<Contact[]>;
+  $contactsLoading: ReadableAtom<boolean>;
+  $roomContacts: ReadableAtom<Contact[]>;
+  $roomContactsLoading: ReadableAtom<boolean>;
+  /** Unread count per room id. */
+  $unreadByRoom: ReadableAtom<Record<string, number>>;
+  $unreadTotal: ReadableAtom<number>;
+  $uploads: ReadableAtom<UploadState[]>;
+  /** The last error worth showing the user (cleared by dismissError). */
+  $lastError: ReadableAtom<{ message: string; code?: string } | null>;
+}
+
+export interface WidgetActions {
+  open(): void;
+  close(disable?: boolean): void;
+  showHomeMenu(): void;
+  hideHomeMenu(): void;
+  showRoomContacts(): void;
+  selectRoom(roomId: string): void;
+  /** Sends any of the eight types; id, roomId and status are filled in when missing. */
+  sendMessage(message: Partial<OutgoingMessage> & { type: OutgoingMessage['type'] }): Promise<Message>;
+  sendText(text: string): Promise<Message>;
+  /** The user chose an option: a POSTBACK with the option's payload. */
+  chooseOption(message: Message, option: MessageOption): Promise<Message>;
+  chooseQuickReply(message: Message, reply: QuickReply): Promise<Message>;
+  /** Answer to a contact_info_request: goes back to the bot as a POSTBACK. */
+  submitContactInfo(message: Message, info: { name: string; phone: string; email: string }): Promise<Message>;
+  /** Upload then send as IMAGE, DOCUMENT, AUDIO or VIDEO; progress in $uploads. */
+  sendFile(file: Blob & { name?: string }, type: 'IMAGE' | 'DOCUMENT' | 'AUDIO' | 'VIDEO', caption?: string): Promise<Message>;
+  sendLocation(lat: number, lng: number): Promise<Message>;
+  retry(messageId: string): Promise<Message>;
+  /** Loads the page of history before the oldest message held. */
+  loadOlder(): Promise<void>;
+  /** The user has seen these messages (they become DELIVERED_USER for the sender). */
+  markSeen(roomId: string, ids: string[]): void;
+  openRoomWithUser(contact: Contact): Promise<Room>;
+  /** Adds a room contact to the current room. */
+  addMember(contact: Contact): Promise<void>;
+  /** Returns a fresh signed address for an expired one of the service's (or the same when it cannot). */
+  refreshMediaUrl(url: string): Promise<string>;
+  dismissError(): void;
+  setLanguage(language: Language): void;
+}
+
+export interface WidgetContext {
+  stores: WidgetStores;
+  actions: WidgetActions;
+}
+
+/** Upload result (re-exported for components that show file cards). */
+export type { UploadResult };

@@ -1,0 +1,248 @@
+/**
+ * The interface's error body and the catalogue of error identifiers. No
+ * imports: the widget and the API client read these directly.
+ */
+import type { Language } from './enums.ts';
+
+/** Text keyed by language code. */
+export type LocalizedText = Partial<Record<Language, string>> & Record<string, string>;
+
+/** Error body shape of every failed HTTP operation and rejected socket event. */
+export interface ErrorBody {
+  message: string | string[];
+  /** `failed` on failure. */
+  statusMessage: string;
+  /** 0 on failure. */
+  status: number;
+  error: {
+    code: string;
+    key: string;
+    description: string;
+    developerMessages: LocalizedText;
+    clientMessages: LocalizedText;
+  };
+  /** Each bad field by its path (`/buttons/options/0/title`), with what is wrong. */
+  validationError: Record<string, string>;
+  data: { message?: string } & Record<string, unknown>;
+}
+
+/** One entry of the catalogue. */
+export interface ErrorDefinition {
+  httpStatus: number;
+  code: string;
+  key: string;
+  description: string;
+  developerMessages: { es: string; en: string };
+  clientMessages: { es: string; en: string };
+}
+
+function def(
+  httpStatus: number,
+  code: string,
+  key: string,
+  description: string,
+  es: string,
+  clientEs: string,
+  clientEn: string,
+): ErrorDefinition {
+  return {
+    httpStatus,
+    code,
+    key,
+    description,
+    developerMessages: { es, en: description },
+    clientMessages: { es: clientEs, en: clientEn },
+  };
+}
+
+/**
+ * Every error the service answers with. E1126 and E0000 are the interface's;
+ * the other codes are ours (documented in the README).
+ */
+export const ERRORS = {
+  VALIDATION_ERROR: def(
+    400,
+    'E0400',
+    'VALIDATION_ERROR',
+    'Invalid format or missing required fields.',
+    'Formato inválido o faltan campos obligatorios.',
+    'Revisa los datos enviados.',
+    'Please check the data you sent.',
+  ),
+  UNAUTHORIZED: def(
+    401,
+    'E0401',
+    'UNAUTHORIZED',
+    'Invalid or missing credentials.',
+    'Credenciales inválidas o ausentes.',
+    'No autorizado.',
+    'Not authorized.',
+  ),
+  FORBIDDEN: def(
+    403,
+    'E0403',
+    'FORBIDDEN',
+    'This caller may not perform this operation.',
+    'Quien llama no puede realizar esta operación.',
+    'No tienes permiso para hacer esto.',
+    'You are not allowed to do this.',
+  ),
+  ORIGIN_NOT_ALLOWED: def(
+    403,
+    'E0431',
+    'ORIGIN_NOT_ALLOWED',
+    "The request's origin is not allowed by the widget's credentials.",
+    'El origen de la petición no está permitido por las credenciales del widget.',
+    'Este sitio no puede usar este chat.',
+    'This site may not use this chat.',
+  ),
+  NOT_A_MEMBER: def(
+    403,
+    'E0432',
+    'NOT_A_MEMBER',
+    'The user is not a member of this room.',
+    'El usuario no es miembro de esta sala.',
+    'No perteneces a esta conversación.',
+    'You are not part of this conversation.',
+  ),
+  SIGNATURE_INVALID: def(
+    403,
+    'E0433',
+    'SIGNATURE_INVALID',
+    'The signed address is expired or altered.',
+    'La dirección firmada ha caducado o fue alterada.',
+    'Este archivo ya no está disponible.',
+    'This file is no longer available.',
+  ),
+  CALLING_NOT_ENABLED: def(
+    403,
+    'E1204',
+    'CALLING_NOT_ENABLED',
+    'The calling setting is not enabled for this bot.',
+    'La configuración de llamadas no está activada para este bot.',
+    'Las llamadas no están disponibles.',
+    'Calls are not available.',
+  ),
+  NOT_FOUND: def(
+    404,
+    'E0404',
+    'NOT_FOUND',
+    'The resource does not exist.',
+    'El recurso no existe.',
+    'No encontrado.',
+    'Not found.',
+  ),
+  INVALID_STATE: def(
+    409,
+    'E0409',
+    'INVALID_STATE',
+    'The resource is not in a state that allows this operation.',
+    'El recurso no está en un estado que permita esta operación.',
+    'Ya no se puede hacer esto.',
+    'This can no longer be done.',
+  ),
+  PAYLOAD_TOO_LARGE: def(
+    413,
+    'E0413',
+    'PAYLOAD_TOO_LARGE',
+    'The request body or file is too large.',
+    'El cuerpo de la petición o el archivo es demasiado grande.',
+    'El archivo es demasiado grande.',
+    'The file is too large.',
+  ),
+  UNSUPPORTED_CONTENT_TYPE: def(
+    415,
+    'E0415',
+    'UNSUPPORTED_CONTENT_TYPE',
+    'Content-Type must be application/json.',
+    'Content-Type debe ser application/json.',
+    'Formato de envío no admitido.',
+    'Unsupported request format.',
+  ),
+  SIGNED_URL_ERROR: def(
+    422,
+    'E1126',
+    'SIGNED_URL_ERROR',
+    'The signed address could not be generated.',
+    'No se pudo generar la dirección firmada.',
+    'No se pudo obtener el archivo.',
+    'The file could not be retrieved.',
+  ),
+  INVALID_MEDIA_URL: def(
+    422,
+    'E1201',
+    'INVALID_MEDIA_URL',
+    'The media address is invalid or unreachable.',
+    'La dirección del archivo no es válida o no responde.',
+    'No se pudo acceder al archivo.',
+    'The file could not be reached.',
+  ),
+  MEDIA_TOO_LARGE: def(
+    422,
+    'E1202',
+    'MEDIA_TOO_LARGE',
+    'The media file is over 16 MB.',
+    'El archivo supera los 16 MB.',
+    'El archivo es demasiado grande.',
+    'The file is too large.',
+  ),
+  UNSUPPORTED_MEDIA_TYPE: def(
+    422,
+    'E1203',
+    'UNSUPPORTED_MEDIA_TYPE',
+    'The media format is not supported.',
+    'El formato del archivo no está admitido.',
+    'Formato de archivo no admitido.',
+    'Unsupported file format.',
+  ),
+  RATE_LIMITED: def(
+    429,
+    'E0429',
+    'RATE_LIMITED',
+    'Too many requests.',
+    'Demasiadas peticiones.',
+    'Vas demasiado rápido; inténtalo en un momento.',
+    'Too fast; try again in a moment.',
+  ),
+  UNKNOWN_ERROR: def(
+    500,
+    'E0000',
+    'UNKNOWN_ERROR',
+    'Unexpected failure.',
+    'Fallo inesperado.',
+    'Algo salió mal.',
+    'Something went wrong.',
+  ),
+} as const satisfies Record<string, ErrorDefinition>;
+
+export type ErrorKey = keyof typeof ERRORS;
+
+/** Builds the interface's error body for a catalogue entry. */
+export function errorBody(
+  key: ErrorKey,
+  options: { message?: string | string[]; validationError?: Record<string, string>; data?: Record<string, unknown> } = {},
+): ErrorBody {
+  const d = ERRORS[key];
+  return {
+    message: options.message ?? d.description,
+    statusMessage: 'failed',
+    status: 0,
+    error: {
+      code: d.code,
+      key: d.key,
+      description: d.description,
+      developerMessages: { ...d.developerMessages },
+      clientMessages: { ...d.clientMessages },
+    },
+    validationError: options.validationError ?? {},
+    data: options.data ?? {},
+  };
+}
+
+/** True when a value has the error body's shape (used by clients on any response). */
+export function isErrorBody(value: unknown): value is ErrorBody {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  const e = v['error'] as Record<string, unknown> | undefined;
+  return v['status'] === 0 && typeof e === 'object' && e !== null && typeof e['code'] === 'string';
+}

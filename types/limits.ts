@@ -1,0 +1,89 @@
+/**
+ * Every limit of the interface as a named constant. No imports: the browser
+ * bundle reads these directly.
+ */
+
+/** List campaigns: page size when none is given. */
+export const CAMPAIGN_LIST_LIMIT_DEFAULT = 10;
+/** List campaigns: largest page size accepted. */
+export const CAMPAIGN_LIST_LIMIT_MAX = 50;
+/** List campaigns: page when none is given. */
+export const CAMPAIGN_LIST_PAGE_DEFAULT = 1;
+
+/** Text with options: fewest options per message. */
+export const OPTIONS_MIN = 1;
+/** Text with options: most options per message. */
+export const OPTIONS_MAX = 10;
+/** Text with options: longest option title, in characters. */
+export const OPTION_TITLE_MAX = 24;
+/** Text with options: longest option description, in characters. */
+export const OPTION_DESCRIPTION_MAX = 72;
+/** Text with options: button text when none is given. */
+export const DEFAULT_BUTTON_TEXT = 'Opciones';
+
+/** Video message: accepted content types. */
+export const VIDEO_MEDIA_TYPES = ['video/mp4', 'video/3gp', 'video/3gpp'] as const;
+/** Video message: largest file, in bytes (16 MB). */
+export const VIDEO_MAX_BYTES = 16 * 1024 * 1024;
+
+/** Assets refresh: shortest lifetime of a signed address, in seconds. */
+export const SIGNED_URL_TTL_MIN = 900;
+/** Assets refresh: longest lifetime of a signed address, in seconds. */
+export const SIGNED_URL_TTL_MAX = 3600;
+
+/** Widget getMessages: page size when none is given. */
+export const GET_MESSAGES_LIMIT_DEFAULT = 20;
+/** Widget getMessages: largest page size the service returns (our choice). */
+export const GET_MESSAGES_LIMIT_MAX = 100;
+
+/** Social-media channels: largest image, in bytes (8 MB). */
+export const CHANNEL_IMAGE_MAX_BYTES = 8 * 1024 * 1024;
+/** Social-media channels: largest video, audio or PDF, in bytes (25 MB). */
+export const CHANNEL_MEDIA_MAX_BYTES = 25 * 1024 * 1024;
+/** Social-media channels: longest postback button text, in characters. */
+export const CHANNEL_POSTBACK_BUTTON_MAX = 20;
+
+/** Widget uploads: largest image (same as the channel limit). */
+export const UPLOAD_IMAGE_MAX_BYTES = CHANNEL_IMAGE_MAX_BYTES;
+/** Widget uploads: largest audio, video or document. */
+export const UPLOAD_MEDIA_MAX_BYTES = CHANNEL_MEDIA_MAX_BYTES;
+/** Widget uploads: accepted content types, by message type. */
+export const UPLOAD_MEDIA_TYPES = {
+  IMAGE: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
+  AUDIO: ['audio/webm', 'audio/ogg', 'audio/mpeg', 'audio/mp4', 'audio/wav', 'audio/aac'],
+  VIDEO: ['video/mp4', 'video/3gpp', 'video/webm'],
+  DOCUMENT: [
+    'application/pdf',
+    'text/plain',
+    'text/csv',
+    'application/msword',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    'application/vnd.ms-excel',
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    'application/zip',
+  ],
+} as const;
+
+/** Longest text of a widget or bot message, in characters (our choice; the interface shows none). */
+export const MESSAGE_TEXT_MAX = 4096;
+/** Longest caption, name, title or header, in characters (our choice). */
+export const SHORT_TEXT_MAX = 1024;
+/** Most messages in one room post (our choice). */
+export const ROOM_POST_MESSAGES_MAX = 100;
+/** Most recipients of one campaign (our choice). */
+export const CAMPAIGN_RECIPIENTS_MAX = 100_000;
+/** Most contacts in one bot contacts message (our choice). */
+export const CONTACTS_MAX = 20;
+/** Most members added in one addMembers call (our choice). */
+export const ADD_MEMBERS_MAX = 100;
+
+/** Lifetime of a widget session token, in seconds (our choice). */
+export const SESSION_TTL_SECONDS = 24 * 60 * 60;
+/** Lifetime of signed media addresses the service hands to widgets, in seconds. */
+export const MEDIA_URL_TTL_DEFAULT = SIGNED_URL_TTL_MAX;
+
+/** E.164: a plus sign and 8 to 15 digits, the first not zero. */
+export const E164_PATTERN = '^\\+[1-9][0-9]{7,14}$';
+/** A UUID of any version, in its canonical text form. */
+export const UUID_PATTERN =
+  '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';

@@ -1,0 +1,178 @@
+import Type from 'typebox';
+import {
+  CONTACTS_MAX,
+  E164_PATTERN,
+  MESSAGE_TEXT_MAX,
+  OPTION_DESCRIPTION_MAX,
+  OPTION_TITLE_MAX,
+  OPTIONS_MAX,
+  OPTIONS_MIN,
+  SHORT_TEXT_MAX,
+} from '../limits.ts';
+import { HttpsUrl, Id, ShortText } from './common.ts';
+
+const Text = Type.String({ minLength: 1, maxLength: MESSAGE_TEXT_MAX });
+
+/** `buttons.options[]` of a text-with-options message. */
+export const ButtonOption = Type.Object({
+  title: Type.String({ minLength: 1, maxLength: OPTION_TITLE_MAX }),
+  description: Type.Optional(Type.String({ maxLength: OPTION_DESCRIPTION_MAX })),
+  payload: Type.Optional(Type.String({ maxLength: SHORT_TEXT_MAX })),
+});
+export type ButtonOption = Type.Static<typeof ButtonOption>;
+
+/** The `buttons` object. buttonText defaults to `Opciones`. */
+export const Buttons = Type.Object({
+  title: Type.Optional(ShortText),
+  buttonText: Type.Optional(
+    Type.Object({ type: Type.Literal('text'), text: Type.String({ minLength: 1, maxLength: OPTION_TITLE_MAX }) }),
+  ),
+  options: Type.Array(ButtonOption, { minItems: OPTIONS_MIN, maxItems: OPTIONS_MAX }),
+});
+export type Buttons = Type.Static<typeof Buttons>;
+
+/** Contact object of a contacts message: every field optional; phones in E.164. */
+export const BotContact = Type.Object({
+  name: Type.Optional(
+    Type.Object({
+      formatted_name: Type.Optional(ShortText),
+      first_name: Type.Optional(ShortText),
+      last_name: Type.Optional(ShortText),
+    }),
+  ),
+  phones: Type.Optional(
+    Type.Array(
+      Type.Object({
+        phone: Type.Optional(Type.String({ pattern: E164_PATTERN })),
+        type: Type.Optional(ShortText),
+        wa_id: Type.Optional(ShortText),
+      }),
+      { maxItems: 20 },
+    ),
+  ),
+  emails: Type.Optional(
+    Type.Array(
+      Type.Object({
+        email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
+        type: Type.Optional(ShortText),
+      }),
+      { maxItems: 20 },
+    ),
+  ),
+  addresses: Type.Optional(
+    Type.Array(
+      Type.Object({
+        street: Type.Optional(ShortText),
+        city: Type.Optional(ShortText),
+        state: Type.Optional(ShortText),
+        zip: Type.Optional(ShortText),
+        country: Type.Optional(ShortText),
+        country_code: Type.Optional(ShortText),
+        type: Type.Optional(ShortText),
+      }),
+      { maxItems: 20 },
+    ),
+  ),
+});
+export type BotContact = Type.Static<typeof BotContact>;
+
+const base = { userId: Id, botId: Type.Optional(Id) };
+
+export const TextBotMessage = Type.Object({ type: Type.Literal('text'), text: Text, ...base });
+export const TextWithOptionsBotMessage = Type.Object({
+  type: Type.Literal('text'),
+  text: Text,
+  buttons: Buttons,
+  ...base,
+});
+export const ContactsBotMessage = Type.Object({
+  type: Type.Literal('contacts'),
+  contacts: Type.Array(BotContact, { minItems: 1, maxItems: CONTACTS_MAX }),
+  ...base,
+});
+export const VoiceCallBotMessage = Type.Object({
+  type: Type.Literal('voice_call'),
+  header: Type.Optional(ShortText),
+  text: Text,
+  parameters: Type.Object({ display_text: Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX }) }),
+  ...base,
+});
+export const VideoBotMessage = Type.Object({
+  type: Type.Literal('video'),
+  mediaUrl: HttpsUrl,
+  text: Type.Optional(Type.String({ maxLength: MESSAGE_TEXT_MAX })),
+  ...base,
+});
+export const ContactInfoRequestBotMessage = Type.Object({
+  type: Type.Literal('contact_info_request'),
+  text: Text,
+  ...base,
+});
+
+export type TextBotMessage = Type.Static<typeof TextBotMessage>;
+export type TextWithOptionsBotMessage = Type.Static<typeof TextWithOptionsBotMessage>;
+export type ContactsBotMessage = Type.Static<typeof ContactsBotMessage>;
+export type VoiceCallBotMessage = Type.Static<typeof VoiceCallBotMessage>;
+export type VideoBotMessage = Type.Static<typeof VideoBotMessage>;
+export type ContactInfoRequestBotMessage = Type.Static<typeof ContactInfoRequestBotMessage>;
+
+/** The six variants, told apart by `type` and, for options, by `buttons`. */
+export type BotMessage =
+  | TextBotMessage
+  | TextWithOptionsBotMessage
+  | ContactsBotMessage
+  | VoiceCallBotMessage
+  | VideoBotMessage
+  | ContactInfoRequestBotMessage;
+
+/** All six variants as one schema (for documentation; validation picks one with {@link botMessageSchemaFor}). */
+export const BotMessageSchema = Type.Union([
+  TextWithOptionsBotMessage,
+  TextBotMessage,
+  ContactsBotMessage,
+  VoiceCallBotMessage,
+  VideoBotMessage,
+  ContactInfoRequestBotMessage,
+]);
+
+/**
+ * Picks the variant schema for a body by its `type` (and `buttons` for text),
+ * so validation errors name the fields of that variant only. Undefined when
+ * the type is not one of the six.
+ */
+export function botMessageSchemaFor(body: unknown) {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const b = body as Record<string, unknown>;
+  switch (b['type']) {
+    case 'text':
+      return b['buttons'] === undefined ? TextBotMessage : TextWithOptionsBotMessage;
+    case 'contacts':
+      return ContactsBotMessage;
+    case 'voice_call':
+      return VoiceCallBotMessage;
+    case 'video':
+      return VideoBotMessage;
+    case 'contact_info_request':
+      return ContactInfoRequestBotMessage;
+    default:
+      return undefined;
+  }
+}
+
+/** A bot message without its recipient: what a campaign sends to each recipient. */
+export type BotMessageContent = DistributiveOmit<BotMessage, 'userId' | 'botId'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export const BotMessageContent = Type.Union([
+  Type.Omit(TextWithOptionsBotMessage, ['userId', 'botId']),
+  Type.Omit(TextBotMessage, ['userId', 'botId']),
+  Type.Omit(ContactsBotMessage, ['userId', 'botId']),
+  Type.Omit(VoiceCallBotMessage, ['userId', 'botId']),
+  Type.Omit(VideoBotMessage, ['userId', 'botId']),
+  Type.Omit(ContactInfoRequestBotMessage, ['userId', 'botId']),
+]);
+
+export const BotIdParams = Type.Object({ botId: Id });
+
+/** Bot message send result. */
+export const BotMessageResult = Type.Object({ success: Type.Boolean(), messageId: Type.String() });
+export type BotMessageResult = Type.Static<typeof BotMessageResult>;

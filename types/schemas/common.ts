@@ -1,0 +1,43 @@
+import Type from 'typebox';
+import { SHORT_TEXT_MAX, UUID_PATTERN } from '../limits.ts';
+
+/** A non-empty identifier. */
+export const Id = Type.String({ minLength: 1, maxLength: 200 });
+/** A UUID. */
+export const Uuid = Type.String({ pattern: UUID_PATTERN });
+/** A short free text (names, titles, captions). */
+export const ShortText = Type.String({ maxLength: SHORT_TEXT_MAX });
+/** Map of string to string (storedParams, eventPayload). */
+export const StringMap = Type.Record(Type.String(), Type.String());
+/** Any JSON object (payloads, further visual properties). */
+export const AnyObject = Type.Record(Type.String(), Type.Unknown());
+
+/** A calendar date or date-time; the service also checks that it parses. */
+export const DateOrDateTime = Type.String({
+  pattern:
+    '^\\d{4}-\\d{2}-\\d{2}([Tt ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}(:?\\d{2})?)?)?$',
+  description: 'date (YYYY-MM-DD) or ISO 8601 date-time',
+});
+/** ISO 8601 date-time that names its time zone (Z or an offset). */
+export const ZonedDateTime = Type.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:?\\d{2})$',
+  description: 'ISO 8601 date-time with time zone',
+});
+/** An absolute https address (http on loopback is accepted by the service only when configured). */
+export const HttpsUrl = Type.String({ minLength: 9, maxLength: 2048, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
+
+/** The error body, for documentation of responses. */
+export const ErrorBodySchema = Type.Object({
+  message: Type.Union([Type.String(), Type.Array(Type.String())]),
+  statusMessage: Type.String(),
+  status: Type.Integer(),
+  error: Type.Object({
+    code: Type.String(),
+    key: Type.String(),
+    description: Type.String(),
+    developerMessages: StringMap,
+    clientMessages: StringMap,
+  }),
+  validationError: StringMap,
+  data: AnyObject,
+});

@@ -1,0 +1,75 @@
+/**
+ * Ours: the widget's own API (the interface does not show how a widget
+ * connects). A widget opens a session with its API key and a user; every
+ * later call carries `Authorization: Bearer <token>`, and the socket
+ * handshake carries `auth: { token }`.
+ */
+import Type from 'typebox';
+import { GET_MESSAGES_LIMIT_MAX, SHORT_TEXT_MAX } from '../limits.ts';
+import { AnyObject, Id, ShortText, StringMap } from './common.ts';
+import { BotRecord } from './widget-create.ts';
+import { Contact, Member, MessageSchema, Room } from './widget-objects.ts';
+
+export const SessionBody = Type.Object({
+  apiKey: Type.String({ minLength: 16, maxLength: 200 }),
+  /** The page's user id; when absent the widget makes one and keeps it. */
+  userId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  userNames: Type.Optional(Type.String({ maxLength: SHORT_TEXT_MAX })),
+  /** Language the user reads (es or en), for the bot's flows. */
+  language: Type.Optional(Type.String({ maxLength: 10 })),
+});
+export type SessionBody = Type.Static<typeof SessionBody>;
+
+export const WidgetPublicConfig = Type.Object({
+  id: Type.String(),
+  properties: AnyObject,
+  theme: AnyObject,
+  credentials: AnyObject,
+  config: AnyObject,
+});
+export type WidgetPublicConfig = Type.Static<typeof WidgetPublicConfig>;
+
+export const SessionResult = Type.Object({
+  token: Type.String(),
+  expiresAt: Type.String(),
+  user: Type.Object({ id: Type.String(), names: Type.Union([Type.String(), Type.Null()]) }),
+  widget: WidgetPublicConfig,
+  bot: BotRecord,
+  /** The room of this user with the widget's bot (created on first need). */
+  botRoomId: Type.String(),
+  company: Type.Object({ id: Type.String(), name: Type.String() }),
+});
+export type SessionResult = Type.Static<typeof SessionResult>;
+
+export const RoomList = Type.Object({ rooms: Type.Array(Room) });
+export type RoomList = Type.Static<typeof RoomList>;
+
+export const MembersResult = Type.Object({ members: Type.Array(Member) });
+
+export const GetMessagesQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: GET_MESSAGES_LIMIT_MAX })),
+  /** Return the messages before this message id (history); absent: the latest. */
+  id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+});
+export const MessagesResult = Type.Object({ messages: Type.Array(MessageSchema) });
+
+export const UserIdBody = Type.Object({ userId: Id });
+export const AddMemberBody = Type.Object({
+  /** A Contact or a bare id. */
+  member: Type.Union([Contact, Type.String({ minLength: 1, maxLength: 200 })]),
+});
+export const OpenRoomWithUserBody = Type.Object({ id: Type.Union([Id, Type.Number()]), names: Type.Optional(ShortText) });
+export const SetFlowBody = Type.Object({ storedParams: Type.Optional(StringMap) });
+export const FlowIdParams = Type.Object({ flowId: Id });
+
+export const UploadResult = Type.Object({
+  mediaUrl: Type.String(),
+  type: Type.String(),
+  contentType: Type.String(),
+  size: Type.Integer(),
+  name: Type.String(),
+});
+export type UploadResult = Type.Static<typeof UploadResult>;
+
+/** The widget's media refresh: a signed address of the service's own that has expired. */
+export const WidgetRefreshBody = Type.Object({ resourceUrl: Type.String({ minLength: 9, maxLength: 4096 }) });

@@ -1,0 +1,112 @@
+import Type from 'typebox';
+import { WIDGET_POSITIONS, WIDGET_TYPES } from '../enums.ts';
+import { AnyObject, Id, ShortText } from './common.ts';
+
+/** An origin pattern: `https://shop.example.com`, `https://*.example.com`, `http://localhost:3000`. */
+export const OriginPattern = Type.String({
+  minLength: 8,
+  maxLength: 300,
+  pattern: '^https?://(\\*\\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?$',
+});
+
+export const WidgetTheme = Type.Object(
+  {
+    position: Type.Optional(Type.Union(WIDGET_POSITIONS.map((p) => Type.Literal(p)))),
+    status: Type.Optional(Type.Boolean()),
+    font: Type.Optional(
+      Type.Object(
+        {
+          googlefont: Type.Optional(Type.Boolean()),
+          name: Type.Optional(Type.String({ maxLength: 100, pattern: '^[A-Za-z0-9 _-]*$' })),
+        },
+        { additionalProperties: true },
+      ),
+    ),
+  },
+  { additionalProperties: true },
+);
+export type WidgetTheme = Type.Static<typeof WidgetTheme> & Record<string, unknown>;
+
+export const WidgetCredentials = Type.Object(
+  {
+    blackList: Type.Optional(Type.Array(OriginPattern, { maxItems: 200 })),
+    whiteList: Type.Optional(Type.Array(OriginPattern, { maxItems: 200 })),
+  },
+  { additionalProperties: true },
+);
+export type WidgetCredentials = Type.Static<typeof WidgetCredentials>;
+
+/** Widget configuration: the typed fields plus any further visual properties, stored whole. */
+export const WidgetConfig = Type.Object(
+  {
+    properties: Type.Optional(
+      Type.Object(
+        {
+          type: Type.Optional(Type.Union(WIDGET_TYPES.map((t) => Type.Literal(t)))),
+          name: Type.Optional(ShortText),
+        },
+        { additionalProperties: true },
+      ),
+    ),
+    theme: Type.Optional(WidgetTheme),
+    credentials: Type.Optional(WidgetCredentials),
+  },
+  { additionalProperties: true },
+);
+export type WidgetConfig = Type.Static<typeof WidgetConfig> & Record<string, unknown>;
+
+export const WidgetCreateBody = Type.Object({
+  /** `{ id }` reuses a bot; `{}` creates one (optionally named, with calling on or off). */
+  bot: Type.Object(
+    {
+      id: Type.Optional(Id),
+      name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+      callingEnabled: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  ),
+  widget: WidgetConfig,
+});
+export type WidgetCreateBody = Type.Static<typeof WidgetCreateBody>;
+
+export const BotRecord = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  type: Type.String(),
+  companyId: Type.String(),
+  callingEnabled: Type.Boolean(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+export type BotRecord = Type.Static<typeof BotRecord>;
+
+export const WidgetRecord = Type.Object({
+  id: Type.String(),
+  botId: Type.String(),
+  companyId: Type.String(),
+  properties: AnyObject,
+  theme: AnyObject,
+  credentials: AnyObject,
+  config: AnyObject,
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+export type WidgetRecord = Type.Static<typeof WidgetRecord>;
+
+export const ApiKeyRecord = Type.Object({
+  id: Type.Integer(),
+  state: Type.Integer(),
+  key: Type.String(),
+  widgetId: Type.String(),
+  updatedAt: Type.String(),
+  createdAt: Type.String(),
+});
+export type ApiKeyRecord = Type.Static<typeof ApiKeyRecord>;
+
+export const WidgetCreateResult = Type.Object({
+  message: Type.Array(Type.String()),
+  statusMessage: Type.String(),
+  status: Type.Integer(),
+  data: Type.Object({ Bot: BotRecord, Widget: WidgetRecord, ApiKey: ApiKeyRecord }),
+});
+export type WidgetCreateResult = Type.Static<typeof WidgetCreateResult>;
