@@ -1,0 +1,2 @@
+/** Placeholder script-tag entry (the widget core replaces this). */
+export {};
