@@ -1,0 +1,68 @@
+/**
+ * buildApp(options): the whole service — HTTP routes, socket gateway, storage —
+ * without listening. server/main.ts listens; tests listen on port 0.
+ */
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { defaultConfig, type Config } from './config.ts';
+import { openDb } from './store/db.ts';
+import { migrate } from './store/migrate.ts';
+import { coreMigrations } from './store/core-migrations.ts';
+import { liveMigrations } from './live/migrations.ts';
+import { createSigner } from './signing.ts';
+import { installErrorHandling } from './http/errors.ts';
+import type { Charla, Messaging } from './context.ts';
+import { httpRoutes } from './routes/index.ts';
+import { livePlugin } from './live/index.ts';
+import { staticPlugin } from './static.ts';
+import { seedDemo } from './seed.ts';
+
+export type CharlaApp = FastifyInstance;
+
+export async function buildApp(options: Partial<Config> = {}): Promise<FastifyInstance> {
+  const config: Config = { ...defaultConfig(), ...options };
+  const app = Fastify({
+    logger: config.logger,
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  app.addHook('onClose', async () => {
+    await db.close();
+  });
+  await migrate(db, [...coreMigrations, ...liveMigrations]);
+  await db.query('INSERT INTO companies (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [
+    config.companyId,
+    config.companyName,
+  ]);
+
+  const baseUrlFor = (request?: FastifyRequest) => {
+    if (config.publicBaseUrl) return config.publicBaseUrl.replace(/\/$/, '');
+    if (request) return `${request.protocol}://${request.host}`;
+    const addr = app.server.address();
+    const port = addr && typeof addr === 'object' ? addr.port : config.port;
+    return `http://${config.host}:${port}`;
+  };
+  const charla: Charla = {
+    config,
+    db,
+    signer: createSigner(config.signingKeys),
+    messaging: undefined as unknown as Messaging,
+    baseUrlFor,
+    ownBaseUrls: (request) => {
+      const urls = new Set([baseUrlFor(request), baseUrlFor()]);
+      if (config.publicBaseUrl) urls.add(config.publicBaseUrl);
+      return [...urls];
+    },
+  };
+  app.decorate('charla', charla);
+  installErrorHandling(app);
+
+  await app.register(livePlugin);
+  await app.register(httpRoutes);
+  if (config.serveStatic) await app.register(staticPlugin);
+  if (config.seedDemo) app.addHook('onReady', async () => seedDemo(app));
+  return app;
+}

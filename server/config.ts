@@ -1,0 +1,112 @@
+/** The service's configuration, from the environment or from buildApp's options. */
+
+export interface Config {
+  port: number;
+  host: string;
+  /** postgres://… for PostgreSQL, `memory://` for in-memory PGlite, unset for PGlite in dataDir. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  clientId: string;
+  clientSecret: string;
+  companyToken: string;
+  companyId: string;
+  companyName: string;
+  /** Signing keys by key id; the first is used to sign, all verify (rotation). */
+  signingKeys: Record<string, string>;
+  /** The address clients reach this service at (signed media URLs are built on it). */
+  publicBaseUrl: string | undefined;
+  /** Accept http://127.0.0.1 / localhost media addresses (tests and the demo only). */
+  allowLoopbackMedia: boolean;
+  /** Run the campaign scheduler in this process. */
+  scheduler: boolean;
+  schedulerIntervalMs: number;
+  /** Seed the demo bot, widgets and data on first start. */
+  seedDemo: boolean;
+  /** Serve dist/ and demo/ pages. */
+  serveStatic: boolean;
+  logger: boolean | { level: string };
+  production: boolean;
+  /** Where each service process says who it is (scheduler claims, logs). */
+  instanceId: string;
+  /** Usernames/credentials came from defaults (printed loudly at start). */
+  usingDemoCredentials: boolean;
+}
+
+const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret', companyToken: 'demo-company-token' };
+
+/** Reads the environment. In production, missing credentials are fatal. */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
+  const production = env['NODE_ENV'] === 'production';
+  const clientId = env['CHARLA_CLIENT_ID'];
+  const clientSecret = env['CHARLA_CLIENT_SECRET'];
+  const companyToken = env['CHARLA_COMPANY_TOKEN'];
+  const signingSecret = env['CHARLA_SIGNING_SECRET'];
+  const missing = !clientId || !clientSecret || !companyToken || !signingSecret;
+  if (production && missing) {
+    throw new Error(
+      'In production CHARLA_CLIENT_ID, CHARLA_CLIENT_SECRET, CHARLA_COMPANY_TOKEN and CHARLA_SIGNING_SECRET must be set.',
+    );
+  }
+  const port = Number(env['PORT'] ?? 8080);
+  const host = env['HOST'] ?? '127.0.0.1';
+  return {
+    ...defaultConfig(),
+    port,
+    host,
+    databaseUrl: env['DATABASE_URL'] || undefined,
+    dataDir: env['CHARLA_DATA_DIR'] ?? './.charla-data',
+    redisUrl: env['REDIS_URL'] || undefined,
+    clientId: clientId ?? DEMO.clientId,
+    clientSecret: clientSecret ?? DEMO.clientSecret,
+    companyToken: companyToken ?? DEMO.companyToken,
+    companyId: env['CHARLA_COMPANY_ID'] ?? 'company-1',
+    companyName: env['CHARLA_COMPANY_NAME'] ?? 'Charla Demo',
+    signingKeys: parseSigningKeys(signingSecret, env['CHARLA_SIGNING_KEYS']),
+    publicBaseUrl: env['CHARLA_PUBLIC_URL'] || undefined,
+    allowLoopbackMedia: env['CHARLA_ALLOW_LOOPBACK_MEDIA'] === '1' || !production,
+    scheduler: env['CHARLA_SCHEDULER'] !== '0',
+    seedDemo: env['CHARLA_SEED_DEMO'] !== '0' && !production,
+    serveStatic: env['CHARLA_SERVE_STATIC'] !== '0',
+    logger: { level: env['LOG_LEVEL'] ?? 'info' },
+    production,
+    instanceId: env['CHARLA_INSTANCE_ID'] ?? `${host}:${port}:${process.pid}`,
+    usingDemoCredentials: !production && missing,
+  };
+}
+
+/** Defaults for tests: in-memory storage, demo credentials, no logger, no static files. */
+export function defaultConfig(): Config {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    databaseUrl: 'memory://',
+    dataDir: './.charla-data',
+    redisUrl: undefined,
+    ...DEMO,
+    companyId: 'company-1',
+    companyName: 'Charla Demo',
+    signingKeys: { k1: 'demo-signing-secret-change-me' },
+    publicBaseUrl: undefined,
+    allowLoopbackMedia: true,
+    scheduler: true,
+    schedulerIntervalMs: 500,
+    seedDemo: false,
+    serveStatic: false,
+    logger: false,
+    production: false,
+    instanceId: `test:${process.pid}`,
+    usingDemoCredentials: true,
+  };
+}
+
+/** CHARLA_SIGNING_KEYS="k2:secret2,k1:secret1" (first signs) or one CHARLA_SIGNING_SECRET as k1. */
+function parseSigningKeys(secret: string | undefined, list: string | undefined): Record<string, string> {
+  const keys: Record<string, string> = {};
+  for (const pair of (list ?? '').split(',')) {
+    const i = pair.indexOf(':');
+    if (i > 0) keys[pair.slice(0, i).trim()] = pair.slice(i + 1).trim();
+  }
+  if (Object.keys(keys).length === 0) keys['k1'] = secret ?? 'demo-signing-secret-change-me';
+  return keys;
+}

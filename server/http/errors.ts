@@ -1,0 +1,92 @@
+/**
+ * ApiError and the error handler: every failure leaves as the interface's
+ * error body with the right status; a client's mistake is never a 500.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { ERRORS, errorBody, type ErrorBody, type ErrorKey } from '../../types/index.ts';
+
+export class ApiError extends Error {
+  readonly key: ErrorKey;
+  readonly httpStatus: number;
+  readonly body: ErrorBody;
+  constructor(
+    key: ErrorKey,
+    options: { message?: string; validationError?: Record<string, string>; data?: Record<string, unknown> } = {},
+  ) {
+    super(options.message ?? ERRORS[key].description);
+    this.name = 'ApiError';
+    this.key = key;
+    this.httpStatus = ERRORS[key].httpStatus;
+    this.body = errorBody(key, options);
+  }
+}
+
+/** A 400 naming each bad field. */
+export function validationFailed(validationError: Record<string, string>, message?: string): ApiError {
+  const fields = Object.keys(validationError);
+  return new ApiError('VALIDATION_ERROR', {
+    message: message ?? (fields.length ? fields.map((f) => `${f}: ${validationError[f]}`) .join('; ') : undefined),
+    validationError,
+  });
+}
+
+interface AjvLikeError {
+  instancePath?: string;
+  keyword?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+/** Turns Ajv/TypeBox errors into { '/path/to/field': 'what is wrong' }. */
+export function validationMap(errors: readonly AjvLikeError[], prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of errors) {
+    let path = e.instancePath ?? '';
+    const missing = e.params?.['missingProperty'] ?? (e.params?.['requiredProperties'] as string[] | undefined)?.[0];
+    if (e.keyword === 'required' && typeof missing === 'string') path = `${path}/${missing}`;
+    const field = `${prefix}${path}` || '/';
+    if (!(field in out)) out[field] = e.message ?? 'is invalid';
+  }
+  return out;
+}
+
+export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
+  return reply.code(err.httpStatus).type('application/json').send(err.body);
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ApiError) return sendError(reply, error);
+    if (error.validation) {
+      const ctx = error.validationContext ?? 'body';
+      return sendError(reply, validationFailed(validationMap(error.validation as AjvLikeError[], ctx === 'body' ? '' : `${ctx}:`)));
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendError(reply, new ApiError('UNSUPPORTED_CONTENT_TYPE'));
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      case 'FST_REQ_FILE_TOO_LARGE':
+        return sendError(reply, new ApiError('PAYLOAD_TOO_LARGE'));
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return sendError(reply, validationFailed({ '/': 'body must be a JSON object' }, 'Body is empty.'));
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return sendError(reply, validationFailed({ '/': 'invalid content length' }));
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 400 || error instanceof SyntaxError) {
+      return sendError(reply, validationFailed({ '/': error.message }, 'Body is not valid JSON.'));
+    }
+    if (status === 413) return sendError(reply, new ApiError('PAYLOAD_TOO_LARGE'));
+    if (status === 415) return sendError(reply, new ApiError('UNSUPPORTED_CONTENT_TYPE'));
+    if (status === 404) return sendError(reply, new ApiError('NOT_FOUND'));
+    if (status === 429) return sendError(reply, new ApiError('RATE_LIMITED'));
+    if (status >= 400 && status < 500) {
+      return sendError(reply, validationFailed({ '/': error.message }, error.message));
+    }
+    request.log.error({ err: error }, 'unexpected failure');
+    return sendError(reply, new ApiError('UNKNOWN_ERROR'));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, new ApiError('NOT_FOUND', { message: `No route ${request.method} ${request.url.split('?')[0]}` })),
+  );
+}

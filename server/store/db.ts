@@ -1,0 +1,93 @@
+/**
+ * Storage behind one small interface: embedded Postgres (PGlite) by default,
+ * a real PostgreSQL when a postgres:// URL is given. Same SQL for both.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+}
+
+export interface Db extends Queryable {
+  /** Runs fn in one transaction; rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs several statements (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+  readonly kind: 'pglite' | 'postgres';
+}
+
+export interface DbOptions {
+  /** postgres://… for PostgreSQL; `memory://` for an in-memory PGlite; unset: PGlite in dataDir. */
+  databaseUrl?: string | undefined;
+  dataDir?: string | undefined;
+}
+
+export async function openDb(options: DbOptions): Promise<Db> {
+  const url = options.databaseUrl;
+  if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url);
+  const dir = url === 'memory://' ? undefined : (options.dataDir ?? './.charla-data');
+  return openPglite(dir);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Db> {
+  const lite = dataDir ? new PGlite(dataDir) : new PGlite();
+  await lite.waitReady;
+  const wrap = (q: { query: PGlite['query'] }): Queryable => ({
+    async query<T>(sql: string, params: unknown[] = []) {
+      const r = await q.query<T>(sql, params as unknown[]);
+      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    },
+  });
+  const base = wrap(lite);
+  return {
+    kind: 'pglite',
+    query: base.query,
+    transaction: (fn) => lite.transaction((tx) => fn(wrap(tx))),
+    exec: async (sql) => {
+      await lite.exec(sql);
+    },
+    close: () => lite.close(),
+  };
+}
+
+async function openPostgres(url: string): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env['DATABASE_POOL_SIZE'] ?? 10) });
+  // An idle client's error (server restart) must not crash the process.
+  pool.on('error', () => {});
+  const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T>(sql: string, params: unknown[] = []) {
+      const r = await c.query(sql, params);
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
+    },
+  });
+  const base = wrap(pool);
+  return {
+    kind: 'postgres',
+    query: base.query,
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(wrap(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    exec: async (sql) => {
+      await pool.query(sql);
+    },
+    close: () => pool.end(),
+  };
+}
