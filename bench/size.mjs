@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+/**
+ * Size benchmark: gzip and brotli of the script-tag bundles against the
+ * budgets in bench/budgets.json ("size"), beside the floor of the
+ * dependencies (lit + nanostores + socket.io-client bundled alone, minified,
+ * as an IIFE, in this same run). Builds first when dist/ lacks a bundle.
+ * Writes bench/results/size.json; exits non-zero over budget.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { build } from 'vite';
+
+const root = resolveRoot();
+const budgets = JSON.parse(readFileSync(join(root, 'bench', 'budgets.json'), 'utf8')).size;
+
+function resolveRoot() {
+  return join(dirname(fileURLToPath(import.meta.url)), '..');
+}
+
+/** What the floor bundles: the APIs the widget is built on, kept alive by exporting them. */
+const FLOOR_ENTRY = `
+export { LitElement, ReactiveElement, html, svg, css, nothing, render } from 'lit';
+export { customElement, property, state, query } from 'lit/decorators.js';
+export { atom, map, computed, onMount } from 'nanostores';
+export { io } from 'socket.io-client';
+`;
+const FLOOR_NAME = 'charla-size-floor';
+const FLOOR_ID = `\0${FLOOR_NAME}.js`;
+
+function measure(code) {
+  const buf = Buffer.isBuffer(code) ? code : Buffer.from(code);
+  return {
+    raw: buf.length,
+    gzip: gzipSync(buf, { level: 9 }).length,
+    brotli: brotliCompressSync(buf, {
+      params: {
+        [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
+        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: buf.length,
+      },
+    }).length,
+  };
+}
+
+/** The dependencies alone, bundled the way scripts/build.mjs bundles dist/charla.iife.js. */
+async function buildFloor() {
+  const output = await build({
+    configFile: false,
+    root,
+    mode: 'production',
+    logLevel: 'error',
+    publicDir: false,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    plugins: [
+      {
+        name: 'charla-size-floor',
+        // Vite turns the lib entry into an absolute path under root: match by name.
+        resolveId: (id) => (id === FLOOR_ID || id.endsWith(FLOOR_NAME) ? FLOOR_ID : undefined),
+        load: (id) => (id === FLOOR_ID ? FLOOR_ENTRY : undefined),
+      },
+    ],
+    build: {
+      write: false,
+      target: 'es2022',
+      minify: true,
+      reportCompressedSize: false,
+      lib: { entry: FLOOR_NAME, formats: ['iife'], name: 'CharlaFloor', fileName: () => 'floor.js' },
+    },
+  });
+  const results = Array.isArray(output) ? output : [output];
+  const chunk = results.flatMap((r) => ('output' in r ? r.output : [])).find((o) => o.type === 'chunk');
+  if (!chunk) throw new Error('the dependency floor build produced no chunk');
+  return chunk.code;
+}
+
+const kb = (n) => `${(n / 1024).toFixed(2)} KB`;
+
+async function main() {
+  const files = Object.values(budgets).map((b) => b.file);
+  if (files.some((f) => !existsSync(join(root, f)))) {
+    console.log('dist/ is missing a bundle: running npm run build first');
+    const res = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+    if (res.status !== 0) throw new Error('the build failed');
+  }
+
+  const rows = [];
+  for (const [name, budget] of Object.entries(budgets)) {
+    const size = measure(readFileSync(join(root, budget.file)));
+    rows.push({
+      name,
+      file: budget.file,
+      ...size,
+      gzipMaxBytes: budget.gzipMaxBytes,
+      withinBudget: size.gzip <= budget.gzipMaxBytes,
+    });
+  }
+  const floor = measure(await buildFloor());
+  const widget = rows.find((r) => r.name === 'widget');
+
+  const table = [
+    ['bundle', 'raw', 'gzip', 'brotli', 'gzip budget', 'result'],
+    ...rows.map((r) => [
+      `${r.name} (${r.file})`,
+      kb(r.raw),
+      kb(r.gzip),
+      kb(r.brotli),
+      kb(r.gzipMaxBytes),
+      r.withinBudget ? 'ok' : 'OVER',
+    ]),
+    ['dependency floor (lit + nanostores + socket.io-client)', kb(floor.raw), kb(floor.gzip), kb(floor.brotli), '-', '-'],
+  ];
+  if (widget) {
+    table.push([
+      'widget above the floor (our own code, about)',
+      kb(widget.raw - floor.raw),
+      kb(widget.gzip - floor.gzip),
+      kb(widget.brotli - floor.brotli),
+      kb(widget.gzipMaxBytes - floor.gzip),
+      '-',
+    ]);
+  }
+  const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
+  const line = (r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  console.log('\nSize (gzip level 9, brotli quality 11; 1 KB = 1024 B)');
+  console.log(line(table[0]));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of table.slice(1)) console.log(line(r));
+
+  const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' });
+  const result = {
+    bench: 'size',
+    date: new Date().toISOString(),
+    commit: git.status === 0 ? git.stdout.trim() : null,
+    node: process.version,
+    unit: 'bytes',
+    bundles: Object.fromEntries(rows.map(({ name, ...r }) => [name, r])),
+    floor: { includes: ['lit', 'lit/decorators.js', 'nanostores', 'socket.io-client'], ...floor },
+  };
+  mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+  writeFileSync(join(root, 'bench', 'results', 'size.json'), `${JSON.stringify(result, null, 2)}\n`);
+  console.log('\nwrote bench/results/size.json');
+
+  const over = rows.filter((r) => !r.withinBudget);
+  if (over.length > 0) {
+    for (const r of over) {
+      console.error(`OVER BUDGET: ${r.file} is ${kb(r.gzip)} gzip, budget ${kb(r.gzipMaxBytes)}`);
+    }
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error) => {
+  console.error(`size bench failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});
