@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# PostgreSQL and Redis from Debian's packages, on loopback, for the cluster
+# tests and the multi-process bench (issue 8). Throwaway instances: data lives
+# in a scratch directory and is deleted by `stop`.
+#
+#   .ci/services.sh install        apt-get install postgresql redis-server when missing
+#   .ci/services.sh start          install if needed, start both, print `export ...` lines
+#   .ci/services.sh env            print the `export ...` lines of the running instances
+#   .ci/services.sh restart-redis  stop Redis and start it again (empty: nothing is persisted)
+#   .ci/services.sh status         say what runs
+#   .ci/services.sh stop           stop both and delete their data
+#
+# Use: eval "$(.ci/services.sh start)"   (diagnostics go to stderr, exports to stdout)
+#
+# Settings (environment):
+#   CHARLA_SERVICES_DIR  scratch directory (default /tmp/charla-services)
+#   PG_PORT              first port tried for PostgreSQL (default 55432)
+#   REDIS_PORT           first port tried for Redis (default 56379)
+#   PG_DATABASE          database created for the tests (default charla_test)
+set -euo pipefail
+
+DIR="${CHARLA_SERVICES_DIR:-/tmp/charla-services}"
+PG_DATA="$DIR/pg"
+PG_LOG="$DIR/pg.log"
+REDIS_LOG="$DIR/redis.log"
+STATE="$DIR/state.env"
+PG_DATABASE="${PG_DATABASE:-charla_test}"
+export DEBIAN_FRONTEND=noninteractive
+
+say() { printf '[services] %s\n' "$*" >&2; }
+die() {
+  say "error: $*"
+  exit 1
+}
+
+is_root() { [ "$(id -u)" -eq 0 ]; }
+
+as_root() {
+  if is_root; then "$@"; elif command -v sudo >/dev/null 2>&1; then sudo -E "$@"; else die "need root for: $*"; fi
+}
+
+# PostgreSQL refuses to run as root: as root we run its tools as the postgres user.
+as_pg() {
+  if is_root; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+# Debian keeps the server tools in /usr/lib/postgresql/<major>/bin; pick the newest.
+pg_bindir() {
+  local dir
+  dir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
+  if [ -n "$dir" ] && [ -x "$dir/pg_ctl" ]; then
+    echo "$dir"
+    return 0
+  fi
+  if command -v pg_ctl >/dev/null 2>&1; then
+    dirname "$(readlink -f "$(command -v pg_ctl)")"
+    return 0
+  fi
+  return 1
+}
+
+have_pg() { pg_bindir >/dev/null 2>&1 && command -v psql >/dev/null 2>&1; }
+have_redis() { command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1; }
+
+cmd_install() {
+  local pkgs=()
+  have_pg || pkgs+=(postgresql)
+  have_redis || pkgs+=(redis-server)
+  if [ ${#pkgs[@]} -eq 0 ]; then
+    say "PostgreSQL ($(pg_bindir)) and Redis ($(redis-server --version | awk '{print $3}' | sed 's/^v=//')) already installed"
+    return 0
+  fi
+  say "installing ${pkgs[*]} from Debian's packages"
+  as_root apt-get update -q >&2
+  as_root apt-get install -y -q --no-install-recommends "${pkgs[@]}" >&2
+  # The Debian package starts a default cluster and a system Redis; we use our
+  # own throwaway instances, so stop those if the package started them.
+  if command -v pg_ctlcluster >/dev/null 2>&1; then
+    for cluster in /etc/postgresql/*/main; do
+      [ -d "$cluster" ] || continue
+      local ver
+      ver=$(basename "$(dirname "$cluster")")
+      as_root pg_ctlcluster "$ver" main stop >/dev/null 2>&1 || true
+    done
+  fi
+  as_root redis-cli -p 6379 shutdown nosave >/dev/null 2>&1 || true
+  have_pg || die "PostgreSQL still missing after install"
+  have_redis || die "Redis still missing after install"
+}
+
+port_free() {
+  node -e '
+    const s = require("net").createServer();
+    s.once("error", () => process.exit(1));
+    s.listen(Number(process.argv[1]), "127.0.0.1", () => s.close(() => process.exit(0)));
+  ' "$1" 2>/dev/null
+}
+
+# First free port from $1 on (20 tries).
+free_port_from() {
+  local port=$1
+  for _ in $(seq 1 20); do
+    if port_free "$port"; then
+      echo "$port"
+      return 0
+    fi
+    port=$((port + 1))
+  done
+  return 1
+}
+
+load_state() {
+  if [ -f "$STATE" ]; then
+    # shellcheck disable=SC1090
+    . "$STATE"
+  fi
+}
+
+pg_running() {
+  [ -f "$PG_DATA/postmaster.pid" ] && as_pg "$(pg_bindir)/pg_ctl" -D "$PG_DATA" status >/dev/null 2>&1
+}
+
+redis_running() {
+  [ -n "${REDIS_PORT_USED:-}" ] && redis-cli -h 127.0.0.1 -p "$REDIS_PORT_USED" ping 2>/dev/null | grep -q PONG
+}
+
+start_redis() {
+  redis-server --daemonize yes --bind 127.0.0.1 --port "$REDIS_PORT_USED" --save '' --appendonly no \
+    --dir "$DIR" --pidfile "$DIR/redis.pid" --logfile "$REDIS_LOG" >&2
+  for _ in $(seq 1 50); do
+    if redis_running; then return 0; fi
+    sleep 0.1
+  done
+  tail -n 20 "$REDIS_LOG" >&2 || true
+  die "Redis did not answer on 127.0.0.1:$REDIS_PORT_USED"
+}
+
+print_env() {
+  load_state
+  [ -n "${PG_PORT_USED:-}" ] || die "no services started (run: .ci/services.sh start)"
+  echo "export DATABASE_URL=postgres://postgres@127.0.0.1:${PG_PORT_USED}/${PG_DATABASE}"
+  echo "export REDIS_URL=redis://127.0.0.1:${REDIS_PORT_USED}"
+}
+
+cmd_start() {
+  have_pg && have_redis || cmd_install
+  mkdir -p "$DIR"
+  chmod 0777 "$DIR" # the postgres user writes its cluster and socket here
+  load_state
+  local bindir
+  bindir=$(pg_bindir)
+
+  # PostgreSQL
+  if pg_running; then
+    say "PostgreSQL already running on 127.0.0.1:$PG_PORT_USED"
+  else
+    PG_PORT_USED=$(free_port_from "${PG_PORT:-55432}") || die "no free port for PostgreSQL"
+    if [ ! -f "$PG_DATA/PG_VERSION" ]; then
+      rm -rf "$PG_DATA"
+      mkdir -p "$PG_DATA"
+      is_root && chown postgres: "$PG_DATA"
+      chmod 0700 "$PG_DATA"
+      as_pg "$bindir/initdb" -D "$PG_DATA" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >"$DIR/initdb.log" 2>&1 ||
+        as_pg "$bindir/initdb" -D "$PG_DATA" -U postgres --auth=trust --encoding=UTF8 --no-locale >"$DIR/initdb.log" 2>&1 ||
+        {
+          cat "$DIR/initdb.log" >&2
+          die "initdb failed"
+        }
+    fi
+    touch "$PG_LOG"
+    is_root && chown postgres: "$PG_LOG"
+    # Throwaway test data: durability off for speed; enough connections for
+    # several service processes with a pool of 10 each plus the test suites.
+    as_pg "$bindir/pg_ctl" -D "$PG_DATA" -l "$PG_LOG" -w -t 60 start \
+      -o "-c listen_addresses=127.0.0.1 -p $PG_PORT_USED -k $DIR -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" >&2 ||
+      {
+        tail -n 30 "$PG_LOG" >&2 || true
+        die "PostgreSQL did not start"
+      }
+    say "PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') on 127.0.0.1:$PG_PORT_USED (data $PG_DATA)"
+  fi
+  local exists
+  exists=$(psql -h 127.0.0.1 -p "$PG_PORT_USED" -U postgres -d postgres -tAc \
+    "SELECT 1 FROM pg_database WHERE datname = '$PG_DATABASE'")
+  if [ "$exists" != "1" ]; then
+    psql -h 127.0.0.1 -p "$PG_PORT_USED" -U postgres -d postgres -qc "CREATE DATABASE $PG_DATABASE" >&2
+    say "database $PG_DATABASE created"
+  fi
+
+  # Redis
+  if redis_running; then
+    say "Redis already running on 127.0.0.1:$REDIS_PORT_USED"
+  else
+    REDIS_PORT_USED=$(free_port_from "${REDIS_PORT:-56379}") || die "no free port for Redis"
+    start_redis
+    say "Redis $(redis-server --version | awk '{print $3}' | sed 's/^v=//') on 127.0.0.1:$REDIS_PORT_USED"
+  fi
+
+  printf 'PG_PORT_USED=%s\nREDIS_PORT_USED=%s\n' "$PG_PORT_USED" "$REDIS_PORT_USED" >"$STATE"
+  print_env
+}
+
+cmd_restart_redis() {
+  load_state
+  [ -n "${REDIS_PORT_USED:-}" ] || die "Redis was not started by this script"
+  redis-cli -h 127.0.0.1 -p "$REDIS_PORT_USED" shutdown nosave >/dev/null 2>&1 || true
+  for _ in $(seq 1 50); do
+    redis_running || break
+    sleep 0.1
+  done
+  start_redis
+  say "Redis restarted on 127.0.0.1:$REDIS_PORT_USED"
+}
+
+cmd_status() {
+  load_state
+  local rc=0
+  if [ -n "${PG_PORT_USED:-}" ] && pg_running; then say "PostgreSQL: running on 127.0.0.1:$PG_PORT_USED"; else
+    say "PostgreSQL: stopped"
+    rc=1
+  fi
+  if redis_running; then say "Redis: running on 127.0.0.1:$REDIS_PORT_USED"; else
+    say "Redis: stopped"
+    rc=1
+  fi
+  return $rc
+}
+
+cmd_stop() {
+  load_state
+  if [ -f "$PG_DATA/postmaster.pid" ] && pg_bindir >/dev/null 2>&1; then
+    as_pg "$(pg_bindir)/pg_ctl" -D "$PG_DATA" -m fast -w -t 30 stop >&2 || say "PostgreSQL stop failed"
+  fi
+  if [ -n "${REDIS_PORT_USED:-}" ]; then
+    redis-cli -h 127.0.0.1 -p "$REDIS_PORT_USED" shutdown nosave >/dev/null 2>&1 || true
+  fi
+  rm -rf "$DIR"
+  say "stopped"
+}
+
+case "${1:-}" in
+  install) cmd_install ;;
+  start) cmd_start ;;
+  env) print_env ;;
+  restart-redis) cmd_restart_redis ;;
+  status) cmd_status ;;
+  stop) cmd_stop ;;
+  *)
+    echo "usage: $0 install|start|env|restart-redis|status|stop" >&2
+    exit 2
+    ;;
+esac
