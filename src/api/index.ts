@@ -1,2 +1,54 @@
-/** Placeholder entry of the typed HTTP client (its owner replaces this). */
+/**
+ * `charla/api`: the typed client of Charla's server-side HTTP operations.
+ *
+ * ```ts
+ * import { createClient } from 'charla/api';
+ * const charla = createClient({ baseUrl: 'https://charla.example.com', clientId, clientSecret });
+ * await charla.sendText(botId, userId, 'Hola');
+ * ```
+ */
+export { createClient, authorizationFor } from './client.ts';
+export type { CharlaClient, ClientOptions, OpenApiDocument, VoiceCallArgs } from './client.ts';
+export { CharlaApiError, isCharlaApiError } from './errors.ts';
+export type { ClientErrorKey, RequestInfo } from './errors.ts';
+export {
+  checkAssetsRefresh,
+  checkBotMessage,
+  checkButtons,
+  checkCampaignCreate,
+  checkCampaignUpdate,
+  checkContact,
+  checkListQuery,
+  checkRoomPost,
+  checkWidgetCreate,
+  isE164,
+  isHttpsUrl,
+  isUuid,
+} from './validate.ts';
+export type { Problems, ValidateOptions } from './validate.ts';
+export { base64Utf8 } from './base64.ts';
+export type {
+  AssetsRefreshBody,
+  BotContact,
+  BotMessage,
+  BotMessageResult,
+  ButtonOption,
+  Buttons,
+  Campaign,
+  CampaignCreateBody,
+  CampaignListQuery,
+  CampaignListResponse,
+  CampaignResult,
+  CampaignStatus,
+  CampaignUpdateBody,
+  ErrorBody,
+  Pagination,
+  RoomPostBody,
+  RoomPostMessage,
+  RoomPostResult,
+  SignedUrlResult,
+  WidgetCreateBody,
+  WidgetCreateResult,
+} from '../../types/index.ts';
+/** Version of the client. */
 export const apiVersion = '0.1.0';

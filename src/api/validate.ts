@@ -1,0 +1,363 @@
+/**
+ * Checks of every argument against the interface's limits, before anything is
+ * sent. Each check returns the bad fields by path (the same paths the service
+ * names in `validationError`), empty when all is well. Plain code: the schema
+ * library stays on the server.
+ */
+import { CAMPAIGN_FILTER_STATUSES, WIDGET_POSITIONS, WIDGET_TYPES } from '../../types/enums.ts';
+import {
+  CAMPAIGN_LIST_LIMIT_MAX,
+  CAMPAIGN_RECIPIENTS_MAX,
+  CONTACTS_MAX,
+  E164_PATTERN,
+  MESSAGE_TEXT_MAX,
+  OPTION_DESCRIPTION_MAX,
+  OPTION_TITLE_MAX,
+  OPTIONS_MAX,
+  OPTIONS_MIN,
+  ROOM_POST_MESSAGES_MAX,
+  SHORT_TEXT_MAX,
+  SIGNED_URL_TTL_MAX,
+  SIGNED_URL_TTL_MIN,
+  UUID_PATTERN,
+} from '../../types/limits.ts';
+
+export type Problems = Record<string, string>;
+
+const E164 = new RegExp(E164_PATTERN);
+const UUID = new RegExp(UUID_PATTERN);
+const DATE_OR_DATE_TIME =
+  /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}(:?\d{2})?)?)?$/;
+const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const ORIGIN_PATTERN = /^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?$/;
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Options of the checks. */
+export interface ValidateOptions {
+  /**
+   * Accept `http://localhost` and `http://127.0.0.1` media addresses (a local
+   * service in development or tests). Default false: the interface asks for HTTPS.
+   */
+  allowLoopbackHttp?: boolean;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const chars = (s: string) => [...s].length;
+
+/** A required non-empty string of at most `max` characters. */
+function requireString(p: Problems, path: string, value: unknown, max = 200): void {
+  if (typeof value !== 'string' || value.length === 0) p[path] = 'is required (a non-empty string)';
+  else if (chars(value) > max) p[path] = `must be at most ${max} characters`;
+}
+
+function optionalString(p: Problems, path: string, value: unknown, max = SHORT_TEXT_MAX): void {
+  if (value === undefined) return;
+  if (typeof value !== 'string') p[path] = 'must be a string';
+  else if (chars(value) > max) p[path] = `must be at most ${max} characters`;
+}
+
+/** True for an absolute https address (or http on the local machine when allowed). */
+export function isHttpsUrl(value: unknown, options: ValidateOptions = {}): value is string {
+  if (typeof value !== 'string' || value.length > 4096) return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.protocol === 'https:') return url.hostname.length > 0;
+  return url.protocol === 'http:' && options.allowLoopbackHttp === true && LOOPBACK.has(url.hostname);
+}
+
+function httpsUrl(p: Problems, path: string, value: unknown, options: ValidateOptions): void {
+  if (value === undefined || value === '') p[path] = 'is required (an https address)';
+  else if (!isHttpsUrl(value, options)) p[path] = 'must be an absolute https address';
+}
+
+/** True for a UUID in its canonical text form. */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
+
+/** True for a phone number in E.164 (`+` and 8 to 15 digits). */
+export function isE164(value: unknown): value is string {
+  return typeof value === 'string' && E164.test(value);
+}
+
+/** True when the text is a date or date-time the service accepts and that names a real instant. */
+function isDate(value: unknown): boolean {
+  return typeof value === 'string' && DATE_OR_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+function isZonedDateTime(value: unknown): boolean {
+  return typeof value === 'string' && ZONED_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+export function checkId(p: Problems, path: string, value: unknown): void {
+  requireString(p, path, value, 200);
+}
+
+/** GET /v1/campaigns query. */
+export function checkListQuery(query: unknown): Problems {
+  const p: Problems = {};
+  if (!isObject(query)) return { '/': 'query must be an object' };
+  checkId(p, 'querystring:/botId', query['botId']);
+  if (!isDate(query['startAt'])) p['querystring:/startAt'] = 'is required (a date, YYYY-MM-DD, or an ISO 8601 date-time)';
+  if (!isDate(query['endAt'])) p['querystring:/endAt'] = 'is required (a date, YYYY-MM-DD, or an ISO 8601 date-time)';
+  const page = query['page'];
+  if (page !== undefined && !(Number.isInteger(page) && (page as number) >= 1)) p['querystring:/page'] = 'must be an integer >= 1';
+  const limit = query['limit'];
+  if (limit !== undefined && !(Number.isInteger(limit) && (limit as number) >= 1 && (limit as number) <= CAMPAIGN_LIST_LIMIT_MAX)) {
+    p['querystring:/limit'] = `must be an integer from 1 to ${CAMPAIGN_LIST_LIMIT_MAX}`;
+  }
+  optionalString(p, 'querystring:/elementName', query['elementName']);
+  const status = query['status'];
+  if (status !== undefined && !(CAMPAIGN_FILTER_STATUSES as readonly unknown[]).includes(status)) {
+    p['querystring:/status'] = `must be one of ${CAMPAIGN_FILTER_STATUSES.join(', ')}`;
+  }
+  return p;
+}
+
+/** One bot message, with (`withRecipient`) or without (a campaign's content) its userId. */
+export function checkBotMessage(message: unknown, options: ValidateOptions & { withRecipient?: boolean } = {}, prefix = ''): Problems {
+  const p: Problems = {};
+  if (!isObject(message)) return { [prefix || '/']: 'must be an object' };
+  const at = (field: string) => `${prefix}/${field}`;
+  if (options.withRecipient !== false) checkId(p, at('userId'), message['userId']);
+  if (message['botId'] !== undefined) checkId(p, at('botId'), message['botId']);
+  const text = message['text'];
+  switch (message['type']) {
+    case 'text': {
+      requireString(p, at('text'), text, MESSAGE_TEXT_MAX);
+      if (message['buttons'] !== undefined) Object.assign(p, checkButtons(message['buttons'], at('buttons')));
+      break;
+    }
+    case 'contacts': {
+      const contacts = message['contacts'];
+      if (!Array.isArray(contacts) || contacts.length === 0) p[at('contacts')] = `is required (1 to ${CONTACTS_MAX} contacts)`;
+      else if (contacts.length > CONTACTS_MAX) p[at('contacts')] = `must hold at most ${CONTACTS_MAX} contacts`;
+      else contacts.forEach((c, i) => Object.assign(p, checkContact(c, at(`contacts/${i}`))));
+      break;
+    }
+    case 'voice_call': {
+      optionalString(p, at('header'), message['header']);
+      requireString(p, at('text'), text, MESSAGE_TEXT_MAX);
+      const parameters = message['parameters'];
+      if (!isObject(parameters)) p[at('parameters')] = 'is required (an object with display_text)';
+      else requireString(p, at('parameters/display_text'), parameters['display_text'], SHORT_TEXT_MAX);
+      break;
+    }
+    case 'video': {
+      httpsUrl(p, at('mediaUrl'), message['mediaUrl'], options);
+      optionalString(p, at('text'), text, MESSAGE_TEXT_MAX);
+      break;
+    }
+    case 'contact_info_request': {
+      requireString(p, at('text'), text, MESSAGE_TEXT_MAX);
+      break;
+    }
+    default:
+      p[at('type')] = 'must be one of text, contacts, voice_call, video, contact_info_request';
+  }
+  return p;
+}
+
+/** The `buttons` object of a text-with-options message. */
+export function checkButtons(buttons: unknown, path = '/buttons'): Problems {
+  const p: Problems = {};
+  if (!isObject(buttons)) return { [path]: 'must be an object with options' };
+  optionalString(p, `${path}/title`, buttons['title']);
+  const buttonText = buttons['buttonText'];
+  if (buttonText !== undefined) {
+    if (!isObject(buttonText) || buttonText['type'] !== 'text') p[`${path}/buttonText`] = "must be { type: 'text', text }";
+    else requireString(p, `${path}/buttonText/text`, buttonText['text'], OPTION_TITLE_MAX);
+  }
+  const options = buttons['options'];
+  if (!Array.isArray(options) || options.length < OPTIONS_MIN || options.length > OPTIONS_MAX) {
+    p[`${path}/options`] = `must hold ${OPTIONS_MIN} to ${OPTIONS_MAX} options`;
+    return p;
+  }
+  options.forEach((o, i) => {
+    const at = `${path}/options/${i}`;
+    if (!isObject(o)) {
+      p[at] = 'must be an object with a title';
+      return;
+    }
+    requireString(p, `${at}/title`, o['title'], OPTION_TITLE_MAX);
+    optionalString(p, `${at}/description`, o['description'], OPTION_DESCRIPTION_MAX);
+    optionalString(p, `${at}/payload`, o['payload']);
+  });
+  return p;
+}
+
+/** One contact of a contacts message: every field optional, phones in E.164. */
+export function checkContact(contact: unknown, path: string): Problems {
+  const p: Problems = {};
+  if (!isObject(contact)) return { [path]: 'must be an object' };
+  const name = contact['name'];
+  if (name !== undefined) {
+    if (!isObject(name)) p[`${path}/name`] = 'must be an object';
+    else for (const k of ['formatted_name', 'first_name', 'last_name']) optionalString(p, `${path}/name/${k}`, name[k]);
+  }
+  const list = (field: string, each: (item: Record<string, unknown>, at: string) => void) => {
+    const v = contact[field];
+    if (v === undefined) return;
+    if (!Array.isArray(v) || v.length > 20) {
+      p[`${path}/${field}`] = 'must be a list of at most 20 entries';
+      return;
+    }
+    v.forEach((item, i) => {
+      const at = `${path}/${field}/${i}`;
+      if (!isObject(item)) p[at] = 'must be an object';
+      else each(item, at);
+    });
+  };
+  list('phones', (ph, at) => {
+    if (ph['phone'] !== undefined && !isE164(ph['phone'])) p[`${at}/phone`] = 'must be in E.164 format (+ and 8 to 15 digits)';
+    optionalString(p, `${at}/type`, ph['type']);
+    optionalString(p, `${at}/wa_id`, ph['wa_id']);
+  });
+  list('emails', (em, at) => {
+    const email = em['email'];
+    if (email !== undefined && (typeof email !== 'string' || email.length > 320 || !EMAIL.test(email))) p[`${at}/email`] = 'must be an email address';
+    optionalString(p, `${at}/type`, em['type']);
+  });
+  list('addresses', (ad, at) => {
+    for (const k of ['street', 'city', 'state', 'zip', 'country', 'country_code', 'type']) optionalString(p, `${at}/${k}`, ad[k]);
+  });
+  return p;
+}
+
+/** POST /v1/campaigns body. */
+export function checkCampaignCreate(body: unknown, options: ValidateOptions = {}): Problems {
+  const p: Problems = {};
+  if (!isObject(body)) return { '/': 'body must be an object' };
+  requireString(p, '/name', body['name'], SHORT_TEXT_MAX);
+  requireString(p, '/elementName', body['elementName'], SHORT_TEXT_MAX);
+  checkId(p, '/botId', body['botId']);
+  const recipients = body['recipients'];
+  if (!Array.isArray(recipients) || recipients.length === 0) p['/recipients'] = 'is required (at least one user id)';
+  else if (recipients.length > CAMPAIGN_RECIPIENTS_MAX) p['/recipients'] = `must hold at most ${CAMPAIGN_RECIPIENTS_MAX} user ids`;
+  else recipients.forEach((r, i) => checkId(p, `/recipients/${i}`, r));
+  Object.assign(p, checkBotMessage(body['message'], { ...options, withRecipient: false }, '/message'));
+  if (body['scheduledAt'] !== undefined && !isZonedDateTime(body['scheduledAt'])) {
+    p['/scheduledAt'] = 'must be an ISO 8601 date-time with a time zone';
+  }
+  return p;
+}
+
+/** PUT /v1/campaigns/{id} body: name, scheduledAt, or both. */
+export function checkCampaignUpdate(body: unknown): Problems {
+  const p: Problems = {};
+  if (!isObject(body)) return { '/': 'body must be an object' };
+  if (body['name'] === undefined && body['scheduledAt'] === undefined) return { '/': 'give name, scheduledAt, or both' };
+  if (body['name'] !== undefined) requireString(p, '/name', body['name'], SHORT_TEXT_MAX);
+  if (body['scheduledAt'] !== undefined && !isZonedDateTime(body['scheduledAt'])) {
+    p['/scheduledAt'] = 'must be an ISO 8601 date-time with a time zone';
+  }
+  return p;
+}
+
+/** POST /v1/widget/create body. */
+export function checkWidgetCreate(body: unknown): Problems {
+  const p: Problems = {};
+  if (!isObject(body)) return { '/': 'body must be an object' };
+  const bot = body['bot'];
+  if (!isObject(bot)) p['/bot'] = 'is required ({ id } to reuse a bot, {} to create one)';
+  else {
+    if (bot['id'] !== undefined) checkId(p, '/bot/id', bot['id']);
+    if (bot['name'] !== undefined) requireString(p, '/bot/name', bot['name'], 200);
+    if (bot['callingEnabled'] !== undefined && typeof bot['callingEnabled'] !== 'boolean') p['/bot/callingEnabled'] = 'must be a boolean';
+  }
+  const widget = body['widget'];
+  if (!isObject(widget)) {
+    p['/widget'] = 'is required (the widget configuration)';
+    return p;
+  }
+  const properties = widget['properties'];
+  if (properties !== undefined) {
+    if (!isObject(properties)) p['/widget/properties'] = 'must be an object';
+    else if (properties['type'] !== undefined && !(WIDGET_TYPES as readonly unknown[]).includes(properties['type'])) {
+      p['/widget/properties/type'] = `must be one of ${WIDGET_TYPES.join(', ')}`;
+    }
+  }
+  const theme = widget['theme'];
+  if (theme !== undefined) {
+    if (!isObject(theme)) p['/widget/theme'] = 'must be an object';
+    else {
+      if (theme['position'] !== undefined && !(WIDGET_POSITIONS as readonly unknown[]).includes(theme['position'])) {
+        p['/widget/theme/position'] = `must be one of ${WIDGET_POSITIONS.join(', ')}`;
+      }
+      if (theme['status'] !== undefined && typeof theme['status'] !== 'boolean') p['/widget/theme/status'] = 'must be a boolean';
+      const font = theme['font'];
+      if (font !== undefined) {
+        if (!isObject(font)) p['/widget/theme/font'] = 'must be an object';
+        else {
+          if (font['googlefont'] !== undefined && typeof font['googlefont'] !== 'boolean') p['/widget/theme/font/googlefont'] = 'must be a boolean';
+          const fname = font['name'];
+          if (fname !== undefined && (typeof fname !== 'string' || fname.length > 100 || !/^[A-Za-z0-9 _-]*$/.test(fname))) {
+            p['/widget/theme/font/name'] = 'must be a font name (letters, digits, spaces, _ and -)';
+          }
+        }
+      }
+    }
+  }
+  const credentials = widget['credentials'];
+  if (credentials !== undefined) {
+    if (!isObject(credentials)) p['/widget/credentials'] = 'must be an object';
+    else {
+      for (const list of ['blackList', 'whiteList']) {
+        const v = credentials[list];
+        if (v === undefined) continue;
+        if (!Array.isArray(v) || v.length > 200) p[`/widget/credentials/${list}`] = 'must be a list of at most 200 origins';
+        else v.forEach((o, i) => {
+          if (typeof o !== 'string' || !ORIGIN_PATTERN.test(o)) p[`/widget/credentials/${list}/${i}`] = 'must be an origin such as https://shop.example.com or https://*.example.com';
+        });
+      }
+    }
+  }
+  return p;
+}
+
+const POST_MEDIA_TYPES = ['IMAGE', 'VIDEO', 'DOCUMENT', 'AUDIO', 'FILE'];
+
+/** POST /v1/rooms/{roomId}/message body. */
+export function checkRoomPost(body: unknown, options: ValidateOptions = {}): Problems {
+  const p: Problems = {};
+  if (!isObject(body)) return { '/': 'body must be an object' };
+  checkId(p, '/senderId', body['senderId']);
+  const messages = body['messages'];
+  if (!Array.isArray(messages) || messages.length === 0 || messages.length > ROOM_POST_MESSAGES_MAX) {
+    p['/messages'] = `must hold 1 to ${ROOM_POST_MESSAGES_MAX} messages`;
+    return p;
+  }
+  messages.forEach((m, i) => {
+    const at = `/messages/${i}`;
+    if (!isObject(m)) {
+      p[at] = 'must be an object';
+      return;
+    }
+    if (!isUuid(m['id'])) p[`${at}/id`] = 'must be a UUID';
+    if (m['type'] === 'TEXT') requireString(p, `${at}/text`, m['text'], MESSAGE_TEXT_MAX);
+    else if (POST_MEDIA_TYPES.includes(m['type'] as string)) {
+      httpsUrl(p, `${at}/mediaUrl`, m['mediaUrl'], options);
+      optionalString(p, `${at}/caption`, m['caption']);
+      optionalString(p, `${at}/text`, m['text'], MESSAGE_TEXT_MAX);
+    } else p[`${at}/type`] = `must be TEXT or one of ${POST_MEDIA_TYPES.join(', ')}`;
+  });
+  return p;
+}
+
+/** POST /v1/external/assets/refresh body. */
+export function checkAssetsRefresh(body: unknown): Problems {
+  const p: Problems = {};
+  if (!isObject(body)) return { '/': 'body must be an object' };
+  // The service accepts only https here (its schema has no loopback exception).
+  if (!isHttpsUrl(body['resourceUrl'])) p['/resourceUrl'] = 'must be an absolute https address';
+  const ttl = body['ttl'];
+  if (!(Number.isInteger(ttl) && (ttl as number) >= SIGNED_URL_TTL_MIN && (ttl as number) <= SIGNED_URL_TTL_MAX)) {
+    p['/ttl'] = `must be an integer from ${SIGNED_URL_TTL_MIN} to ${SIGNED_URL_TTL_MAX} seconds`;
+  }
+  return p;
+}
