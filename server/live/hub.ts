@@ -1,0 +1,96 @@
+/**
+ * The one place the live side reaches sockets. Messaging, the widget routes
+ * and the flow runner broadcast through a Hub; the gateway sets its `io` when
+ * it starts. With no gateway (or before it starts) broadcasts are no-ops, so
+ * storage still works.
+ *
+ * Everything goes through socket.io rooms (`room:<id>`, `user:<id>`) and the
+ * server-side operations (`socketsJoin`, `fetchSockets`), never through a
+ * process-local map, so a Redis adapter set on `io` makes it work across
+ * processes unchanged.
+ */
+import type { Server } from 'socket.io';
+import type {
+  ClientToServerEvents,
+  InterServerEvents,
+  Member,
+  Message,
+  Room,
+  ServerToClientEvents,
+  SocketData,
+  StatusChange,
+} from '../../types/index.ts';
+
+/** What a socket carries: the session's claims plus the user's names. */
+export interface LiveSocketData extends SocketData {
+  names: string | null;
+  /** api_keys.id the session was opened with (revocation checks). */
+  keyId: number;
+  exp: number;
+}
+
+export type LiveServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, LiveSocketData>;
+
+export const roomChannel = (roomId: string) => `room:${roomId}`;
+/** Users are per company: the same page user id in two companies is two people. */
+export const userChannel = (companyId: string, userId: string) => `user:${companyId}:${userId}`;
+
+export class Hub {
+  io: LiveServer | null = null;
+
+  messageNew(message: Message): void {
+    this.io?.to(roomChannel(message.roomId)).emit('message:new', message);
+  }
+
+  status(change: StatusChange): void {
+    this.io?.to(roomChannel(change.roomId)).emit('message:status', change);
+  }
+
+  /** Tells the room, then puts every socket of the user into it. */
+  memberJoined(roomId: string, member: Member): void {
+    if (!this.io) return;
+    this.io.in(userChannel(member.companyId, member.referenceId)).socketsJoin(roomChannel(roomId));
+    this.io.to(roomChannel(roomId)).emit('member:joined', { roomId, member });
+  }
+
+  /** Tells the room (the leaver included), then takes the user's sockets out of it. */
+  memberLeft(roomId: string, member: Member): void {
+    if (!this.io) return;
+    this.io.to(roomChannel(roomId)).emit('member:left', { roomId, member });
+    this.io.in(userChannel(member.companyId, member.referenceId)).socketsLeave(roomChannel(roomId));
+  }
+
+  /** Puts every socket of a user into a room (a room made or joined while connected). */
+  joinUser(companyId: string, userId: string, roomId: string): void {
+    this.io?.in(userChannel(companyId, userId)).socketsJoin(roomChannel(roomId));
+  }
+
+  roomUpdated(userId: string, room: Room): void {
+    this.io?.to(userChannel(room.company.id, userId)).emit('room:updated', room);
+  }
+
+  /**
+   * True when a member other than `exceptUserId` has a socket in the room now.
+   * This is what DELIVERED_CHANNEL means on the web channel.
+   */
+  async otherMemberOnline(roomId: string, exceptUserId: string): Promise<boolean> {
+    if (!this.io) return false;
+    const channel = roomChannel(roomId);
+    // Fast path for the in-memory adapter: no allocation per socket.
+    const adapter = this.io.of('/').adapter as unknown as {
+      rooms?: Map<string, Set<string>>;
+      constructor: { name: string };
+    };
+    if (adapter.constructor.name === 'Adapter' && adapter.rooms) {
+      const ids = adapter.rooms.get(channel);
+      if (!ids) return false;
+      for (const id of ids) {
+        const s = this.io.of('/').sockets.get(id);
+        if (s && s.data.userId !== exceptUserId) return true;
+      }
+      return false;
+    }
+    const sockets = await this.io.in(channel).fetchSockets();
+    return sockets.some((s) => s.data.userId !== exceptUserId);
+  }
+}

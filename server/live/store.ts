@@ -1,0 +1,230 @@
+/**
+ * Reading rooms, members and messages into the interface's shapes. Writing
+ * happens in messaging.ts (messages) and rooms.ts (rooms and members).
+ */
+import type { Queryable } from '../store/db.ts';
+import type { Member, MemberType, Message, Room, RoomType } from '../../types/index.ts';
+
+export interface RoomRow {
+  id: string;
+  company_id: string;
+  company_name: string | null;
+  bot_id: string | null;
+  bot_name: string | null;
+  bot_type: string | null;
+  type: string;
+  name: string;
+  avatar_url: string | null;
+  channel: string;
+  channel_provider: string;
+  deleted: boolean;
+  last_seq: string | number | bigint;
+  last_message_at: Date | string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  unread?: number | null;
+}
+
+export interface MemberRow {
+  room_id: string;
+  user_id: string;
+  id: string;
+  names: string | null;
+  legal_id: string | null;
+  member_type: string;
+  bot_id: string | null;
+  company_id: string;
+  socket_id: string | null;
+  unread: number;
+  created_at: Date | string;
+  room_type?: string;
+}
+
+export interface MessageRow {
+  id: string;
+  room_id: string;
+  seq: string | number | bigint;
+  status: string;
+  body: Record<string, unknown> | string;
+}
+
+export const iso = (d: Date | string): string => (d instanceof Date ? d : new Date(d)).toISOString();
+const isoOrNull = (d: Date | string | null): string | null => (d === null ? null : iso(d));
+
+export function toMessage(row: MessageRow): Message {
+  const body = typeof row.body === 'string' ? (JSON.parse(row.body) as Record<string, unknown>) : row.body;
+  return { ...body, seq: Number(row.seq), status: row.status } as unknown as Message;
+}
+
+export function toMember(row: MemberRow): Member {
+  return {
+    id: row.id,
+    legalId: row.legal_id,
+    names: row.names,
+    referenceId: row.user_id,
+    roomId: row.room_id,
+    groupRoomId: row.room_type === 'group' ? row.room_id : null,
+    botId: row.bot_id,
+    companyId: row.company_id,
+    socketId: row.socket_id,
+    createdAt: iso(row.created_at),
+    memberType: row.member_type as MemberType,
+  };
+}
+
+const ROOM_COLUMNS = `r.id, r.company_id, c.name AS company_name, r.bot_id, b.name AS bot_name, b.type AS bot_type,
+  r.type, r.name, r.avatar_url, r.channel, r.channel_provider, r.deleted, r.last_seq, r.last_message_at,
+  r.created_at, r.updated_at`;
+const ROOM_FROM = `rooms r LEFT JOIN companies c ON c.id = r.company_id LEFT JOIN bots b ON b.id = r.bot_id`;
+const MEMBER_COLUMNS = `m.room_id, m.user_id, m.id, m.names, m.legal_id, m.member_type, m.bot_id, m.company_id,
+  m.socket_id, m.unread, m.created_at, r.type AS room_type`;
+
+/**
+ * A room as `viewerId` sees it: its unread count, and for a direct room the
+ * other person's names as its name.
+ */
+function toRoom(row: RoomRow, members: MemberRow[], lastMessage: Message | null, viewerId: string): Room {
+  let name = row.name;
+  if (!name && row.type === 'direct') {
+    const other = members.find((m) => m.user_id !== viewerId);
+    name = other?.names ?? other?.user_id ?? '';
+  }
+  if (!name && row.type === 'bot') name = row.bot_name ?? '';
+  return {
+    unread: members.find((m) => m.user_id === viewerId)?.unread ?? 0,
+    id: row.id,
+    bot: row.bot_id ? { id: row.bot_id, name: row.bot_name ?? '', type: row.bot_type ?? 'bot' } : null,
+    type: row.type as RoomType,
+    company: { id: row.company_id, name: row.company_name ?? '' },
+    channel: row.channel,
+    deleted: row.deleted,
+    members: members.map((m) => m.user_id),
+    avatarUrl: row.avatar_url,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
+    name,
+    membersInfo: members.map(toMember),
+    lastMessageAt: isoOrNull(row.last_message_at),
+    channelProvider: row.channel_provider,
+    lastMessage,
+    lastSeq: Number(row.last_seq),
+  };
+}
+
+/** Rooms by id, as `viewerId` sees them, in the order given. */
+export async function loadRooms(db: Queryable, roomIds: string[], viewerId: string): Promise<Room[]> {
+  if (roomIds.length === 0) return [];
+  const [rooms, members, last] = await Promise.all([
+    db.query<RoomRow>(`SELECT ${ROOM_COLUMNS} FROM ${ROOM_FROM} WHERE r.id = ANY($1)`, [roomIds]),
+    db.query<MemberRow>(
+      `SELECT ${MEMBER_COLUMNS} FROM room_members m JOIN rooms r ON r.id = m.room_id
+       WHERE m.room_id = ANY($1) ORDER BY m.created_at, m.id`,
+      [roomIds],
+    ),
+    db.query<MessageRow>(
+      `SELECT DISTINCT ON (room_id) id, room_id, seq, status, body FROM messages
+       WHERE room_id = ANY($1) ORDER BY room_id, seq DESC`,
+      [roomIds],
+    ),
+  ]);
+  const byRoom = new Map<string, MemberRow[]>();
+  for (const m of members.rows) {
+    const list = byRoom.get(m.room_id) ?? [];
+    list.push(m);
+    byRoom.set(m.room_id, list);
+  }
+  const lastByRoom = new Map(last.rows.map((r) => [r.room_id, toMessage(r)]));
+  const rowsById = new Map(rooms.rows.map((r) => [r.id, r]));
+  const out: Room[] = [];
+  for (const id of roomIds) {
+    const row = rowsById.get(id);
+    if (row) out.push(toRoom(row, byRoom.get(id) ?? [], lastByRoom.get(id) ?? null, viewerId));
+  }
+  return out;
+}
+
+export async function loadRoom(db: Queryable, roomId: string, viewerId: string): Promise<Room | null> {
+  return (await loadRooms(db, [roomId], viewerId))[0] ?? null;
+}
+
+/** Every room of a user, most recently active first. */
+export async function roomIdsOf(db: Queryable, userId: string, companyId: string): Promise<string[]> {
+  const r = await db.query<{ id: string }>(
+    `SELECT r.id FROM room_members m JOIN rooms r ON r.id = m.room_id
+     WHERE m.user_id = $1 AND r.company_id = $2 AND NOT r.deleted
+     ORDER BY COALESCE(r.last_message_at, r.created_at) DESC, r.id`,
+    [userId, companyId],
+  );
+  return r.rows.map((x) => x.id);
+}
+
+export async function loadMembers(db: Queryable, roomId: string): Promise<Member[]> {
+  const r = await db.query<MemberRow>(
+    `SELECT ${MEMBER_COLUMNS} FROM room_members m JOIN rooms r ON r.id = m.room_id
+     WHERE m.room_id = $1 ORDER BY m.created_at, m.id`,
+    [roomId],
+  );
+  return r.rows.map(toMember);
+}
+
+export async function loadMember(db: Queryable, roomId: string, userId: string): Promise<Member | null> {
+  const r = await db.query<MemberRow>(
+    `SELECT ${MEMBER_COLUMNS} FROM room_members m JOIN rooms r ON r.id = m.room_id
+     WHERE m.room_id = $1 AND m.user_id = $2`,
+    [roomId, userId],
+  );
+  const row = r.rows[0];
+  return row ? toMember(row) : null;
+}
+
+/** The room's company when `userId` is a member of it (and it is not deleted); null otherwise. */
+export async function membership(
+  db: Queryable,
+  roomId: string,
+  userId: string,
+): Promise<{ companyId: string; type: string; botId: string | null } | null> {
+  const r = await db.query<{ company_id: string; type: string; bot_id: string | null }>(
+    `SELECT r.company_id, r.type, r.bot_id FROM room_members m JOIN rooms r ON r.id = m.room_id
+     WHERE m.room_id = $1 AND m.user_id = $2 AND NOT r.deleted`,
+    [roomId, userId],
+  );
+  const row = r.rows[0];
+  return row ? { companyId: row.company_id, type: row.type, botId: row.bot_id } : null;
+}
+
+/** The latest `limit` messages, or those before message `beforeId`; oldest first. */
+export async function history(
+  db: Queryable,
+  roomId: string,
+  limit: number,
+  beforeId?: string,
+): Promise<Message[] | null> {
+  let r;
+  if (beforeId !== undefined) {
+    const anchor = await db.query<{ seq: string }>('SELECT seq FROM messages WHERE id = $1 AND room_id = $2', [
+      beforeId,
+      roomId,
+    ]);
+    const seq = anchor.rows[0]?.seq;
+    if (seq === undefined) return null;
+    r = await db.query<MessageRow>(
+      'SELECT id, room_id, seq, status, body FROM messages WHERE room_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3',
+      [roomId, seq, limit],
+    );
+  } else {
+    r = await db.query<MessageRow>(
+      'SELECT id, room_id, seq, status, body FROM messages WHERE room_id = $1 ORDER BY seq DESC LIMIT $2',
+      [roomId, limit],
+    );
+  }
+  return r.rows.reverse().map(toMessage);
+}
+
+/** Every message after `afterSeq`, oldest first (capped; the client asks again from the last one). */
+export async function messagesAfter(db: Queryable, roomId: string, afterSeq: number, cap: number): Promise<Message[]> {
+  const r = await db.query<MessageRow>(
+    'SELECT id, room_id, seq, status, body FROM messages WHERE room_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+    [roomId, afterSeq, cap],
+  );
+  return r.rows.map(toMessage);
+}
