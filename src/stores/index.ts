@@ -1,0 +1,127 @@
+/**
+ * The per-instance state of one widget, as nanostores. Every widget instance
+ * makes its own set: two widgets on one page share nothing.
+ */
+import { atom, computed, readonlyType, type ReadableAtom, type WritableAtom } from 'nanostores';
+import type { ConnectionState, Contact, Language, Message, Room, WidgetPublicConfig } from '../../types/index.ts';
+import type { HistoryState, UiState, UploadState, WidgetStores } from '../widget/context.ts';
+
+export * from './messages.ts';
+export * from './rooms.ts';
+export * from './contacts.ts';
+
+const NO_MESSAGES: Message[] = [];
+const DEFAULT_HISTORY: HistoryState = { loading: false, hasMore: true };
+
+export interface WritableWidgetStores {
+  $connection: WritableAtom<ConnectionState>;
+  $ui: WritableAtom<UiState>;
+  $config: WritableAtom<WidgetPublicConfig | null>;
+  $user: WritableAtom<{ id: string; names: string | null } | null>;
+  $language: WritableAtom<Language>;
+  $rooms: WritableAtom<Room[]>;
+  $currentRoomId: WritableAtom<string | null>;
+  /** Messages by room id, each list ordered by sequence. */
+  $messagesByRoom: WritableAtom<Record<string, Message[]>>;
+  $historyByRoom: WritableAtom<Record<string, HistoryState>>;
+  $contacts: WritableAtom<Contact[]>;
+  $contactsLoading: WritableAtom<boolean>;
+  $roomContacts: WritableAtom<Contact[]>;
+  $roomContactsLoading: WritableAtom<boolean>;
+  $unreadByRoom: WritableAtom<Record<string, number>>;
+  $uploads: WritableAtom<UploadState[]>;
+  $lastError: WritableAtom<{ message: string; code?: string } | null>;
+}
+
+/** Read-only stores a host page may subscribe to. */
+export interface HostStores {
+  $connection: ReadableAtom<ConnectionState>;
+  /** True while the chat panel is open. */
+  $open: ReadableAtom<boolean>;
+  $currentRoomId: ReadableAtom<string | null>;
+  $rooms: ReadableAtom<Room[]>;
+  $unreadByRoom: ReadableAtom<Record<string, number>>;
+  $unreadTotal: ReadableAtom<number>;
+}
+
+export interface StoreSet {
+  w: WritableWidgetStores;
+  /** The read-only view handed to components (WidgetContext.stores). */
+  read: WidgetStores;
+  host: HostStores;
+}
+
+export function initialUi(): UiState {
+  return { open: false, launcherDisabled: false, view: 'home', inputsDisabled: false };
+}
+
+export function createStores(language: Language = 'es'): StoreSet {
+  const w: WritableWidgetStores = {
+    $connection: atom<ConnectionState>('idle'),
+    $ui: atom<UiState>(initialUi()),
+    $config: atom<WidgetPublicConfig | null>(null),
+    $user: atom<{ id: string; names: string | null } | null>(null),
+    $language: atom<Language>(language),
+    $rooms: atom<Room[]>([]),
+    $currentRoomId: atom<string | null>(null),
+    $messagesByRoom: atom<Record<string, Message[]>>({}),
+    $historyByRoom: atom<Record<string, HistoryState>>({}),
+    $contacts: atom<Contact[]>([]),
+    $contactsLoading: atom(false),
+    $roomContacts: atom<Contact[]>([]),
+    $roomContactsLoading: atom(false),
+    $unreadByRoom: atom<Record<string, number>>({}),
+    $uploads: atom<UploadState[]>([]),
+    $lastError: atom<{ message: string; code?: string } | null>(null),
+  };
+  const $currentMessages = computed([w.$messagesByRoom, w.$currentRoomId], (byRoom, id) =>
+    id === null ? NO_MESSAGES : (byRoom[id] ?? NO_MESSAGES),
+  );
+  const $currentHistory = computed([w.$historyByRoom, w.$currentRoomId], (byRoom, id) =>
+    id === null ? DEFAULT_HISTORY : (byRoom[id] ?? DEFAULT_HISTORY),
+  );
+  const $unreadTotal = computed(w.$unreadByRoom, (byRoom) =>
+    Object.values(byRoom).reduce((sum, n) => sum + (n > 0 ? n : 0), 0),
+  );
+  const $open = computed(w.$ui, (ui) => ui.open);
+
+  const read: WidgetStores = {
+    $connection: readonlyType(w.$connection),
+    $ui: readonlyType(w.$ui),
+    $config: readonlyType(w.$config),
+    $user: readonlyType(w.$user),
+    $language: readonlyType(w.$language),
+    $rooms: readonlyType(w.$rooms),
+    $currentRoomId: readonlyType(w.$currentRoomId),
+    $currentMessages,
+    $currentHistory,
+    $contacts: readonlyType(w.$contacts),
+    $contactsLoading: readonlyType(w.$contactsLoading),
+    $roomContacts: readonlyType(w.$roomContacts),
+    $roomContactsLoading: readonlyType(w.$roomContactsLoading),
+    $unreadByRoom: readonlyType(w.$unreadByRoom),
+    $unreadTotal,
+    $uploads: readonlyType(w.$uploads),
+    $lastError: readonlyType(w.$lastError),
+  };
+  const host: HostStores = {
+    $connection: read.$connection,
+    $open,
+    $currentRoomId: read.$currentRoomId,
+    $rooms: read.$rooms,
+    $unreadByRoom: read.$unreadByRoom,
+    $unreadTotal,
+  };
+  return { w, read, host };
+}
+
+/** Patches the UI state; returns false when nothing changed. */
+export function patchUi(store: WritableAtom<UiState>, patch: Partial<UiState>): boolean {
+  const current = store.get();
+  let changed = false;
+  for (const k of Object.keys(patch) as (keyof UiState)[]) {
+    if (current[k] !== patch[k]) changed = true;
+  }
+  if (changed) store.set({ ...current, ...patch });
+  return changed;
+}

@@ -1,0 +1,110 @@
+/**
+ * Messages of a room: ordered by the service's sequence (pending ones, which
+ * have none yet, last in send order), one entry per id whatever arrives twice,
+ * and a status that never moves backwards.
+ */
+import { MESSAGE_STATUS_RANK, type MessageStatus } from '../../types/enums.ts';
+import type { Message } from '../../types/index.ts';
+
+/** Key of a message in maps (ids may be numbers on the wire). */
+export const messageKey = (m: { id: string | number }): string => String(m.id);
+
+/** Order: by seq; messages without one after, by timestamp. Stable for ties. */
+export function compareMessages(a: Message, b: Message): number {
+  const sa = a.seq ?? Number.POSITIVE_INFINITY;
+  const sb = b.seq ?? Number.POSITIVE_INFINITY;
+  if (sa !== sb) return sa < sb ? -1 : 1;
+  return (a.timestamp ?? 0) - (b.timestamp ?? 0);
+}
+
+/** The status to keep when `incoming` meets `current`: never lower in rank. */
+export function mergeStatus(current: MessageStatus, incoming: MessageStatus): MessageStatus {
+  return MESSAGE_STATUS_RANK[incoming] >= MESSAGE_STATUS_RANK[current] ? incoming : current;
+}
+
+/** One message from two copies of it. */
+export function mergeMessage(current: Message, incoming: Message): Message {
+  const status = mergeStatus(current.status, incoming.status);
+  const merged = { ...current, ...incoming, status } as Message;
+  if (merged.seq === undefined && current.seq !== undefined) merged.seq = current.seq;
+  if (status !== 'FAILED') delete merged.error;
+  return merged;
+}
+
+export interface UpsertResult {
+  list: Message[];
+  /** Messages that were not held before. */
+  added: Message[];
+  changed: boolean;
+}
+
+/** Upserts messages into an ordered list, returning a new list when anything changed. */
+export function upsertMessages(list: readonly Message[], incoming: readonly Message[]): UpsertResult {
+  if (incoming.length === 0) return { list: list as Message[], added: [], changed: false };
+  const index = new Map<string, number>();
+  list.forEach((m, i) => index.set(messageKey(m), i));
+  const next = list.slice();
+  const added: Message[] = [];
+  let changed = false;
+  let needsSort = false;
+  for (const m of incoming) {
+    const key = messageKey(m);
+    const at = index.get(key);
+    if (at === undefined) {
+      const last = next[next.length - 1];
+      if (last && compareMessages(last, m) > 0) needsSort = true;
+      index.set(key, next.length);
+      next.push(m);
+      added.push(m);
+      changed = true;
+      continue;
+    }
+    const current = next[at] as Message;
+    const merged = mergeMessage(current, m);
+    if (shallowEqual(current, merged)) continue;
+    if (merged.seq !== current.seq) needsSort = true;
+    next[at] = merged;
+    changed = true;
+  }
+  if (!changed) return { list: list as Message[], added, changed };
+  if (needsSort) next.sort(compareMessages);
+  return { list: next, added, changed };
+}
+
+/** Applies a status change to a held message; null when nothing changed. */
+export function applyStatus(
+  list: readonly Message[],
+  id: string,
+  status: MessageStatus,
+  error?: Message['error'],
+): Message[] | null {
+  const at = list.findIndex((m) => messageKey(m) === id);
+  if (at < 0) return null;
+  const current = list[at] as Message;
+  const nextStatus = mergeStatus(current.status, status);
+  if (nextStatus === current.status && !(status === 'FAILED' && error)) return null;
+  const updated = { ...current, status: nextStatus } as Message;
+  if (nextStatus === 'FAILED' && error) updated.error = error;
+  if (nextStatus !== 'FAILED') delete updated.error;
+  const next = list.slice();
+  next[at] = updated;
+  return next;
+}
+
+/** Highest sequence number held, or undefined when none. */
+export function lastSeq(list: readonly Message[]): number | undefined {
+  for (let i = list.length - 1; i >= 0; i--) {
+    const seq = list[i]?.seq;
+    if (seq !== undefined) return seq;
+  }
+  return undefined;
+}
+
+function shallowEqual(a: object, b: object): boolean {
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) {
+    if ((a as Record<string, unknown>)[k] !== (b as Record<string, unknown>)[k]) return false;
+  }
+  return true;
+}

@@ -1,0 +1,146 @@
+/**
+ * REST client of the widget's own API: fetch with a timeout, JSON in and out,
+ * the session's bearer token, and a CharlaError carrying the service's error
+ * body on any failure. A 401 on an authenticated call reopens the session once
+ * and retries.
+ */
+import { clientError, errorFromResponse, CharlaError } from './errors.ts';
+
+export interface RestOptions {
+  baseUrl: string;
+  /** Current session token, or null before the session opens. */
+  getToken: () => string | null;
+  /** Opens a new session after a 401; resolves true when a new token is there. */
+  renewSession?: () => Promise<boolean>;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  query?: Record<string, string | number | undefined | null>;
+  /** Send the bearer token (default true). */
+  auth?: boolean;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+
+export class RestClient {
+  private readonly options: RestOptions;
+  private readonly controllers = new Set<AbortController>();
+
+  constructor(options: RestOptions) {
+    this.options = options;
+  }
+
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
+  /** Full URL of a path with its query string. */
+  url(path: string, query?: RequestOptions['query']): string {
+    const url = new URL(this.options.baseUrl + path);
+    for (const [k, v] of Object.entries(query ?? {})) {
+      if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
+    }
+    return url.href;
+  }
+
+  get<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    return this.request<T>('GET', path, options);
+  }
+
+  post<T>(path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
+    return this.request<T>('POST', path, { ...options, body });
+  }
+
+  /** One request; a 401 with a token renews the session once and retries. */
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    try {
+      return await this.once<T>(method, path, options);
+    } catch (error) {
+      const renew = this.options.renewSession;
+      if (
+        error instanceof CharlaError &&
+        error.httpStatus === 401 &&
+        options.auth !== false &&
+        renew &&
+        (await renew().catch(() => false))
+      ) {
+        return this.once<T>(method, path, options);
+      }
+      throw error;
+    }
+  }
+
+  /** Sends a multipart form (uploads); same errors as request(). */
+  async upload<T>(path: string, form: FormData, options: RequestOptions = {}): Promise<T> {
+    return this.once<T>('POST', path, { ...options, body: form });
+  }
+
+  /** Aborts every request in flight (destroy). */
+  abortAll(): void {
+    for (const c of this.controllers) c.abort();
+    this.controllers.clear();
+  }
+
+  private async once<T>(method: string, path: string, options: RequestOptions): Promise<T> {
+    const doFetch = this.options.fetch ?? globalThis.fetch.bind(globalThis);
+    const controller = new AbortController();
+    this.controllers.add(controller);
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const onAbort = () => controller.abort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const headers: Record<string, string> = { accept: 'application/json' };
+    let body: BodyInit | undefined;
+    if (options.body instanceof FormData) {
+      body = options.body;
+    } else if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    if (options.auth !== false) {
+      const token = this.options.getToken();
+      if (token) headers['authorization'] = `Bearer ${token}`;
+    }
+
+    let response: Response;
+    try {
+      response = await doFetch(this.url(path, options.query), {
+        method,
+        headers,
+        body: body ?? null,
+        signal: controller.signal,
+        credentials: 'omit',
+      });
+    } catch (error) {
+      if (timedOut) throw clientError('TIMEOUT', `${method} ${path} timed out after ${timeoutMs} ms`);
+      if (controller.signal.aborted) throw clientError('DESTROYED', `${method} ${path} was aborted`);
+      throw clientError('NETWORK_ERROR', error instanceof Error ? error.message : undefined);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      this.controllers.delete(controller);
+    }
+
+    const text = await response.text().catch(() => '');
+    let parsed: unknown = undefined;
+    if (text) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+    }
+    if (!response.ok) throw errorFromResponse(parsed, response.status);
+    return parsed as T;
+  }
+}

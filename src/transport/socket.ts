@@ -1,0 +1,70 @@
+/**
+ * The live connection: socket.io-client with the contract's typed event maps.
+ * The handshake reads the session token at each (re)connect, so a renewed
+ * session is picked up without a new socket.
+ */
+import { io, type Socket } from 'socket.io-client';
+import { SOCKET_PATH } from '../../types/routes.ts';
+import type { Ack, ClientToServerEvents, ServerToClientEvents } from '../../types/socket.ts';
+import { clientError, CharlaError } from './errors.ts';
+
+export type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+export interface SocketOptions {
+  baseUrl: string;
+  getToken: () => string | null;
+  /** Delay bounds of socket.io's reconnection (ms). */
+  reconnectionDelay?: number;
+  reconnectionDelayMax?: number;
+  /** Force transports (tests and benches use websocket only). */
+  transports?: ('websocket' | 'polling' | 'webtransport')[];
+}
+
+export const ACK_TIMEOUT_MS = 10_000;
+
+/** A socket that does not connect until `connect()` is called. */
+export function createSocket(options: SocketOptions): LiveSocket {
+  const url = new URL(options.baseUrl);
+  const basePath = url.pathname.replace(/\/+$/, '');
+  return io(url.origin, {
+    path: basePath + SOCKET_PATH,
+    autoConnect: false,
+    reconnection: true,
+    reconnectionDelay: options.reconnectionDelay ?? 500,
+    reconnectionDelayMax: options.reconnectionDelayMax ?? 5_000,
+    randomizationFactor: 0.3,
+    transports: options.transports ?? ['websocket', 'polling'],
+    withCredentials: false,
+    auth: (cb) => cb({ token: options.getToken() ?? '' }),
+  });
+}
+
+type AckData<E extends keyof ClientToServerEvents> =
+  Parameters<Parameters<ClientToServerEvents[E]>[1]>[0] extends Ack<infer T> ? T : never;
+
+/**
+ * Emits with an acknowledgement and a timeout. Resolves the ack's data;
+ * rejects with the service's error body (not transient) or a TIMEOUT /
+ * NOT_CONNECTED error (transient).
+ */
+export async function request<E extends keyof ClientToServerEvents>(
+  socket: LiveSocket,
+  event: E,
+  payload: Parameters<ClientToServerEvents[E]>[0],
+  timeoutMs = ACK_TIMEOUT_MS,
+): Promise<AckData<E>> {
+  if (!socket.connected) throw clientError('NOT_CONNECTED', `socket is not connected (${String(event)})`);
+  let res: Ack<AckData<E>>;
+  try {
+    // The typed overloads of emitWithAck do not narrow over a generic event name.
+    const emitter = socket.timeout(timeoutMs) as unknown as {
+      emitWithAck(ev: string, arg: unknown): Promise<Ack<AckData<E>>>;
+    };
+    res = await emitter.emitWithAck(event, payload);
+  } catch {
+    throw clientError('TIMEOUT', `no acknowledgement for ${String(event)} within ${timeoutMs} ms`);
+  }
+  if (res && res.ok === true) return res.data;
+  if (res && res.ok === false) throw new CharlaError(res.error, 0);
+  throw clientError('NETWORK_ERROR', `malformed acknowledgement for ${String(event)}`);
+}

@@ -1,0 +1,177 @@
+/**
+ * Argument checks of the facade. Each throws a CharlaError (VALIDATION_ERROR)
+ * naming the bad field, before anything is sent.
+ */
+import { MEMBER_TYPES, SENDABLE_MESSAGE_TYPES, type MemberType, type SendableMessageType } from '../../types/enums.ts';
+import { ADD_MEMBERS_MAX, GET_MESSAGES_LIMIT_MAX, MESSAGE_TEXT_MAX, SHORT_TEXT_MAX } from '../../types/limits.ts';
+import type { AddMembersItem, Contact, OutgoingMessage } from '../../types/index.ts';
+import { invalidArgument } from '../transport/errors.ts';
+import { isSafeUrl } from './url.ts';
+import { isUuid } from './uuid.ts';
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A non-empty string id of at most 200 characters. */
+export function requireId(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value.trim().length === 0) {
+    throw invalidArgument(`${field} must be a non-empty string`, field);
+  }
+  if (value.length > 200) throw invalidArgument(`${field} must be at most 200 characters`, field);
+  return value;
+}
+
+function optionalShortText(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw invalidArgument(`${field} must be a string`, field);
+  if (value.length > SHORT_TEXT_MAX) throw invalidArgument(`${field} must be at most ${SHORT_TEXT_MAX} characters`, field);
+  return value;
+}
+
+function requireText(value: unknown, field: string, allowEmpty = false): string {
+  if (typeof value !== 'string' || (!allowEmpty && value.trim().length === 0)) {
+    throw invalidArgument(`${field} must be a non-empty string`, field);
+  }
+  if (value.length > MESSAGE_TEXT_MAX) throw invalidArgument(`${field} must be at most ${MESSAGE_TEXT_MAX} characters`, field);
+  return value;
+}
+
+function requireMediaUrl(value: unknown, field: string): string {
+  if (!isSafeUrl(value)) throw invalidArgument(`${field} must be an https address`, field);
+  return value;
+}
+
+const COORD = /^-?[0-9]{1,3}(\.[0-9]{1,15})?$/;
+function requireCoordinate(value: unknown, field: string, max: number): string {
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  if (typeof text !== 'string' || !COORD.test(text) || Math.abs(Number(text)) > max) {
+    throw invalidArgument(`${field} must be a coordinate between -${max} and ${max}`, field);
+  }
+  return text;
+}
+
+function requireStringMap(value: unknown, field: string): Record<string, string> {
+  if (!isPlainObject(value)) throw invalidArgument(`${field} must be an object of strings`, field);
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v !== 'string') throw invalidArgument(`${field}.${k} must be a string`, `${field}.${k}`);
+  }
+  return value as Record<string, string>;
+}
+
+/**
+ * Checks a message given to sendMessage and returns the outgoing shape (only
+ * the fields the service takes). `id` must be a UUID when given.
+ */
+export function toOutgoingMessage(input: unknown, defaults: { id: string; roomId: string | null }): OutgoingMessage {
+  if (!isPlainObject(input)) throw invalidArgument('message must be an object', 'message');
+  const type = input['type'];
+  if (typeof type !== 'string' || !(SENDABLE_MESSAGE_TYPES as readonly string[]).includes(type)) {
+    throw invalidArgument(`type must be one of ${SENDABLE_MESSAGE_TYPES.join(', ')}`, 'type');
+  }
+  const id = input['id'] ?? defaults.id;
+  if (!isUuid(id)) throw invalidArgument('id must be a UUID (it is the idempotency key)', 'id');
+  const roomId = requireId(input['roomId'] ?? defaults.roomId, 'roomId');
+  const senderNames = optionalShortText(input['senderNames'], 'senderNames');
+  const base = senderNames === undefined ? { id, roomId } : { id, roomId, senderNames };
+  const caption = () => optionalShortText(input['caption'], 'caption');
+  const withCaption = <T extends object>(m: T): T => {
+    const c = caption();
+    return c === undefined ? m : { ...m, caption: c };
+  };
+  switch (type as SendableMessageType) {
+    case 'TEXT':
+      return { ...base, type: 'TEXT', text: requireText(input['text'], 'text') };
+    case 'IMAGE':
+      return withCaption({ ...base, type: 'IMAGE' as const, mediaUrl: requireMediaUrl(input['mediaUrl'], 'mediaUrl') });
+    case 'VIDEO':
+      return withCaption({ ...base, type: 'VIDEO' as const, mediaUrl: requireMediaUrl(input['mediaUrl'], 'mediaUrl') });
+    case 'DOCUMENT':
+      return withCaption({ ...base, type: 'DOCUMENT' as const, mediaUrl: requireMediaUrl(input['mediaUrl'], 'mediaUrl') });
+    case 'AUDIO':
+      return { ...base, type: 'AUDIO', mediaUrl: requireMediaUrl(input['mediaUrl'], 'mediaUrl') };
+    case 'LOCATION':
+      return {
+        ...base,
+        type: 'LOCATION',
+        lat: requireCoordinate(input['lat'], 'lat', 90),
+        lng: requireCoordinate(input['lng'], 'lng', 180),
+      };
+    case 'POSTBACK': {
+      const payload = input['payload'] ?? {};
+      if (!isPlainObject(payload)) throw invalidArgument('payload must be an object', 'payload');
+      return { ...base, type: 'POSTBACK', text: requireText(input['text'], 'text'), payload };
+    }
+    case 'EVENT': {
+      const slug = input['slug'];
+      if (typeof slug !== 'string' || slug.length === 0 || slug.length > 200) {
+        throw invalidArgument('slug must be a non-empty string of at most 200 characters', 'slug');
+      }
+      const description = input['description'] ?? '';
+      if (typeof description !== 'string' || description.length > SHORT_TEXT_MAX) {
+        throw invalidArgument(`description must be a string of at most ${SHORT_TEXT_MAX} characters`, 'description');
+      }
+      return {
+        ...base,
+        type: 'EVENT',
+        slug,
+        description,
+        eventPayload: requireStringMap(input['eventPayload'] ?? {}, 'eventPayload'),
+      };
+    }
+  }
+}
+
+/** A Contact (id required: string or number). */
+export function requireContact(value: unknown, field = 'contact'): Contact {
+  if (!isPlainObject(value)) throw invalidArgument(`${field} must be an object`, field);
+  const id = value['id'];
+  const idOk = (typeof id === 'string' && id.length > 0 && id.length <= 200) || (typeof id === 'number' && Number.isFinite(id));
+  if (!idOk) throw invalidArgument(`${field}.id must be a non-empty string or a number`, `${field}.id`);
+  for (const k of ['avatar', 'names', 'color', 'type'] as const) {
+    const v = value[k];
+    if (v !== undefined && typeof v !== 'string') throw invalidArgument(`${field}.${k} must be a string`, `${field}.${k}`);
+  }
+  return value as unknown as Contact;
+}
+
+export function requireContacts(value: unknown, field = 'contacts'): Contact[] {
+  if (!Array.isArray(value)) throw invalidArgument(`${field} must be an array of contacts`, field);
+  return value.map((c, i) => requireContact(c, `${field}[${i}]`));
+}
+
+/** addMembers items, with memberType defaulting to Client. */
+export function requireMembers(value: unknown): (AddMembersItem & { memberType: MemberType })[] {
+  if (!Array.isArray(value) || value.length === 0) throw invalidArgument('members must be a non-empty array', 'members');
+  if (value.length > ADD_MEMBERS_MAX) throw invalidArgument(`at most ${ADD_MEMBERS_MAX} members at once`, 'members');
+  return (value as unknown[]).map((m, i): AddMembersItem & { memberType: MemberType } => {
+    if (!isPlainObject(m)) throw invalidArgument(`members[${i}] must be an object`, `members[${i}]`);
+    const referenceId = requireId(m['referenceId'], `members[${i}].referenceId`);
+    const names = optionalShortText(m['names'], `members[${i}].names`);
+    const memberType = (m['memberType'] ?? 'Client') as MemberType;
+    if (!(MEMBER_TYPES as readonly string[]).includes(memberType)) {
+      throw invalidArgument(`members[${i}].memberType must be one of ${MEMBER_TYPES.join(', ')}`, `members[${i}].memberType`);
+    }
+    return names === undefined ? { referenceId, memberType } : { referenceId, names, memberType };
+  });
+}
+
+/** getMessages options with their defaults. */
+export function requireGetMessages(value: unknown, defaultLimit: number): { roomId: string; limit: number; id: string | null } {
+  if (!isPlainObject(value)) throw invalidArgument('getMessages takes an object { roomId, limit?, id? }', 'options');
+  const roomId = requireId(value['roomId'], 'roomId');
+  const limit = value['limit'] ?? defaultLimit;
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > GET_MESSAGES_LIMIT_MAX) {
+    throw invalidArgument(`limit must be an integer from 1 to ${GET_MESSAGES_LIMIT_MAX}`, 'limit');
+  }
+  const id = value['id'] ?? null;
+  if (id !== null && !(typeof id === 'string' && id.length > 0) && !(typeof id === 'number' && Number.isFinite(id))) {
+    throw invalidArgument('id must be a message id (string or number) or null', 'id');
+  }
+  return { roomId, limit, id: id === null ? null : String(id) };
+}
+
+/** A map of string to string (storedParams). */
+export function optionalStringMap(value: unknown, field: string): Record<string, string> | undefined {
+  if (value === undefined || value === null) return undefined;
+  return requireStringMap(value, field);
+}
