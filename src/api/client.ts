@@ -13,16 +13,13 @@ import type {
   ButtonOption,
   Buttons,
   CampaignCreateBody,
-  CampaignListQuery,
-  CampaignListResponse,
-  CampaignResult,
   CampaignUpdateBody,
   RoomPostBody,
   RoomPostResult,
   SignedUrlResult,
-  WidgetCreateBody,
   WidgetCreateResult,
 } from '../../types/index.ts';
+import type { CampaignListQuery, CampaignListResponse, CampaignResult, WidgetCreateBody } from './types.ts';
 import { base64Utf8 } from './base64.ts';
 import { clientError, errorFromResponse, invalidArguments, type RequestInfo } from './errors.ts';
 import {

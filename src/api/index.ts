@@ -34,11 +34,7 @@ export type {
   BotMessageResult,
   ButtonOption,
   Buttons,
-  Campaign,
   CampaignCreateBody,
-  CampaignListQuery,
-  CampaignListResponse,
-  CampaignResult,
   CampaignStatus,
   CampaignUpdateBody,
   ErrorBody,
@@ -47,8 +43,18 @@ export type {
   RoomPostMessage,
   RoomPostResult,
   SignedUrlResult,
-  WidgetCreateBody,
   WidgetCreateResult,
+  WidgetPosition,
+  WidgetType,
 } from '../../types/index.ts';
+export type {
+  Campaign,
+  CampaignFilterStatus,
+  CampaignListQuery,
+  CampaignListResponse,
+  CampaignResult,
+  WidgetConfigInput,
+  WidgetCreateBody,
+} from './types.ts';
 /** Version of the client. */
 export const apiVersion = '0.1.0';
