@@ -225,9 +225,12 @@ export async function restartRedis(redisUrl: string, downMs = 500): Promise<void
   await waitFor('redis to answer', () => cli('ping').stdout.trim() === 'PONG', 10_000);
 }
 
+const redisClient = (url: string) => createClient({ url });
+export type RedisConnection = ReturnType<typeof redisClient>;
+
 /** A short-lived Redis connection (checks in tests). */
-export async function withRedis<T>(redisUrl: string, fn: (c: ReturnType<typeof createClient>) => Promise<T>): Promise<T> {
-  const c = createClient({ url: redisUrl });
+export async function withRedis<T>(redisUrl: string, fn: (c: RedisConnection) => Promise<T>): Promise<T> {
+  const c = redisClient(redisUrl);
   c.on('error', () => {});
   await c.connect();
   try {
