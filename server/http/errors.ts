@@ -41,9 +41,18 @@ interface AjvLikeError {
 export function validationMap(errors: readonly AjvLikeError[], prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};
   for (const e of errors) {
-    let path = e.instancePath ?? '';
-    const missing = e.params?.['missingProperty'] ?? (e.params?.['requiredProperties'] as string[] | undefined)?.[0];
-    if (e.keyword === 'required' && typeof missing === 'string') path = `${path}/${missing}`;
+    const path = e.instancePath ?? '';
+    if (e.keyword === 'required') {
+      // Ajv names one missing property, TypeBox all of them: one entry per field.
+      const one = e.params?.['missingProperty'];
+      const many = e.params?.['requiredProperties'];
+      const names = typeof one === 'string' ? [one] : Array.isArray(many) ? many.filter((m) => typeof m === 'string') : [];
+      for (const name of names) {
+        const field = `${prefix}${path}/${name}`;
+        if (!(field in out)) out[field] = 'is required';
+      }
+      if (names.length) continue;
+    }
     const field = `${prefix}${path}` || '/';
     if (!(field in out)) out[field] = e.message ?? 'is invalid';
   }
@@ -59,7 +68,12 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (error instanceof ApiError) return sendError(reply, error);
     if (error.validation) {
       const ctx = error.validationContext ?? 'body';
-      return sendError(reply, validationFailed(validationMap(error.validation as AjvLikeError[], ctx === 'body' ? '' : `${ctx}:`)));
+      const prefix = ctx === 'body' ? '' : `${ctx}:`;
+      const fields = (error as { fields?: Record<string, string> }).fields;
+      const map = fields
+        ? Object.fromEntries(Object.entries(fields).map(([k, v]) => [`${prefix}${k}`, v]))
+        : validationMap(error.validation as AjvLikeError[], prefix);
+      return sendError(reply, validationFailed(map));
     }
     switch (error.code) {
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

@@ -1,4 +1,37 @@
-/** Every HTTP operation of the interface, one file per section. (Filled in by the service work.) */
+/**
+ * Every HTTP operation of the interface, one file per section, validated with
+ * TypeBox (server/http/validation.ts), documented at /v1/openapi.json; and the
+ * campaign scheduler's lifetime (onReady -> start, onClose -> stop).
+ */
 import type { FastifyInstance } from 'fastify';
+import { validatorCompiler } from '../http/validation.ts';
+import { installJsonParser } from '../http/json.ts';
+import { registerOpenApi } from '../openapi.ts';
+import { mediaRoutes } from '../media.ts';
+import { CampaignScheduler } from '../scheduler.ts';
+import { campaignRoutes } from './campaigns.ts';
+import { widgetRoutes } from './widgets.ts';
+import { botMessageRoutes } from './bot-messages.ts';
+import { roomRoutes } from './rooms.ts';
+import { assetRoutes } from './assets.ts';
 
-export async function httpRoutes(_app: FastifyInstance): Promise<void> {}
+export async function httpRoutes(app: FastifyInstance): Promise<void> {
+  app.setValidatorCompiler(validatorCompiler());
+  installJsonParser(app);
+  await registerOpenApi(app);
+  await app.register(campaignRoutes);
+  await app.register(widgetRoutes);
+  await app.register(botMessageRoutes);
+  await app.register(roomRoutes);
+  await app.register(assetRoutes);
+  await app.register(mediaRoutes);
+
+  const { config } = app.charla;
+  if (config.scheduler) {
+    const scheduler = new CampaignScheduler(app.charla, config.schedulerIntervalMs, {}, (err) =>
+      app.log.error({ err }, 'campaign scheduler tick failed'),
+    );
+    app.addHook('onReady', async () => scheduler.start());
+    app.addHook('onClose', async () => scheduler.stop());
+  }
+}

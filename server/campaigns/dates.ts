@@ -1,0 +1,61 @@
+/**
+ * Dates of the campaign operations, read strictly: a real calendar date
+ * (no 2024-02-30), a real time, an offset within ±14:00. Date-times without a
+ * zone (accepted by the list filters only) are read as UTC.
+ */
+
+const RE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
+
+export interface ParsedDate {
+  /** Milliseconds since the epoch. */
+  ms: number;
+  /** True for YYYY-MM-DD alone. */
+  dateOnly: boolean;
+  /** True when a zone (Z or an offset) was given. */
+  zoned: boolean;
+}
+
+function daysIn(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** Parses a date or ISO 8601 date-time; null when it is not a real one. */
+export function parseDate(text: string): ParsedDate | null {
+  const m = RE.exec(text);
+  if (!m) return null;
+  const [, y, mo, d, h, mi, s, frac, zone, sign, oh, om] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return null;
+  if (h === undefined) return { ms: Date.UTC(year, month - 1, day), dateOnly: true, zoned: false };
+  const hour = Number(h);
+  const minute = Number(mi);
+  const second = s === undefined ? 0 : Number(s);
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  const millis = frac === undefined ? 0 : Number(frac.slice(0, 3).padEnd(3, '0'));
+  let offsetMin = 0;
+  if (sign !== undefined) {
+    const ohn = Number(oh);
+    const omn = om === undefined ? 0 : Number(om);
+    if (ohn > 14 || omn > 59 || (ohn === 14 && omn > 0)) return null;
+    offsetMin = (sign === '-' ? -1 : 1) * (ohn * 60 + omn);
+  }
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMin * 60_000;
+  if (!Number.isFinite(ms)) return null;
+  return { ms, dateOnly: false, zoned: zone !== undefined };
+}
+
+/** The list range: [from, toExclusive). A date-only end takes in the whole day. */
+export function listRange(startAt: string, endAt: string): { from: Date; to: Date } | { errors: Record<string, string> } {
+  const start = parseDate(startAt);
+  const end = parseDate(endAt);
+  const errors: Record<string, string> = {};
+  if (!start) errors['querystring:/startAt'] = 'must be a real date (YYYY-MM-DD) or ISO 8601 date-time';
+  if (!end) errors['querystring:/endAt'] = 'must be a real date (YYYY-MM-DD) or ISO 8601 date-time';
+  if (!start || !end) return { errors };
+  const to = end.dateOnly ? end.ms + 86_400_000 : end.ms + 1;
+  if (end.ms < start.ms) return { errors: { 'querystring:/endAt': 'must not be before startAt' } };
+  return { from: new Date(start.ms), to: new Date(to) };
+}

@@ -1,0 +1,210 @@
+/**
+ * Campaigns: create, list, cancel, update. State changes are conditional
+ * UPDATEs (`... WHERE status = 'SCHEDULED'`), so a cancel and the scheduler's
+ * claim can never both win: whichever commits first decides, and the other
+ * sees the new state.
+ */
+import { randomUUID } from 'node:crypto';
+import type {
+  BotMessageContent,
+  Campaign,
+  CampaignCreateBody,
+  CampaignListQuery,
+  CampaignStatus,
+  Pagination,
+} from '../../types/index.ts';
+import { CAMPAIGN_LIST_LIMIT_DEFAULT, CAMPAIGN_LIST_PAGE_DEFAULT } from '../../types/index.ts';
+import type { Charla } from '../context.ts';
+import { ApiError, validationFailed } from '../http/errors.ts';
+import { prepareBotMessage } from '../bot-message.ts';
+import { listRange, parseDate } from './dates.ts';
+
+export interface CampaignRow {
+  id: string;
+  company_id: string;
+  name: string;
+  element_name: string;
+  bot_id: string;
+  status: CampaignStatus;
+  message: BotMessageContent;
+  scheduled_at: Date | string | null;
+  total_messages: number;
+  delivered_messages: number;
+  failed_messages: number;
+  created_at: Date | string;
+  updated_at: Date | string;
+  completed_at: Date | string | null;
+  claimed_by: string | null;
+  claimed_at: Date | string | null;
+}
+
+const iso = (v: Date | string): string => (v instanceof Date ? v : new Date(v)).toISOString();
+const isoOrNull = (v: Date | string | null): string | null => (v === null ? null : iso(v));
+
+/** The wire form of a campaign row. */
+export function toCampaign(row: CampaignRow): Campaign {
+  return {
+    id: row.id,
+    name: row.name,
+    elementName: row.element_name,
+    botId: row.bot_id,
+    // types/ builds the status union with .map, so its static type is never; the value is one of CAMPAIGN_STATUSES.
+    status: row.status as never,
+    totalMessages: Number(row.total_messages),
+    deliveredMessages: Number(row.delivered_messages),
+    failedMessages: Number(row.failed_messages),
+    createdAt: iso(row.created_at),
+    completedAt: isoOrNull(row.completed_at),
+    scheduledAt: isoOrNull(row.scheduled_at),
+  };
+}
+
+const COLUMNS =
+  'id, name, element_name, bot_id, status, total_messages, delivered_messages, failed_messages, created_at, completed_at, scheduled_at';
+
+/** A future instant from a zoned date-time, or 400 naming the field. */
+function futureInstant(text: string, field: string, now = Date.now()): Date {
+  const parsed = parseDate(text);
+  if (!parsed || parsed.dateOnly || !parsed.zoned) {
+    throw validationFailed({ [field]: 'must be a real ISO 8601 date-time with a time zone' });
+  }
+  if (parsed.ms <= now) throw validationFailed({ [field]: 'must be in the future' });
+  return new Date(parsed.ms);
+}
+
+/** Who hears that a PENDING campaign exists (the scheduler of this process). */
+export type CampaignListener = (campaignId: string) => void;
+const listeners = new WeakMap<Charla, CampaignListener>();
+export function onCampaignCreated(charla: Charla, listener: CampaignListener | null): void {
+  if (listener) listeners.set(charla, listener);
+  else listeners.delete(charla);
+}
+
+/**
+ * POST /v1/campaigns. Checks everything first (bot, calling, video), then
+ * writes the campaign and its recipients in one transaction.
+ */
+export async function createCampaign(charla: Charla, body: CampaignCreateBody): Promise<Campaign> {
+  const scheduledAt = body.scheduledAt === undefined ? null : futureInstant(body.scheduledAt, '/scheduledAt');
+  await prepareBotMessage(charla, body.botId, body.message as BotMessageContent);
+  const recipients = [...new Set(body.recipients)];
+  const id = randomUUID();
+  const status: CampaignStatus = scheduledAt ? 'SCHEDULED' : 'PENDING';
+  const row = await charla.db.transaction(async (tx) => {
+    const { rows } = await tx.query<CampaignRow>(
+      `INSERT INTO campaigns (id, company_id, name, element_name, bot_id, status, message, scheduled_at, total_messages)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
+      [
+        id,
+        charla.config.companyId,
+        body.name,
+        body.elementName,
+        body.botId,
+        status,
+        JSON.stringify(body.message),
+        scheduledAt,
+        recipients.length,
+      ],
+    );
+    await tx.query(
+      'INSERT INTO campaign_recipients (campaign_id, user_id) SELECT $1, u FROM unnest($2::text[]) AS u',
+      [id, recipients],
+    );
+    return rows[0] as CampaignRow;
+  });
+  if (status === 'PENDING') listeners.get(charla)?.(id);
+  return toCampaign(row);
+}
+
+/** GET /v1/campaigns. The range filters on createdAt. */
+export async function listCampaigns(
+  charla: Charla,
+  query: CampaignListQuery,
+): Promise<{ results: Campaign[]; pagination: Pagination }> {
+  const range = listRange(query.startAt, query.endAt);
+  if ('errors' in range) throw validationFailed(range.errors);
+  const limit = query.limit ?? CAMPAIGN_LIST_LIMIT_DEFAULT;
+  const page = query.page ?? CAMPAIGN_LIST_PAGE_DEFAULT;
+  const offset = (page - 1) * limit;
+  const params: unknown[] = [query.botId, range.from, range.to];
+  let where = 'bot_id = $1 AND created_at >= $2 AND created_at < $3';
+  if (query.status !== undefined) {
+    params.push(query.status);
+    where += ` AND status = $${params.length}`;
+  }
+  if (query.elementName !== undefined) {
+    params.push(query.elementName);
+    where += ` AND element_name = $${params.length}`;
+  }
+  const count = await charla.db.query<{ total: string | number }>(
+    `SELECT count(*) AS total FROM campaigns WHERE ${where}`,
+    params,
+  );
+  const total = Number(count.rows[0]?.total ?? 0);
+  const rows =
+    offset >= total
+      ? []
+      : (
+          await charla.db.query<CampaignRow>(
+            `SELECT ${COLUMNS} FROM campaigns WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+            [...params, limit, offset],
+          )
+        ).rows;
+  return {
+    results: rows.map(toCampaign),
+    pagination: { limit, page, total, offset, totalPages: Math.ceil(total / limit) },
+  };
+}
+
+/** 404 when the campaign does not exist, 409 (with its status) when it exists in another state. */
+async function explainMiss(charla: Charla, campaignId: string, action: string): Promise<never> {
+  const { rows } = await charla.db.query<{ status: CampaignStatus }>('SELECT status FROM campaigns WHERE id = $1', [
+    campaignId,
+  ]);
+  const found = rows[0];
+  if (!found) throw new ApiError('NOT_FOUND', { message: `Campaign ${campaignId} does not exist.`, data: { campaignId } });
+  throw new ApiError('INVALID_STATE', {
+    message: `Only a SCHEDULED campaign can be ${action}; this one is ${found.status}.`,
+    data: { campaignId, status: found.status },
+  });
+}
+
+/** DELETE /v1/campaigns/{id}: SCHEDULED -> CANCELLED, atomically against the scheduler's claim. */
+export async function cancelCampaign(charla: Charla, campaignId: string): Promise<Campaign> {
+  const { rows } = await charla.db.query<CampaignRow>(
+    `UPDATE campaigns SET status = 'CANCELLED', updated_at = now()
+     WHERE id = $1 AND status = 'SCHEDULED' RETURNING ${COLUMNS}`,
+    [campaignId],
+  );
+  const row = rows[0];
+  if (!row) return explainMiss(charla, campaignId, 'cancelled');
+  return toCampaign(row);
+}
+
+/** PUT /v1/campaigns/{id}: name and/or a later scheduledAt, only while SCHEDULED. */
+export async function updateCampaign(
+  charla: Charla,
+  campaignId: string,
+  body: { name?: string; scheduledAt?: string },
+): Promise<Campaign> {
+  const scheduledAt = body.scheduledAt === undefined ? null : futureInstant(body.scheduledAt, '/scheduledAt');
+  const { rows } = await charla.db.query<CampaignRow>(
+    `UPDATE campaigns
+     SET name = COALESCE($2, name), scheduled_at = COALESCE($3, scheduled_at), updated_at = now()
+     WHERE id = $1 AND status = 'SCHEDULED' AND ($3::timestamptz IS NULL OR $3::timestamptz > scheduled_at)
+     RETURNING ${COLUMNS}`,
+    [campaignId, body.name ?? null, scheduledAt],
+  );
+  const row = rows[0];
+  if (row) return toCampaign(row);
+  const { rows: found } = await charla.db.query<CampaignRow>(`SELECT ${COLUMNS} FROM campaigns WHERE id = $1`, [
+    campaignId,
+  ]);
+  const current = found[0];
+  if (current?.status === 'SCHEDULED' && scheduledAt) {
+    throw validationFailed({
+      '/scheduledAt': `must be later than the current scheduled date ${isoOrNull(current.scheduled_at)}`,
+    });
+  }
+  return explainMiss(charla, campaignId, 'updated');
+}

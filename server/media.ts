@@ -1,0 +1,56 @@
+/**
+ * Signed media: GET /v1/media/<key>?kid=..&exp=..&sig=.. serves the bytes of
+ * the media table with their content type, after the signature and expiry are
+ * verified in constant time (403 SIGNATURE_INVALID otherwise). No Basic
+ * credentials: the signature is the permission. Host-independent, so the
+ * address works behind any public name.
+ */
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { ROUTES } from '../types/index.ts';
+import { ErrorBodySchema } from '../types/schemas/index.ts';
+import { ApiError } from './http/errors.ts';
+
+const MediaQuery = Type.Object({
+  kid: Type.Optional(Type.String({ maxLength: 100 })),
+  exp: Type.Optional(Type.String({ maxLength: 20 })),
+  sig: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+export async function mediaRoutes(app: FastifyInstance): Promise<void> {
+  const charla = app.charla;
+  app.get(
+    ROUTES.media,
+    {
+      schema: {
+        tags: ['Resources'],
+        summary: 'Signed media',
+        description: 'Serves a stored file to whoever holds a valid, unexpired signed address.',
+        querystring: MediaQuery,
+        response: { 403: ErrorBodySchema, 404: ErrorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const key = (request.params as Record<string, string | undefined>)['*'] ?? '';
+      const query = request.query as { kid?: string; exp?: string; sig?: string };
+      if (!key || !charla.signer.verify(key, query)) throw new ApiError('SIGNATURE_INVALID');
+      const { rows } = await charla.db.query<{ content_type: string; data: Uint8Array; name: string }>(
+        'SELECT content_type, data, name FROM media WHERE key = $1',
+        [key],
+      );
+      const media = rows[0];
+      if (!media) throw new ApiError('NOT_FOUND', { message: 'No such media.' });
+      const body = Buffer.from(media.data.buffer, media.data.byteOffset, media.data.byteLength);
+      const secondsLeft = Math.max(0, Number(query.exp) - Math.floor(Date.now() / 1000));
+      reply
+        .header('Cache-Control', `private, max-age=${secondsLeft}`)
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Security-Policy', "default-src 'none'; sandbox")
+        .header('Access-Control-Allow-Origin', '*')
+        .header('Cross-Origin-Resource-Policy', 'cross-origin')
+        .header('Content-Disposition', `inline; filename*=UTF-8''${encodeURIComponent(media.name)}`)
+        .type(media.content_type);
+      return reply.send(body);
+    },
+  );
+}

@@ -1,0 +1,42 @@
+/**
+ * POST /v1/external/assets/refresh: a new signed address for one of the
+ * service's own media (stored media, or an expired signed address of it).
+ * Anything else cannot be signed: 422 E1126 SIGNED_URL_ERROR.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AssetsRefreshBody, SignedUrlResult } from '../../types/schemas/index.ts';
+import { ROUTES } from '../../types/index.ts';
+import { requireBasic } from '../http/auth.ts';
+import { ApiError } from '../http/errors.ts';
+import { errorResponses } from './common.ts';
+
+export async function assetRoutes(app: FastifyInstance): Promise<void> {
+  const charla = app.charla;
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
+    ROUTES.assetsRefresh,
+    {
+      schema: {
+        tags: ['Resources'],
+        summary: 'Refresh a media URL',
+        description:
+          'Signs an address of the media this service serves for ttl seconds (900-3600). Addresses that are not its own media: 422 E1126 SIGNED_URL_ERROR.',
+        security: [{ basicAuth: [] }],
+        body: AssetsRefreshBody,
+        response: { 200: SignedUrlResult, ...errorResponses(400, 401, 422) },
+      },
+      onRequest: requireBasic(charla.config),
+    },
+    async (request) => {
+      const { resourceUrl, ttl } = request.body;
+      const key = charla.signer.mediaKeyOf(resourceUrl, charla.ownBaseUrls(request));
+      const exists =
+        key !== null &&
+        (await charla.db.query<{ key: string }>('SELECT key FROM media WHERE key = $1', [key])).rows.length > 0;
+      if (!exists || key === null) {
+        throw new ApiError('SIGNED_URL_ERROR', { message: 'The address is not a media resource of this service.' });
+      }
+      return { signedUrl: charla.signer.sign(key, ttl, charla.baseUrlFor(request)) };
+    },
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * POST /v1/bots/{botId}/messages: the six variants, told apart by `type` and
+ * (for options) `buttons`. Each body is validated against its own variant so
+ * a 400 names that variant's fields; BotMessageSchema documents them all.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type, { type TSchema } from 'typebox';
+import {
+  BotIdParams,
+  BotMessageResult,
+  BotMessageSchema,
+  botMessageSchemaFor,
+  type BotMessage,
+} from '../../types/schemas/index.ts';
+import { BOT_MESSAGE_TYPES, ROUTES, type BotMessageContent } from '../../types/index.ts';
+import { requireBasic } from '../http/auth.ts';
+import { validationFailed } from '../http/errors.ts';
+import { check, validatorCompiler, type Checked } from '../http/validation.ts';
+import { sendBotMessage } from '../bot-message.ts';
+import { errorResponses } from './common.ts';
+
+const withoutRecipient = new WeakMap<object, TSchema>();
+function contentSchemaOf(variant: TSchema): TSchema {
+  let s = withoutRecipient.get(variant);
+  if (!s) {
+    s = Type.Omit(variant as never, ['userId', 'botId']) as TSchema;
+    withoutRecipient.set(variant, s);
+  }
+  return s;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function pickVariant(data: unknown, prefix: string): { schema: TSchema } | { errors: Record<string, string> } {
+  if (!isObject(data)) return { errors: { [prefix || '/']: 'must be object' } };
+  const schema = botMessageSchemaFor(data) as TSchema | undefined;
+  if (!schema) {
+    const field = `${prefix}/type`;
+    return {
+      errors: { [field]: data['type'] === undefined ? 'is required' : `must be one of ${BOT_MESSAGE_TYPES.join(', ')}` },
+    };
+  }
+  return { schema };
+}
+
+/** A whole bot message (with userId), against its variant. */
+export function checkBotMessage(data: unknown): Checked {
+  const picked = pickVariant(data, '');
+  if ('errors' in picked) return { ok: false, errors: picked.errors };
+  return check(picked.schema, data);
+}
+
+/** A bot message without its recipient (a campaign's message), against its variant. */
+export function checkBotMessageContent(data: unknown, prefix: string): Checked {
+  const picked = pickVariant(data, prefix);
+  if ('errors' in picked) return { ok: false, errors: picked.errors };
+  return check(contentSchemaOf(picked.schema), data, prefix);
+}
+
+export async function botMessageRoutes(app: FastifyInstance): Promise<void> {
+  const charla = app.charla;
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
+    ROUTES.botMessages,
+    {
+      schema: {
+        tags: ['Bot messages'],
+        summary: 'Send a message to a user through a bot',
+        description:
+          'Variants: text, text with buttons (1-10 options), contacts, voice_call (bot must have calling enabled, else 403 CALLING_NOT_ENABLED), video (https file checked with HEAD: 422 INVALID_MEDIA_URL, MEDIA_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE), contact_info_request.',
+        security: [{ basicAuth: [] }],
+        params: BotIdParams,
+        body: BotMessageSchema,
+        response: { 200: BotMessageResult, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+      validatorCompiler: validatorCompiler({ body: checkBotMessage }),
+      onRequest: requireBasic(charla.config),
+    },
+    async (request) => {
+      const { botId } = request.params;
+      const body = request.body as BotMessage;
+      if (body.botId !== undefined && body.botId !== botId) {
+        throw validationFailed({ '/botId': 'must match the botId of the path' });
+      }
+      const { userId, botId: _ignored, ...content } = body;
+      const { messageId } = await sendBotMessage(charla, botId, userId, content as BotMessageContent);
+      return { success: true, messageId };
+    },
+  );
+}

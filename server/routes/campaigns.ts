@@ -1,0 +1,117 @@
+/**
+ * Campaigns: GET /v1/campaigns (list), POST /v1/campaigns (ours: create),
+ * DELETE /v1/campaigns/{id} (cancel), PUT /v1/campaigns/{id} (update).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import {
+  CampaignCreateBody,
+  CampaignIdParams,
+  CampaignListQuery,
+  CampaignListResponse,
+  CampaignResult,
+  CampaignUpdateBody,
+} from '../../types/schemas/index.ts';
+import { ROUTES } from '../../types/index.ts';
+import { requireBasic } from '../http/auth.ts';
+import { check, validatorCompiler, type Checked } from '../http/validation.ts';
+import { cancelCampaign, createCampaign, listCampaigns, updateCampaign } from '../campaigns/service.ts';
+import { checkBotMessageContent } from './bot-messages.ts';
+import { errorResponses, ok } from './common.ts';
+
+const CreateWithoutMessage = Type.Omit(CampaignCreateBody, ['message']);
+
+/** The create body, with its message checked against the variant its `type` names. */
+export function checkCampaignCreate(data: unknown): Checked {
+  const top = check(CreateWithoutMessage, data);
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return top;
+  const errors: Record<string, string> = top.ok ? {} : { ...top.errors };
+  const message = (data as Record<string, unknown>)['message'];
+  if (message === undefined) errors['/message'] = 'is required';
+  else {
+    const m = checkBotMessageContent(message, '/message');
+    if (!m.ok) Object.assign(errors, m.errors);
+  }
+  return Object.keys(errors).length ? { ok: false, errors } : { ok: true, value: data };
+}
+
+export async function campaignRoutes(app: FastifyInstance): Promise<void> {
+  const charla = app.charla;
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const auth = requireBasic(charla.config);
+  const security = [{ basicAuth: [] }];
+
+  r.get(
+    ROUTES.listCampaigns,
+    {
+      schema: {
+        tags: ['Campaigns'],
+        summary: 'List campaigns',
+        description:
+          'Campaigns of a bot created between startAt and endAt (the range filters on createdAt; a date-only endAt takes in that whole day, UTC), newest first.',
+        security,
+        querystring: CampaignListQuery,
+        response: { 200: CampaignListResponse, ...errorResponses(400, 401) },
+      },
+      onRequest: auth,
+    },
+    async (request) => {
+      const data = await listCampaigns(charla, request.query);
+      return { message: ['Campaigns listed successfully.'], status: 'success', data };
+    },
+  );
+
+  r.post(
+    ROUTES.createCampaign,
+    {
+      schema: {
+        tags: ['Campaigns'],
+        summary: 'Create a campaign',
+        description:
+          'Ours. With a future scheduledAt the campaign is SCHEDULED; without one it is PENDING and sent at once. The message is a bot message without userId.',
+        security,
+        body: CampaignCreateBody,
+        response: { 200: CampaignResult, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+      validatorCompiler: validatorCompiler({ body: checkCampaignCreate }),
+      onRequest: auth,
+    },
+    async (request) => ok('Campaign created successfully.', await createCampaign(charla, request.body)),
+  );
+
+  r.delete(
+    ROUTES.campaign,
+    {
+      schema: {
+        tags: ['Campaigns'],
+        summary: 'Cancel a scheduled campaign',
+        description: 'A SCHEDULED campaign becomes CANCELLED and reaches no recipient. Other states: 409.',
+        security,
+        params: CampaignIdParams,
+        response: { 200: CampaignResult, ...errorResponses(401, 404, 409) },
+      },
+      onRequest: auth,
+    },
+    async (request) => ok('Campaign cancelled successfully.', await cancelCampaign(charla, request.params.campaignId)),
+  );
+
+  r.put(
+    ROUTES.campaign,
+    {
+      schema: {
+        tags: ['Campaigns'],
+        summary: 'Update a scheduled campaign',
+        description:
+          'name, scheduledAt (ISO 8601 with a time zone, later than the current scheduled date), or both. Only while SCHEDULED (409 otherwise).',
+        security,
+        params: CampaignIdParams,
+        body: CampaignUpdateBody,
+        response: { 200: CampaignResult, ...errorResponses(400, 401, 404, 409) },
+      },
+      onRequest: auth,
+    },
+    async (request) =>
+      ok('Campaign updated successfully.', await updateCampaign(charla, request.params.campaignId, request.body)),
+  );
+}

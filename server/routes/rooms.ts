@@ -1,0 +1,108 @@
+/**
+ * POST /v1/rooms/{roomId}/message: external messages into an active room,
+ * idempotent on each message's UUID. The 200 body lists the ids stored now
+ * (messageIds) and those that were already there (duplicates).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Type, { type TSchema } from 'typebox';
+import { RoomIdParams, RoomPostBody, RoomPostMessage, RoomPostResult } from '../../types/schemas/index.ts';
+import { MEDIA_MESSAGE_TYPES, ROOM_POST_MESSAGES_MAX, ROUTES, type MessageType } from '../../types/index.ts';
+import { Id } from '../../types/schemas/index.ts';
+import { requireBasic } from '../http/auth.ts';
+import { ApiError, validationFailed } from '../http/errors.ts';
+import { check, validatorCompiler, type Checked } from '../http/validation.ts';
+import { mediaUrlProblem } from '../bot-message.ts';
+import { errorResponses, ok } from './common.ts';
+
+const [PostText, PostMedia] = (RoomPostMessage as unknown as { anyOf: [TSchema, TSchema] }).anyOf;
+const Envelope = Type.Object({
+  senderId: Id,
+  messages: Type.Array(Type.Unknown(), { minItems: 1, maxItems: ROOM_POST_MESSAGES_MAX }),
+});
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The envelope, then each message against the shape its type names (text for TEXT, mediaUrl otherwise). */
+export function checkRoomPost(data: unknown): Checked {
+  const top = check(Envelope, data);
+  const errors: Record<string, string> = top.ok ? {} : { ...top.errors };
+  const messages = isObject(data) ? data['messages'] : undefined;
+  if (Array.isArray(messages) && messages.length <= ROOM_POST_MESSAGES_MAX) {
+    messages.forEach((m, i) => {
+      const at = `/messages/${i}`;
+      if (!isObject(m)) {
+        errors[at] = 'must be object';
+        return;
+      }
+      const type = m['type'];
+      const schema =
+        type === 'TEXT' ? PostText : (MEDIA_MESSAGE_TYPES as readonly unknown[]).includes(type) ? PostMedia : undefined;
+      if (!schema) {
+        errors[`${at}/type`] = type === undefined ? 'is required' : `must be TEXT or one of ${MEDIA_MESSAGE_TYPES.join(', ')}`;
+        if (m['id'] === undefined) errors[`${at}/id`] = 'is required';
+        return;
+      }
+      const r = check(schema, m, at);
+      if (!r.ok) Object.assign(errors, r.errors);
+    });
+  }
+  return Object.keys(errors).length ? { ok: false, errors } : { ok: true, value: data };
+}
+
+export async function roomRoutes(app: FastifyInstance): Promise<void> {
+  const charla = app.charla;
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
+    ROUTES.roomMessage,
+    {
+      schema: {
+        tags: ['Rooms'],
+        summary: 'Post messages into a room',
+        description:
+          'External messages into an active room. Each message needs a UUID id (the idempotency key), a type, text when TEXT, an https mediaUrl otherwise. Answers the ids stored now and the ids that were already stored.',
+        security: [{ basicAuth: [] }, { companyToken: [] }],
+        params: RoomIdParams,
+        body: RoomPostBody,
+        response: { 200: RoomPostResult, ...errorResponses(400, 401, 404) },
+      },
+      validatorCompiler: validatorCompiler({ body: checkRoomPost }),
+      onRequest: requireBasic(charla.config, { allowCompanyToken: true }),
+    },
+    async (request) => {
+      const { roomId } = request.params;
+      const { senderId, messages } = request.body;
+      const bad: Record<string, string> = {};
+      messages.forEach((m, i) => {
+        if ('mediaUrl' in m) {
+          const problem = mediaUrlProblem(m.mediaUrl, charla.config.allowLoopbackMedia);
+          if (problem) bad[`/messages/${i}/mediaUrl`] = problem;
+        }
+      });
+      if (Object.keys(bad).length) throw validationFailed(bad);
+      const room = await charla.messaging.findRoom(roomId);
+      if (!room) throw new ApiError('NOT_FOUND', { message: `Room ${roomId} does not exist.`, data: { roomId } });
+      // The room's bot speaks as the bot; anyone else (a system, a flow) as the service.
+      const by = room.botId !== null && senderId === room.botId ? 'bot' : 'charla';
+      const messageIds: string[] = [];
+      const duplicates: string[] = [];
+      for (const m of messages) {
+        const media = 'mediaUrl' in m;
+        const { duplicate } = await charla.messaging.deliver({
+          id: m.id,
+          roomId,
+          senderId,
+          by,
+          type: m.type as MessageType,
+          ...(media
+            ? {
+                mediaUrl: m.mediaUrl,
+                ...(m.caption !== undefined ? { caption: m.caption } : m.text ? { caption: m.text } : {}),
+              }
+            : { text: m.text }),
+        });
+        (duplicate ? duplicates : messageIds).push(m.id);
+      }
+      return ok('Messages posted successfully.', { roomId, messageIds, duplicates });
+    },
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * Helpers of the HTTP service tests: a real server on an ephemeral port, real
+ * storage (in-memory PGlite, a PGlite directory, or PostgreSQL when
+ * DATABASE_URL is set), and a small fetch wrapper with the demo credentials.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../../server/app.ts';
+import type { Config } from '../../../server/config.ts';
+
+export const CLIENT_ID = 'demo-client';
+export const CLIENT_SECRET = 'demo-secret';
+export const COMPANY_TOKEN = 'demo-company-token';
+export const BASIC = `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`;
+export const COMPANY = `Basic ${COMPANY_TOKEN}`;
+export const PUBLIC_BASE = 'https://charla.test';
+
+/** PostgreSQL when DATABASE_URL is set, else in-memory PGlite. */
+export const DATABASE_URL = process.env['DATABASE_URL'] || 'memory://';
+export const ON_POSTGRES = /^postgres(ql)?:\/\//.test(DATABASE_URL);
+
+export interface Server {
+  app: FastifyInstance;
+  base: string;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: Partial<Config> = {}): Promise<Server> {
+  const app = await buildApp({
+    databaseUrl: DATABASE_URL,
+    publicBaseUrl: PUBLIC_BASE,
+    scheduler: false,
+    logger: false,
+    ...options,
+  });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, base: address, close: () => app.close() };
+}
+
+export interface Res<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
+
+/** A request with the client credentials unless headers say otherwise. */
+export async function call<T = any>(
+  server: Server | string,
+  method: string,
+  path: string,
+  options: { body?: unknown; raw?: string; headers?: Record<string, string | undefined> } = {},
+): Promise<Res<T>> {
+  const base = typeof server === 'string' ? server : server.base;
+  const headers: Record<string, string> = {};
+  const given = { authorization: BASIC, ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers };
+  for (const [k, v] of Object.entries(given)) if (v !== undefined) headers[k] = v;
+  const res = await fetch(base + path, {
+    method,
+    headers,
+    body: options.raw ?? (options.body !== undefined ? JSON.stringify(options.body) : undefined),
+  });
+  const text = await res.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, body, headers: res.headers, text };
+}
+
+/** A unique id, so tests can share one PostgreSQL database. */
+export const uid = (prefix = 'x') => `${prefix}-${randomUUID()}`;
+
+/** Creates a bot (and a widget) through the API; returns the bot id. */
+export async function createBot(server: Server, options: { callingEnabled?: boolean; name?: string } = {}): Promise<string> {
+  const res = await call(server, 'POST', '/v1/widget/create', {
+    body: { bot: { ...options }, widget: { properties: { type: 'normal' } } },
+  });
+  if (res.status !== 200) throw new Error(`createBot: ${res.status} ${res.text}`);
+  return res.body.data.Bot.id as string;
+}
+
+/** Row counts of every table the HTTP operations write (a rejected request changes none). */
+export async function snapshot(server: Server): Promise<Record<string, string>> {
+  const db = server.app.charla.db;
+  const out: Record<string, string> = {};
+  for (const table of ['bots', 'widgets', 'api_keys', 'campaigns', 'campaign_recipients', 'media']) {
+    const { rows } = await db.query<{ n: string; h: string | null }>(
+      `SELECT count(*)::text AS n, md5(string_agg(t::text, ',' ORDER BY t::text)) AS h FROM ${table} t`,
+    );
+    out[table] = `${rows[0]?.n}:${rows[0]?.h}`;
+  }
+  for (const table of ['rooms', 'members', 'messages']) {
+    const exists = await db.query<{ r: string | null }>(`SELECT to_regclass($1)::text AS r`, [table]);
+    if (!exists.rows[0]?.r) continue;
+    const { rows } = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${table}`);
+    out[table] = rows[0]?.n ?? '0';
+  }
+  return out;
+}
+
+/** A date-time this many seconds from now, ISO 8601 with Z. */
+export const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
+
+/** Waits until fn returns truthy (or times out). */
+export async function until<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, stepMs = 50): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() - start > timeoutMs) throw new Error('until: timed out');
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
