@@ -1,0 +1,138 @@
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property, query } from 'lit/decorators.js';
+import type { Room } from '../../../types/index.ts';
+import { ContextStoresController } from '../../controllers/context-stores.ts';
+import { translator, type Translate } from '../../i18n/index.ts';
+import { base } from '../../styles/base.ts';
+import { views } from '../../styles/views.ts';
+import type { WidgetContext } from '../../widget/context.ts';
+import { isGroupWidget } from '../home-menu/home-menu.ts';
+import { avatar } from '../shared/avatar.ts';
+import { icons } from '../shared/icons.ts';
+import { styles } from './chat.styles.ts';
+
+/**
+ * @summary The chat view: header with the room's avatar, name and members, the message list and the composer.
+ * @tag charla-chat
+ * @csspart header - The header bar.
+ * @csspart back-button - Back to the home menu (group widgets).
+ * @csspart add-button - Opens the room contacts (group widgets).
+ * @csspart close-button - The close button.
+ * @csspart message-list - The scrolling list (forwarded).
+ * @csspart message - Each message row (forwarded).
+ * @csspart bubble - Each bubble (forwarded).
+ * @csspart composer - The composer bar (forwarded).
+ * @csspart send-button - The send button (forwarded).
+ * @cssproperty --charla-color-primary - Header background.
+ */
+export class CharlaChat extends LitElement {
+  static override styles = [base, views, styles];
+
+  @property({ attribute: false }) context?: WidgetContext;
+
+  @query('charla-composer') private composer?: HTMLElement;
+
+  private readonly stores = new ContextStoresController(this, [
+    '$rooms',
+    '$currentRoomId',
+    '$config',
+    '$connection',
+    '$lastError',
+    '$language',
+  ]);
+
+  override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('context')) this.stores.use(this.context);
+  }
+
+  /** Focus goes to the composer: where a user opening a chat wants to be. */
+  override focus(options?: FocusOptions): void {
+    if (this.composer) this.composer.focus(options);
+    else super.focus(options);
+  }
+
+  private handleBackClick(): void {
+    this.context?.actions.showHomeMenu();
+  }
+
+  private handleAddClick(): void {
+    this.context?.actions.showRoomContacts();
+  }
+
+  private handleCloseClick(): void {
+    this.context?.actions.close();
+  }
+
+  private handleDismissClick(): void {
+    this.context?.actions.dismissError();
+  }
+
+  private subtitle(room: Room | undefined, t: Translate): string {
+    const config = this.stores.get('$config');
+    if (config?.theme['status'] === true) {
+      const state = this.stores.get('$connection') ?? 'idle';
+      const line = t(`connection${state}`);
+      if (line) return line;
+    }
+    const members = room?.membersInfo ?? [];
+    if (members.length > 2) {
+      const names = members.map((m) => m.names).filter((n): n is string => !!n);
+      return names.length === members.length && names.join(', ').length <= 60
+        ? names.join(', ')
+        : t('members', { count: members.length });
+    }
+    return room?.bot?.name && room.bot.name !== room.name ? room.bot.name : '';
+  }
+
+  override render() {
+    const t = translator(this.stores.get('$language'));
+    const roomId = this.stores.get('$currentRoomId');
+    const room = this.stores.get('$rooms')?.find((r) => r.id === roomId);
+    const group = isGroupWidget(this.stores.get('$config'));
+    const error = this.stores.get('$lastError');
+    const name = room?.name || t('chat');
+    const sub = this.subtitle(room, t);
+    return html`
+      <header class="header" part="header">
+        ${group
+          ? html`<button type="button" class="icon-button" part="back-button" aria-label=${t('back')} @click=${this.handleBackClick}>
+              ${icons.back()}
+            </button>`
+          : nothing}
+        ${avatar(name, room?.avatarUrl)}
+        <div class="header__text">
+          <h2 id="title">${name}</h2>
+          ${sub ? html`<span class="header__sub">${sub}</span>` : nothing}
+        </div>
+        ${group
+          ? html`<button type="button" class="icon-button" part="add-button" aria-label=${t('addPeople')} @click=${this.handleAddClick}>
+              ${icons.userPlus()}
+            </button>`
+          : nothing}
+        <button type="button" class="icon-button" part="close-button" aria-label=${t('closeChat')} @click=${this.handleCloseClick}>
+          ${icons.close()}
+        </button>
+      </header>
+      ${error
+        ? html`<div class="error" role="alert">
+            <p>${error.message}</p>
+            <button type="button" class="icon-button" aria-label=${t('dismiss')} @click=${this.handleDismissClick}>${icons.close()}</button>
+          </div>`
+        : nothing}
+      <charla-message-list
+        .context=${this.context}
+        exportparts="message-list, message, bubble, option, chip, system, new-messages-button"
+      ></charla-message-list>
+      <charla-composer
+        .context=${this.context}
+        exportparts="composer, input, send-button, attach-button, location-button, mic-button, notice"
+      ></charla-composer>
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'charla-chat': CharlaChat;
+  }
+}

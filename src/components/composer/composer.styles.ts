@@ -1,0 +1,100 @@
+import { css } from 'lit';
+
+export const styles = css`
+  :host {
+    display: block;
+    border-top: 1px solid var(--charla-color-border, #d0d5db);
+    background: var(--charla-color-surface, #fff);
+  }
+  .composer {
+    display: flex;
+    align-items: flex-end;
+    gap: 4px;
+    padding: 8px;
+  }
+  .field {
+    flex: 1 1 auto;
+    min-width: 0;
+    display: flex;
+  }
+  textarea {
+    flex: 1 1 auto;
+    min-width: 0;
+    min-height: 40px;
+    max-height: calc(5 * 1.4em + 18px);
+    padding: 8px 14px;
+    resize: none;
+    overflow-y: auto;
+    border: 1px solid var(--charla-color-border, #8a929c);
+    border-radius: 20px;
+    background: var(--charla-color-surface-alt, #f6f7f9);
+    color: var(--charla-color-text, #1f2328);
+    /* 16 px keeps mobile browsers from zooming into the field. */
+    font-size: 16px;
+    line-height: 1.4;
+    field-sizing: content;
+  }
+  textarea::placeholder {
+    color: var(--charla-color-muted, #59606a);
+    opacity: 1;
+  }
+  textarea:disabled {
+    opacity: 0.6;
+  }
+  .send {
+    background: var(--charla-color-primary, #2563eb);
+    color: var(--charla-color-on-primary, #fff);
+  }
+  .send:hover:not(:disabled) {
+    background: var(--charla-color-primary, #2563eb);
+    filter: brightness(0.92);
+  }
+  .icon-button {
+    color: var(--charla-color-muted, #59606a);
+  }
+  .send.icon-button {
+    color: var(--charla-color-on-primary, #fff);
+  }
+  .recording {
+    color: var(--charla-color-danger, #b42318);
+  }
+  .notice {
+    display: flex;
+    align-items: center;
+    gap: 8px;
+    margin: 8px 8px 0;
+    padding: 6px 10px;
+    border-radius: 8px;
+    background: #fdecea;
+    color: #8a1c12;
+    font-size: 13px;
+  }
+  .notice p {
+    flex: 1;
+    margin: 0;
+  }
+  .notice .icon-button {
+    width: 28px;
+    height: 28px;
+    color: inherit;
+  }
+  .uploads {
+    display: grid;
+    gap: 4px;
+    margin: 8px 8px 0;
+    font-size: 12px;
+    color: var(--charla-color-muted, #59606a);
+  }
+  .upload {
+    display: grid;
+    gap: 2px;
+  }
+  progress {
+    width: 100%;
+    height: 6px;
+    accent-color: var(--charla-color-primary, #2563eb);
+  }
+  input[type='file'] {
+    display: none;
+  }
+`;

@@ -1,0 +1,244 @@
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { UPLOAD_IMAGE_MAX_BYTES, UPLOAD_MEDIA_MAX_BYTES, UPLOAD_MEDIA_TYPES } from '../../../types/limits.ts';
+import { ContextStoresController } from '../../controllers/context-stores.ts';
+import { translator, type CatalogueKey } from '../../i18n/index.ts';
+import { base } from '../../styles/base.ts';
+import type { WidgetContext } from '../../widget/context.ts';
+import { formatBytes } from '../shared/format.ts';
+import { icons } from '../shared/icons.ts';
+import { styles } from './composer.styles.ts';
+
+const ACCEPT = [...UPLOAD_MEDIA_TYPES.IMAGE, ...UPLOAD_MEDIA_TYPES.DOCUMENT].join(',');
+const LINE_HEIGHT_LIMIT = 5;
+
+/** Which message type a picked file becomes, or why it cannot be sent. */
+export function classifyFile(file: { type: string; size: number }):
+  | { ok: true; type: 'IMAGE' | 'DOCUMENT' }
+  | { ok: false; reason: 'type' | 'size'; max?: number } {
+  const mime = file.type.split(';')[0]!.trim().toLowerCase();
+  const kind = (UPLOAD_MEDIA_TYPES.IMAGE as readonly string[]).includes(mime)
+    ? 'IMAGE'
+    : (UPLOAD_MEDIA_TYPES.DOCUMENT as readonly string[]).includes(mime)
+      ? 'DOCUMENT'
+      : null;
+  if (!kind) return { ok: false, reason: 'type' };
+  const max = kind === 'IMAGE' ? UPLOAD_IMAGE_MAX_BYTES : UPLOAD_MEDIA_MAX_BYTES;
+  if (file.size > max) return { ok: false, reason: 'size', max };
+  return { ok: true, type: kind };
+}
+
+/**
+ * @summary The composer: a growing text area, attach, location, voice note and send.
+ * @tag charla-composer
+ * @csspart composer - The bar.
+ * @csspart input - The text area.
+ * @csspart send-button - The send button.
+ * @csspart notice - A problem worth telling the user (refused location, file too large...).
+ * @cssproperty --charla-color-primary - Background of the send button.
+ */
+export class CharlaComposer extends LitElement {
+  static override styles = [base, styles];
+  static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
+
+  @property({ attribute: false }) context?: WidgetContext;
+
+  @state() private text = '';
+  @state() private notice = '';
+  @state() private recording = false;
+
+  @query('textarea') private textarea?: HTMLTextAreaElement;
+  @query('input[type=file]') private fileInput?: HTMLInputElement;
+
+  private readonly stores = new ContextStoresController(this, ['$ui', '$uploads', '$language']);
+  private recorder: MediaRecorder | undefined;
+
+  override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('context')) this.stores.use(this.context);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.stopRecording(false);
+  }
+
+  private t(key: CatalogueKey, params?: Record<string, string | number>): string {
+    return translator(this.stores.get('$language'))(key, params);
+  }
+
+  private get disabled(): boolean {
+    return !this.context || (this.stores.get('$ui')?.inputsDisabled ?? false);
+  }
+
+  private handleInput(event: Event): void {
+    const area = event.currentTarget as HTMLTextAreaElement;
+    this.text = area.value;
+    this.grow(area);
+  }
+
+  /** Grows to five lines, then scrolls (CSSOM height, allowed under a strict style-src). */
+  private grow(area: HTMLTextAreaElement): void {
+    if (CSS.supports?.('field-sizing', 'content')) return;
+    area.style.height = 'auto';
+    const line = parseFloat(getComputedStyle(area).lineHeight) || 22;
+    area.style.height = `${Math.min(area.scrollHeight, line * LINE_HEIGHT_LIMIT + 18)}px`;
+  }
+
+  private handleKeyDown(event: KeyboardEvent): void {
+    if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
+    event.preventDefault();
+    this.send();
+  }
+
+  private handleSendClick(): void {
+    this.send();
+  }
+
+  private send(): void {
+    const text = this.text.trim();
+    if (!text || this.disabled || !this.context) return;
+    this.text = '';
+    if (this.textarea) {
+      this.textarea.value = '';
+      this.grow(this.textarea);
+    }
+    this.context.actions.sendText(text).catch(() => this.setNotice('sendFailed'));
+  }
+
+  private setNotice(key: CatalogueKey, params?: Record<string, string | number>): void {
+    this.notice = this.t(key, params);
+  }
+
+  private handleAttachClick(): void {
+    this.fileInput?.click();
+  }
+
+  private handleFileChange(event: Event): void {
+    const input = event.currentTarget as HTMLInputElement;
+    const file = input.files?.[0];
+    input.value = '';
+    if (file) this.sendPickedFile(file);
+  }
+
+  /** Type and size are checked here, before anything is uploaded. */
+  sendPickedFile(file: File): void {
+    if (this.disabled || !this.context) return;
+    const verdict = classifyFile(file);
+    if (!verdict.ok) {
+      if (verdict.reason === 'type') this.setNotice('fileTypeNotAllowed', { name: file.name });
+      else this.setNotice('fileTooLarge', { name: file.name, max: formatBytes(verdict.max ?? 0) });
+      return;
+    }
+    this.notice = '';
+    this.context.actions.sendFile(file, verdict.type).catch(() => this.setNotice('sendFailed'));
+  }
+
+  private handleLocationClick(): void {
+    const geo = typeof navigator !== 'undefined' ? navigator.geolocation : undefined;
+    if (!geo) return this.setNotice('locationUnavailable');
+    geo.getCurrentPosition(
+      (position) => {
+        this.notice = '';
+        this.context?.actions
+          .sendLocation(position.coords.latitude, position.coords.longitude)
+          .catch(() => this.setNotice('sendFailed'));
+      },
+      (error) => this.setNotice(error.code === 1 ? 'locationDenied' : 'locationUnavailable'),
+      { enableHighAccuracy: false, timeout: 15_000, maximumAge: 60_000 },
+    );
+  }
+
+  private async handleMicClick(): Promise<void> {
+    if (this.recording) return this.stopRecording(true);
+    if (typeof MediaRecorder === 'undefined' || !navigator.mediaDevices?.getUserMedia) {
+      return this.setNotice('micUnavailable');
+    }
+    let stream: MediaStream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    } catch (error) {
+      const denied = error instanceof DOMException && (error.name === 'NotAllowedError' || error.name === 'SecurityError');
+      return this.setNotice(denied ? 'micDenied' : 'micUnavailable');
+    }
+    const chunks: Blob[] = [];
+    const recorder = new MediaRecorder(stream);
+    recorder.addEventListener('dataavailable', (e) => chunks.push(e.data));
+    recorder.addEventListener('stop', () => {
+      stream.getTracks().forEach((track) => track.stop());
+      const send = recorder === this.recorder ? this.sendRecording : false;
+      this.recorder = undefined;
+      this.recording = false;
+      if (!send || chunks.length === 0) return;
+      const type = (recorder.mimeType || 'audio/webm').split(';')[0]!;
+      const blob = new Blob(chunks, { type });
+      const file = Object.assign(blob, { name: `audio.${type.split('/')[1] ?? 'webm'}` });
+      this.context?.actions.sendFile(file, 'AUDIO').catch(() => this.setNotice('sendFailed'));
+    });
+    this.recorder = recorder;
+    this.sendRecording = true;
+    this.recording = true;
+    this.notice = '';
+    recorder.start();
+  }
+
+  private sendRecording = true;
+
+  private stopRecording(send: boolean): void {
+    if (!this.recorder) return;
+    this.sendRecording = send;
+    if (this.recorder.state !== 'inactive') this.recorder.stop();
+  }
+
+  private handleDismissClick(): void {
+    this.notice = '';
+  }
+
+  override render() {
+    const off = this.disabled;
+    const uploads = this.stores.get('$uploads') ?? [];
+    const canSend = !off && this.text.trim().length > 0;
+    return html`
+      ${this.notice
+        ? html`<div class="notice" part="notice" role="alert">
+            <p>${this.notice}</p>
+            <button type="button" class="icon-button" aria-label=${this.t('dismiss')} @click=${this.handleDismissClick}>
+              ${icons.close()}
+            </button>
+          </div>`
+        : nothing}
+      ${uploads.length
+        ? html`<div class="uploads">
+            ${uploads.map(
+              (u) => html`<div class="upload">
+                <span>${u.error ? `${u.name}: ${u.error}` : this.t('uploading', { name: u.name })}</span>
+                <progress max="1" .value=${u.progress} aria-label=${this.t('uploading', { name: u.name })}></progress>
+              </div>`,
+            )}
+          </div>`
+        : nothing}
+      <div class="composer" part="composer">
+        <input type="file" accept=${ACCEPT} tabindex="-1" aria-hidden="true" @change=${this.handleFileChange} />
+        <button type="button" class="icon-button" part="attach-button" aria-label=${this.t('attach')} ?disabled=${off}
+          @click=${this.handleAttachClick}>${icons.attach()}</button>
+        <button type="button" class="icon-button" part="location-button" aria-label=${this.t('shareLocation')}
+          ?disabled=${off} @click=${this.handleLocationClick}>${icons.location()}</button>
+        <button type="button" class="icon-button ${this.recording ? 'recording' : ''}" part="mic-button"
+          aria-label=${this.recording ? this.t('stopRecording') : this.t('recordAudio')} aria-pressed=${this.recording}
+          ?disabled=${off} @click=${this.handleMicClick}>${this.recording ? icons.stop() : icons.mic()}</button>
+        <div class="field">
+          <textarea part="input" rows="1" aria-label=${this.t('messageLabel')}
+            placeholder=${this.recording ? this.t('recording') : this.t('messagePlaceholder')} maxlength="4096"
+            .value=${this.text} ?disabled=${off} @input=${this.handleInput} @keydown=${this.handleKeyDown}></textarea>
+        </div>
+        <button type="button" class="icon-button send" part="send-button" aria-label=${this.t('send')} ?disabled=${!canSend}
+          @click=${this.handleSendClick}>${icons.send()}</button>
+      </div>
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'charla-composer': CharlaComposer;
+  }
+}

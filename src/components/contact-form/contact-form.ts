@@ -1,0 +1,78 @@
+import { LitElement, html, nothing } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import type { Message } from '../../../types/index.ts';
+import { translator } from '../../i18n/index.ts';
+import type { WidgetActions } from '../../widget/context.ts';
+import { isEmail } from '../shared/safe-url.ts';
+import { base } from '../../styles/base.ts';
+import { styles } from './contact-form.styles.ts';
+
+const PHONE = /^\+?[0-9 ().-]{6,20}$/;
+
+/**
+ * @summary The answer form of a bot's contact-information request: name, phone and email.
+ * @tag charla-contact-form
+ * @csspart form - The form.
+ * @cssproperty --charla-color-primary - Background of the submit button.
+ */
+export class CharlaContactForm extends LitElement {
+  static override styles = [base, styles];
+
+  /** The request message the answer refers to. */
+  @property({ attribute: false }) message?: Message;
+  @property({ attribute: false }) actions?: WidgetActions;
+  @property() language = 'es';
+  @property({ type: Boolean }) disabled = false;
+
+  @state() private error = '';
+  @state() private sending = false;
+  @state() private sent = false;
+
+  private async handleSubmit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const t = translator(this.language);
+    const form = event.currentTarget as HTMLFormElement;
+    const data = new FormData(form);
+    const name = String(data.get('name') ?? '').trim();
+    const phone = String(data.get('phone') ?? '').trim();
+    const email = String(data.get('email') ?? '').trim();
+    if (!name && !phone && !email) return this.fail(t('requiredField'));
+    if (phone && !PHONE.test(phone)) return this.fail(t('invalidPhone'));
+    if (email && !isEmail(email)) return this.fail(t('invalidEmail'));
+    if (!this.message || !this.actions) return;
+    this.error = '';
+    this.sending = true;
+    try {
+      await this.actions.submitContactInfo(this.message, { name, phone, email });
+      this.sent = true;
+    } catch {
+      this.fail(t('sendFailed'));
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  private fail(message: string): void {
+    this.error = message;
+  }
+
+  override render() {
+    const t = translator(this.language);
+    if (this.sent) return html`<p class="done" role="status">${t('submitted')}</p>`;
+    const off = this.disabled || this.sending;
+    return html`<form part="form" novalidate @submit=${this.handleSubmit} aria-label=${t('contactFormTitle')}>
+      <p class="title">${t('contactFormTitle')}</p>
+      <label>${t('name')}<input name="name" autocomplete="name" maxlength="200" ?disabled=${off} /></label>
+      <label>${t('phone')}<input name="phone" type="tel" autocomplete="tel" maxlength="20" ?disabled=${off} /></label>
+      <label>${t('email')}<input name="email" type="email" autocomplete="email" maxlength="254" ?disabled=${off} /></label>
+      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+      <button type="submit" ?disabled=${off}>${t('submit')}</button>
+    </form>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'charla-contact-form': CharlaContactForm;
+  }
+}

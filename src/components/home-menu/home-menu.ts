@@ -1,0 +1,119 @@
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property } from 'lit/decorators.js';
+import type { Contact, Room } from '../../../types/index.ts';
+import { ContextStoresController } from '../../controllers/context-stores.ts';
+import { translator, type Translate } from '../../i18n/index.ts';
+import { base } from '../../styles/base.ts';
+import { views } from '../../styles/views.ts';
+import type { WidgetContext } from '../../widget/context.ts';
+import { avatar } from '../shared/avatar.ts';
+import { contactItem, contactName } from '../shared/contact-item.ts';
+import { summarize } from '../shared/format.ts';
+import { icons } from '../shared/icons.ts';
+import { styles } from './home-menu.styles.ts';
+
+/** `group` widgets list contacts to start chats with. */
+export function isGroupWidget(config: { properties?: Record<string, unknown> } | null | undefined): boolean {
+  return config?.properties?.['type'] === 'group';
+}
+
+/**
+ * @summary The home menu: the user's rooms and, for group widgets, the contacts to start a chat with.
+ * @tag charla-home-menu
+ * @csspart header - The header bar.
+ * @csspart room - A room button.
+ * @csspart contact - A contact button.
+ * @csspart close-button - The close button.
+ * @cssproperty --charla-color-primary - Header background and unread counts.
+ */
+export class CharlaHomeMenu extends LitElement {
+  static override styles = [base, views, styles];
+  static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
+
+  @property({ attribute: false }) context?: WidgetContext;
+
+  private readonly stores = new ContextStoresController(this, [
+    '$rooms',
+    '$unreadByRoom',
+    '$contacts',
+    '$contactsLoading',
+    '$config',
+    '$language',
+  ]);
+
+  override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('context')) this.stores.use(this.context);
+  }
+
+  private handleCloseClick(): void {
+    this.context?.actions.close();
+  }
+
+  private handleContactChoose = (contact: Contact): void => {
+    this.context?.actions.openRoomWithUser(contact).catch(() => undefined);
+  };
+
+  private renderRoom(room: Room, t: Translate) {
+    const unread = this.stores.get('$unreadByRoom')?.[room.id] ?? room.unread ?? 0;
+    const preview = summarize(room.lastMessage ?? null, t);
+    const label = unread > 0 ? `${room.name}, ${t('unread', { count: unread })}` : room.name;
+    return html`<li>
+      <button type="button" class="item" part="room" aria-label=${label} @click=${() => this.context?.actions.selectRoom(room.id)}>
+        ${avatar(room.name, room.avatarUrl)}
+        <span class="item__text">
+          <span class="item__name">${room.name}</span>
+          ${preview ? html`<span class="item__secondary">${preview}</span>` : nothing}
+        </span>
+        ${unread > 0 ? html`<span class="count" aria-hidden="true">${unread > 99 ? '99+' : unread}</span>` : nothing}
+      </button>
+    </li>`;
+  }
+
+  override render() {
+    const t = translator(this.stores.get('$language'));
+    const config = this.stores.get('$config');
+    const rooms = this.stores.get('$rooms') ?? [];
+    const group = isGroupWidget(config);
+    const contacts = this.stores.get('$contacts') ?? [];
+    const loading = this.stores.get('$contactsLoading') ?? false;
+    const title = typeof config?.properties['name'] === 'string' && config.properties['name'] ? config.properties['name'] : t('home');
+    return html`
+      <header class="header" part="header">
+        <span class="brand" aria-hidden="true">${icons.chat()}</span>
+        <div class="header__text"><h2 id="title">${title}</h2></div>
+        <button type="button" class="icon-button" part="close-button" aria-label=${t('closeChat')} @click=${this.handleCloseClick}>
+          ${icons.close()}
+        </button>
+      </header>
+      <div class="body">
+        <section aria-labelledby="rooms-title">
+          <h3 class="section-title" id="rooms-title">${t('rooms')}</h3>
+          ${rooms.length
+            ? html`<ul class="list">${rooms.map((room) => this.renderRoom(room, t))}</ul>`
+            : html`<p class="empty">${t('noRooms')}</p>`}
+        </section>
+        ${group
+          ? html`<section aria-labelledby="contacts-title" aria-busy=${loading ? 'true' : 'false'}>
+              <h3 class="section-title" id="contacts-title">${t('contacts')}</h3>
+              ${loading
+                ? html`<p class="loader" role="status"><span class="spinner" aria-hidden="true"></span>${t('loading')}</p>`
+                : nothing}
+              ${contacts.length
+                ? html`<ul class="list">
+                    ${contacts.map((c) => contactItem(c, t('startChatWith', { name: contactName(c) }), this.handleContactChoose))}
+                  </ul>`
+                : loading
+                  ? nothing
+                  : html`<p class="empty">${t('noContacts')}</p>`}
+            </section>`
+          : nothing}
+      </div>
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'charla-home-menu': CharlaHomeMenu;
+  }
+}

@@ -1,0 +1,77 @@
+import { css } from 'lit';
+
+export const styles = css`
+  :host {
+    position: relative;
+    display: flex;
+    flex-direction: column;
+    min-height: 0;
+    flex: 1 1 auto;
+    background: var(--charla-color-surface, #fff);
+  }
+  .scroller {
+    flex: 1 1 auto;
+    height: 100%;
+    min-height: 0;
+    overflow-y: auto;
+    overscroll-behavior: contain;
+    padding-bottom: 8px;
+  }
+  .scroller:focus-visible {
+    outline-offset: -3px;
+  }
+  .day {
+    display: block;
+    width: 100%;
+    padding: 12px 0 4px;
+    text-align: center;
+    font-size: 12px;
+    font-weight: 600;
+    color: var(--charla-color-muted, #59606a);
+  }
+  .day span {
+    padding: 2px 10px;
+    border-radius: 999px;
+    background: var(--charla-color-surface-alt, #f6f7f9);
+  }
+  charla-message {
+    width: 100%;
+  }
+  .older {
+    position: absolute;
+    top: 8px;
+    left: 50%;
+    transform: translateX(-50%);
+    display: flex;
+    gap: 8px;
+    align-items: center;
+    padding: 4px 12px;
+    border-radius: 999px;
+    background: var(--charla-color-surface, #fff);
+    box-shadow: 0 1px 4px rgba(0, 0, 0, 0.15);
+    font-size: 12px;
+    z-index: 1;
+  }
+  .jump {
+    position: absolute;
+    bottom: 12px;
+    left: 50%;
+    transform: translateX(-50%);
+    display: inline-flex;
+    gap: 6px;
+    align-items: center;
+    padding: 6px 14px;
+    border: 0;
+    border-radius: 999px;
+    background: var(--charla-color-primary, #2563eb);
+    color: var(--charla-color-on-primary, #fff);
+    box-shadow: 0 2px 8px rgba(0, 0, 0, 0.2);
+    font-size: 13px;
+    font-weight: 600;
+    z-index: 1;
+  }
+  .jump .icon {
+    width: 16px;
+    height: 16px;
+  }
+`;

@@ -1,0 +1,292 @@
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import { virtualize, virtualizerRef, type VirtualizerHostElement } from '@lit-labs/virtualizer/virtualize.js';
+import type { Message } from '../../../types/index.ts';
+import { ContextStoresController } from '../../controllers/context-stores.ts';
+import { translator, type Translate } from '../../i18n/index.ts';
+import { base } from '../../styles/base.ts';
+import type { WidgetContext } from '../../widget/context.ts';
+import { dayKey, formatDay, messageDate, summarize } from '../shared/format.ts';
+import { icons } from '../shared/icons.ts';
+import { styles } from './message-list.styles.ts';
+
+/** One row of the virtualized list: a date separator or a message. */
+export type ListItem =
+  | { kind: 'day'; key: string; date: Date }
+  | { kind: 'message'; key: string; message: Message; own: boolean; grouped: boolean; showSender: boolean };
+
+/** Which way the list holds its scroll position across changes. */
+type Anchor = { mode: 'bottom' } | { mode: 'item'; key: string } | { mode: 'free' };
+
+const dayCache = new WeakMap<Message, string>();
+function dayOf(m: Message): string {
+  let key = dayCache.get(m);
+  if (key === undefined) {
+    key = dayKey(messageDate(m));
+    dayCache.set(m, key);
+  }
+  return key;
+}
+
+/** Rows for messages: a separator before each new day, sender names in group rooms, grouping of runs. */
+export function buildItems(messages: readonly Message[], userId: string | null, groupRoom: boolean): ListItem[] {
+  const items: ListItem[] = [];
+  let lastDay = '';
+  let lastSender = '';
+  for (const m of messages) {
+    const day = dayOf(m);
+    if (day !== lastDay) {
+      items.push({ kind: 'day', key: `day:${day}`, date: messageDate(m) });
+      lastDay = day;
+      lastSender = '';
+    }
+    const own = isOwn(m, userId);
+    const grouped = m.senderId === lastSender && m.type !== 'EVENT';
+    items.push({ kind: 'message', key: String(m.id), message: m, own, grouped, showSender: groupRoom && !own && !grouped });
+    lastSender = m.type === 'EVENT' ? '' : m.senderId;
+  }
+  return items;
+}
+
+export function isOwn(m: Message, userId: string | null): boolean {
+  return userId ? m.senderId === userId : (m.by as string) === 'user';
+}
+
+const BOTTOM_SLACK = 48;
+const TOP_SLACK = 240;
+const ANNOUNCEMENTS_KEPT = 10;
+
+/**
+ * @summary The current room's messages: virtualized, with date separators, history paging and a live region.
+ * @tag charla-message-list
+ * @event none - Talks to the widget through its context's actions (loadOlder, markSeen, retry...).
+ * @csspart message-list - The scrolling region.
+ * @csspart message - Each message row (forwarded from charla-message).
+ * @csspart bubble - Each bubble (forwarded from charla-message).
+ * @csspart new-messages-button - The "new messages" button shown when scrolled up.
+ * @cssproperty --charla-color-surface - Background of the list.
+ */
+export class CharlaMessageList extends LitElement {
+  static override styles = [base, styles];
+
+  @property({ attribute: false }) context?: WidgetContext;
+
+  @state() private anchor: Anchor = { mode: 'bottom' };
+  @state() private unseenBelow = 0;
+  @state() private announcements: { id: string; text: string }[] = [];
+
+  @query('.scroller') private scroller?: VirtualizerHostElement;
+
+  private readonly stores = new ContextStoresController(this, [
+    '$currentMessages',
+    '$currentHistory',
+    '$currentRoomId',
+    '$rooms',
+    '$user',
+    '$ui',
+    '$language',
+  ]);
+
+  private items: ListItem[] = [];
+  private itemsFrom: readonly Message[] | undefined;
+  private itemsUser: string | null = null;
+  private roomId: string | null = null;
+  private knownIds = new Set<string>();
+  private seenIds = new Set<string>();
+  private lastMessageKey: string | undefined;
+  private visible = { first: -1, last: -1 };
+
+  override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('context')) this.stores.use(this.context);
+    const roomId = this.stores.get('$currentRoomId') ?? null;
+    const messages = this.stores.get('$currentMessages') ?? [];
+    const userId = this.stores.get('$user')?.id ?? null;
+    if (roomId !== this.roomId) this.resetRoom(roomId, messages);
+    if (messages !== this.itemsFrom || userId !== this.itemsUser) {
+      this.trackArrivals(messages, userId);
+      const room = this.stores.get('$rooms')?.find((r) => r.id === roomId);
+      this.items = buildItems(messages, userId, (room?.type as string | undefined) === 'group' || (room?.members.length ?? 0) > 2);
+      this.itemsFrom = messages;
+      this.itemsUser = userId;
+    }
+  }
+
+  override updated(): void {
+    this.markVisibleSeen();
+  }
+
+  private resetRoom(roomId: string | null, messages: readonly Message[]): void {
+    this.roomId = roomId;
+    // History already present when a room opens is never announced.
+    this.knownIds = new Set(messages.map((m) => String(m.id)));
+    this.seenIds = new Set();
+    this.lastMessageKey = messages.length ? String(messages[messages.length - 1]!.id) : undefined;
+    this.anchor = { mode: 'bottom' };
+    this.unseenBelow = 0;
+    this.announcements = [];
+    this.visible = { first: -1, last: -1 };
+  }
+
+  /** New messages at the end are announced once (if someone else wrote them) and counted while scrolled up. */
+  private trackArrivals(messages: readonly Message[], userId: string | null): void {
+    const lastIndex = this.lastMessageKey ? findIndexFromEnd(messages, this.lastMessageKey) : -1;
+    const fresh: Message[] = [];
+    for (let i = messages.length - 1; i > lastIndex; i--) {
+      const m = messages[i]!;
+      const id = String(m.id);
+      if (this.knownIds.has(id)) continue;
+      fresh.push(m);
+    }
+    for (const m of messages) this.knownIds.add(String(m.id));
+    if (messages.length) this.lastMessageKey = String(messages[messages.length - 1]!.id);
+    if (fresh.length === 0) return;
+    fresh.reverse();
+    const t = translator(this.stores.get('$language'));
+    const incoming = fresh.filter((m) => !isOwn(m, userId));
+    if (incoming.length) {
+      const next = incoming.map((m) => ({
+        id: String(m.id),
+        text: t('newMessageFrom', { name: m.senderNames || t('chat'), text: summarize(m, t) }),
+      }));
+      this.announcements = [...this.announcements, ...next].slice(-ANNOUNCEMENTS_KEPT);
+    }
+    if (this.anchor.mode !== 'bottom') {
+      // The user's own message brings the view down; others' wait behind the button.
+      if (fresh.some((m) => isOwn(m, userId))) this.anchor = { mode: 'bottom' };
+      else this.unseenBelow += incoming.length;
+    }
+  }
+
+  private handleScroll(): void {
+    const el = this.scroller;
+    if (!el) return;
+    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK;
+    if (atBottom && this.anchor.mode !== 'bottom') {
+      this.anchor = { mode: 'bottom' };
+      this.unseenBelow = 0;
+    }
+    if (el.scrollTop < TOP_SLACK) this.maybeLoadOlder();
+  }
+
+  private handleUnpinned(): void {
+    // The user scrolled on purpose: stop holding the view.
+    if (this.anchor.mode !== 'free') this.anchor = { mode: 'free' };
+  }
+
+  private handleVisibilityChanged(event: Event): void {
+    const e = event as Event & { first: number; last: number };
+    this.visible = { first: e.first, last: e.last };
+    this.markVisibleSeen();
+  }
+
+  private maybeLoadOlder(): void {
+    const history = this.stores.get('$currentHistory');
+    const actions = this.context?.actions;
+    if (!actions || !history || history.loading || !history.hasMore) return;
+    const firstVisible = this.items[Math.max(0, this.visible.first)];
+    // Hold the first visible row where it is while older rows are put above it.
+    if (firstVisible && this.anchor.mode !== 'bottom') this.anchor = { mode: 'item', key: firstVisible.key };
+    actions.loadOlder().catch(() => undefined);
+  }
+
+  /** Incoming messages on screen while the panel is open are reported seen, once each. */
+  private markVisibleSeen(): void {
+    const actions = this.context?.actions;
+    const roomId = this.roomId;
+    if (!actions || !roomId || !this.stores.get('$ui')?.open || this.visible.first < 0) return;
+    if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
+    const ids: string[] = [];
+    for (let i = this.visible.first; i <= this.visible.last; i++) {
+      const item = this.items[i];
+      if (item?.kind !== 'message' || item.own || this.seenIds.has(item.key)) continue;
+      this.seenIds.add(item.key);
+      if ((item.message.status as string) !== 'DELIVERED_USER') ids.push(item.key);
+    }
+    if (ids.length) actions.markSeen(roomId, ids);
+  }
+
+  private handleJumpClick(): void {
+    this.anchor = { mode: 'bottom' };
+    this.unseenBelow = 0;
+    const last = this.items.length - 1;
+    if (last >= 0) this.scroller?.[virtualizerRef]?.element(last)?.scrollIntoView({ block: 'end' });
+  }
+
+  private layout(): { pin?: { index: number; block: 'start' | 'end' } } {
+    if (this.anchor.mode === 'bottom' && this.items.length) return { pin: { index: this.items.length - 1, block: 'end' } };
+    if (this.anchor.mode === 'item') {
+      const key = this.anchor.key;
+      const index = this.items.findIndex((i) => i.key === key);
+      if (index >= 0) return { pin: { index, block: 'start' } };
+    }
+    return {};
+  }
+
+  private renderItem(item: ListItem, t: Translate, language: string, disabled: boolean, lastKey: string | undefined): TemplateResult {
+    if (item.kind === 'day') {
+      return html`<div class="day" role="separator"><span>${formatDay(item.date, language, t)}</span></div>`;
+    }
+    return html`<charla-message
+      exportparts="message, bubble, option, chip, system"
+      .message=${item.message}
+      .actions=${this.context?.actions}
+      language=${language}
+      ?own=${item.own}
+      ?grouped=${item.grouped}
+      ?show-sender=${item.showSender}
+      .latest=${item.key === lastKey}
+      ?disabled=${disabled}
+    ></charla-message>`;
+  }
+
+  override render() {
+    const language = this.stores.get('$language') ?? 'es';
+    const t = translator(language);
+    const history = this.stores.get('$currentHistory');
+    const disabled = this.stores.get('$ui')?.inputsDisabled ?? false;
+    const lastKey = this.items[this.items.length - 1]?.key;
+    return html`
+      ${history?.loading
+        ? html`<div class="older" role="status"><span class="spinner" aria-hidden="true"></span>${t('loadingOlder')}</div>`
+        : nothing}
+      <div
+        class="scroller"
+        part="message-list"
+        role="region"
+        aria-label=${t('messages')}
+        tabindex="0"
+        @scroll=${this.handleScroll}
+        @unpinned=${this.handleUnpinned}
+        @visibilityChanged=${this.handleVisibilityChanged}
+      >
+        ${virtualize({
+          items: this.items,
+          keyFunction: (item: ListItem) => item.key,
+          renderItem: (item: ListItem) => this.renderItem(item, t, language, disabled, lastKey),
+          scroller: true,
+          layout: this.layout(),
+        })}
+      </div>
+      ${this.anchor.mode !== 'bottom' && this.unseenBelow > 0
+        ? html`<button type="button" class="jump" part="new-messages-button" @click=${this.handleJumpClick}>
+            ${icons.arrowDown()}<span>${t('newMessages')} (${this.unseenBelow})</span>
+          </button>`
+        : nothing}
+      <div class="visually-hidden" role="log" aria-live="polite" aria-relevant="additions">
+        ${repeat(this.announcements, (a) => a.id, (a) => html`<p>${a.text}</p>`)}
+      </div>
+    `;
+  }
+}
+
+function findIndexFromEnd(messages: readonly Message[], key: string): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (String(messages[i]!.id) === key) return i;
+  return -1;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'charla-message-list': CharlaMessageList;
+  }
+}

@@ -1,0 +1,261 @@
+import { css } from 'lit';
+
+export const styles = css`
+  :host {
+    display: block;
+    padding: 2px 12px;
+    contain: content;
+  }
+  .row {
+    display: flex;
+    flex-direction: column;
+    align-items: flex-start;
+    max-width: 100%;
+  }
+  :host([own]) .row {
+    align-items: flex-end;
+  }
+  :host([grouped]) {
+    padding-top: 0;
+  }
+  :host(:not([grouped])) {
+    padding-top: 8px;
+  }
+  .sender {
+    margin: 0 4px 2px;
+    font-size: 12px;
+    font-weight: 600;
+    color: var(--charla-color-muted, #59606a);
+  }
+  .bubble {
+    max-width: 82%;
+    padding: 8px 12px;
+    border-radius: var(--charla-bubble-radius, 14px);
+    background: var(--charla-color-bubble, #eef0f3);
+    color: var(--charla-color-bubble-text, #1f2328);
+    overflow-wrap: anywhere;
+  }
+  :host([own]) .bubble {
+    background: var(--charla-color-primary, #2563eb);
+    color: var(--charla-color-on-primary, #fff);
+  }
+  :host([own]) .bubble a {
+    color: inherit;
+  }
+  .bubble--media {
+    padding: 4px;
+  }
+  .text,
+  .caption,
+  .event,
+  .unknown {
+    margin: 0;
+    white-space: pre-wrap;
+  }
+  .caption {
+    padding: 4px 8px 4px;
+  }
+  .unknown {
+    font-style: italic;
+  }
+  .system {
+    align-self: center;
+    max-width: 90%;
+    margin: 4px auto;
+    padding: 4px 12px;
+    border-radius: 999px;
+    background: var(--charla-color-surface-alt, #f6f7f9);
+    color: var(--charla-color-muted, #59606a);
+    font-size: 12px;
+    text-align: center;
+  }
+  .meta {
+    display: flex;
+    align-items: center;
+    gap: 4px;
+    margin: 2px 4px 0;
+    font-size: 11px;
+    color: var(--charla-color-muted, #59606a);
+  }
+  .meta .icon {
+    width: 14px;
+    height: 14px;
+  }
+  .status--DELIVERED_USER {
+    color: var(--charla-color-link, #1d4ed8);
+  }
+  .status--FAILED {
+    color: var(--charla-color-danger, #b42318);
+  }
+  .retry {
+    padding: 2px 8px;
+    border: 1px solid currentColor;
+    border-radius: 999px;
+    background: transparent;
+    color: var(--charla-color-danger, #b42318);
+    font-size: 12px;
+  }
+  figure {
+    margin: 0;
+  }
+  .image__open {
+    display: block;
+    padding: 0;
+    border: 0;
+    background: none;
+    border-radius: 10px;
+    overflow: hidden;
+  }
+  .image img {
+    display: block;
+    max-width: 100%;
+    max-height: 240px;
+    object-fit: cover;
+  }
+  .lightbox {
+    max-width: 95vw;
+    max-height: 95vh;
+    padding: 0;
+    border: 0;
+    border-radius: 12px;
+    background: #000;
+  }
+  .lightbox::backdrop {
+    background: rgba(0, 0, 0, 0.75);
+  }
+  .lightbox img {
+    display: block;
+    max-width: 95vw;
+    max-height: 90vh;
+  }
+  .lightbox__close {
+    position: absolute;
+    top: 8px;
+    right: 8px;
+    background: rgba(0, 0, 0, 0.6);
+    color: #fff;
+  }
+  .audio {
+    display: block;
+    width: 240px;
+    max-width: 100%;
+  }
+  .video {
+    display: block;
+    width: 260px;
+    max-width: 100%;
+    border-radius: 10px;
+    background: #000;
+  }
+  .media-unavailable {
+    display: flex;
+    gap: 6px;
+    align-items: center;
+    margin: 0;
+    padding: 6px 8px;
+  }
+  .card {
+    display: flex;
+    gap: 10px;
+    align-items: center;
+    min-width: 200px;
+  }
+  .card__icon {
+    display: inline-flex;
+    padding: 8px;
+    border-radius: 10px;
+    background: var(--charla-color-surface, #fff);
+    color: var(--charla-color-text, #1f2328);
+  }
+  .card__body {
+    display: flex;
+    flex-direction: column;
+    min-width: 0;
+    flex: 1;
+  }
+  .card__title {
+    font-weight: 600;
+    overflow-wrap: anywhere;
+  }
+  .card__secondary {
+    font-size: 12px;
+    opacity: 0.9;
+  }
+  .card__link {
+    font-size: 13px;
+  }
+  .card--contact + .card--contact {
+    margin-top: 8px;
+  }
+  .options,
+  .chips,
+  .call,
+  charla-contact-form {
+    width: 82%;
+    max-width: 320px;
+    margin-top: 6px;
+  }
+  .options {
+    display: grid;
+    gap: 6px;
+  }
+  .options__label,
+  .options__title,
+  .call__header {
+    margin: 0;
+    font-size: 12px;
+    font-weight: 600;
+    color: var(--charla-color-muted, #59606a);
+  }
+  .option {
+    display: flex;
+    flex-direction: column;
+    align-items: flex-start;
+    width: 100%;
+    padding: 8px 12px;
+    border: 1.5px solid var(--charla-color-primary, #2563eb);
+    border-radius: 10px;
+    background: var(--charla-color-surface, #fff);
+    color: var(--charla-color-link, #1d4ed8);
+    text-align: start;
+    text-decoration: none;
+    font-weight: 600;
+  }
+  .option:hover {
+    background: var(--charla-color-surface-alt, #f6f7f9);
+  }
+  .option--call {
+    flex-direction: row;
+    gap: 8px;
+    align-items: center;
+    justify-content: center;
+  }
+  .option__description {
+    font-size: 12px;
+    font-weight: 400;
+    color: var(--charla-color-muted, #59606a);
+  }
+  .chips {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 6px;
+  }
+  .chip {
+    display: inline-flex;
+    align-items: center;
+    gap: 6px;
+    padding: 6px 12px;
+    border: 1.5px solid var(--charla-color-primary, #2563eb);
+    border-radius: 999px;
+    background: var(--charla-color-surface, #fff);
+    color: var(--charla-color-link, #1d4ed8);
+    font-size: 13px;
+    font-weight: 600;
+    text-decoration: none;
+  }
+  .chip img {
+    width: 18px;
+    height: 18px;
+    border-radius: 50%;
+  }
+`;

@@ -1,0 +1,108 @@
+/**
+ * The bot's rich variants: options as outlined buttons under their button
+ * text, QuickReplies as chips, a contact card, a call button and the
+ * contact-information form.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import { DEFAULT_BUTTON_TEXT } from '../../../types/limits.ts';
+import type { BotContact, Message, MessageOption, QuickReply } from '../../../types/index.ts';
+import { icons } from '../shared/icons.ts';
+import { mailtoHref, safeUrl, telHref } from '../shared/safe-url.ts';
+import type { RenderContext } from './render-context.ts';
+
+function reportFailure(promise: Promise<unknown> | undefined): void {
+  // The core records failures in $lastError; the rejection is handled there, not lost here.
+  promise?.catch(() => undefined);
+}
+
+export function renderOptions(m: Message, r: RenderContext): TemplateResult | typeof nothing {
+  const options = [...(m.options ?? [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
+  if (options.length === 0) return nothing;
+  const spec = m.interactive?.kind === 'options' ? m.interactive : undefined;
+  const buttonText = spec?.buttonText || (r.language === 'es' ? DEFAULT_BUTTON_TEXT : r.t('options'));
+  return html`<div class="options" role="group" aria-label=${buttonText}>
+    <p class="options__label">${buttonText}</p>
+    ${spec?.title ? html`<p class="options__title">${spec.title}</p>` : nothing}
+    ${options.map((o) => renderOption(m, o, r))}
+  </div>`;
+}
+
+function renderOption(m: Message, o: MessageOption, r: RenderContext): TemplateResult {
+  const body = html`<span class="option__title">${o.title}</span>${o.description
+      ? html`<span class="option__description">${o.description}</span>`
+      : nothing}`;
+  const href = o.url ? safeUrl(o.url) : null;
+  if (href) {
+    return html`<a class="option" part="option" href=${href} target="_blank" rel="noopener noreferrer">${body}</a>`;
+  }
+  return html`<button type="button" class="option" part="option"
+    @click=${() => reportFailure(r.actions?.chooseOption(m, o))}>${body}</button>`;
+}
+
+export function renderQuickReplies(m: Message, r: RenderContext): TemplateResult | typeof nothing {
+  const replies = m.QuickReplies ?? [];
+  if (replies.length === 0 || !r.latest) return nothing;
+  return html`<div class="chips" role="group" aria-label=${r.t('quickReplies')}>
+    ${replies.map((q) => renderChip(m, q, r))}
+  </div>`;
+}
+
+function renderChip(m: Message, q: QuickReply, r: RenderContext): TemplateResult {
+  const img = q.imageUrl ? safeUrl(q.imageUrl) : null;
+  const body = html`${img ? html`<img src=${img} alt="" referrerpolicy="no-referrer" />` : nothing}<span>${q.title}</span>`;
+  const href = q.url ? safeUrl(q.url) : null;
+  if (href) return html`<a class="chip" part="chip" href=${href} target="_blank" rel="noopener noreferrer">${body}</a>`;
+  return html`<button type="button" class="chip" part="chip"
+    @click=${() => reportFailure(r.actions?.chooseQuickReply(m, q))}>${body}</button>`;
+}
+
+function contactName(c: BotContact): string {
+  const n = c.name;
+  return n?.formatted_name || [n?.first_name, n?.last_name].filter(Boolean).join(' ') || '';
+}
+
+export function renderContacts(contacts: BotContact[], r: RenderContext): TemplateResult {
+  return html`${contacts.map(
+    (c) => html`<div class="card card--contact">
+      <span class="card__icon">${icons.user()}</span>
+      <span class="card__body">
+        <span class="card__title">${contactName(c) || r.t('contact')}</span>
+        ${(c.phones ?? []).map((p) => {
+          const href = telHref(p.phone);
+          const label = p.type ? `${p.phone ?? ''} (${p.type})` : (p.phone ?? '');
+          return href ? html`<a class="card__link" href=${href}>${label}</a>` : html`<span class="card__secondary">${label}</span>`;
+        })}
+        ${(c.emails ?? []).map((e) => {
+          const href = mailtoHref(e.email);
+          return href
+            ? html`<a class="card__link" href=${href}>${e.email}</a>`
+            : html`<span class="card__secondary">${e.email ?? ''}</span>`;
+        })}
+        ${(c.addresses ?? []).map(
+          (a) =>
+            html`<span class="card__secondary">${[a.street, a.city, a.state, a.zip, a.country]
+              .filter(Boolean)
+              .join(', ')}</span>`,
+        )}
+      </span>
+    </div>`,
+  )}`;
+}
+
+const PHONE_IN_TEXT = /\+[1-9][0-9 ().-]{7,20}/;
+
+export function renderCall(m: Message, spec: { header?: string | undefined; displayText: string }, r: RenderContext): TemplateResult {
+  // The call variant names no number; when its display text carries one we can dial it, else we tell the bot.
+  const href = telHref(PHONE_IN_TEXT.exec(spec.displayText)?.[0]?.trim());
+  const label = spec.displayText || r.t('call');
+  return html`<div class="call">
+    ${spec.header ? html`<p class="call__header">${spec.header}</p>` : nothing}
+    ${href
+      ? html`<a class="option option--call" part="option" href=${href}>${icons.phone()}<span>${label}</span></a>`
+      : html`<button type="button" class="option option--call" part="option"
+          @click=${() =>
+            reportFailure(
+              r.actions?.chooseOption(m, { type: 'voice_call', title: label, payload: { action: 'voice_call' }, order: 0 }),
+            )}>${icons.phone()}<span>${label}</span></button>`}
+  </div>`;
+}

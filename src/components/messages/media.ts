@@ -1,0 +1,73 @@
+/** IMAGE, AUDIO, VIDEO, DOCUMENT and FILE: players, a picture that opens larger, a file card. */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { AudioMessage, DocumentMessage, FileMessage, ImageMessage, VideoMessage } from '../../../types/index.ts';
+import { fileNameOf } from '../shared/format.ts';
+import { icons } from '../shared/icons.ts';
+import type { RenderContext } from './render-context.ts';
+import { richText } from './text.ts';
+
+function unavailable(r: RenderContext): TemplateResult {
+  return html`<p class="media-unavailable">${icons.error()}<span>${r.t('unavailableMedia')}</span></p>`;
+}
+
+function caption(text: string | undefined): TemplateResult | typeof nothing {
+  return text ? html`<p class="caption">${richText(text)}</p>` : nothing;
+}
+
+function openDialog(event: Event): void {
+  const figure = (event.currentTarget as HTMLElement).closest('figure');
+  figure?.querySelector('dialog')?.showModal();
+}
+
+function closeDialog(event: Event): void {
+  (event.currentTarget as HTMLElement).closest('dialog')?.close();
+}
+
+export function renderImage(m: ImageMessage, r: RenderContext): TemplateResult {
+  const src = r.media.src(m.mediaUrl);
+  if (!src || r.media.failed(m.mediaUrl)) return html`${unavailable(r)}${caption(m.caption)}`;
+  const alt = m.caption || r.t('image');
+  return html`<figure class="image">
+    <button type="button" class="image__open" aria-label=${r.t('openImage')} @click=${openDialog}>
+      <img src=${src} alt=${alt} loading="lazy" referrerpolicy="no-referrer" @error=${() => r.media.handleError(m.mediaUrl)} />
+    </button>
+    ${m.caption ? html`<figcaption class="caption">${richText(m.caption)}</figcaption>` : nothing}
+    <dialog class="lightbox" aria-label=${alt}>
+      <button type="button" class="icon-button lightbox__close" aria-label=${r.t('closeImage')} @click=${closeDialog}>
+        ${icons.close()}
+      </button>
+      <img src=${src} alt=${alt} referrerpolicy="no-referrer" />
+    </dialog>
+  </figure>`;
+}
+
+export function renderAudio(m: AudioMessage, r: RenderContext): TemplateResult {
+  const src = r.media.src(m.mediaUrl);
+  if (!src || r.media.failed(m.mediaUrl)) return unavailable(r);
+  return html`<audio class="audio" controls preload="metadata" src=${src} aria-label=${r.t('audio')}
+    @error=${() => r.media.handleError(m.mediaUrl)}></audio>`;
+}
+
+export function renderVideo(m: VideoMessage, r: RenderContext): TemplateResult {
+  const src = r.media.src(m.mediaUrl);
+  if (!src || r.media.failed(m.mediaUrl)) return html`${unavailable(r)}${caption(m.caption)}`;
+  return html`<video class="video" controls playsinline preload="metadata" src=${src}
+      aria-label=${m.caption || r.t('video')} @error=${() => r.media.handleError(m.mediaUrl)}></video>
+    ${caption(m.caption)}`;
+}
+
+export function renderDocument(m: DocumentMessage | FileMessage, r: RenderContext): TemplateResult {
+  const src = r.media.src(m.mediaUrl);
+  const name = m.caption || fileNameOf(m.mediaUrl ?? '') || r.t('document');
+  return html`<div class="card">
+    <span class="card__icon">${icons.file()}</span>
+    <span class="card__body">
+      <span class="card__title">${name}</span>
+      <span class="card__secondary">${r.t('document')}</span>
+    </span>
+    ${src
+      ? html`<a class="icon-button card__action" href=${src} target="_blank" rel="noopener noreferrer" download
+          aria-label=${`${r.t('download')}: ${name}`}>${icons.download()}</a>`
+      : nothing}
+  </div>`;
+}

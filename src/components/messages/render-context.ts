@@ -1,0 +1,16 @@
+/** What every message renderer receives besides its message. */
+import type { MediaRefreshController } from '../../controllers/media-refresh.ts';
+import type { Translate } from '../../i18n/index.ts';
+import type { WidgetActions } from '../../widget/context.ts';
+
+export interface RenderContext {
+  t: Translate;
+  language: string;
+  /** The widget's actions; absent in a detached element. */
+  actions: WidgetActions | undefined;
+  media: MediaRefreshController;
+  /** The message was written by this widget's user. */
+  own: boolean;
+  /** The message is the newest of the room (quick replies show only there). */
+  latest: boolean;
+}

@@ -1,0 +1,94 @@
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import type { Contact } from '../../../types/index.ts';
+import { ContextStoresController } from '../../controllers/context-stores.ts';
+import { translator } from '../../i18n/index.ts';
+import { base } from '../../styles/base.ts';
+import { views } from '../../styles/views.ts';
+import type { WidgetContext } from '../../widget/context.ts';
+import { contactItem, contactName } from '../shared/contact-item.ts';
+import { icons } from '../shared/icons.ts';
+import { styles } from './room-contacts.styles.ts';
+
+/**
+ * @summary The contacts that can be added to the current room, with their loader.
+ * @tag charla-room-contacts
+ * @csspart header - The header bar.
+ * @csspart contact - A contact button.
+ * @csspart back-button - Back to the chat.
+ * @csspart close-button - The close button.
+ * @cssproperty --charla-color-primary - Header background.
+ */
+export class CharlaRoomContacts extends LitElement {
+  static override styles = [base, views, styles];
+  static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
+
+  @property({ attribute: false }) context?: WidgetContext;
+  /** Ids being added right now (their buttons are disabled meanwhile). */
+  @state() private adding = new Set<string>();
+
+  private readonly stores = new ContextStoresController(this, ['$roomContacts', '$roomContactsLoading', '$language']);
+
+  override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('context')) this.stores.use(this.context);
+  }
+
+  private handleBackClick(): void {
+    this.context?.actions.hideHomeMenu();
+  }
+
+  private handleCloseClick(): void {
+    this.context?.actions.close();
+  }
+
+  private handleChoose = (contact: Contact): void => {
+    const id = String(contact.id);
+    if (!this.context || this.adding.has(id)) return;
+    this.adding = new Set(this.adding).add(id);
+    this.context.actions
+      .addMember(contact)
+      .catch(() => undefined)
+      .finally(() => {
+        const next = new Set(this.adding);
+        next.delete(id);
+        this.adding = next;
+      });
+  };
+
+  override render() {
+    const t = translator(this.stores.get('$language'));
+    const contacts = this.stores.get('$roomContacts') ?? [];
+    const loading = this.stores.get('$roomContactsLoading') ?? false;
+    return html`
+      <header class="header" part="header">
+        <button type="button" class="icon-button" part="back-button" aria-label=${t('back')} @click=${this.handleBackClick}>
+          ${icons.back()}
+        </button>
+        <div class="header__text"><h2 id="title">${t('roomContacts')}</h2></div>
+        <button type="button" class="icon-button" part="close-button" aria-label=${t('closeChat')} @click=${this.handleCloseClick}>
+          ${icons.close()}
+        </button>
+      </header>
+      <div class="body" aria-busy=${loading ? 'true' : 'false'}>
+        ${loading
+          ? html`<p class="loader" role="status"><span class="spinner" aria-hidden="true"></span>${t('loading')}</p>`
+          : nothing}
+        ${contacts.length
+          ? html`<ul class="list">
+              ${contacts.map((c) =>
+                contactItem(c, t('addToRoom', { name: contactName(c) }), this.handleChoose, this.adding.has(String(c.id))),
+              )}
+            </ul>`
+          : loading
+            ? nothing
+            : html`<p class="empty">${t('noContacts')}</p>`}
+      </div>
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'charla-room-contacts': CharlaRoomContacts;
+  }
+}

@@ -1,0 +1,20 @@
+/** One contact as a list button (home menu contacts and room contacts). */
+import { html, type TemplateResult } from 'lit';
+import type { Contact } from '../../../types/index.ts';
+import { avatar } from './avatar.ts';
+
+export function contactName(c: Contact): string {
+  return c.names?.trim() || String(c.id);
+}
+
+export function contactItem(c: Contact, label: string, onChoose: (c: Contact) => void, disabled = false): TemplateResult {
+  const name = contactName(c);
+  return html`<li>
+    <button type="button" class="item" part="contact" aria-label=${label} ?disabled=${disabled} @click=${() => onChoose(c)}>
+      ${avatar(name, c.avatar)}
+      <span class="item__text"><span class="item__name">${name}</span>${c.type
+          ? html`<span class="item__secondary">${c.type}</span>`
+          : ''}</span>
+    </button>
+  </li>`;
+}

@@ -1,0 +1,87 @@
+/** Small formatting helpers shared by the views. */
+import type { Message } from '../../../types/index.ts';
+import type { Translate } from '../../i18n/index.ts';
+
+/** The message's moment as a Date (timestamp first, createdAt second). */
+export function messageDate(message: Pick<Message, 'timestamp' | 'createdAt'>): Date {
+  const fromStamp = typeof message.timestamp === 'number' && Number.isFinite(message.timestamp) ? message.timestamp : NaN;
+  const d = new Date(Number.isNaN(fromStamp) ? message.createdAt : fromStamp);
+  return Number.isNaN(d.getTime()) ? new Date(0) : d;
+}
+
+/** YYYY-MM-DD in local time: the key of a date separator. */
+export function dayKey(date: Date): string {
+  return `${date.getFullYear()}-${date.getMonth() + 1}-${date.getDate()}`;
+}
+
+export function locale(language: string): string {
+  return language === 'en' ? 'en' : 'es';
+}
+
+export function formatTime(date: Date, language: string): string {
+  return date.toLocaleTimeString(locale(language), { hour: '2-digit', minute: '2-digit' });
+}
+
+/** "Hoy", "Ayer" or the date. */
+export function formatDay(date: Date, language: string, t: Translate, now = new Date()): string {
+  const today = dayKey(now);
+  const yesterday = new Date(now);
+  yesterday.setDate(now.getDate() - 1);
+  const key = dayKey(date);
+  if (key === today) return t('today');
+  if (key === dayKey(yesterday)) return t('yesterday');
+  return date.toLocaleDateString(locale(language), {
+    day: 'numeric',
+    month: 'long',
+    year: date.getFullYear() === now.getFullYear() ? undefined : 'numeric',
+  });
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round(bytes / (1024 * 1024))} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} B`;
+}
+
+/** Initials for an avatar without a picture. */
+export function initials(name: string | null | undefined): string {
+  const words = (name ?? '').trim().split(/\s+/).filter(Boolean);
+  const letters = words.slice(0, 2).map((w) => [...w][0] ?? '');
+  return letters.join('').toUpperCase() || '?';
+}
+
+/** A one-line summary of a message for previews and announcements. */
+export function summarize(message: Message | null | undefined, t: Translate): string {
+  if (!message) return '';
+  switch (message.type) {
+    case 'TEXT':
+    case 'POSTBACK':
+      return message.text;
+    case 'IMAGE':
+      return message.caption || t('image');
+    case 'VIDEO':
+      return message.caption || t('video');
+    case 'AUDIO':
+      return t('audio');
+    case 'DOCUMENT':
+    case 'FILE':
+      return message.caption || t('document');
+    case 'LOCATION':
+      return t('location');
+    case 'EVENT':
+      return message.description;
+    default:
+      return t('unsupported');
+  }
+}
+
+/** The file name at the end of an address, for file cards. */
+export function fileNameOf(url: string): string {
+  try {
+    const path = new URL(url).pathname;
+    const name = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
+    return name || url;
+  } catch {
+    return url;
+  }
+}

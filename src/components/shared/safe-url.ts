@@ -1,0 +1,94 @@
+/**
+ * Every address from the network passes through here before it becomes a
+ * `src` or an `href`: https anywhere, http only on the developer's own machine.
+ * `tel:` and `mailto:` links are built from validated values, never passed through.
+ */
+
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The address normalised by the URL parser, or null when it may not be used. */
+export function safeUrl(value: unknown): string | null {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 4096) return null;
+  // Control characters and whitespace inside an address are a smuggling trick, never a real URL.
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0020\u007f-\u009f]/.test(value)) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol === 'https:') return url.href;
+  if (url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname)) return url.href;
+  return null;
+}
+
+const E164 = /^\+[1-9][0-9]{7,14}$/;
+/** `tel:` link for an E.164 number (spaces, dashes and brackets are tolerated and removed). */
+export function telHref(phone: unknown): string | null {
+  if (typeof phone !== 'string') return null;
+  const compact = phone.replace(/[\s().-]/g, '');
+  return E164.test(compact) ? `tel:${compact}` : null;
+}
+
+// Deliberately narrow: one @, no spaces, no characters that could change a mailto: URL's meaning.
+const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+$/;
+export function isEmail(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= 254 && EMAIL.test(value);
+}
+/** `mailto:` link for a plain address. */
+export function mailtoHref(email: unknown): string | null {
+  return isEmail(email) ? `mailto:${email}` : null;
+}
+
+const COORDINATE = /^-?[0-9]{1,3}(\.[0-9]{1,15})?$/;
+/** Latitude and longitude as numbers, or null when either is not a coordinate. */
+export function coordinates(lat: unknown, lng: unknown): { lat: number; lng: number } | null {
+  const a = typeof lat === 'number' ? String(lat) : lat;
+  const b = typeof lng === 'number' ? String(lng) : lng;
+  if (typeof a !== 'string' || typeof b !== 'string' || !COORDINATE.test(a) || !COORDINATE.test(b)) return null;
+  const la = Number(a);
+  const lo = Number(b);
+  if (Math.abs(la) > 90 || Math.abs(lo) > 180) return null;
+  return { lat: la, lng: lo };
+}
+
+/** A map link for validated coordinates (OpenStreetMap: no key, no tracking script). */
+export function mapHref(lat: number, lng: number): string {
+  return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=16/${lat}/${lng}`;
+}
+
+const HTTP_IN_TEXT = /\bhttps?:\/\/[^\s<>"']+/gi;
+const TRAILING_PUNCTUATION = /[.,;:!?)\]}]+$/;
+
+/** A run of message text: plain, or an http(s) link whose href passed {@link safeUrl}. */
+export type TextSegment = { text: string; href?: undefined } | { text: string; href: string };
+
+/** Splits message text into plain runs and http(s) links; everything else stays text. */
+export function linkify(text: string): TextSegment[] {
+  const out: TextSegment[] = [];
+  let last = 0;
+  for (const match of text.matchAll(HTTP_IN_TEXT)) {
+    let candidate = match[0];
+    const trailing = TRAILING_PUNCTUATION.exec(candidate)?.[0] ?? '';
+    candidate = candidate.slice(0, candidate.length - trailing.length);
+    const href = safeHttpUrl(candidate);
+    if (!href) continue;
+    const start = match.index;
+    if (start > last) out.push({ text: text.slice(last, start) });
+    out.push({ text: candidate, href });
+    last = start + candidate.length;
+  }
+  if (last < text.length) out.push({ text: text.slice(last) });
+  return out;
+}
+
+/** Links in text may be any http(s) host (they open in a new tab); media stays under {@link safeUrl}. */
+function safeHttpUrl(value: string): string | null {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}

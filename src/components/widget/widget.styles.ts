@@ -1,0 +1,139 @@
+import { css } from 'lit';
+
+export const styles = css`
+  :host {
+    display: block;
+    position: static;
+    --_edge: 24px;
+    --_launcher: 56px;
+    --_gap: 12px;
+  }
+  .launcher {
+    position: fixed;
+    z-index: var(--charla-z-index, 2147483000);
+    bottom: var(--_edge);
+    right: var(--_edge);
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    width: var(--_launcher);
+    height: var(--_launcher);
+    padding: 0;
+    border: 0;
+    border-radius: 50%;
+    background: var(--charla-color-primary, #2563eb);
+    color: var(--charla-color-on-primary, #fff);
+    box-shadow: 0 6px 20px rgba(15, 23, 42, 0.25);
+    transition: transform 0.15s ease, box-shadow 0.15s ease;
+  }
+  .launcher .icon {
+    width: 28px;
+    height: 28px;
+  }
+  .launcher:hover:not(:disabled) {
+    transform: scale(1.05);
+  }
+  .launcher:disabled {
+    background: #6b7280;
+    color: #fff;
+    box-shadow: none;
+    opacity: 0.8;
+  }
+  .launcher:focus-visible {
+    outline: 3px solid var(--charla-color-focus, #1d4ed8);
+    outline-offset: 3px;
+  }
+  .badge {
+    position: absolute;
+    top: -4px;
+    right: -4px;
+    min-width: 22px;
+    height: 22px;
+    padding: 0 6px;
+    border: 2px solid #fff;
+    border-radius: 999px;
+    background: #c4320a;
+    color: #fff;
+    font-size: 12px;
+    font-weight: 700;
+    line-height: 18px;
+    text-align: center;
+  }
+  .panel {
+    position: fixed;
+    z-index: var(--charla-z-index, 2147483000);
+    bottom: calc(var(--_edge) + var(--_launcher) + var(--_gap));
+    right: var(--_edge);
+    display: flex;
+    flex-direction: column;
+    width: 380px;
+    max-width: calc(100vw - 2 * var(--_edge));
+    height: 640px;
+    max-height: calc(100vh - 100px);
+    max-height: calc(100dvh - 100px);
+    overflow: hidden;
+    border-radius: var(--charla-radius, 16px);
+    background: var(--charla-color-surface, #fff);
+    color: var(--charla-color-text, #1f2328);
+    box-shadow: var(--charla-shadow, 0 12px 40px rgba(15, 23, 42, 0.18));
+    transform-origin: bottom right;
+    animation: charla-pop 0.18s ease-out;
+  }
+  .panel[hidden] {
+    display: none;
+  }
+  .panel > * {
+    flex: 1 1 auto;
+    min-height: 0;
+  }
+  @keyframes charla-pop {
+    from {
+      opacity: 0;
+      transform: translateY(12px) scale(0.98);
+    }
+    to {
+      opacity: 1;
+      transform: none;
+    }
+  }
+  :host([position='bottom-left']) .launcher,
+  :host([position='top-left']) .launcher,
+  :host([position='bottom-left']) .panel,
+  :host([position='top-left']) .panel {
+    right: auto;
+    left: var(--_edge);
+  }
+  :host([position='bottom-left']) .panel {
+    transform-origin: bottom left;
+  }
+  :host([position='top-right']) .launcher,
+  :host([position='top-left']) .launcher {
+    bottom: auto;
+    top: var(--_edge);
+  }
+  :host([position='top-right']) .panel,
+  :host([position='top-left']) .panel {
+    bottom: auto;
+    top: calc(var(--_edge) + var(--_launcher) + var(--_gap));
+  }
+  :host([position='top-right']) .panel {
+    transform-origin: top right;
+  }
+  :host([position='top-left']) .panel {
+    transform-origin: top left;
+  }
+  @media (max-width: 480px) {
+    .panel,
+    :host([position]) .panel {
+      inset: 0;
+      width: 100%;
+      max-width: none;
+      height: 100%;
+      max-height: none;
+      border-radius: 0;
+    }
+    .launcher--open {
+      display: none;
+    }
+  }
+`;

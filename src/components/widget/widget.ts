@@ -1,0 +1,174 @@
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property, query } from 'lit/decorators.js';
+import { ContextStoresController } from '../../controllers/context-stores.ts';
+import { translator } from '../../i18n/index.ts';
+import { base, tokens } from '../../styles/base.ts';
+import { loadGoogleFont, panelPosition, themeProperties } from '../../styles/theme.ts';
+import type { UiState, WidgetContext } from '../../widget/context.ts';
+import { icons } from '../shared/icons.ts';
+import { styles } from './widget.styles.ts';
+
+/**
+ * @summary The embedded chat: a launcher button with an unread badge and the panel with the home menu, room contacts or chat.
+ * @tag charla-widget
+ * @csspart launcher - The round launcher button.
+ * @csspart badge - The unread count on the launcher.
+ * @csspart panel - The chat panel.
+ * @csspart header - The header bar of the current view (forwarded).
+ * @csspart message-list - The scrolling message list (forwarded).
+ * @csspart message - Each message row (forwarded).
+ * @csspart bubble - Each bubble (forwarded).
+ * @csspart composer - The composer bar (forwarded).
+ * @csspart send-button - The send button (forwarded).
+ * @csspart close-button - Close buttons (forwarded).
+ * @cssproperty --charla-color-primary - Brand colour: launcher, header, own bubbles (from theme when given).
+ * @cssproperty --charla-color-on-primary - Text on the brand colour (chosen for contrast when the theme sets the brand colour).
+ * @cssproperty --charla-font-family - Font of the widget (theme.font.name when given).
+ * @cssproperty --charla-radius - Corner radius of the panel.
+ * @cssproperty --charla-z-index - Stacking order of the launcher and the panel.
+ */
+export class CharlaWidget extends LitElement {
+  static override styles = [tokens, base, styles];
+
+  /** The widget core's stores and actions for this instance (set by createWidget). */
+  @property({ attribute: false }) context?: WidgetContext;
+  /** Where the launcher and panel sit; reflected from theme.position. */
+  @property({ reflect: true }) position = 'bottom-right';
+
+  @query('.launcher') private launcher?: HTMLButtonElement;
+  @query('.panel') private panel?: HTMLElement;
+
+  private readonly stores = new ContextStoresController(this, ['$ui', '$unreadTotal', '$config', '$language']);
+  private appliedTheme: unknown;
+  private themeProps: string[] = [];
+  private wasOpen = false;
+  private returnFocus = false;
+  private focusPanel = false;
+
+  override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('context')) this.stores.use(this.context);
+    this.applyTheme();
+    const open = this.stores.get('$ui')?.open ?? false;
+    if (this.wasOpen && !open) {
+      // Only take focus back when it was inside the widget: a facade close() must not steal the page's focus.
+      this.returnFocus ||= this.matches(':focus-within');
+    }
+    if (!this.wasOpen && open) {
+      this.focusPanel = this.shadowRoot?.activeElement === this.launcher && this.launcher !== undefined;
+    }
+    this.wasOpen = open;
+  }
+
+  override updated(): void {
+    if (this.returnFocus) {
+      this.returnFocus = false;
+      this.launcher?.focus();
+    }
+    if (this.focusPanel) {
+      this.focusPanel = false;
+      const view = this.panel?.firstElementChild as HTMLElement | null;
+      view?.focus();
+    }
+  }
+
+  private applyTheme(): void {
+    const theme = this.stores.get('$config')?.theme ?? null;
+    if (theme === this.appliedTheme) return;
+    this.appliedTheme = theme;
+    for (const name of this.themeProps) this.style.removeProperty(name);
+    const props = themeProperties(theme);
+    // setProperty (CSSOM) works under style-src 'self'; every value here was validated by themeProperties.
+    for (const [name, value] of Object.entries(props)) this.style.setProperty(name, value);
+    this.themeProps = Object.keys(props);
+    this.position = panelPosition(theme?.['position']);
+    const scheme = theme?.['colorScheme'] === 'auto' || theme?.['darkMode'] === true;
+    this.toggleAttribute('color-scheme', scheme);
+    if (scheme) this.setAttribute('color-scheme', 'auto');
+    if (typeof document !== 'undefined') loadGoogleFont(document, theme);
+  }
+
+  private handleLauncherClick(): void {
+    const ui = this.stores.get('$ui');
+    if (!this.context || !ui || ui.launcherDisabled) return;
+    if (ui.open) {
+      this.context.actions.close();
+    } else {
+      this.focusPanel = true;
+      this.context.actions.open();
+    }
+  }
+
+  private handleKeyDown(event: KeyboardEvent): void {
+    if (event.key !== 'Escape' || event.defaultPrevented) return;
+    // Esc inside an open image viewer closes the viewer only.
+    if (event.composedPath().some((n) => n instanceof HTMLDialogElement)) return;
+    event.preventDefault();
+    this.returnFocus = true;
+    this.context?.actions.close();
+  }
+
+  private renderView(ui: UiState) {
+    switch (ui.view) {
+      case 'home':
+        return html`<charla-home-menu .context=${this.context} exportparts="header, room, contact, close-button"></charla-home-menu>`;
+      case 'room-contacts':
+        return html`<charla-room-contacts
+          .context=${this.context}
+          exportparts="header, contact, back-button, close-button"
+        ></charla-room-contacts>`;
+      default:
+        return html`<charla-chat
+          .context=${this.context}
+          exportparts="header, back-button, add-button, close-button, message-list, message, bubble, option, chip, system, new-messages-button, composer, input, send-button, attach-button, location-button, mic-button, notice"
+        ></charla-chat>`;
+    }
+  }
+
+  override render() {
+    const t = translator(this.stores.get('$language'));
+    const ui = this.stores.get('$ui');
+    const open = ui?.open ?? false;
+    const disabled = !ui || ui.launcherDisabled;
+    const unread = this.stores.get('$unreadTotal') ?? 0;
+    const label = disabled
+      ? t('launcherDisabled')
+      : open
+        ? t('closeChat')
+        : unread > 0
+          ? t('openChatUnread', { count: unread })
+          : t('openChat');
+    const name = this.stores.get('$config')?.properties['name'];
+    return html`
+      <button
+        type="button"
+        class="launcher ${open ? 'launcher--open' : ''}"
+        part="launcher"
+        aria-label=${label}
+        aria-expanded=${open ? 'true' : 'false'}
+        aria-controls="panel"
+        ?disabled=${disabled}
+        @click=${this.handleLauncherClick}
+      >
+        ${open ? icons.close() : icons.chat()}
+        ${unread > 0 && !open ? html`<span class="badge" part="badge" aria-hidden="true">${unread > 99 ? '99+' : unread}</span>` : nothing}
+      </button>
+      <div
+        id="panel"
+        class="panel"
+        part="panel"
+        role="dialog"
+        aria-label=${typeof name === 'string' && name ? name : t('chat')}
+        ?hidden=${!open}
+        @keydown=${this.handleKeyDown}
+      >
+        ${open && ui ? this.renderView(ui) : nothing}
+      </div>
+    `;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'charla-widget': CharlaWidget;
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Registers every element of the widget. Safe to import more than once, or
+ * on a page where another copy already registered a tag: an existing tag is
+ * left as it is, never redefined (which would throw).
+ */
+import { CharlaChat } from './components/chat/chat.ts';
+import { CharlaComposer } from './components/composer/composer.ts';
+import { CharlaContactForm } from './components/contact-form/contact-form.ts';
+import { CharlaHomeMenu } from './components/home-menu/home-menu.ts';
+import { CharlaMessage } from './components/message/message.ts';
+import { CharlaMessageList } from './components/message-list/message-list.ts';
+import { CharlaRoomContacts } from './components/room-contacts/room-contacts.ts';
+import { CharlaWidget } from './components/widget/widget.ts';
+
+export const elements = {
+  'charla-widget': CharlaWidget,
+  'charla-home-menu': CharlaHomeMenu,
+  'charla-room-contacts': CharlaRoomContacts,
+  'charla-chat': CharlaChat,
+  'charla-message-list': CharlaMessageList,
+  'charla-message': CharlaMessage,
+  'charla-composer': CharlaComposer,
+  'charla-contact-form': CharlaContactForm,
+} as const;
+
+/** Defines each tag that is not defined yet. */
+export function defineElements(registry: CustomElementRegistry | undefined = globalThis.customElements): void {
+  if (!registry) return;
+  for (const [tag, ctor] of Object.entries(elements)) {
+    if (registry.get(tag)) continue;
+    try {
+      registry.define(tag, ctor);
+    } catch {
+      // Another copy registered the same class under another name, or the registry refused: the page keeps working.
+    }
+  }
+}
+
+defineElements();
+
+export {
+  CharlaChat,
+  CharlaComposer,
+  CharlaContactForm,
+  CharlaHomeMenu,
+  CharlaMessage,
+  CharlaMessageList,
+  CharlaRoomContacts,
+  CharlaWidget,
+};

@@ -1,0 +1,177 @@
+/**
+ * Styles shared by every shadow root: resets that keep the host page's
+ * inherited styles out, focus rings, icon buttons, avatars. Lit adopts these
+ * as constructable stylesheets, so they work under `style-src 'self'`.
+ */
+import { css } from 'lit';
+
+export const base = css`
+  :host {
+    box-sizing: border-box;
+    font-family: var(--charla-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif);
+    font-size: var(--charla-font-size, 14px);
+    line-height: 1.45;
+    color: var(--charla-color-text, #1f2328);
+    text-align: start;
+    letter-spacing: normal;
+    word-spacing: normal;
+    text-transform: none;
+    font-style: normal;
+    font-weight: 400;
+  }
+  :host([hidden]) {
+    display: none !important;
+  }
+  *,
+  *::before,
+  *::after {
+    box-sizing: inherit;
+  }
+  [hidden] {
+    display: none !important;
+  }
+  button,
+  input,
+  textarea,
+  select {
+    font: inherit;
+    color: inherit;
+    letter-spacing: inherit;
+  }
+  button {
+    cursor: pointer;
+    margin: 0;
+  }
+  button:disabled {
+    cursor: not-allowed;
+  }
+  :focus-visible {
+    outline: 3px solid var(--charla-color-focus, #1d4ed8);
+    outline-offset: 2px;
+  }
+  a {
+    color: var(--charla-color-link, #1d4ed8);
+  }
+  .visually-hidden {
+    position: absolute !important;
+    width: 1px;
+    height: 1px;
+    margin: -1px;
+    padding: 0;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+    border: 0;
+  }
+  .icon {
+    display: block;
+    flex: none;
+  }
+  .icon-button {
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    width: 40px;
+    height: 40px;
+    padding: 0;
+    border: 0;
+    border-radius: 50%;
+    background: transparent;
+    color: inherit;
+  }
+  .icon-button:hover:not(:disabled) {
+    background: var(--charla-color-hover, rgba(0, 0, 0, 0.06));
+  }
+  .icon-button:disabled {
+    opacity: 0.45;
+  }
+  .avatar {
+    display: inline-flex;
+    flex: none;
+    align-items: center;
+    justify-content: center;
+    overflow: hidden;
+    border-radius: 50%;
+    background: var(--charla-color-avatar, #dbe4f0);
+    color: var(--charla-color-avatar-text, #1f2937);
+    font-weight: 600;
+  }
+  .avatar--md {
+    width: 40px;
+    height: 40px;
+    font-size: 15px;
+  }
+  .avatar--sm {
+    width: 32px;
+    height: 32px;
+    font-size: 12px;
+  }
+  .avatar img {
+    width: 100%;
+    height: 100%;
+    object-fit: cover;
+  }
+  .spinner {
+    display: inline-block;
+    width: 18px;
+    height: 18px;
+    border: 2px solid currentColor;
+    border-inline-end-color: transparent;
+    border-radius: 50%;
+    animation: charla-spin 0.8s linear infinite;
+  }
+  @keyframes charla-spin {
+    to {
+      transform: rotate(360deg);
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    *,
+    *::before,
+    *::after {
+      animation-duration: 0.01ms !important;
+      animation-iteration-count: 1 !important;
+      transition-duration: 0.01ms !important;
+      scroll-behavior: auto !important;
+    }
+  }
+`;
+
+/** Theme tokens, declared once on `<charla-widget>` and inherited by every part. */
+export const tokens = css`
+  :host {
+    --charla-color-primary: #2563eb;
+    --charla-color-on-primary: #ffffff;
+    --charla-color-surface: #ffffff;
+    --charla-color-surface-alt: #f6f7f9;
+    --charla-color-text: #1f2328;
+    --charla-color-muted: #59606a;
+    --charla-color-border: #d0d5db;
+    --charla-color-bubble: #eef0f3;
+    --charla-color-bubble-text: #1f2328;
+    --charla-color-danger: #b42318;
+    --charla-color-focus: #1d4ed8;
+    --charla-color-link: #1d4ed8;
+    --charla-radius: 16px;
+    --charla-bubble-radius: 14px;
+    --charla-shadow: 0 12px 40px rgba(15, 23, 42, 0.18), 0 2px 8px rgba(15, 23, 42, 0.08);
+    --charla-z-index: 2147483000;
+  }
+  @media (prefers-color-scheme: dark) {
+    :host([color-scheme='auto']) {
+      --charla-color-surface: #16181c;
+      --charla-color-surface-alt: #1f2227;
+      --charla-color-text: #eceef1;
+      --charla-color-muted: #a7aeb8;
+      --charla-color-border: #3a3f47;
+      --charla-color-bubble: #2a2e35;
+      --charla-color-bubble-text: #eceef1;
+      --charla-color-danger: #ff8a80;
+      --charla-color-focus: #93b4ff;
+      --charla-color-link: #93b4ff;
+      --charla-color-hover: rgba(255, 255, 255, 0.08);
+      --charla-color-avatar: #3a4556;
+      --charla-color-avatar-text: #eceef1;
+    }
+  }
+`;

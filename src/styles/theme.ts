@@ -1,0 +1,99 @@
+/**
+ * Turns the widget configuration's `theme` into CSS custom properties on the
+ * widget element. Values come from the network, so each is validated and set
+ * with `style.setProperty` (never a style attribute string), which is allowed
+ * under `style-src 'self'`.
+ */
+import { WIDGET_POSITIONS, type WidgetPosition } from '../../types/enums.ts';
+
+export type PanelPosition = 'bottom-right' | 'bottom-left' | 'top-right' | 'top-left';
+
+const CODES: Record<string, PanelPosition> = { br: 'bottom-right', bl: 'bottom-left', tr: 'top-right', tl: 'top-left' };
+
+/** A position name or code, normalised; bottom-right when absent or unknown. */
+export function panelPosition(value: unknown): PanelPosition {
+  if (typeof value !== 'string' || !(WIDGET_POSITIONS as readonly string[]).includes(value)) return 'bottom-right';
+  const v = value as WidgetPosition;
+  return CODES[v] ?? (v as PanelPosition);
+}
+
+const HEX = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
+
+/** A #rgb / #rrggbb colour, or null. Only hex: simple to validate and to measure. */
+export function safeColor(value: unknown): string | null {
+  return typeof value === 'string' && HEX.test(value.trim()) ? value.trim().toLowerCase() : null;
+}
+
+function channels(hex: string): [number, number, number] {
+  const h = hex.length === 4 ? [...hex.slice(1)].map((c) => c + c).join('') : hex.slice(1);
+  return [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16) / 255) as [number, number, number];
+}
+
+function luminance(hex: string): number {
+  const [r, g, b] = channels(hex).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG contrast ratio of two hex colours. */
+export function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** White or near-black, whichever reads better on the given colour. */
+export function textOn(background: string): string {
+  return contrast(background, '#ffffff') >= contrast(background, '#111111') ? '#ffffff' : '#111111';
+}
+
+const FONT_NAME = /^[A-Za-z0-9 _-]{1,100}$/;
+export function safeFontName(value: unknown): string | null {
+  return typeof value === 'string' && FONT_NAME.test(value.trim()) ? value.trim() : null;
+}
+
+const SYSTEM_STACK = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
+
+/** The primary colour from the places a configuration may carry it. */
+function primaryOf(theme: Record<string, unknown>): string | null {
+  const colors = theme['colors'];
+  const nested = colors && typeof colors === 'object' ? (colors as Record<string, unknown>)['primary'] : undefined;
+  return safeColor(theme['primaryColor']) ?? safeColor(theme['color']) ?? safeColor(nested);
+}
+
+/** Custom properties for a theme (only validated values; absent ones are left to the defaults). */
+export function themeProperties(theme: Record<string, unknown> | null | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!theme) return out;
+  const primary = primaryOf(theme);
+  if (primary) {
+    out['--charla-color-primary'] = primary;
+    out['--charla-color-on-primary'] = textOn(primary);
+  }
+  const font = theme['font'];
+  const name = font && typeof font === 'object' ? safeFontName((font as Record<string, unknown>)['name']) : null;
+  if (name) out['--charla-font-family'] = `'${name}', ${SYSTEM_STACK}`;
+  return out;
+}
+
+/**
+ * Loads a Google Fonts stylesheet into the page head when the theme asks for
+ * it. Fonts declared inside a shadow root are not used by browsers, so the
+ * stylesheet has to live in the document. The family name is validated; the
+ * host's CSP must allow `style-src https://fonts.googleapis.com` and
+ * `font-src https://fonts.gstatic.com`, otherwise the browser refuses it and the
+ * system font stack is used.
+ */
+export function loadGoogleFont(doc: Document, theme: Record<string, unknown> | null | undefined): boolean {
+  const font = theme?.['font'];
+  if (!font || typeof font !== 'object') return false;
+  const f = font as Record<string, unknown>;
+  const name = safeFontName(f['name']);
+  if (f['googlefont'] !== true || !name) return false;
+  const href = `https://fonts.googleapis.com/css2?family=${encodeURIComponent(name).replace(/%20/g, '+')}:wght@400;600&display=swap`;
+  if (doc.head.querySelector(`link[data-charla-font="${CSS.escape(name)}"]`)) return true;
+  const link = doc.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = href;
+  link.dataset['charlaFont'] = name;
+  doc.head.append(link);
+  return true;
+}

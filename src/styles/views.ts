@@ -1,0 +1,122 @@
+/** Styles shared by the panel's views: header bar, lists of rooms and contacts, loaders. */
+import { css } from 'lit';
+
+export const views = css`
+  :host {
+    display: flex;
+    flex-direction: column;
+    min-height: 0;
+    height: 100%;
+    background: var(--charla-color-surface, #fff);
+  }
+  .header {
+    display: flex;
+    align-items: center;
+    gap: 8px;
+    min-height: 60px;
+    padding: 10px 8px 10px 12px;
+    background: var(--charla-color-primary, #2563eb);
+    color: var(--charla-color-on-primary, #fff);
+  }
+  .header__text {
+    display: flex;
+    flex-direction: column;
+    flex: 1 1 auto;
+    min-width: 0;
+  }
+  .header h2 {
+    margin: 0;
+    font-size: 16px;
+    font-weight: 600;
+    line-height: 1.25;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  .header__sub {
+    font-size: 12px;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  .header .icon-button:hover:not(:disabled) {
+    background: rgba(255, 255, 255, 0.18);
+  }
+  .header :focus-visible {
+    outline-color: currentColor;
+    outline-offset: -3px;
+  }
+  .body {
+    flex: 1 1 auto;
+    min-height: 0;
+    overflow-y: auto;
+  }
+  .section-title {
+    margin: 0;
+    padding: 14px 16px 6px;
+    font-size: 12px;
+    font-weight: 700;
+    text-transform: uppercase;
+    letter-spacing: 0.04em;
+    color: var(--charla-color-muted, #59606a);
+  }
+  ul.list {
+    margin: 0;
+    padding: 0;
+    list-style: none;
+  }
+  .item {
+    display: flex;
+    align-items: center;
+    gap: 12px;
+    width: 100%;
+    padding: 10px 16px;
+    border: 0;
+    background: transparent;
+    text-align: start;
+  }
+  .item:hover {
+    background: var(--charla-color-surface-alt, #f6f7f9);
+  }
+  .item:focus-visible {
+    outline-offset: -3px;
+  }
+  .item__text {
+    display: flex;
+    flex-direction: column;
+    flex: 1 1 auto;
+    min-width: 0;
+  }
+  .item__name {
+    font-weight: 600;
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  .item__secondary {
+    font-size: 13px;
+    color: var(--charla-color-muted, #59606a);
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  .count {
+    min-width: 22px;
+    padding: 2px 7px;
+    border-radius: 999px;
+    background: var(--charla-color-primary, #2563eb);
+    color: var(--charla-color-on-primary, #fff);
+    font-size: 12px;
+    font-weight: 700;
+    text-align: center;
+  }
+  .empty,
+  .loader {
+    display: flex;
+    align-items: center;
+    gap: 8px;
+    margin: 0;
+    padding: 12px 16px;
+    color: var(--charla-color-muted, #59606a);
+  }
+`;

@@ -1,0 +1,112 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { within } from '@testing-library/dom';
+import '../../../src/define.ts';
+import type { CharlaWidget } from '../../../src/components/widget/widget.ts';
+import { makeContext, room, settle } from './fixture.ts';
+
+async function mount(options: Parameters<typeof makeContext>[0] = {}) {
+  const f = makeContext(options);
+  f.stores.$rooms.set([room()]);
+  const el = document.createElement('charla-widget') as CharlaWidget;
+  el.context = f.context;
+  document.body.append(el);
+  await settle(el);
+  return { el, ...f, root: () => within(el.shadowRoot as unknown as HTMLElement) };
+}
+
+afterEach(() => document.body.replaceChildren());
+
+describe('<charla-widget>', () => {
+  it('shows a launcher that opens the panel', async () => {
+    const { el, root, callsOf } = await mount({ ui: { open: false } });
+    const launcher = root().getByRole('button', { name: 'Abrir chat' });
+    expect(el.shadowRoot!.querySelector('.panel')!.hasAttribute('hidden')).toBe(true);
+    launcher.click();
+    await settle(el);
+    expect(callsOf('open')).toHaveLength(1);
+    expect(el.shadowRoot!.querySelector('.panel')!.hasAttribute('hidden')).toBe(false);
+    expect(el.shadowRoot!.querySelector('charla-chat')).not.toBeNull();
+  });
+
+  it('shows the unread count on the launcher badge and in its name', async () => {
+    const { el, root, stores } = await mount({ ui: { open: false } });
+    stores.$unreadTotal.set(3);
+    await settle(el);
+    expect(root().getByRole('button', { name: 'Abrir chat, 3 mensajes sin leer' })).toBeTruthy();
+    expect(el.shadowRoot!.querySelector('[part=badge]')!.textContent!.trim()).toBe('3');
+    stores.$unreadTotal.set(250);
+    await settle(el);
+    expect(el.shadowRoot!.querySelector('[part=badge]')!.textContent!.trim()).toBe('99+');
+  });
+
+  it('disables the launcher after close(true) and enables it again', async () => {
+    const { el, root, context } = await mount({ ui: { open: true } });
+    context.actions.close(true);
+    await settle(el);
+    const launcher = root().getByRole('button', { name: 'Chat no disponible' }) as HTMLButtonElement;
+    expect(launcher.disabled).toBe(true);
+    context.actions.open();
+    await settle(el);
+    expect((root().getByRole('button', { name: 'Cerrar chat' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('closes on Escape and returns focus to the launcher', async () => {
+    const { el, callsOf } = await mount({ ui: { open: true } });
+    const panel = el.shadowRoot!.querySelector('.panel')!;
+    panel.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    await settle(el);
+    expect(callsOf('close')).toHaveLength(1);
+    expect(panel.hasAttribute('hidden')).toBe(true);
+    expect(el.shadowRoot!.activeElement).toBe(el.shadowRoot!.querySelector('.launcher'));
+  });
+
+  it('switches views with the ui store', async () => {
+    const { el, stores } = await mount({ ui: { open: true, view: 'home' }, config: { properties: { type: 'group' } } });
+    expect(el.shadowRoot!.querySelector('charla-home-menu')).not.toBeNull();
+    stores.$ui.set({ ...stores.$ui.get(), view: 'room-contacts' });
+    await settle(el);
+    expect(el.shadowRoot!.querySelector('charla-room-contacts')).not.toBeNull();
+    stores.$ui.set({ ...stores.$ui.get(), view: 'chat' });
+    await settle(el);
+    expect(el.shadowRoot!.querySelector('charla-chat')).not.toBeNull();
+  });
+
+  it('places itself by theme.position, codes included', async () => {
+    const { el, stores } = await mount();
+    expect(el.getAttribute('position')).toBe('bottom-right');
+    for (const [value, expected] of [
+      ['tl', 'top-left'],
+      ['bottom-left', 'bottom-left'],
+      ['tr', 'top-right'],
+      ['nonsense', 'bottom-right'],
+    ]) {
+      stores.$config.set({ ...stores.$config.get()!, theme: { position: value } });
+      await settle(el);
+      expect(el.getAttribute('position')).toBe(expected);
+    }
+  });
+
+  it('sets brand colour and font from the theme as custom properties, ignoring unsafe values', async () => {
+    const { el, stores } = await mount();
+    stores.$config.set({ ...stores.$config.get()!, theme: { primaryColor: '#ffcc00', font: { name: 'Inter' } } });
+    await settle(el);
+    expect(el.style.getPropertyValue('--charla-color-primary')).toBe('#ffcc00');
+    // A light brand colour gets dark text for contrast.
+    expect(el.style.getPropertyValue('--charla-color-on-primary')).toBe('#111111');
+    expect(el.style.getPropertyValue('--charla-font-family')).toContain("'Inter'");
+    stores.$config.set({
+      ...stores.$config.get()!,
+      theme: { primaryColor: 'red; background: url(https://evil.example/x)', font: { name: "x'); @import" } },
+    });
+    await settle(el);
+    expect(el.style.getPropertyValue('--charla-color-primary')).toBe('');
+    expect(el.style.getPropertyValue('--charla-font-family')).toBe('');
+  });
+
+  it('speaks English when the language store says so', async () => {
+    const { el, root, stores } = await mount({ ui: { open: false } });
+    stores.$language.set('en');
+    await settle(el);
+    expect(root().getByRole('button', { name: 'Open chat' })).toBeTruthy();
+  });
+});
