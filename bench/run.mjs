@@ -21,12 +21,19 @@ const only = process.argv.slice(2);
 const benches = readdirSync(benchDir, { withFileTypes: true })
   .filter((e) => e.isFile())
   .map((e) => e.name)
-  .filter((n) => (n.endsWith('.mjs') || (n.endsWith('.ts') && !n.endsWith('.d.ts'))) && n !== 'run.mjs' && !n.startsWith('_'))
+  .filter(
+    (n) =>
+      (n.endsWith('.mjs') || (n.endsWith('.ts') && !n.endsWith('.d.ts'))) &&
+      n !== 'run.mjs' &&
+      !n.startsWith('_'),
+  )
   .sort((a, b) => (a.startsWith('size.') ? -1 : b.startsWith('size.') ? 1 : a.localeCompare(b)))
   .filter((n) => only.length === 0 || only.includes(basename(n, extname(n))));
 
 if (benches.length === 0) {
-  console.error(only.length > 0 ? `no benchmark named ${only.join(', ')} in bench/` : 'no benchmark in bench/');
+  console.error(
+    only.length > 0 ? `no benchmark named ${only.join(', ')} in bench/` : 'no benchmark in bench/',
+  );
   process.exit(1);
 }
 
@@ -68,6 +75,8 @@ for (const r of results) {
 }
 const failed = results.filter((r) => r.code !== 0);
 if (failed.length > 0) {
-  console.error(`\n${failed.length} of ${results.length} benchmark(s) failed: ${failed.map((r) => r.file).join(', ')}`);
+  console.error(
+    `\n${failed.length} of ${results.length} benchmark(s) failed: ${failed.map((r) => r.file).join(', ')}`,
+  );
   process.exitCode = 1;
 }

@@ -81,7 +81,10 @@ async function main() {
   const files = Object.values(budgets).map((b) => b.file);
   if (files.some((f) => !existsSync(join(root, f)))) {
     console.log('dist/ is missing a bundle: running npm run build first');
-    const res = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+    const res = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], {
+      cwd: root,
+      stdio: 'inherit',
+    });
     if (res.status !== 0) throw new Error('the build failed');
   }
 
@@ -109,7 +112,14 @@ async function main() {
       kb(r.gzipMaxBytes),
       r.withinBudget ? 'ok' : 'OVER',
     ]),
-    ['dependency floor (lit + nanostores + socket.io-client)', kb(floor.raw), kb(floor.gzip), kb(floor.brotli), '-', '-'],
+    [
+      'dependency floor (lit + nanostores + socket.io-client)',
+      kb(floor.raw),
+      kb(floor.gzip),
+      kb(floor.brotli),
+      '-',
+      '-',
+    ],
   ];
   if (widget) {
     table.push([

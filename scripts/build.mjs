@@ -29,18 +29,42 @@ const dist = join(root, 'dist');
 export const GLOBAL_NAME = 'Charla';
 
 /** Dependencies the ESM build leaves as imports. */
-const ESM_EXTERNALS = [/^lit($|\/)/, /^@lit\//, /^@lit-labs\//, /^nanostores($|\/)/, /^@nanostores\//, /^socket\.io-client($|\/)/, /^idb-keyval($|\/)/];
+const ESM_EXTERNALS = [
+  /^lit($|\/)/,
+  /^@lit\//,
+  /^@lit-labs\//,
+  /^nanostores($|\/)/,
+  /^@nanostores\//,
+  /^socket\.io-client($|\/)/,
+  /^idb-keyval($|\/)/,
+];
 
 /** Modules that must never reach a browser bundle: the schema library stays on the server. */
-const FORBIDDEN_IN_BROWSER = [/[\\/]node_modules[\\/]typebox[\\/]/, /[\\/]node_modules[\\/]@sinclair[\\/]typebox[\\/]/, /[\\/]types[\\/]schemas[\\/]/, /[\\/]server[\\/]/];
+const FORBIDDEN_IN_BROWSER = [
+  /[\\/]node_modules[\\/]typebox[\\/]/,
+  /[\\/]node_modules[\\/]@sinclair[\\/]typebox[\\/]/,
+  /[\\/]types[\\/]schemas[\\/]/,
+  /[\\/]server[\\/]/,
+];
 
 /** Rolldown/Vite warnings that mean a broken bundle, not a style note. */
-const FATAL_LOG_CODES = new Set(['UNRESOLVED_IMPORT', 'MISSING_EXPORT', 'MISSING_GLOBAL_NAME', 'EVAL', 'IMPORT_IS_UNDEFINED', 'MISSING_NAME_OPTION_FOR_IIFE_EXPORT']);
+const FATAL_LOG_CODES = new Set([
+  'UNRESOLVED_IMPORT',
+  'MISSING_EXPORT',
+  'MISSING_GLOBAL_NAME',
+  'EVAL',
+  'IMPORT_IS_UNDEFINED',
+  'MISSING_NAME_OPTION_FOR_IIFE_EXPORT',
+]);
 
-const isBare = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !/^[A-Za-z]:[\\/]/.test(id);
+const isBare = (id) =>
+  !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && !/^[A-Za-z]:[\\/]/.test(id);
 
 /** One Vite library build, with the checks every artefact shares. */
-async function bundle(label, { entry, fileName, format, external, minify, define = {}, checkBrowser = true }) {
+async function bundle(
+  label,
+  { entry, fileName, format, external, minify, define = {}, checkBrowser = true },
+) {
   const problems = [];
   const started = performance.now();
   const output = await build({
@@ -86,7 +110,9 @@ async function bundle(label, { entry, fileName, format, external, minify, define
     if (!checkBrowser) continue;
     for (const id of chunk.moduleIds) {
       if (FORBIDDEN_IN_BROWSER.some((re) => re.test(id))) {
-        problems.push(`${relative(root, id)} is bundled into ${chunk.fileName}; browser code may import only types and constants from types/`);
+        problems.push(
+          `${relative(root, id)} is bundled into ${chunk.fileName}; browser code may import only types and constants from types/`,
+        );
       }
     }
     if (format === 'iife') {
@@ -94,11 +120,15 @@ async function bundle(label, { entry, fileName, format, external, minify, define
       try {
         new Script(chunk.code, { filename: chunk.fileName });
       } catch (error) {
-        problems.push(`${chunk.fileName} does not parse as a script: ${error instanceof Error ? error.message : String(error)}`);
+        problems.push(
+          `${chunk.fileName} does not parse as a script: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     }
     if (format === 'iife' && /\bimport\s*\(/.test(chunk.code)) {
-      problems.push(`${chunk.fileName} still contains a dynamic import(); a script-tag bundle must be one file`);
+      problems.push(
+        `${chunk.fileName} still contains a dynamic import(); a script-tag bundle must be one file`,
+      );
     }
   }
   if (problems.length > 0) {
@@ -141,7 +171,8 @@ function printArtefacts(paths) {
   });
   const head = ['artefact', 'raw', 'gzip', 'brotli'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const line = (cells) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(`\n${line(head)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
   for (const r of rows) console.log(line(r));
 }
@@ -155,7 +186,11 @@ async function main() {
   console.log('Building Charla');
 
   // Declarations and the manifest run beside the bundles (they only read the sources).
-  const declarations = run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json']);
+  const declarations = run(process.execPath, [
+    join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+    '-p',
+    'tsconfig.build.json',
+  ]);
   const manifest = run(bin('cem'), ['analyze', '--config', 'custom-elements-manifest.config.mjs']);
 
   const production = { 'process.env.NODE_ENV': '"production"' };

@@ -47,7 +47,9 @@ describe('BotMessage', () => {
     expectTypeOf<BotMessage['type']>().toEqualTypeOf<BotMessageType>();
     expectTypeOf<Extract<BotMessage, { type: 'video' }>>().toEqualTypeOf<VideoBotMessage>();
     expectTypeOf<Extract<BotMessage, { type: 'video' }>['mediaUrl']>().toEqualTypeOf<string>();
-    expectTypeOf<Extract<BotMessage, { type: 'voice_call' }>['parameters']>().toEqualTypeOf<{ display_text: string }>();
+    expectTypeOf<Extract<BotMessage, { type: 'voice_call' }>['parameters']>().toEqualTypeOf<{
+      display_text: string;
+    }>();
   });
 
   it('tells text with options apart by buttons', () => {
@@ -102,10 +104,16 @@ describe('schemas and their static types', () => {
     expectTypeOf<CampaignListQuery['botId']>().toEqualTypeOf<string>();
     expectTypeOf<CampaignUpdateBody>().toEqualTypeOf<{ name?: string; scheduledAt?: string }>();
     expectTypeOf<AssetsRefreshBody>().toEqualTypeOf<{ resourceUrl: string; ttl: number }>();
-    expectTypeOf<Static<typeof import('../../types/schemas/index.ts').ApiResponse>>().toEqualTypeOf<ApiResponse>();
-    expectTypeOf<CampaignStatus>().toEqualTypeOf<'PENDING' | 'SCHEDULED' | 'IN_PROGRESS' | 'COMPLETED' | 'CANCELLED'>();
+    expectTypeOf<
+      Static<typeof import('../../types/schemas/index.ts').ApiResponse>
+    >().toEqualTypeOf<ApiResponse>();
+    expectTypeOf<CampaignStatus>().toEqualTypeOf<
+      'PENDING' | 'SCHEDULED' | 'IN_PROGRESS' | 'COMPLETED' | 'CANCELLED'
+    >();
     expectTypeOf<Contact['id']>().toEqualTypeOf<string | number>();
     expectTypeOf<Room['membersInfo'][number]['memberType']>().toEqualTypeOf<'Client' | 'Charla'>();
+    expectTypeOf<Message['by']>().toEqualTypeOf<'user' | 'bot' | 'charla' | 'company' | 'client'>();
+    expectTypeOf<Room['type']>().toEqualTypeOf<'bot' | 'direct' | 'group'>();
   });
 });
 

@@ -57,7 +57,9 @@ describe('limits', () => {
   it('matches E.164 numbers and UUIDs with its patterns', () => {
     const e164 = new RegExp(E164_PATTERN);
     expect(['+12345678', '+5215512345678', '+123456789012345'].every((p) => e164.test(p))).toBe(true);
-    expect(['12345678', '+0123456789', '+1234567', '+1234567890123456', '+1 2345678'].some((p) => e164.test(p))).toBe(false);
+    expect(
+      ['12345678', '+0123456789', '+1234567', '+1234567890123456', '+1 2345678'].some((p) => e164.test(p)),
+    ).toBe(false);
     const uuid = new RegExp(UUID_PATTERN);
     expect(uuid.test(crypto.randomUUID())).toBe(true);
     expect(uuid.test('0b7e4a52-3f0c-4c8e-9d7a-2f1e5b6c7d8')).toBe(false);
@@ -67,16 +69,50 @@ describe('limits', () => {
 describe('enumerations', () => {
   it('has the interface values', () => {
     expect(CAMPAIGN_STATUSES).toEqual(['PENDING', 'SCHEDULED', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED']);
-    expect([...CAMPAIGN_FILTER_STATUSES].sort()).toEqual(['COMPLETED', 'IN_PROGRESS', 'PENDING', 'SCHEDULED']);
-    expect(MESSAGE_TYPES).toEqual(['TEXT', 'IMAGE', 'AUDIO', 'FILE', 'DOCUMENT', 'LOCATION', 'POSTBACK', 'EVENT', 'VIDEO']);
-    expect([...SENDABLE_MESSAGE_TYPES].sort()).toEqual(
-      ['AUDIO', 'DOCUMENT', 'EVENT', 'IMAGE', 'LOCATION', 'POSTBACK', 'TEXT', 'VIDEO'],
-    );
-    expect(MESSAGE_STATUSES).toEqual(['CREATED', 'DELIVERED', 'FAILED', 'DELIVERED_CHANNEL', 'DELIVERED_USER']);
+    expect([...CAMPAIGN_FILTER_STATUSES].sort()).toEqual([
+      'COMPLETED',
+      'IN_PROGRESS',
+      'PENDING',
+      'SCHEDULED',
+    ]);
+    expect(MESSAGE_TYPES).toEqual([
+      'TEXT',
+      'IMAGE',
+      'AUDIO',
+      'FILE',
+      'DOCUMENT',
+      'LOCATION',
+      'POSTBACK',
+      'EVENT',
+      'VIDEO',
+    ]);
+    expect([...SENDABLE_MESSAGE_TYPES].sort()).toEqual([
+      'AUDIO',
+      'DOCUMENT',
+      'EVENT',
+      'IMAGE',
+      'LOCATION',
+      'POSTBACK',
+      'TEXT',
+      'VIDEO',
+    ]);
+    expect(MESSAGE_STATUSES).toEqual([
+      'CREATED',
+      'DELIVERED',
+      'FAILED',
+      'DELIVERED_CHANNEL',
+      'DELIVERED_USER',
+    ]);
     expect(MESSAGE_BY).toEqual(expect.arrayContaining(['user', 'bot', 'company', 'client']));
     expect(MESSAGE_BY).toHaveLength(5);
     expect(MEMBER_TYPES).toContain('Client');
-    expect([...BOT_MESSAGE_TYPES].sort()).toEqual(['contact_info_request', 'contacts', 'text', 'video', 'voice_call']);
+    expect([...BOT_MESSAGE_TYPES].sort()).toEqual([
+      'contact_info_request',
+      'contacts',
+      'text',
+      'video',
+      'voice_call',
+    ]);
   });
 });
 

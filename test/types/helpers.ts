@@ -30,7 +30,10 @@ export function expectRejected(schema: TSchema, value: unknown, path: string): v
 export const chars = (n: number, c = 'a'): string => c.repeat(n);
 
 /** A copy of an object with some fields replaced or (with undefined) removed. */
-export function withFields<T extends object>(base: T, fields: Record<string, unknown>): Record<string, unknown> {
+export function withFields<T extends object>(
+  base: T,
+  fields: Record<string, unknown>,
+): Record<string, unknown> {
   const copy: Record<string, unknown> = structuredClone(base) as Record<string, unknown>;
   for (const [k, v] of Object.entries(fields)) {
     if (v === undefined) delete copy[k];

@@ -172,7 +172,10 @@ describe('WidgetCreateBody', () => {
   it('accepts an existing bot with a full configuration, and a new bot with an empty one', () => {
     expectAccepted(WidgetCreateBody, full);
     expectAccepted(WidgetCreateBody, { bot: {}, widget: {} });
-    expectAccepted(WidgetCreateBody, { bot: { name: 'Nuevo', callingEnabled: true }, widget: { properties: { type: 'normal' } } });
+    expectAccepted(WidgetCreateBody, {
+      bot: { name: 'Nuevo', callingEnabled: true },
+      widget: { properties: { type: 'normal' } },
+    });
   });
 
   it('rejects a body without bot or widget', () => {
@@ -183,9 +186,21 @@ describe('WidgetCreateBody', () => {
   it('rejects unknown bot fields and bad typed widget fields', () => {
     expectRejected(WidgetCreateBody, { bot: { token: 'x' }, widget: {} }, '/bot');
     expectRejected(WidgetCreateBody, { bot: { id: '' }, widget: {} }, '/bot/id');
-    expectRejected(WidgetCreateBody, { bot: {}, widget: { properties: { type: 'popup' } } }, '/widget/properties/type');
-    expectRejected(WidgetCreateBody, { bot: {}, widget: { theme: { position: 'middle' } } }, '/widget/theme/position');
-    expectRejected(WidgetCreateBody, { bot: {}, widget: { theme: { status: 'yes' } } }, '/widget/theme/status');
+    expectRejected(
+      WidgetCreateBody,
+      { bot: {}, widget: { properties: { type: 'popup' } } },
+      '/widget/properties/type',
+    );
+    expectRejected(
+      WidgetCreateBody,
+      { bot: {}, widget: { theme: { position: 'middle' } } },
+      '/widget/theme/position',
+    );
+    expectRejected(
+      WidgetCreateBody,
+      { bot: {}, widget: { theme: { status: 'yes' } } },
+      '/widget/theme/status',
+    );
     expectRejected(
       WidgetCreateBody,
       { bot: {}, widget: { theme: { font: { name: 'x;}</style><script>' } } } },
@@ -196,13 +211,18 @@ describe('WidgetCreateBody', () => {
       { bot: {}, widget: { credentials: { whiteList: ['javascript:alert(1)'] } } },
       '/widget/credentials/whiteList/0',
     );
-    expectRejected(WidgetCreateBody, { bot: {}, widget: { credentials: { blackList: 'https://a.com' } } }, '/widget/credentials/blackList');
+    expectRejected(
+      WidgetCreateBody,
+      { bot: {}, widget: { credentials: { blackList: 'https://a.com' } } },
+      '/widget/credentials/blackList',
+    );
   });
 });
 
 describe('bot messages', () => {
   const base = { userId: 'user-1' };
-  const options = (n: number) => Array.from({ length: n }, (_, i) => ({ title: `Opción ${i + 1}`, payload: `p${i}` }));
+  const options = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ title: `Opción ${i + 1}`, payload: `p${i}` }));
 
   describe('text', () => {
     it('accepts text, with or without the redundant botId', () => {
@@ -244,9 +264,21 @@ describe('bot messages', () => {
 
     it('accepts an option title of 24 characters and rejects 25', () => {
       expectAccepted(TextWithOptionsBotMessage, msg({ options: [{ title: chars(24) }] }));
-      expectRejected(TextWithOptionsBotMessage, msg({ options: [{ title: chars(25) }] }), '/buttons/options/0/title');
-      expectRejected(TextWithOptionsBotMessage, msg({ options: [{ title: '' }] }), '/buttons/options/0/title');
-      expectRejected(TextWithOptionsBotMessage, msg({ options: [{ description: 'sin título' }] }), '/buttons/options/0');
+      expectRejected(
+        TextWithOptionsBotMessage,
+        msg({ options: [{ title: chars(25) }] }),
+        '/buttons/options/0/title',
+      );
+      expectRejected(
+        TextWithOptionsBotMessage,
+        msg({ options: [{ title: '' }] }),
+        '/buttons/options/0/title',
+      );
+      expectRejected(
+        TextWithOptionsBotMessage,
+        msg({ options: [{ description: 'sin título' }] }),
+        '/buttons/options/0',
+      );
     });
 
     it('accepts an option description of 72 characters and rejects 73', () => {
@@ -278,14 +310,26 @@ describe('bot messages', () => {
       phones: [{ phone: '+5215512345678', type: 'CELL', wa_id: '5215512345678' }],
       emails: [{ email: 'ana@example.com', type: 'WORK' }],
       addresses: [
-        { street: 'Av. Reforma 1', city: 'CDMX', state: 'CDMX', zip: '06600', country: 'México', country_code: 'MX', type: 'WORK' },
+        {
+          street: 'Av. Reforma 1',
+          city: 'CDMX',
+          state: 'CDMX',
+          zip: '06600',
+          country: 'México',
+          country_code: 'MX',
+          type: 'WORK',
+        },
       ],
     };
 
     it('accepts full contacts and contacts with no fields at all', () => {
       expectAccepted(ContactsBotMessage, { ...base, type: 'contacts', contacts: [contact] });
       expectAccepted(ContactsBotMessage, { ...base, type: 'contacts', contacts: [{}] });
-      expectAccepted(ContactsBotMessage, { ...base, type: 'contacts', contacts: Array.from({ length: CONTACTS_MAX }, () => ({})) });
+      expectAccepted(ContactsBotMessage, {
+        ...base,
+        type: 'contacts',
+        contacts: Array.from({ length: CONTACTS_MAX }, () => ({})),
+      });
     });
 
     it('accepts E.164 phones of 8 to 15 digits', () => {
@@ -295,7 +339,14 @@ describe('bot messages', () => {
     });
 
     it('rejects phones that are not E.164', () => {
-      for (const phone of ['5215512345678', '+0123456789', '+1234567', '+1234567890123456', '+52 55 1234 5678', '+52-55-1234']) {
+      for (const phone of [
+        '5215512345678',
+        '+0123456789',
+        '+1234567',
+        '+1234567890123456',
+        '+52 55 1234 5678',
+        '+52-55-1234',
+      ]) {
         expectRejected(BotContact, { phones: [{ phone }] }, '/phones/0/phone');
       }
     });
@@ -323,7 +374,11 @@ describe('bot messages', () => {
     it('rejects no parameters, no display_text, an empty display_text and no text', () => {
       expectRejected(VoiceCallBotMessage, withFields(call, { parameters: undefined }), '');
       expectRejected(VoiceCallBotMessage, { ...call, parameters: {} }, '/parameters');
-      expectRejected(VoiceCallBotMessage, { ...call, parameters: { display_text: '' } }, '/parameters/display_text');
+      expectRejected(
+        VoiceCallBotMessage,
+        { ...call, parameters: { display_text: '' } },
+        '/parameters/display_text',
+      );
       expectRejected(VoiceCallBotMessage, withFields(call, { text: undefined }), '');
     });
   });
@@ -346,9 +401,17 @@ describe('bot messages', () => {
 
   describe('contact_info_request', () => {
     it('accepts a request with its text and rejects one without', () => {
-      expectAccepted(ContactInfoRequestBotMessage, { ...base, type: 'contact_info_request', text: '¿Nos compartes tus datos?' });
+      expectAccepted(ContactInfoRequestBotMessage, {
+        ...base,
+        type: 'contact_info_request',
+        text: '¿Nos compartes tus datos?',
+      });
       expectRejected(ContactInfoRequestBotMessage, { ...base, type: 'contact_info_request' }, '');
-      expectRejected(ContactInfoRequestBotMessage, { ...base, type: 'contact_info_request', text: '' }, '/text');
+      expectRejected(
+        ContactInfoRequestBotMessage,
+        { ...base, type: 'contact_info_request', text: '' },
+        '/text',
+      );
     });
   });
 
@@ -390,9 +453,22 @@ describe('RoomPostBody', () => {
     senderId: 'bot-1',
     messages: [
       { id: UUID, type: 'TEXT', text: 'Tu pedido salió' },
-      { id: '1b7e4a52-3f0c-4c8e-9d7a-2f1e5b6c7d81', type: 'IMAGE', mediaUrl: 'https://cdn.example.com/a.png' },
-      { id: '2b7e4a52-3f0c-4c8e-9d7a-2f1e5b6c7d82', type: 'VIDEO', mediaUrl: 'https://cdn.example.com/a.mp4' },
-      { id: '3b7e4a52-3f0c-4c8e-9d7a-2f1e5b6c7d83', type: 'DOCUMENT', mediaUrl: 'https://cdn.example.com/a.pdf', caption: 'Factura' },
+      {
+        id: '1b7e4a52-3f0c-4c8e-9d7a-2f1e5b6c7d81',
+        type: 'IMAGE',
+        mediaUrl: 'https://cdn.example.com/a.png',
+      },
+      {
+        id: '2b7e4a52-3f0c-4c8e-9d7a-2f1e5b6c7d82',
+        type: 'VIDEO',
+        mediaUrl: 'https://cdn.example.com/a.mp4',
+      },
+      {
+        id: '3b7e4a52-3f0c-4c8e-9d7a-2f1e5b6c7d83',
+        type: 'DOCUMENT',
+        mediaUrl: 'https://cdn.example.com/a.pdf',
+        caption: 'Factura',
+      },
     ],
   };
 
@@ -406,19 +482,42 @@ describe('RoomPostBody', () => {
 
   it('rejects text without text and media without mediaUrl', () => {
     expectRejected(RoomPostBody, { senderId: 's', messages: [{ id: UUID, type: 'TEXT' }] }, '/messages/0');
-    expectRejected(RoomPostBody, { senderId: 's', messages: [{ id: UUID, type: 'TEXT', text: '' }] }, '/messages/0');
+    expectRejected(
+      RoomPostBody,
+      { senderId: 's', messages: [{ id: UUID, type: 'TEXT', text: '' }] },
+      '/messages/0',
+    );
     expectRejected(RoomPostBody, { senderId: 's', messages: [{ id: UUID, type: 'IMAGE' }] }, '/messages/0');
-    expectRejected(RoomPostBody, { senderId: 's', messages: [{ id: UUID, type: 'DOCUMENT', text: 'x' }] }, '/messages/0');
+    expectRejected(
+      RoomPostBody,
+      { senderId: 's', messages: [{ id: UUID, type: 'DOCUMENT', text: 'x' }] },
+      '/messages/0',
+    );
   });
 
   it('rejects an id that is not a UUID, an unknown type, no sender and no or too many messages', () => {
-    expectRejected(RoomPostBody, { senderId: 's', messages: [{ id: 'msg-1', type: 'TEXT', text: 'a' }] }, '/messages/0');
-    expectRejected(RoomPostBody, { senderId: 's', messages: [{ id: UUID, type: 'STICKER', mediaUrl: 'https://a.example/s.webp' }] }, '/messages/0');
+    expectRejected(
+      RoomPostBody,
+      { senderId: 's', messages: [{ id: 'msg-1', type: 'TEXT', text: 'a' }] },
+      '/messages/0',
+    );
+    expectRejected(
+      RoomPostBody,
+      { senderId: 's', messages: [{ id: UUID, type: 'STICKER', mediaUrl: 'https://a.example/s.webp' }] },
+      '/messages/0',
+    );
     expectRejected(RoomPostBody, withFields(body, { senderId: undefined }), '');
     expectRejected(RoomPostBody, { senderId: 's', messages: [] }, '/messages');
     expectRejected(
       RoomPostBody,
-      { senderId: 's', messages: Array.from({ length: ROOM_POST_MESSAGES_MAX + 1 }, () => ({ id: UUID, type: 'TEXT', text: 'a' })) },
+      {
+        senderId: 's',
+        messages: Array.from({ length: ROOM_POST_MESSAGES_MAX + 1 }, () => ({
+          id: UUID,
+          type: 'TEXT',
+          text: 'a',
+        })),
+      },
       '/messages',
     );
   });
@@ -438,8 +537,16 @@ describe('AssetsRefreshBody', () => {
     expectRejected(AssetsRefreshBody, { resourceUrl: url, ttl: 1800.5 }, '/ttl');
     expectRejected(AssetsRefreshBody, { resourceUrl: url }, '');
     expectRejected(AssetsRefreshBody, { ttl: 900 }, '');
-    expectRejected(AssetsRefreshBody, { resourceUrl: 'http://media.example.com/r/abc.jpg', ttl: 900 }, '/resourceUrl');
-    expectRejected(AssetsRefreshBody, { resourceUrl: 'media.example.com/r/abc.jpg', ttl: 900 }, '/resourceUrl');
+    expectRejected(
+      AssetsRefreshBody,
+      { resourceUrl: 'http://media.example.com/r/abc.jpg', ttl: 900 },
+      '/resourceUrl',
+    );
+    expectRejected(
+      AssetsRefreshBody,
+      { resourceUrl: 'media.example.com/r/abc.jpg', ttl: 900 },
+      '/resourceUrl',
+    );
   });
 });
 
@@ -469,7 +576,13 @@ describe('OutgoingMessage', () => {
     DOCUMENT: { ...base, type: 'DOCUMENT', mediaUrl: 'https://cdn.example.com/a.pdf', caption: 'Contrato' },
     LOCATION: { ...base, type: 'LOCATION', lat: '19.4326', lng: '-99.1332' },
     POSTBACK: { ...base, type: 'POSTBACK', text: 'Ventas', payload: { option: 'sales' } },
-    EVENT: { ...base, type: 'EVENT', slug: 'cart-viewed', description: 'Vio el carrito', eventPayload: { sku: 'A1' } },
+    EVENT: {
+      ...base,
+      type: 'EVENT',
+      slug: 'cart-viewed',
+      description: 'Vio el carrito',
+      eventPayload: { sku: 'A1' },
+    },
   } as const;
 
   it('has one schema per sendable type', () => {
@@ -482,41 +595,78 @@ describe('OutgoingMessage', () => {
     expectAccepted(OutgoingMessage, { ...valid[type], senderNames: 'Ana' });
   });
 
-  it.each(SENDABLE_MESSAGE_TYPES)('rejects a %s message whose id is not a UUID or that has no room', (type) => {
-    expectRejected(OUTGOING_MESSAGE_SCHEMAS[type], { ...valid[type], id: 'abc' }, '/id');
-    expectRejected(OUTGOING_MESSAGE_SCHEMAS[type], withFields(valid[type], { roomId: undefined }), '');
-  });
+  it.each(SENDABLE_MESSAGE_TYPES)(
+    'rejects a %s message whose id is not a UUID or that has no room',
+    (type) => {
+      expectRejected(OUTGOING_MESSAGE_SCHEMAS[type], { ...valid[type], id: 'abc' }, '/id');
+      expectRejected(OUTGOING_MESSAGE_SCHEMAS[type], withFields(valid[type], { roomId: undefined }), '');
+    },
+  );
 
   it('rejects each type without its own fields', () => {
     expectRejected(OUTGOING_MESSAGE_SCHEMAS.TEXT, { ...valid.TEXT, text: '' }, '/text');
-    expectRejected(OUTGOING_MESSAGE_SCHEMAS.TEXT, { ...valid.TEXT, text: chars(MESSAGE_TEXT_MAX + 1) }, '/text');
+    expectRejected(
+      OUTGOING_MESSAGE_SCHEMAS.TEXT,
+      { ...valid.TEXT, text: chars(MESSAGE_TEXT_MAX + 1) },
+      '/text',
+    );
     expectRejected(OUTGOING_MESSAGE_SCHEMAS.IMAGE, withFields(valid.IMAGE, { mediaUrl: undefined }), '');
-    expectRejected(OUTGOING_MESSAGE_SCHEMAS.AUDIO, { ...valid.AUDIO, mediaUrl: 'file:///etc/passwd' }, '/mediaUrl');
-    expectRejected(OUTGOING_MESSAGE_SCHEMAS.VIDEO, { ...valid.VIDEO, mediaUrl: 'javascript:alert(1)' }, '/mediaUrl');
-    expectRejected(OUTGOING_MESSAGE_SCHEMAS.DOCUMENT, { ...valid.DOCUMENT, caption: chars(SHORT_TEXT_MAX + 1) }, '/caption');
+    expectRejected(
+      OUTGOING_MESSAGE_SCHEMAS.AUDIO,
+      { ...valid.AUDIO, mediaUrl: 'file:///etc/passwd' },
+      '/mediaUrl',
+    );
+    expectRejected(
+      OUTGOING_MESSAGE_SCHEMAS.VIDEO,
+      { ...valid.VIDEO, mediaUrl: 'javascript:alert(1)' },
+      '/mediaUrl',
+    );
+    expectRejected(
+      OUTGOING_MESSAGE_SCHEMAS.DOCUMENT,
+      { ...valid.DOCUMENT, caption: chars(SHORT_TEXT_MAX + 1) },
+      '/caption',
+    );
     expectRejected(OUTGOING_MESSAGE_SCHEMAS.LOCATION, { ...valid.LOCATION, lat: 'norte' }, '/lat');
     expectRejected(OUTGOING_MESSAGE_SCHEMAS.LOCATION, withFields(valid.LOCATION, { lng: undefined }), '');
     expectRejected(OUTGOING_MESSAGE_SCHEMAS.POSTBACK, withFields(valid.POSTBACK, { payload: undefined }), '');
-    expectRejected(OUTGOING_MESSAGE_SCHEMAS.EVENT, { ...valid.EVENT, eventPayload: { count: 3 } }, '/eventPayload/count');
+    expectRejected(
+      OUTGOING_MESSAGE_SCHEMAS.EVENT,
+      { ...valid.EVENT, eventPayload: { count: 3 } },
+      '/eventPayload/count',
+    );
     expectRejected(OUTGOING_MESSAGE_SCHEMAS.EVENT, { ...valid.EVENT, slug: '' }, '/slug');
   });
 
   it('rejects FILE and unknown types, which a widget does not send', () => {
     expectRejected(OutgoingMessage, { ...base, type: 'FILE', mediaUrl: 'https://cdn.example.com/a.bin' }, '');
-    expectRejected(OutgoingMessage, { ...base, type: 'STICKER', mediaUrl: 'https://cdn.example.com/a.webp' }, '');
+    expectRejected(
+      OutgoingMessage,
+      { ...base, type: 'STICKER', mediaUrl: 'https://cdn.example.com/a.webp' },
+      '',
+    );
   });
 });
 
 describe('AddMembersBody', () => {
   it('accepts members with the default and both member types', () => {
     expectAccepted(AddMembersBody, {
-      members: [{ referenceId: 'user-1' }, { referenceId: 'user-2', names: 'Ana', memberType: 'Client' }, { referenceId: 'agent-1', memberType: 'Charla' }],
+      members: [
+        { referenceId: 'user-1' },
+        { referenceId: 'user-2', names: 'Ana', memberType: 'Client' },
+        { referenceId: 'agent-1', memberType: 'Charla' },
+      ],
     });
-    expectAccepted(AddMembersBody, { members: Array.from({ length: ADD_MEMBERS_MAX }, (_, i) => ({ referenceId: `u${i}` })) });
+    expectAccepted(AddMembersBody, {
+      members: Array.from({ length: ADD_MEMBERS_MAX }, (_, i) => ({ referenceId: `u${i}` })),
+    });
   });
 
   it('rejects an unknown member type, a missing referenceId and no or too many members', () => {
-    expectRejected(AddMembersBody, { members: [{ referenceId: 'u1', memberType: 'Admin' }] }, '/members/0/memberType');
+    expectRejected(
+      AddMembersBody,
+      { members: [{ referenceId: 'u1', memberType: 'Admin' }] },
+      '/members/0/memberType',
+    );
     expectRejected(AddMembersBody, { members: [{ names: 'Ana' }] }, '/members/0');
     expectRejected(AddMembersBody, { members: [{ referenceId: '' }] }, '/members/0/referenceId');
     expectRejected(AddMembersBody, { members: [] }, '/members');
@@ -531,7 +681,9 @@ describe('AddMembersBody', () => {
 describe('the widget API bodies', () => {
   it('AddMemberBody takes a Contact or a bare id', () => {
     expectAccepted(AddMemberBody, { member: 'user-1' });
-    expectAccepted(AddMemberBody, { member: { id: 42, names: 'Ana', avatar: 'https://a.example/a.png', color: '#f00', type: 'agent' } });
+    expectAccepted(AddMemberBody, {
+      member: { id: 42, names: 'Ana', avatar: 'https://a.example/a.png', color: '#f00', type: 'agent' },
+    });
     expectRejected(AddMemberBody, { member: '' }, '/member');
     expectRejected(AddMemberBody, { member: { names: 'sin id' } }, '/member');
   });

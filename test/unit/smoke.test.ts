@@ -6,14 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { LitElement, html } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import {
-  ERRORS,
-  ROUTES,
-  errorBody,
-  isErrorBody,
-  routePath,
-  type ErrorBody,
-} from '../../types/index.ts';
+import { ERRORS, ROUTES, errorBody, isErrorBody, routePath, type ErrorBody } from '../../types/index.ts';
 
 @customElement('charla-smoke-probe')
 class CharlaSmokeProbe extends LitElement {
@@ -76,7 +69,9 @@ describe('errorBody()', () => {
 
 describe('routePath()', () => {
   it('fills placeholders with URI-encoded values', () => {
-    expect(routePath(ROUTES.botMessages, { botId: 'bot 1/ñ?x=y' })).toBe('/v1/bots/bot%201%2F%C3%B1%3Fx%3Dy/messages');
+    expect(routePath(ROUTES.botMessages, { botId: 'bot 1/ñ?x=y' })).toBe(
+      '/v1/bots/bot%201%2F%C3%B1%3Fx%3Dy/messages',
+    );
     expect(routePath(ROUTES.widgetRoomMembers, { roomId: 42 })).toBe('/v1/widget/rooms/42/members');
     expect(routePath(ROUTES.listCampaigns)).toBe('/v1/campaigns');
   });
