@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { buildApp } from '../../../server/app.ts';
 import type { Config } from '../../../server/config.ts';
 
@@ -25,16 +26,49 @@ export interface Server {
   close(): Promise<void>;
 }
 
-export async function startServer(options: Partial<Config> = {}): Promise<Server> {
+/**
+ * A server on an ephemeral port. On PostgreSQL each server gets its own schema
+ * (search_path in the connection options), so files running at once never see
+ * each other's rows; pass `schema` to reopen the same storage (restart tests).
+ */
+export async function startServer(
+  options: Partial<Config> = {},
+  storage: { schema?: string; keep?: boolean } = {},
+): Promise<Server & { schema: string | undefined }> {
+  let databaseUrl = options.databaseUrl ?? DATABASE_URL;
+  let schema: string | undefined;
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    schema = storage.schema ?? `t_${randomUUID().replace(/-/g, '')}`;
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await client.end();
+    const url = new URL(databaseUrl);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    databaseUrl = url.toString();
+  }
   const app = await buildApp({
-    databaseUrl: DATABASE_URL,
     publicBaseUrl: PUBLIC_BASE,
     scheduler: false,
     logger: false,
     ...options,
+    databaseUrl,
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, base: address, close: () => app.close() };
+  return {
+    app,
+    base: address,
+    schema,
+    close: async () => {
+      await app.close();
+      if (schema && !storage.keep) {
+        const client = new pg.Client({ connectionString: DATABASE_URL });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await client.end();
+      }
+    },
+  };
 }
 
 export interface Res<T = any> {
@@ -92,11 +126,13 @@ export async function snapshot(server: Server): Promise<Record<string, string>> 
     );
     out[table] = `${rows[0]?.n}:${rows[0]?.h}`;
   }
-  for (const table of ['rooms', 'members', 'messages']) {
+  for (const table of ['rooms', 'room_members', 'messages', 'live_users']) {
     const exists = await db.query<{ r: string | null }>(`SELECT to_regclass($1)::text AS r`, [table]);
     if (!exists.rows[0]?.r) continue;
-    const { rows } = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${table}`);
-    out[table] = rows[0]?.n ?? '0';
+    const { rows } = await db.query<{ n: string; h: string | null }>(
+      `SELECT count(*)::text AS n, md5(string_agg(t::text, ',' ORDER BY t::text)) AS h FROM ${table} t`,
+    );
+    out[table] = `${rows[0]?.n}:${rows[0]?.h}`;
   }
   return out;
 }
@@ -113,4 +149,22 @@ export async function until<T>(fn: () => Promise<T | undefined | null | false>, 
     if (Date.now() - start > timeoutMs) throw new Error('until: timed out');
     await new Promise((r) => setTimeout(r, stepMs));
   }
+}
+
+/** Inserts campaigns straight into storage (list tests need chosen creation dates). */
+export async function insertCampaigns(
+  server: Server,
+  rows: Array<{ botId: string; createdAt: string; status?: string; elementName?: string; name?: string }>,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (const r of rows) {
+    const id = randomUUID();
+    ids.push(id);
+    await server.app.charla.db.query(
+      `INSERT INTO campaigns (id, company_id, name, element_name, bot_id, status, message, created_at, completed_at)
+       VALUES ($1, 'company-1', $2, $3, $4, $5, $6, $7, CASE WHEN $5 = 'COMPLETED' THEN $7::timestamptz ELSE NULL END)`,
+      [id, r.name ?? 'c', r.elementName ?? 'el', r.botId, r.status ?? 'COMPLETED', JSON.stringify({ type: 'text', text: 'hi' }), r.createdAt],
+    );
+  }
+  return ids;
 }
