@@ -1,2 +1,18 @@
-/** Placeholder entry of the self-contained script-tag bundle (the widget core replaces this). */
-export { version } from './index.ts';
+/**
+ * The self-contained bundle (`charla.iife.js`): the whole widget in one file.
+ * Loaded by the small loader, it registers itself as `window.__charlaFull`
+ * and the loader hands over to it. Used directly in a script tag (with the
+ * same data-* attributes as the loader), it boots by itself.
+ */
+import './define.ts';
+import { createWidget, widgets } from './widget/create-widget.ts';
+import { boot, type FullApi } from './widget/boot.ts';
+import { CharlaError } from './transport/errors.ts';
+import { version } from './version.ts';
+
+const full = { createWidget, widgets, version, CharlaError } as unknown as FullApi;
+window.__charlaFull = full;
+
+const script = document.currentScript as HTMLScriptElement | null;
+const loaderPresent = window.Charla !== undefined && !Array.isArray(window.Charla);
+if (!loaderPresent || script?.dataset['apiKey']) boot(script, () => Promise.resolve(full), version);

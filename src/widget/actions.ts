@@ -1,0 +1,222 @@
+/**
+ * WidgetActions: what the components call. Logic lives here and in the
+ * stores; the components only render and call these.
+ */
+import type { Contact, Language, Message, MessageOption, QuickReply, Room } from '../../types/index.ts';
+import { LANGUAGES } from '../../types/enums.ts';
+import { GET_MESSAGES_LIMIT_DEFAULT, UPLOAD_IMAGE_MAX_BYTES, UPLOAD_MEDIA_MAX_BYTES, UPLOAD_MEDIA_TYPES } from '../../types/limits.ts';
+import { ROUTES, routePath } from '../../types/routes.ts';
+import type { UploadResult } from '../../types/index.ts';
+import { patchUi } from '../stores/index.ts';
+import { invalidArgument, toCharlaError } from '../transport/errors.ts';
+import { isSafeUrl } from '../util/url.ts';
+import { uuid } from '../util/uuid.ts';
+import { requireContact, requireId } from '../util/validate.ts';
+import type { WidgetActions } from './context.ts';
+import type { WidgetCore } from './core.ts';
+
+export interface CoreActions extends WidgetActions {
+  /** Opens (or finds) the direct room with a user and shows it. */
+  openRoomWithUser(contact: Contact): Promise<Room>;
+}
+
+export function createActions(core: WidgetCore): CoreActions {
+  const w = core.stores.w;
+
+  const currentRoom = (): string => {
+    const roomId = w.$currentRoomId.get() ?? core.currentSession?.botRoomId ?? null;
+    if (!roomId) throw invalidArgument('there is no current room', 'roomId');
+    return roomId;
+  };
+
+  const loadLatest = (roomId: string) => {
+    const held = w.$messagesByRoom.get()[roomId];
+    if (held && held.some((m) => m.seq !== undefined)) return;
+    void loadPage(roomId, null);
+  };
+
+  const loadPage = async (roomId: string, beforeId: string | null): Promise<void> => {
+    const history = w.$historyByRoom.get();
+    const state = history[roomId] ?? { loading: false, hasMore: true };
+    if (state.loading) return;
+    w.$historyByRoom.set({ ...history, [roomId]: { ...state, loading: true, error: undefined } });
+    try {
+      const page = await core.getMessages({ roomId, limit: GET_MESSAGES_LIMIT_DEFAULT, id: beforeId });
+      w.$historyByRoom.set({
+        ...w.$historyByRoom.get(),
+        [roomId]: { loading: false, hasMore: page.length >= GET_MESSAGES_LIMIT_DEFAULT },
+      });
+      core.refreshExpiredMedia(roomId);
+    } catch (error) {
+      const e = toCharlaError(error);
+      w.$historyByRoom.set({ ...w.$historyByRoom.get(), [roomId]: { loading: false, hasMore: state.hasMore, error: e.body } });
+    }
+  };
+
+  const sendTo = (message: Record<string, unknown>) => core.sendMessage({ roomId: currentRoom(), ...message });
+  const guard = <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return fn();
+    } catch (error) {
+      return Promise.reject(toCharlaError(error));
+    }
+  };
+
+  const actions: CoreActions = {
+    open() {
+      if (patchUi(w.$ui, { open: true, launcherDisabled: false })) {
+        core.emit('open', {});
+        core.markCurrentRead();
+        const roomId = w.$currentRoomId.get();
+        if (roomId) {
+          core.refreshExpiredMedia(roomId);
+          if (core.currentSession) loadLatest(roomId);
+        }
+      }
+    },
+    close(disable = false) {
+      const wasOpen = w.$ui.get().open;
+      patchUi(w.$ui, disable ? { open: false, launcherDisabled: true } : { open: false });
+      if (wasOpen) core.emit('close', { disabled: disable === true });
+    },
+    showHomeMenu() {
+      patchUi(w.$ui, { view: 'home' });
+    },
+    hideHomeMenu() {
+      patchUi(w.$ui, { view: 'chat' });
+    },
+    showRoomContacts() {
+      patchUi(w.$ui, { view: 'room-contacts' });
+    },
+    selectRoom(roomId: string) {
+      requireId(roomId, 'roomId');
+      w.$currentRoomId.set(roomId);
+      patchUi(w.$ui, { view: 'chat' });
+      core.markCurrentRead();
+      core.refreshExpiredMedia(roomId);
+      if (core.currentSession) loadLatest(roomId);
+    },
+    sendMessage(message) {
+      return guard(() => (message && (message as { roomId?: unknown }).roomId ? core.sendMessage(message) : sendTo({ ...message })));
+    },
+    sendText(text: string) {
+      return guard(() => sendTo({ type: 'TEXT', text }));
+    },
+    chooseOption(message: Message, option: MessageOption) {
+      return guard(() =>
+        core.sendMessage({
+          roomId: message.roomId,
+          type: 'POSTBACK',
+          text: option.title,
+          payload: { ...(option.payload ?? {}), replyTo: String(message.id) },
+        }),
+      );
+    },
+    chooseQuickReply(message: Message, reply: QuickReply) {
+      return guard(() =>
+        core.sendMessage({
+          roomId: message.roomId,
+          type: 'POSTBACK',
+          text: reply.title,
+          payload: { ...(reply.payload ?? {}), replyTo: String(message.id) },
+        }),
+      );
+    },
+    submitContactInfo(message: Message, info: { name: string; phone: string; email: string }) {
+      return guard(() => {
+        const name = String(info?.name ?? '').trim();
+        const phone = String(info?.phone ?? '').trim();
+        const email = String(info?.email ?? '').trim();
+        if (!name && !phone && !email) throw invalidArgument('name, phone or email is needed', 'info');
+        return core.sendMessage({
+          roomId: message.roomId,
+          type: 'POSTBACK',
+          text: [name, phone, email].filter(Boolean).join(' · '),
+          payload: { type: 'contact_info', replyTo: String(message.id), name, phone, email },
+        });
+      });
+    },
+    sendFile(file, type, caption) {
+      return guard(async () => {
+        if (!file || typeof (file as Blob).size !== 'number') throw invalidArgument('file must be a Blob or File', 'file');
+        const accepted = UPLOAD_MEDIA_TYPES[type] as readonly string[] | undefined;
+        if (!accepted) throw invalidArgument('type must be IMAGE, DOCUMENT, AUDIO or VIDEO', 'type');
+        // Recorders add codec parameters (audio/webm;codecs=opus): compare the essence.
+        const essence = (file.type || '').split(';')[0]?.trim().toLowerCase() ?? '';
+        if (!accepted.includes(essence)) throw invalidArgument(`${essence || 'this file type'} is not accepted for ${type}`, 'file');
+        const max = type === 'IMAGE' ? UPLOAD_IMAGE_MAX_BYTES : UPLOAD_MEDIA_MAX_BYTES;
+        if (file.size > max) throw invalidArgument(`the file is larger than ${Math.round(max / 1024 / 1024)} MB`, 'file');
+        const roomId = currentRoom();
+        const id = uuid();
+        const name = file.name ?? 'file';
+        w.$uploads.set([...w.$uploads.get(), { id, name, progress: 0 }]);
+        const setUpload = (patch: { progress?: number; error?: string }) =>
+          w.$uploads.set(w.$uploads.get().map((u) => (u.id === id ? { ...u, ...patch } : u)));
+        try {
+          await core.ensureSession();
+          const form = new FormData();
+          form.append('type', type);
+          form.append('roomId', roomId);
+          form.append('file', file, name);
+          const result = await core.rest.upload<UploadResult>(ROUTES.widgetUpload, form);
+          if (!result || !isSafeUrl(result.mediaUrl)) throw invalidArgument('the upload gave no usable address', 'mediaUrl');
+          setUpload({ progress: 1 });
+          w.$uploads.set(w.$uploads.get().filter((u) => u.id !== id));
+          const message: Record<string, unknown> = { roomId, type, mediaUrl: result.mediaUrl };
+          if (caption && type !== 'AUDIO') message['caption'] = caption;
+          return await core.sendMessage(message);
+        } catch (error) {
+          const e = toCharlaError(error);
+          setUpload({ error: e.message });
+          throw e;
+        }
+      });
+    },
+    sendLocation(lat: number, lng: number) {
+      return guard(() => sendTo({ type: 'LOCATION', lat: String(lat), lng: String(lng) }));
+    },
+    retry(messageId: string) {
+      return core.retry(messageId);
+    },
+    async loadOlder() {
+      const roomId = w.$currentRoomId.get();
+      if (!roomId) return;
+      const list = w.$messagesByRoom.get()[roomId] ?? [];
+      const oldest = list.find((m) => m.seq !== undefined);
+      const history = w.$historyByRoom.get()[roomId];
+      if (history && !history.hasMore) return;
+      await loadPage(roomId, oldest ? String(oldest.id) : null);
+    },
+    markSeen(roomId: string, ids: string[]) {
+      core.markSeen(roomId, ids);
+    },
+    async openRoomWithUser(contact: Contact) {
+      const c = requireContact(contact);
+      const body: Record<string, unknown> = { id: c.id };
+      if (c.names !== undefined) body['names'] = c.names;
+      const res = await core.postApi<Room | { room: Room }>(ROUTES.widgetDirectRoom, body);
+      const room = (res && typeof res === 'object' && 'room' in res ? res.room : res) as Room;
+      core.stores.w.$rooms.set(
+        [...core.stores.w.$rooms.get().filter((r) => r.id !== room.id), room],
+      );
+      actions.selectRoom(room.id);
+      return room;
+    },
+    async addMember(contact: Contact) {
+      const c = requireContact(contact);
+      const roomId = currentRoom();
+      await core.postApi(routePath(ROUTES.widgetRoomMembers, { roomId }), { member: c });
+    },
+    refreshMediaUrl(url: string) {
+      return core.refreshMediaUrl(url);
+    },
+    dismissError() {
+      w.$lastError.set(null);
+    },
+    setLanguage(language: Language) {
+      if (!(LANGUAGES as readonly string[]).includes(language)) throw invalidArgument(`language must be one of ${LANGUAGES.join(', ')}`, 'language');
+      w.$language.set(language);
+    },
+  };
+  return actions;
+}

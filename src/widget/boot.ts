@@ -1,0 +1,273 @@
+/**
+ * The script-tag boot, shared by the small loader (src/loader.ts) and the
+ * self-contained bundle (src/iife.ts). No imports beyond the user id helper:
+ * the loader's budget is 3 KB gzip.
+ *
+ * `window.Charla` becomes `{ createWidget, widgets, version, push, load }`:
+ * - `createWidget(options)` returns a handle at once. Until the full bundle
+ *   has loaded, the handle shows a small launcher and queues every method
+ *   call (each returns a promise of the real method's result); afterwards it
+ *   forwards to the real WidgetInstance. `await handle.ready` gives the
+ *   WidgetInstance itself.
+ * - Functions queued before the script arrived
+ *   (`window.Charla = window.Charla || []; Charla.push(fn)`) are called with
+ *   the Charla object once it is set up; `Charla.push(fn)` later calls fn at once.
+ * - `charla:load` is dispatched on document with `detail.widgetInstance`
+ *   (the handle) when `data-init="true"` created one, and `detail.Charla`.
+ */
+import { storedUserId } from '../util/user-id.ts';
+
+/** What the full bundle hands over (`window.__charlaFull`). */
+export interface FullApi {
+  createWidget(options: BootOptions): WidgetLike;
+  version: string;
+}
+
+/** Options of Charla.createWidget on the script-tag build (those of createWidget). */
+export type BootOptions = { apiKey: string; baseUrl?: string; userId?: string; userNames?: string; container?: HTMLElement | null } & Record<
+  string,
+  unknown
+>;
+
+type WidgetLike = Record<string, unknown> & { destroy(): void };
+
+export interface CharlaGlobal {
+  createWidget(options: BootOptions): WidgetLike;
+  /** The live widget instances (handles) of this page. */
+  widgets: WidgetLike[];
+  version: string;
+  push(...fns: ((charla: CharlaGlobal) => void)[]): void;
+  /** Loads the full bundle now; resolves with its API. */
+  load(): Promise<FullApi>;
+}
+
+declare global {
+  interface Window {
+    Charla?: CharlaGlobal | ((charla: CharlaGlobal) => void)[];
+    __charlaFull?: FullApi;
+  }
+}
+
+const MARK = '__charlaBoot';
+const CSS =
+  ':host{all:initial}button{position:fixed;z-index:2147483000;width:56px;height:56px;border:0;border-radius:50%;' +
+  'background:var(--charla-color-primary,#1f6feb);color:var(--charla-color-on-primary,#fff);cursor:pointer;display:grid;' +
+  'place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);padding:0}button:focus-visible{outline:3px solid #111;outline-offset:2px}' +
+  'button[data-p^=b]{bottom:24px}button[data-p^=t]{top:24px}button[data-p$=r]{right:24px}button[data-p$=l]{left:24px}' +
+  'button[aria-busy=true]{opacity:.8;cursor:progress}svg{width:28px;height:28px;fill:currentColor}';
+
+/** A launcher drawn with plain DOM in a shadow root, styled by a constructable stylesheet (strict CSP safe). */
+function liteLauncher(container: HTMLElement, position: string, label: string, onUse: () => void): HTMLElement {
+  const host = document.createElement('charla-loader');
+  const root = host.attachShadow({ mode: 'open' });
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.setAttribute('aria-label', label);
+  button.setAttribute('part', 'launcher');
+  const p = position.replace(/(\w)\w*-(\w)\w*/, '$1$2');
+  button.dataset['p'] = /^[bt][lr]$/.test(p) ? p : 'br';
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('viewBox', '0 0 24 24');
+  svg.setAttribute('aria-hidden', 'true');
+  const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+  path.setAttribute('d', 'M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H8l-4 4V6a2 2 0 0 1 2-2z');
+  svg.appendChild(path);
+  button.appendChild(svg);
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(CSS);
+    root.adoptedStyleSheets = [sheet];
+  } catch {
+    // No constructable stylesheets: position through the CSSOM (never a style attribute string).
+    const s = button.style;
+    s.position = 'fixed';
+    s.bottom = s.right = '24px';
+    s.width = s.height = '56px';
+    s.borderRadius = '50%';
+  }
+  root.appendChild(button);
+  const use = () => {
+    button.setAttribute('aria-busy', 'true');
+    onUse();
+  };
+  button.addEventListener('click', use);
+  for (const ev of ['pointerenter', 'focus']) button.addEventListener(ev, () => onUse(), { once: true });
+  container.appendChild(host);
+  return host;
+}
+
+/** Runs `fn` when the browser is idle (or after a short delay). */
+function whenIdle(fn: () => void): void {
+  const ric = (globalThis as { requestIdleCallback?: (cb: () => void, o: { timeout: number }) => number }).requestIdleCallback;
+  if (ric) ric(fn, { timeout: 3000 });
+  else setTimeout(fn, 1500);
+}
+
+/** Injects the full bundle next to `src`; resolves once it registered itself. */
+export function scriptLoader(src: string, nonce?: string): () => Promise<FullApi> {
+  return () =>
+    new Promise<FullApi>((resolve, reject) => {
+      if (window.__charlaFull) return resolve(window.__charlaFull);
+      const s = document.createElement('script');
+      s.src = src;
+      s.async = true;
+      if (nonce) s.nonce = nonce;
+      s.addEventListener('load', () =>
+        window.__charlaFull ? resolve(window.__charlaFull) : reject(new Error('charla: the full bundle did not register')),
+      );
+      s.addEventListener('error', () => reject(new Error(`charla: could not load ${src}`)));
+      document.head.appendChild(s);
+    });
+}
+
+/** Options from a script tag's data-* attributes (data-api-key required for a widget). */
+export function scriptOptions(script: HTMLOrSVGScriptElement | null): BootOptions | null {
+  const d = (script as HTMLScriptElement | null)?.dataset;
+  const apiKey = d?.['apiKey'];
+  if (!d || !apiKey) return null;
+  const options: BootOptions = {
+    apiKey,
+    baseUrl: d['baseUrl'] || new URL((script as HTMLScriptElement).src || location.href, location.href).origin,
+    userId: d['userId'] || storedUserId(apiKey),
+  };
+  if (d['userNames']) options.userNames = d['userNames'];
+  if (d['language']) options['language'] = d['language'];
+  if (d['position']) options['position'] = d['position'];
+  return options;
+}
+
+/**
+ * Sets up window.Charla (once per page; a second script tag reuses it),
+ * creates the data-init widget of `script`, runs queued calls and
+ * dispatches `charla:load`.
+ */
+export function boot(script: HTMLOrSVGScriptElement | null, loadFull: () => Promise<FullApi>, version: string): CharlaGlobal {
+  const existing = window.Charla as (CharlaGlobal & { [MARK]?: true }) | undefined;
+  const queued = Array.isArray(existing) ? existing : [];
+  const defaults = scriptOptions(script);
+  let charla: CharlaGlobal;
+  if (existing && !Array.isArray(existing) && existing[MARK]) {
+    charla = existing;
+  } else {
+    let full: Promise<FullApi> | null = null;
+    const load = (): Promise<FullApi> => {
+      full ??= loadFull().catch((e: unknown) => {
+        full = null;
+        throw e;
+      });
+      return full;
+    };
+    const widgets: WidgetLike[] = [];
+    const createWidget = (options: BootOptions): WidgetLike => {
+      const opts = { ...(defaults ?? {}), ...options } as BootOptions;
+      const untrack = (w: WidgetLike) => {
+        const at = widgets.indexOf(w);
+        if (at >= 0) widgets.splice(at, 1);
+      };
+      if (window.__charlaFull) {
+        // The full bundle is here: the real instance, no handle in between.
+        const instance = window.__charlaFull.createWidget(opts);
+        const destroyReal = instance.destroy.bind(instance);
+        instance.destroy = () => {
+          untrack(instance);
+          destroyReal();
+        };
+        widgets.push(instance);
+        return instance;
+      }
+      let real: WidgetLike | null = null;
+      let destroyed = false;
+      let launcher: HTMLElement | null = null;
+      let opened = false;
+      const calls: [string, unknown[], (v: unknown) => void, (e: unknown) => void][] = [];
+      const ready = new Promise<WidgetLike>((resolve, reject) => {
+        const start = () =>
+          void load().then(
+            (api) => {
+              if (destroyed) return;
+              real = api.createWidget(opts);
+              launcher?.remove();
+              launcher = null;
+              for (const [name, args, ok, fail] of calls.splice(0)) {
+                try {
+                  ok((real[name] as (...a: unknown[]) => unknown)(...args));
+                } catch (e) {
+                  fail(e);
+                }
+              }
+              if (opened) (real['open'] as () => void)();
+              resolve(real);
+            },
+            (e: unknown) => {
+              launcher?.removeAttribute('aria-busy');
+              reject(e);
+            },
+          );
+        const container = opts.container === undefined ? document.body : opts.container;
+        if (container) {
+          const label = opts['language'] === 'en' ? 'Open chat' : 'Abrir chat';
+          launcher = liteLauncher(container, String(opts['position'] ?? 'br'), label, () => {
+            opened ||= true;
+            start();
+          });
+          whenIdle(start);
+        } else {
+          start();
+        }
+      });
+      ready.catch(() => undefined);
+      const destroy = () => {
+        destroyed = true;
+        launcher?.remove();
+        untrack(handle);
+        (real as WidgetLike | null)?.destroy();
+      };
+      const handle: WidgetLike = new Proxy({} as WidgetLike, {
+        get(_, prop) {
+          if (prop === 'ready') return ready;
+          if (prop === 'destroy') return destroy;
+          if (prop === 'then' || typeof prop === 'symbol') return undefined;
+          if (real) {
+            const v = real[prop];
+            return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(real) : v;
+          }
+          return (...args: unknown[]) =>
+            new Promise((ok, fail) => {
+              if (prop === 'open') opened = true;
+              if (prop === 'close') opened = false;
+              calls.push([prop, args, ok, fail]);
+            });
+        },
+      });
+      widgets.push(handle);
+      return handle;
+    };
+    charla = {
+      createWidget,
+      widgets,
+      version,
+      push: (...fns) => {
+        for (const fn of fns) {
+          try {
+            fn(charla);
+          } catch (e) {
+            queueMicrotask(() => {
+              throw e;
+            });
+          }
+        }
+      },
+      load,
+    };
+    Object.defineProperty(charla, MARK, { value: true });
+    window.Charla = charla;
+  }
+  let widgetInstance: WidgetLike | undefined;
+  if (defaults && (script as HTMLScriptElement).dataset['init'] === 'true') {
+    widgetInstance = charla.createWidget(defaults);
+    (widgetInstance['connect'] as () => Promise<unknown>)().catch(() => undefined);
+  }
+  charla.push(...queued.filter((f) => typeof f === 'function'));
+  document.dispatchEvent(new CustomEvent('charla:load', { detail: { widgetInstance, Charla: charla } }));
+  return charla;
+}

@@ -1,0 +1,825 @@
+/**
+ * WidgetCore: one widget's session, live connection, outbox and state, with
+ * no DOM. The facade (instance.ts) and the actions (actions.ts) sit on it;
+ * Node tests and benches drive it directly.
+ *
+ * A message's way: sendMessage puts a CREATED copy in the room's store and
+ * the outbox, emits it with an acknowledgement (pipelined: many in flight),
+ * and the acknowledgement's stored copy replaces it. After any (re)connect:
+ * gap fill (`messages:sync` with the last sequence held per room), then the
+ * outbox flush. The service dedupes by UUID, so resending is always safe.
+ */
+import type {
+  ApiResponse,
+  ConnectionState,
+  Language,
+  Member,
+  Message,
+  OutgoingMessage,
+  Room,
+  SessionResult,
+  StatusChange,
+} from '../../types/index.ts';
+import { GET_MESSAGES_LIMIT_DEFAULT } from '../../types/limits.ts';
+import { ROUTES, routePath } from '../../types/routes.ts';
+import type { MembershipChange, SyncResult } from '../../types/socket.ts';
+import { domEventFor, type WidgetEventMap, type WidgetEventName } from '../events/index.ts';
+import {
+  applyStatus,
+  createStores,
+  lastSeq,
+  messageKey,
+  patchUi,
+  upsertMessages,
+  upsertRooms,
+  withMember,
+  withoutMember,
+  type StoreSet,
+} from '../stores/index.ts';
+import { CharlaError, clientError, invalidArgument, toCharlaError } from '../transport/errors.ts';
+import { Outbox, type OutboxEntry, type OutboxStorage, type OutboxStorageKind } from '../transport/outbox.ts';
+import { RestClient } from '../transport/rest.ts';
+import { ACK_TIMEOUT_MS, createSocket, request, type LiveSocket } from '../transport/socket.ts';
+import { Emitter } from '../util/emitter.ts';
+import { isExpiredSignedUrl, isSafeUrl, normalizeBaseUrl } from '../util/url.ts';
+import { storedUserId } from '../util/user-id.ts';
+import { uuid } from '../util/uuid.ts';
+import { requireGetMessages, requireId, toOutgoingMessage } from '../util/validate.ts';
+
+/** Options of createWidget(). */
+export interface WidgetOptions {
+  /** The widget's API key (`data.ApiKey.key` of widget creation). Required. */
+  apiKey: string;
+  /** Address of the Charla service. Default: the page's origin. */
+  baseUrl?: string;
+  /** The page's user id. Default: a UUID made once and kept per API key. */
+  userId?: string;
+  /** The user's display name. */
+  userNames?: string;
+  /** Language of the widget's texts (es or en). Default es. */
+  language?: Language;
+  /** Element the widget is appended to. Default document.body; null: headless (no element). */
+  container?: HTMLElement | null;
+  /** Open the chat panel as soon as the widget has connected. Default false. */
+  autoShow?: boolean;
+  /** Storage namespace of the outbox. Default `<apiKey>:<userId>`. */
+  namespace?: string;
+  /** Outbox storage: a kind to force, or a storage of your own. Default: IndexedDB, else localStorage, else memory. */
+  outboxStorage?: OutboxStorageKind | OutboxStorage;
+  /** fetch to use (SSR, tests). Default globalThis.fetch. */
+  fetch?: typeof fetch;
+  /** REST timeout in ms. Default 15000. */
+  requestTimeoutMs?: number;
+  /** Socket acknowledgement timeout in ms. Default 10000. */
+  ackTimeoutMs?: number;
+  /** socket.io transports. Default websocket, then polling. */
+  transports?: ('websocket' | 'polling' | 'webtransport')[];
+  /** Reconnection delay bounds in ms. */
+  reconnectionDelay?: number;
+  reconnectionDelayMax?: number;
+}
+
+interface Waiter {
+  resolve: (message: Message) => void;
+  reject: (error: CharlaError) => void;
+}
+
+/** Attempts an UNKNOWN_ERROR acknowledgement gets before the message is FAILED. */
+const UNKNOWN_ERROR_ATTEMPTS = 5;
+const RETRY_DELAY_MS = 1_000;
+const SEEN_FLUSH_MS = 250;
+
+export class WidgetCore {
+  readonly options: Readonly<WidgetOptions>;
+  readonly apiKey: string;
+  readonly baseUrl: string;
+  readonly userId: string;
+  readonly namespace: string;
+  readonly stores: StoreSet;
+  readonly rest: RestClient;
+  readonly outbox: Outbox;
+  readonly events = new Emitter<WidgetEventMap>();
+  /** Element DOM events are dispatched on (set by the facade). */
+  element: EventTarget | null = null;
+
+  private session: SessionResult | null = null;
+  private sessionPromise: Promise<SessionResult> | null = null;
+  private renewing: Promise<boolean> | null = null;
+  private socket: LiveSocket | null = null;
+  private connectPromise: Promise<void> | null = null;
+  private firstSync: { resolve: () => void; reject: (e: CharlaError) => void } | null = null;
+  /** True once the gap fill after the current connection is done (sends may go out). */
+  private synced = false;
+  private syncing = false;
+  private readonly inFlight = new Set<string>();
+  private readonly attempts = new Map<string, number>();
+  private readonly waiters = new Map<string, Waiter[]>();
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly refreshes = new Map<string, Promise<string>>();
+  private readonly seen = new Map<string, Set<string>>();
+  private seenTimer: ReturnType<typeof setTimeout> | null = null;
+  private destroyed = false;
+  private wantConnected = false;
+
+  constructor(options: WidgetOptions) {
+    if (typeof options !== 'object' || options === null) throw invalidArgument('createWidget needs an options object', 'options');
+    if (typeof options.apiKey !== 'string' || options.apiKey.trim().length === 0) {
+      throw invalidArgument('apiKey is required', 'apiKey');
+    }
+    const origin = typeof location !== 'undefined' ? location.origin : undefined;
+    const baseUrl = normalizeBaseUrl(options.baseUrl ?? origin);
+    if (!baseUrl) throw invalidArgument('baseUrl must be an https address (http only on localhost)', 'baseUrl');
+    if (options.userId !== undefined) requireId(options.userId, 'userId');
+    if (options.userNames !== undefined && typeof options.userNames !== 'string') {
+      throw invalidArgument('userNames must be a string', 'userNames');
+    }
+    this.options = options;
+    this.apiKey = options.apiKey;
+    this.baseUrl = baseUrl;
+    this.userId = options.userId ?? storedUserId(options.apiKey);
+    this.namespace = options.namespace ?? `${options.apiKey}:${this.userId}`;
+    this.stores = createStores(options.language ?? 'es');
+    this.stores.w.$user.set({ id: this.userId, names: options.userNames ?? null });
+    const restOptions: ConstructorParameters<typeof RestClient>[0] = {
+      baseUrl,
+      getToken: () => this.session?.token ?? null,
+      renewSession: () => this.renewSession(),
+    };
+    if (options.requestTimeoutMs !== undefined) restOptions.timeoutMs = options.requestTimeoutMs;
+    if (options.fetch !== undefined) restOptions.fetch = options.fetch;
+    this.rest = new RestClient(restOptions);
+    this.outbox = new Outbox(this.namespace, options.outboxStorage);
+    // Messages left by an earlier page show as pending in their rooms at once.
+    void this.outbox.ready().then(() => {
+      if (this.destroyed) return;
+      const pending = this.outbox.list().map((e) => this.localCopy(e.message, e.createdAt));
+      this.upsert(pending, false);
+      if (this.synced) this.flush();
+    });
+  }
+
+  /* ------------------------------------------------------------------ */
+  /* Events                                                              */
+  /* ------------------------------------------------------------------ */
+
+  emit<K extends WidgetEventName>(name: K, detail: WidgetEventMap[K]): void {
+    this.events.emit(name, detail);
+    this.element?.dispatchEvent(domEventFor(name, detail));
+  }
+
+  private reportError(error: unknown, operation: string): CharlaError {
+    const e = toCharlaError(error);
+    this.stores.w.$lastError.set({ message: e.message, code: e.code });
+    this.emit('error', { error: e, operation });
+    return e;
+  }
+
+  private setConnection(state: ConnectionState): void {
+    const previous = this.stores.w.$connection.get();
+    if (previous === state) return;
+    this.stores.w.$connection.set(state);
+    this.emit('connection', { state, previous });
+  }
+
+  /* ------------------------------------------------------------------ */
+  /* Session                                                             */
+  /* ------------------------------------------------------------------ */
+
+  /** The open session, opening it when there is none. */
+  ensureSession(): Promise<SessionResult> {
+    if (this.destroyed) return Promise.reject(clientError('DESTROYED'));
+    if (this.session) return Promise.resolve(this.session);
+    this.sessionPromise ??= this.openSession().finally(() => {
+      this.sessionPromise = null;
+    });
+    return this.sessionPromise;
+  }
+
+  private async openSession(): Promise<SessionResult> {
+    const body: Record<string, string> = { apiKey: this.apiKey, userId: this.userId };
+    const user = this.stores.w.$user.get();
+    if (user?.names) body['userNames'] = user.names;
+    body['language'] = this.stores.w.$language.get();
+    const result = await this.rest.post<SessionResult>(ROUTES.widgetSession, body, { auth: false });
+    if (this.destroyed) throw clientError('DESTROYED');
+    if (!result || typeof result.token !== 'string') throw clientError('NETWORK_ERROR', 'malformed session result');
+    this.session = result;
+    const w = this.stores.w;
+    w.$user.set({ id: result.user.id, names: result.user.names });
+    w.$config.set(result.widget);
+    if (w.$currentRoomId.get() === null && result.botRoomId) w.$currentRoomId.set(result.botRoomId);
+    return result;
+  }
+
+  /** Opens a new session after the old one was refused; true when it worked. */
+  renewSession(): Promise<boolean> {
+    if (this.destroyed) return Promise.resolve(false);
+    this.renewing ??= (async () => {
+      try {
+        this.session = null;
+        await this.ensureSession();
+        return true;
+      } catch {
+        return false;
+      } finally {
+        this.renewing = null;
+      }
+    })();
+    return this.renewing;
+  }
+
+  /** The session result, when one is open. */
+  get currentSession(): SessionResult | null {
+    return this.session;
+  }
+
+  /* ------------------------------------------------------------------ */
+  /* Connection                                                          */
+  /* ------------------------------------------------------------------ */
+
+  /**
+   * Opens the session and the live connection. Resolves once the first
+   * connection has synced; rejects when the service refuses the session.
+   */
+  connect(): Promise<void> {
+    if (this.destroyed) return Promise.reject(clientError('DESTROYED'));
+    this.wantConnected = true;
+    if (this.connectPromise) {
+      if (this.socket && !this.socket.active) this.socket.connect();
+      return this.connectPromise;
+    }
+    this.connectPromise = this.doConnect().catch((error: unknown) => {
+      this.connectPromise = null;
+      throw this.reportError(error, 'connect');
+    });
+    return this.connectPromise;
+  }
+
+  private async doConnect(): Promise<void> {
+    this.setConnection('connecting');
+    try {
+      await this.ensureSession();
+    } catch (error) {
+      this.setConnection('error');
+      throw error;
+    }
+    const done = new Promise<void>((resolve, reject) => {
+      this.firstSync = { resolve, reject };
+    });
+    this.openSocket();
+    await done;
+  }
+
+  /** Closes the live connection (the outbox keeps what is unsent). connect() opens it again. */
+  disconnect(): void {
+    this.wantConnected = false;
+    this.socket?.disconnect();
+    this.setConnection('offline');
+  }
+
+  /** The socket, for tests that force a disconnect. */
+  get liveSocket(): LiveSocket | null {
+    return this.socket;
+  }
+
+  private openSocket(): void {
+    const socketOptions: Parameters<typeof createSocket>[0] = {
+      baseUrl: this.baseUrl,
+      getToken: () => this.session?.token ?? null,
+    };
+    if (this.options.transports) socketOptions.transports = this.options.transports;
+    if (this.options.reconnectionDelay !== undefined) socketOptions.reconnectionDelay = this.options.reconnectionDelay;
+    if (this.options.reconnectionDelayMax !== undefined) socketOptions.reconnectionDelayMax = this.options.reconnectionDelayMax;
+    const socket = createSocket(socketOptions);
+    this.socket = socket;
+
+    socket.on('connect', () => this.handleConnect(socket));
+    socket.on('disconnect', (reason) => this.handleDisconnect(socket, reason));
+    socket.on('connect_error', (error) => void this.handleConnectError(socket, error));
+    socket.on('message:new', (message) => this.handleIncoming([message]));
+    socket.on('message:status', (change) => this.handleStatus(change));
+    socket.on('member:joined', (change) => this.handleMembership(change, true));
+    socket.on('member:left', (change) => this.handleMembership(change, false));
+    socket.on('room:updated', (room) => this.stores.w.$rooms.set(upsertRooms(this.stores.w.$rooms.get(), [room])));
+    socket.on('session:expired', () => void this.handleSessionExpired(socket));
+    socket.connect();
+  }
+
+  private handleConnect(socket: LiveSocket): void {
+    if (socket !== this.socket) return;
+    // Snapshot before any new message of this connection is handled.
+    const after: Record<string, number> = {};
+    for (const [roomId, list] of Object.entries(this.stores.w.$messagesByRoom.get())) {
+      const seq = lastSeq(list);
+      if (seq !== undefined) after[roomId] = seq;
+    }
+    void this.syncThenFlush(socket, after);
+  }
+
+  private async syncThenFlush(socket: LiveSocket, after: Record<string, number>): Promise<void> {
+    if (this.syncing) return;
+    this.syncing = true;
+    this.synced = false;
+    try {
+      await this.outbox.ready();
+      const result = await request(socket, 'messages:sync', { after }, this.ackTimeout);
+      if (socket !== this.socket || this.destroyed) return;
+      this.applySync(result);
+      this.synced = true;
+      this.setConnection('connected');
+      this.flush();
+      const first = this.firstSync;
+      this.firstSync = null;
+      first?.resolve();
+      if (this.options.autoShow && first) patchUi(this.stores.w.$ui, { open: true, launcherDisabled: false });
+      this.markCurrentRead();
+    } catch (error) {
+      const e = toCharlaError(error);
+      if (!e.transient && e.key !== 'NOT_CONNECTED') this.reportError(e, 'sync');
+      // Try again while the connection stands; a new connection syncs anyway.
+      if (socket === this.socket && socket.connected) this.later(() => this.handleConnect(socket), RETRY_DELAY_MS);
+    } finally {
+      this.syncing = false;
+    }
+  }
+
+  private applySync(result: SyncResult): void {
+    const w = this.stores.w;
+    if (Array.isArray(result.rooms)) {
+      const held = new Map(w.$rooms.get().map((r) => [r.id, r] as const));
+      w.$rooms.set(upsertRooms([], result.rooms.map((r) => ({ ...(held.get(r.id) ?? {}), ...r }) as Room)));
+      const unread: Record<string, number> = {};
+      for (const r of result.rooms) unread[r.id] = r.unread;
+      w.$unreadByRoom.set(unread);
+    }
+    if (Array.isArray(result.messages)) this.handleIncoming(result.messages);
+  }
+
+  private handleDisconnect(socket: LiveSocket, reason: string): void {
+    if (socket !== this.socket) return;
+    this.synced = false;
+    this.inFlight.clear();
+    // Whatever was buffered for this connection goes again through the outbox flush.
+    socket.sendBuffer = [];
+    if (this.destroyed) return;
+    if (reason === 'io client disconnect') {
+      this.setConnection('offline');
+      return;
+    }
+    this.setConnection('reconnecting');
+    // The service closed the connection: socket.io will not retry by itself.
+    if (reason === 'io server disconnect' && this.wantConnected) {
+      this.later(() => {
+        if (socket === this.socket && !socket.connected) socket.connect();
+      }, RETRY_DELAY_MS);
+    }
+  }
+
+  private async handleConnectError(socket: LiveSocket, error: Error & { data?: unknown }): Promise<void> {
+    if (socket !== this.socket || this.destroyed) return;
+    if (socket.active) {
+      // A transport failure: socket.io retries by itself.
+      this.setConnection(this.firstSync ? 'connecting' : 'reconnecting');
+      return;
+    }
+    // The service refused the handshake (middleware error).
+    const body = error.data;
+    const e =
+      body && typeof body === 'object' && 'error' in body
+        ? new CharlaError(body as CharlaError['body'], 0)
+        : toCharlaError(error);
+    if (e.key === 'UNAUTHORIZED' && (await this.renewSession())) {
+      if (socket === this.socket) socket.connect();
+      return;
+    }
+    this.setConnection('error');
+    this.reportError(e, 'connect');
+    const first = this.firstSync;
+    this.firstSync = null;
+    first?.reject(e);
+  }
+
+  private async handleSessionExpired(socket: LiveSocket): Promise<void> {
+    if (socket !== this.socket) return;
+    if (await this.renewSession()) {
+      socket.disconnect();
+      socket.connect();
+    } else {
+      this.setConnection('error');
+    }
+  }
+
+  private get ackTimeout(): number {
+    return this.options.ackTimeoutMs ?? ACK_TIMEOUT_MS;
+  }
+
+  /* ------------------------------------------------------------------ */
+  /* Incoming                                                            */
+  /* ------------------------------------------------------------------ */
+
+  /** Messages from the service (live or gap fill): upsert, settle pending sends, tell the host. */
+  handleIncoming(messages: readonly Message[]): void {
+    if (messages.length === 0) return;
+    const added = this.upsert(messages, true);
+    for (const m of messages) {
+      const id = messageKey(m);
+      if (m.seq !== undefined && this.outbox.has(id)) this.settle(id, m);
+    }
+    const me = this.userId;
+    const ui = this.stores.w.$ui.get();
+    const current = this.stores.w.$currentRoomId.get();
+    const unread = { ...this.stores.w.$unreadByRoom.get() };
+    let unreadChanged = false;
+    for (const m of added) {
+      this.emit('message', { roomId: m.roomId, message: m });
+      if (m.senderId === me) continue;
+      if (ui.open && current === m.roomId) continue;
+      unread[m.roomId] = (unread[m.roomId] ?? 0) + 1;
+      unreadChanged = true;
+    }
+    if (unreadChanged) this.stores.w.$unreadByRoom.set(unread);
+    if (ui.open && current !== null && added.some((m) => m.roomId === current && m.senderId !== me)) this.markCurrentRead();
+  }
+
+  /** Upserts messages into their rooms; returns the ones not held before. */
+  upsert(messages: readonly Message[], fromService: boolean): Message[] {
+    const byRoom = new Map<string, Message[]>();
+    for (const m of messages) {
+      if (!m || typeof m.roomId !== 'string') continue;
+      let list = byRoom.get(m.roomId);
+      if (!list) byRoom.set(m.roomId, (list = []));
+      list.push(m);
+    }
+    const all = this.stores.w.$messagesByRoom.get();
+    let next: Record<string, Message[]> | null = null;
+    const added: Message[] = [];
+    for (const [roomId, list] of byRoom) {
+      const result = upsertMessages(all[roomId] ?? [], list);
+      if (result.changed) {
+        next ??= { ...all };
+        next[roomId] = result.list;
+      }
+      if (fromService) added.push(...result.added);
+    }
+    if (next) this.stores.w.$messagesByRoom.set(next);
+    return added;
+  }
+
+  private handleStatus(change: StatusChange): void {
+    const all = this.stores.w.$messagesByRoom.get();
+    const list = all[change.roomId];
+    if (!list) return;
+    const next = applyStatus(list, change.id, change.status, change.error);
+    if (next) this.stores.w.$messagesByRoom.set({ ...all, [change.roomId]: next });
+  }
+
+  private handleMembership(change: MembershipChange, joined: boolean): void {
+    const { roomId, member } = change;
+    const me = member.referenceId === this.userId;
+    const w = this.stores.w;
+    const room = w.$rooms.get().find((r) => r.id === roomId);
+    if (joined) {
+      if (room) w.$rooms.set(upsertRooms(w.$rooms.get(), [withMember(room, member)]));
+      else if (me) void this.fetchRoom(roomId).catch(() => undefined);
+      this.emit('addedToRoom', { type: me ? 'me' : 'other', roomId, member });
+    } else {
+      if (me) {
+        w.$rooms.set(w.$rooms.get().filter((r) => r.id !== roomId));
+        if (w.$currentRoomId.get() === roomId) w.$currentRoomId.set(this.session?.botRoomId ?? null);
+      } else if (room) {
+        w.$rooms.set(upsertRooms(w.$rooms.get(), [withoutMember(room, member)]));
+      }
+      this.emit('removedFromRoom', { type: me ? 'me' : 'other', roomId, member });
+    }
+  }
+
+  /* ------------------------------------------------------------------ */
+  /* Sending                                                             */
+  /* ------------------------------------------------------------------ */
+
+  /** The local, pending copy of an outgoing message. */
+  private localCopy(out: OutgoingMessage, createdAt = Date.now()): Message {
+    const user = this.stores.w.$user.get();
+    const copy = {
+      ...out,
+      senderId: user?.id ?? this.userId,
+      by: 'user',
+      status: 'CREATED',
+      createdAt: new Date(createdAt).toISOString(),
+      timestamp: createdAt,
+    } as Message;
+    if (out.senderNames === undefined && user?.names) copy.senderNames = user.names;
+    return copy;
+  }
+
+  /**
+   * Sends a message: checked at once (a bad one rejects and sends nothing),
+   * shown as CREATED, kept in the outbox and delivered exactly once. Resolves
+   * with the stored message; rejects when the service refuses it (FAILED).
+   */
+  sendMessage(input: unknown): Promise<Message> {
+    if (this.destroyed) return Promise.reject(clientError('DESTROYED'));
+    let out: OutgoingMessage;
+    try {
+      const defaultRoom = this.stores.w.$currentRoomId.get() ?? this.session?.botRoomId ?? null;
+      out = toOutgoingMessage(input, { id: uuid(), roomId: defaultRoom });
+    } catch (error) {
+      return Promise.reject(toCharlaError(error));
+    }
+    const id = String(out.id);
+    const held = this.findMessage(id);
+    if (held && held.status !== 'CREATED' && held.status !== 'FAILED') return Promise.resolve(held);
+    const promise = this.waitFor(id);
+    this.upsert([this.localCopy(out)], false);
+    const entry = this.outbox.add(out);
+    this.attempts.delete(id);
+    this.trySend(entry);
+    if (!this.connectPromise && !this.destroyed) void this.connect().catch(() => undefined);
+    return promise;
+  }
+
+  /** Sends a FAILED message again (same id: the service still stores it once). */
+  retry(messageId: string): Promise<Message> {
+    const held = this.findMessage(messageId);
+    if (!held) return Promise.reject(invalidArgument(`no message ${messageId} in this widget`, 'messageId'));
+    if (held.status !== 'FAILED') {
+      if (held.status === 'CREATED') return this.waitFor(messageId);
+      return Promise.resolve(held);
+    }
+    const { senderId: _s, by: _b, status: _st, createdAt: _c, timestamp: _t, seq: _q, error: _e, ...rest } = held as Message & {
+      error?: unknown;
+    };
+    // Reset to CREATED (FAILED and CREATED share a rank, so the store allows it).
+    this.upsert([{ ...held, status: 'CREATED' } as Message], false);
+    return this.sendMessage(rest);
+  }
+
+  private waitFor(id: string): Promise<Message> {
+    return new Promise<Message>((resolve, reject) => {
+      const list = this.waiters.get(id) ?? [];
+      list.push({ resolve, reject });
+      this.waiters.set(id, list);
+    });
+  }
+
+  findMessage(id: string): Message | undefined {
+    for (const list of Object.values(this.stores.w.$messagesByRoom.get())) {
+      const found = list.find((m) => messageKey(m) === id);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** Emits every outbox entry not yet in flight, in order. */
+  flush(): void {
+    for (const entry of this.outbox.list()) this.trySend(entry);
+  }
+
+  private trySend(entry: OutboxEntry): void {
+    const socket = this.socket;
+    const id = String(entry.message.id);
+    if (!socket || !socket.connected || !this.synced || this.inFlight.has(id) || this.destroyed) return;
+    this.inFlight.add(id);
+    request(socket, 'message:send', entry.message, this.ackTimeout).then(
+      (stored) => {
+        if (socket !== this.socket) this.inFlight.delete(id);
+        else this.inFlight.delete(id);
+        this.handleIncoming([stored]);
+        this.settle(id, stored);
+      },
+      (error: unknown) => {
+        if (socket === this.socket) this.inFlight.delete(id);
+        if (!this.outbox.has(id) || this.destroyed) return;
+        const e = toCharlaError(error);
+        const attempt = (this.attempts.get(id) ?? 0) + 1;
+        this.attempts.set(id, attempt);
+        const transient =
+          e.key === 'TIMEOUT' ||
+          e.key === 'NOT_CONNECTED' ||
+          e.key === 'NETWORK_ERROR' ||
+          e.key === 'RATE_LIMITED' ||
+          (e.key === 'UNKNOWN_ERROR' && attempt < UNKNOWN_ERROR_ATTEMPTS);
+        if (transient) {
+          // Never FAILED for a drop: it stays in the outbox and goes again.
+          this.later(() => {
+            const again = this.outbox.get(id);
+            if (again) this.trySend(again);
+          }, RETRY_DELAY_MS * Math.min(attempt, 5));
+          return;
+        }
+        this.fail(id, e);
+      },
+    );
+  }
+
+  /** The service stored the message: out of the outbox, promise resolved. */
+  private settle(id: string, stored: Message): void {
+    this.attempts.delete(id);
+    void this.outbox.remove(id);
+    const waiting = this.waiters.get(id);
+    this.waiters.delete(id);
+    const held = this.findMessage(id) ?? stored;
+    for (const w of waiting ?? []) w.resolve(held);
+  }
+
+  /** The service refused the message: FAILED with its reason; retry() sends it again. */
+  private fail(id: string, error: CharlaError): void {
+    this.attempts.delete(id);
+    void this.outbox.remove(id);
+    const held = this.findMessage(id);
+    if (held) {
+      const all = this.stores.w.$messagesByRoom.get();
+      const list = all[held.roomId] ?? [];
+      const next = applyStatus(list, id, 'FAILED', {
+        code: error.code,
+        key: error.key,
+        description: error.message || error.body.error.description,
+      });
+      if (next) this.stores.w.$messagesByRoom.set({ ...all, [held.roomId]: next });
+    }
+    const waiting = this.waiters.get(id);
+    this.waiters.delete(id);
+    for (const w of waiting ?? []) w.reject(error);
+    this.reportError(error, 'sendMessage');
+  }
+
+  /* ------------------------------------------------------------------ */
+  /* Read state                                                          */
+  /* ------------------------------------------------------------------ */
+
+  /** The user is looking at the current room: its unread count goes to zero. */
+  markCurrentRead(): void {
+    const roomId = this.stores.w.$currentRoomId.get();
+    if (roomId === null || !this.stores.w.$ui.get().open) return;
+    this.markRead(roomId);
+  }
+
+  markRead(roomId: string): void {
+    const unread = this.stores.w.$unreadByRoom.get();
+    if ((unread[roomId] ?? 0) > 0) this.stores.w.$unreadByRoom.set({ ...unread, [roomId]: 0 });
+    const socket = this.socket;
+    if (socket?.connected) void request(socket, 'room:read', { roomId }, this.ackTimeout).catch(() => undefined);
+  }
+
+  /** Batches "seen" reports (DELIVERED_USER for the senders). */
+  markSeen(roomId: string, ids: string[]): void {
+    const others = ids.filter((id) => {
+      const m = this.findMessage(id);
+      return m !== undefined && m.senderId !== this.userId && m.status !== 'DELIVERED_USER';
+    });
+    if (others.length === 0) return;
+    let set = this.seen.get(roomId);
+    if (!set) this.seen.set(roomId, (set = new Set()));
+    for (const id of others) set.add(id);
+    if (this.seenTimer) return;
+    this.seenTimer = setTimeout(() => {
+      this.seenTimer = null;
+      const socket = this.socket;
+      if (!socket?.connected) return;
+      for (const [room, idSet] of this.seen) {
+        void request(socket, 'messages:seen', { roomId: room, ids: [...idSet] }, this.ackTimeout).catch(() => undefined);
+      }
+      this.seen.clear();
+    }, SEEN_FLUSH_MS);
+  }
+
+  /* ------------------------------------------------------------------ */
+  /* REST operations                                                     */
+  /* ------------------------------------------------------------------ */
+
+  private async call<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.destroyed) throw clientError('DESTROYED');
+    await this.ensureSession();
+    return fn();
+  }
+
+  async fetchRoom(roomId: string): Promise<Room> {
+    const res = await this.call(() =>
+      this.rest.get<Room | { room: Room }>(routePath(ROUTES.widgetRoom, { roomId })),
+    );
+    const room = unwrap<Room>(res, 'room');
+    this.stores.w.$rooms.set(upsertRooms(this.stores.w.$rooms.get(), [room]));
+    return room;
+  }
+
+  async fetchRooms(): Promise<Room[]> {
+    const res = await this.call(() => this.rest.get<{ rooms: Room[] }>(ROUTES.widgetRooms));
+    const rooms = res.rooms ?? [];
+    this.stores.w.$rooms.set(upsertRooms(this.stores.w.$rooms.get(), rooms));
+    return rooms;
+  }
+
+  async fetchMembers(roomId: string): Promise<Member[]> {
+    const res = await this.call(() =>
+      this.rest.get<{ members: Member[] } | Member[]>(routePath(ROUTES.widgetRoomMembers, { roomId })),
+    );
+    return Array.isArray(res) ? res : (res.members ?? []);
+  }
+
+  postApi<T = ApiResponse>(path: string, body: unknown): Promise<T> {
+    return this.call(() => this.rest.post<T>(path, body));
+  }
+
+  /** History: the latest page, or the page before message `id`; kept in the room's store. */
+  async getMessages(options: unknown): Promise<Message[]> {
+    const { roomId, limit, id } = requireGetMessages(options, GET_MESSAGES_LIMIT_DEFAULT);
+    const res = await this.call(() =>
+      this.rest.get<{ messages: Message[] } | Message[]>(routePath(ROUTES.widgetRoomMessages, { roomId }), {
+        query: { limit, id },
+      }),
+    );
+    const messages = Array.isArray(res) ? res : (res.messages ?? []);
+    this.upsert(messages, false);
+    for (const m of messages) if (this.outbox.has(messageKey(m)) && m.seq !== undefined) this.settle(messageKey(m), m);
+    return messages;
+  }
+
+  /** A fresh signed address for an expired one of the service's; the same address when none can be had. */
+  refreshMediaUrl(url: string): Promise<string> {
+    if (!isSafeUrl(url)) return Promise.resolve(url);
+    let pending = this.refreshes.get(url);
+    if (!pending) {
+      pending = this.call(() =>
+        this.rest.post<{ signedUrl?: unknown }>(ROUTES.widgetAssetsRefresh, { resourceUrl: url }),
+      ).then(
+        (res) => {
+          const fresh = res && isSafeUrl(res.signedUrl) ? res.signedUrl : url;
+          if (fresh !== url) this.swapMediaUrl(url, fresh);
+          return fresh;
+        },
+        () => url,
+      );
+      this.refreshes.set(url, pending);
+      void pending.then(() => this.later(() => this.refreshes.delete(url), 5_000));
+    }
+    return pending;
+  }
+
+  /** Refreshes every expired signed media address held for a room. */
+  refreshExpiredMedia(roomId: string): void {
+    const list = this.stores.w.$messagesByRoom.get()[roomId] ?? [];
+    for (const m of list) {
+      const url = (m as { mediaUrl?: unknown }).mediaUrl;
+      if (typeof url === 'string' && isExpiredSignedUrl(url)) void this.refreshMediaUrl(url);
+    }
+  }
+
+  private swapMediaUrl(oldUrl: string, fresh: string): void {
+    const all = this.stores.w.$messagesByRoom.get();
+    let next: Record<string, Message[]> | null = null;
+    for (const [roomId, list] of Object.entries(all)) {
+      if (!list.some((m) => (m as { mediaUrl?: unknown }).mediaUrl === oldUrl)) continue;
+      next ??= { ...all };
+      next[roomId] = list.map((m) =>
+        (m as { mediaUrl?: unknown }).mediaUrl === oldUrl ? ({ ...m, mediaUrl: fresh } as Message) : m,
+      );
+    }
+    if (next) this.stores.w.$messagesByRoom.set(next);
+  }
+
+  /* ------------------------------------------------------------------ */
+  /* Lifecycle                                                           */
+  /* ------------------------------------------------------------------ */
+
+  private later(fn: () => void, ms: number): void {
+    if (this.destroyed) return;
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      if (!this.destroyed) fn();
+    }, ms);
+    this.timers.add(t);
+  }
+
+  get isDestroyed(): boolean {
+    return this.destroyed;
+  }
+
+  /** Closes the socket, stops timers and requests. The outbox stays in storage for the next page. */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    if (this.seenTimer) clearTimeout(this.seenTimer);
+    this.socket?.removeAllListeners();
+    this.socket?.disconnect();
+    this.socket = null;
+    this.rest.abortAll();
+    const error = clientError('DESTROYED');
+    for (const list of this.waiters.values()) for (const w of list) w.reject(error);
+    this.waiters.clear();
+    this.firstSync?.reject(error);
+    this.firstSync = null;
+    this.stores.w.$connection.set('offline');
+    this.events.clear();
+    this.element = null;
+  }
+}
+
+/** Accepts a bare object or one wrapped in `{ [key]: object }`. */
+function unwrap<T>(res: unknown, key: string): T {
+  if (res && typeof res === 'object' && key in res && typeof (res as Record<string, unknown>)[key] === 'object') {
+    return (res as Record<string, T>)[key] as T;
+  }
+  return res as T;
+}

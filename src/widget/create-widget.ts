@@ -1,0 +1,37 @@
+/**
+ * createWidget(options): a WidgetInstance, its `<charla-widget>` element in
+ * the container (default document.body) with the instance's context, and an
+ * entry in the list of live instances.
+ */
+import { WidgetInstance } from './instance.ts';
+import type { WidgetOptions } from './core.ts';
+
+const live: WidgetInstance[] = [];
+
+/** The live widget instances of this page, oldest first (a copy). */
+export function widgets(): WidgetInstance[] {
+  return live.slice();
+}
+
+/**
+ * Creates a widget. It shows its launcher at once (unless `container` is
+ * null: headless) and talks to the service after `connect()` (or on the
+ * first call that needs it).
+ */
+export function createWidget(options: WidgetOptions): WidgetInstance {
+  const instance = new WidgetInstance(options);
+  live.push(instance);
+  instance.addCleanup(() => {
+    const at = live.indexOf(instance);
+    if (at >= 0) live.splice(at, 1);
+  });
+  const container = options.container === undefined ? globalThis.document?.body : options.container;
+  if (container && typeof document !== 'undefined') {
+    const element = document.createElement('charla-widget') as HTMLElement & { context?: unknown };
+    element.context = instance.context;
+    instance.element = element;
+    instance.core.element = element;
+    container.appendChild(element);
+  }
+  return instance;
+}

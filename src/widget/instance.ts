@@ -1,0 +1,284 @@
+/**
+ * WidgetInstance: the `widgetInstance` of the interface, one method per
+ * operation of its table, plus connect(), destroy(), events and read-only
+ * stores for the host page.
+ */
+import type { AddMembersItem, ApiResponse, Contact, Member, Message, Room } from '../../types/index.ts';
+import { ROUTES, routePath } from '../../types/routes.ts';
+import type { WidgetEventMap, WidgetEventName } from '../events/index.ts';
+import { mergeContacts, patchUi, uniqueContacts, type HostStores } from '../stores/index.ts';
+import { invalidArgument, toCharlaError } from '../transport/errors.ts';
+import { requireContact, requireContacts, requireId, requireMembers, optionalStringMap } from '../util/validate.ts';
+import { createActions, type CoreActions } from './actions.ts';
+import type { WidgetContext } from './context.ts';
+import { WidgetCore, type WidgetOptions } from './core.ts';
+
+/** A message as sendMessage takes it: the type's fields; id (UUID) and roomId are filled in when absent. */
+export type SendableMessage = { type: string; id?: string; roomId?: string } & Record<string, unknown>;
+
+const EVENT_NAMES: readonly WidgetEventName[] = [
+  'open',
+  'close',
+  'message',
+  'addedToRoom',
+  'removedFromRoom',
+  'connection',
+  'error',
+];
+
+/** Runs `fn`, turning a synchronous throw into a rejected promise. */
+function attempt<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return fn();
+  } catch (error) {
+    return Promise.reject(toCharlaError(error));
+  }
+}
+
+export class WidgetInstance {
+  /** @internal The core: session, connection, outbox and stores. */
+  readonly core: WidgetCore;
+  /** @internal What `<charla-widget>` receives. */
+  readonly context: WidgetContext;
+  /** Read-only stores for the host: connection state, open state, current room, rooms, unread counts. */
+  readonly stores: HostStores;
+  /** The `<charla-widget>` element, or null when headless. */
+  element: HTMLElement | null = null;
+  private readonly actions: CoreActions;
+  private readonly cleanups: (() => void)[] = [];
+
+  constructor(options: WidgetOptions) {
+    this.core = new WidgetCore(options);
+    this.actions = createActions(this.core);
+    this.context = { stores: this.core.stores.read, actions: this.actions };
+    this.stores = this.core.stores.host;
+  }
+
+  /** @internal Registers a teardown step run by destroy(). */
+  addCleanup(fn: () => void): void {
+    this.cleanups.push(fn);
+  }
+
+  /** Resolves with this instance (the script-tag handle has the same, for code that works with both). */
+  get ready(): Promise<this> {
+    return Promise.resolve(this);
+  }
+
+  /** The user id this widget speaks as. */
+  get userId(): string {
+    return this.core.userId;
+  }
+
+  /** Opens the session and the live connection; resolves once the first connection has synced. */
+  connect(): Promise<void> {
+    return this.core.connect();
+  }
+
+  /** Closes the live connection; unsent messages stay in the outbox until connect(). */
+  disconnect(): void {
+    this.core.disconnect();
+  }
+
+  /** Removes everything this instance added: element, listeners, socket, timers. Unsent messages stay stored for the next page. */
+  destroy(): void {
+    for (const fn of this.cleanups.splice(0)) {
+      try {
+        fn();
+      } catch {
+        // Teardown goes on whatever one step does.
+      }
+    }
+    this.element?.remove();
+    this.element = null;
+    this.core.destroy();
+  }
+
+  /** Listens to a widget event (open, close, message, addedToRoom, removedFromRoom, connection, error). */
+  on<K extends WidgetEventName>(name: K, handler: (detail: WidgetEventMap[K]) => void): this {
+    if (!EVENT_NAMES.includes(name)) throw invalidArgument(`unknown event ${String(name)}; use one of ${EVENT_NAMES.join(', ')}`, 'name');
+    if (typeof handler !== 'function') throw invalidArgument('handler must be a function', 'handler');
+    this.core.events.on(name, handler);
+    return this;
+  }
+
+  /** Stops listening (same name and handler as on()). */
+  off<K extends WidgetEventName>(name: K, handler: (detail: WidgetEventMap[K]) => void): this {
+    this.core.events.off(name, handler);
+    return this;
+  }
+
+  /* ---- The interface's table ---- */
+
+  /** Opens the widget and enables the start button if it was disabled. */
+  open(): void {
+    this.actions.open();
+  }
+
+  /** Closes the widget; `disable` true also disables the start button (enable() or open() turn it on again). */
+  close(disable?: boolean): void {
+    if (disable !== undefined && typeof disable !== 'boolean') throw invalidArgument('disable must be a boolean', 'disable');
+    this.actions.close(disable ?? false);
+  }
+
+  /** Enables the start button. */
+  enable(): void {
+    patchUi(this.core.stores.w.$ui, { launcherDisabled: false });
+  }
+
+  /** Starts a flow of the bot for this user, optionally with injected parameters. */
+  setFlow(flowId: string, storedParams?: Record<string, string>): Promise<unknown> {
+    return attempt(() => {
+      requireId(flowId, 'flowId');
+      const params = optionalStringMap(storedParams, 'storedParams');
+      return this.core.postApi<unknown>(routePath(ROUTES.widgetFlow, { flowId }), params ? { storedParams: params } : {});
+    });
+  }
+
+  /** The room, with its members. */
+  getRoom(roomId: string): Promise<Room> {
+    return attempt(() => this.core.fetchRoom(requireId(roomId, 'roomId')));
+  }
+
+  /** The room's members. */
+  getMembers(roomId: string): Promise<Member[]> {
+    return attempt(() => this.core.fetchMembers(requireId(roomId, 'roomId')));
+  }
+
+  /** Makes a room the current one (the chat view shows it; messages default to it). */
+  setCurrentRoom(roomId: string): void {
+    this.actions.selectRoom(requireId(roomId, 'roomId'));
+  }
+
+  /** Adds a user to a room. */
+  joinRoom(roomId: string, userId: string): Promise<ApiResponse> {
+    return attempt(() => {
+      requireId(roomId, 'roomId');
+      requireId(userId, 'userId');
+      return this.core.postApi<ApiResponse>(routePath(ROUTES.widgetRoomJoin, { roomId }), { userId });
+    });
+  }
+
+  /** Takes a user out of a room. */
+  leaveRoom(roomId: string, userId: string): Promise<ApiResponse> {
+    return attempt(() => {
+      requireId(roomId, 'roomId');
+      requireId(userId, 'userId');
+      return this.core.postApi<ApiResponse>(routePath(ROUTES.widgetRoomLeave, { roomId }), { userId });
+    });
+  }
+
+  /** Opens a chat with that user (their direct room, made once), and shows it. */
+  openRoomWithUser(user: { id: string | number; names?: string }): Promise<Room> {
+    return attempt(() => this.actions.openRoomWithUser(requireContact(user, 'user')));
+  }
+
+  /** Switches from the home menu to the chat view (no effect when already there). */
+  hideHomeMenu(): void {
+    this.actions.hideHomeMenu();
+  }
+
+  /** Switches from the chat view to the home menu (no effect when already there). */
+  showHomeMenu(): void {
+    this.actions.showHomeMenu();
+  }
+
+  /** Replaces the contacts used to start chats. */
+  setContacts(contacts: Contact[]): void {
+    this.core.stores.w.$contacts.set(uniqueContacts(requireContacts(contacts)));
+  }
+
+  /** Adds contacts (a contact with a known id replaces the old one). */
+  addContacts(contacts: Contact[]): void {
+    const list = requireContacts(contacts);
+    this.core.stores.w.$contacts.set(mergeContacts(this.core.stores.w.$contacts.get(), list));
+  }
+
+  /** Adds one contact. */
+  addContact(contact: Contact): void {
+    const c = requireContact(contact);
+    this.core.stores.w.$contacts.set(mergeContacts(this.core.stores.w.$contacts.get(), [c]));
+  }
+
+  /** Shows a loader on the contact list. */
+  startLoading(): void {
+    this.core.stores.w.$contactsLoading.set(true);
+  }
+
+  /** Hides the contact list's loader. */
+  stopLoading(): void {
+    this.core.stores.w.$contactsLoading.set(false);
+  }
+
+  /** Replaces the contacts that can be added to an existing room. */
+  setContactsForRoom(contacts: Contact[]): void {
+    this.core.stores.w.$roomContacts.set(uniqueContacts(requireContacts(contacts)));
+  }
+
+  /** Adds room contacts. */
+  addRoomContacts(contacts: Contact[]): void {
+    const list = requireContacts(contacts);
+    this.core.stores.w.$roomContacts.set(mergeContacts(this.core.stores.w.$roomContacts.get(), list));
+  }
+
+  /** Adds one room contact. */
+  addRoomContact(contact: Contact): void {
+    const c = requireContact(contact);
+    this.core.stores.w.$roomContacts.set(mergeContacts(this.core.stores.w.$roomContacts.get(), [c]));
+  }
+
+  /** Shows a loader on the room contact list. */
+  startLoadingForRoom(): void {
+    this.core.stores.w.$roomContactsLoading.set(true);
+  }
+
+  /** Hides the room contact list's loader. */
+  stopLoadingForRoom(): void {
+    this.core.stores.w.$roomContactsLoading.set(false);
+  }
+
+  /** Disables the text input, the attach button (document, image, location) and the microphone. */
+  disableInputs(): void {
+    patchUi(this.core.stores.w.$ui, { inputsDisabled: true });
+  }
+
+  /** Enables the inputs again. */
+  enableInputs(): void {
+    patchUi(this.core.stores.w.$ui, { inputsDisabled: false });
+  }
+
+  /** Adds a member (a Contact, or a user id) to a room. Resolves with the service's ApiResponse (or its text answer). */
+  addMember(member: Contact | string, roomId: string): Promise<ApiResponse | string> {
+    return attempt(() => {
+      const m = typeof member === 'string' ? requireId(member, 'member') : requireContact(member, 'member');
+      requireId(roomId, 'roomId');
+      return this.core.postApi<ApiResponse | string>(routePath(ROUTES.widgetRoomMembers, { roomId }), { member: m });
+    });
+  }
+
+  /** Adds several members to a room; memberType defaults to Client. */
+  addMembers(roomId: string, members: AddMembersItem[]): Promise<ApiResponse | string> {
+    return attempt(() => {
+      requireId(roomId, 'roomId');
+      const list = requireMembers(members);
+      return this.core.postApi<ApiResponse | string>(routePath(ROUTES.widgetRoomMembersBulk, { roomId }), { members: list });
+    });
+  }
+
+  /**
+   * History of a room: the latest `limit` messages (default 20), or the
+   * `limit` before message `id`; oldest first.
+   */
+  getMessages(options: { roomId: string; limit?: number; id?: string | number | null }): Promise<Message[]> {
+    return attempt(() => this.core.getMessages(options));
+  }
+
+  /**
+   * Sends a message of any of the eight types (TEXT, IMAGE, AUDIO, VIDEO,
+   * DOCUMENT, LOCATION, POSTBACK, EVENT). `id` (a UUID) and `roomId` (the
+   * current room) are filled in when absent. Resolves with the stored
+   * message; offline, it waits in the outbox and is delivered exactly once.
+   */
+  sendMessage(message: SendableMessage): Promise<Message> {
+    return this.core.sendMessage(message);
+  }
+}
