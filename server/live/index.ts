@@ -3,28 +3,80 @@
  * widget API, the socket gateway, and the bot's flow runner.
  */
 import type { FastifyInstance } from 'fastify';
-import { Hub } from './hub.ts';
+import { MEDIA_URL_TTL_DEFAULT } from '../../types/index.ts';
+import { Hub, type LiveServer } from './hub.ts';
 import { Rooms } from './rooms.ts';
 import { createMessaging, type LiveMessaging } from './messaging.ts';
+import { Sessions } from './session.ts';
+import { widgetRoutes } from './widget-routes.ts';
+import { gateways, startGateway } from './gateway.ts';
+import { createFlowRunner, FLOWS_DIR, loadFlowFiles, type FlowRunner } from './flows.ts';
+import { ensureDemoAssets } from './assets.ts';
 
 export interface Live {
   hub: Hub;
   messaging: LiveMessaging;
+  sessions: Sessions;
+  flows: FlowRunner;
+  /** The socket.io server (set once the plugin is registered). */
+  io: LiveServer;
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The live side's parts, for tests and benchmarks (e.g. `app.charlaLive.hub.io`). */
-    charlaLive: Live;
-  }
+const parts = new WeakMap<object, Live>();
+
+/** The live side's parts of an app, for tests and benchmarks (e.g. `liveOf(app).io`). */
+export function liveOf(app: FastifyInstance): Live {
+  const live = parts.get(app.charla);
+  if (!live) throw new Error('the live plugin is not registered on this app');
+  return live;
 }
+
+export { gateways };
 
 export async function livePlugin(app: FastifyInstance): Promise<void> {
-  const { db } = app.charla;
+  const { db, config } = app.charla;
   const hub = new Hub();
   const rooms = new Rooms(db, hub);
   const messaging = createMessaging(db, hub, rooms);
   app.charla.messaging = messaging;
-  const live: Live = { hub, messaging };
-  if (!app.hasDecorator('charlaLive')) app.decorate('charlaLive', live);
+
+  const sessions = new Sessions(db, config.signingKeys);
+  let assetKeys: Record<string, string> = {};
+  const flows = createFlowRunner({
+    db,
+    messaging,
+    files: loadFlowFiles(FLOWS_DIR, app.log),
+    assets: () =>
+      Object.fromEntries(
+        Object.entries(assetKeys).map(([name, key]) => [
+          name,
+          app.charla.signer.sign(key, MEDIA_URL_TTL_DEFAULT, app.charla.baseUrlFor()),
+        ]),
+      ),
+    log: app.log,
+  });
+  assetKeys = await ensureDemoAssets(db, config.companyId);
+
+  await app.register(async (scope) => widgetRoutes(scope, { sessions, messaging, flows }));
+
+  const io = startGateway(app, { hub, sessions, messaging });
+  gateways.add(io);
+  // The one place fan-out across processes is set up (REDIS_URL): set an
+  // adapter on `io` here, before any socket connects. Everything the live side
+  // does goes through socket.io rooms, so nothing else changes.
+  if (config.redisUrl) {
+    const { attachRedisAdapter } = await import('../scale/redis-adapter.ts');
+    attachRedisAdapter(io, config.redisUrl, app.log);
+  }
+  app.addHook('preClose', async () => {
+    // Close sockets before the HTTP server waits for its connections.
+    io.disconnectSockets(true);
+  });
+  app.addHook('onClose', async () => {
+    gateways.delete(io);
+    await flows.idle().catch(() => {});
+    await new Promise<void>((resolve) => io.close(() => resolve()));
+  });
+
+  parts.set(app.charla, { hub, messaging, sessions, flows, io });
 }

@@ -1,0 +1,398 @@
+/**
+ * The bot's flow runner. Flows are data: each `server/flows/*.json` file
+ * declares the bots it serves and their flows (format below, also in the
+ * README). A flow is a list of steps; a step may send one message of any kind
+ * the interface knows, wait for the user's reply (a text, or an option chosen
+ * in the widget, which comes back as a POSTBACK with the option's payload),
+ * and branch on it. Strings interpolate `{{params.x}}` (the flow's
+ * storedParams), `{{answers.stepId}}` (the user's replies so far),
+ * `{{user.id}}`, `{{user.names}}` and `{{assets.png}}`-style media addresses.
+ *
+ * ```json
+ * {
+ *   "bots": ["demo-bot"],            // bot ids served ("*" = every bot)
+ *   "greeting": "greeting",          // flow a new visitor gets
+ *   "fallback": "menu",              // flow a message outside any flow starts (optional)
+ *   "flows": {
+ *     "greeting": { "steps": [
+ *       { "id": "hello", "send": { "type": "text", "text": "Hola {{user.names}}" } },
+ *       { "id": "pick", "send": { "type": "options", "text": "¿Qué ves?", "buttonText": "Ver",
+ *           "options": [{ "title": "Texto", "payload": "text" }] },
+ *         "wait": true, "branch": { "text": "flow:tour_text", "*": "pick" } }
+ *     ] }
+ *   }
+ * }
+ * ```
+ *
+ * `send.type` is one of text, options, quick_replies, contacts, voice_call,
+ * video, image, document, audio, location, contact_info_request. After a step
+ * the runner goes to `branch[answer]` (when it waited; `"*"` matches
+ * anything), else to `next`, else to the following step. A target is a step id,
+ * `flow:<id>` (start that flow, keeping params and answers) or `end`.
+ * State per (room, user) is kept in `flow_states`, so a flow survives restarts.
+ */
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../store/db.ts';
+import type { NewMessageInput } from '../context.ts';
+import {
+  DEFAULT_BUTTON_TEXT,
+  type BotContact,
+  type Message,
+  type MessageOption,
+  type QuickReply,
+} from '../../types/index.ts';
+import type { LiveMessaging } from './messaging.ts';
+
+export const FLOWS_DIR = fileURLToPath(new URL('../flows/', import.meta.url));
+
+export interface FlowSend {
+  type: string;
+  text?: string;
+  caption?: string;
+  mediaUrl?: string;
+  buttonText?: string;
+  title?: string;
+  options?: { title: string; payload?: string; description?: string }[];
+  contacts?: BotContact[];
+  header?: string;
+  displayText?: string;
+  lat?: string;
+  lng?: string;
+}
+
+export interface FlowStep {
+  id: string;
+  send?: FlowSend;
+  wait?: boolean;
+  branch?: Record<string, string>;
+  next?: string;
+  /** Remember a value in params when the step runs: `{ "topic": "{{answers.pick}}" }`. */
+  set?: Record<string, string>;
+}
+
+export interface Flow {
+  steps: FlowStep[];
+}
+
+export interface FlowFile {
+  bots: string[];
+  greeting?: string;
+  fallback?: string;
+  flows: Record<string, Flow>;
+}
+
+interface FlowState {
+  flow_id: string;
+  step_id: string | null;
+  waiting: boolean;
+  params: Record<string, string>;
+  answers: Record<string, string>;
+}
+
+export interface FlowRunner {
+  has(botId: string, flowId: string): boolean;
+  /** Starts a flow for the user in the bot room, replacing any running one. */
+  start(input: { roomId: string; botId: string; userId: string; flowId: string; params: Record<string, string> }): Promise<void>;
+  /** A new visitor: the bot's greeting flow, if it has one. Does not wait. */
+  greet(input: { roomId: string; botId: string; userId: string; language?: string | undefined }): void;
+  /** Settles when every queued turn has run (tests). */
+  idle(): Promise<void>;
+}
+
+/** Reads every flow file of a directory; a malformed file is skipped with a warning. */
+export function loadFlowFiles(dir: string, log?: FastifyBaseLogger): FlowFile[] {
+  if (!existsSync(dir)) return [];
+  const files: FlowFile[] = [];
+  for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    try {
+      const parsed = JSON.parse(readFileSync(join(dir, name), 'utf8')) as FlowFile;
+      validateFlowFile(parsed, name);
+      files.push(parsed);
+    } catch (err) {
+      log?.warn({ err: { message: (err as Error).message }, file: name }, 'flow file skipped');
+    }
+  }
+  return files;
+}
+
+const TARGET = /^(end|flow:[\w-]+|[\w-]+)$/;
+
+export function validateFlowFile(f: FlowFile, name = 'flow file'): void {
+  const fail = (why: string) => {
+    throw new Error(`${name}: ${why}`);
+  };
+  if (!Array.isArray(f.bots) || !f.bots.every((b) => typeof b === 'string')) fail('bots must be a list of bot ids');
+  if (typeof f.flows !== 'object' || f.flows === null) fail('flows must be an object');
+  for (const [flowId, flow] of Object.entries(f.flows)) {
+    if (!Array.isArray(flow.steps) || flow.steps.length === 0) fail(`flow ${flowId} has no steps`);
+    const ids = new Set(flow.steps.map((s) => s.id));
+    for (const step of flow.steps) {
+      if (typeof step.id !== 'string') fail(`a step of ${flowId} has no id`);
+      const targets = [...Object.values(step.branch ?? {}), ...(step.next ? [step.next] : [])];
+      for (const t of targets) {
+        if (!TARGET.test(t)) fail(`bad target ${t} in ${flowId}/${step.id}`);
+        if (t.startsWith('flow:') && !(t.slice(5) in f.flows)) fail(`unknown flow ${t} in ${flowId}/${step.id}`);
+        if (t !== 'end' && !t.startsWith('flow:') && !ids.has(t)) fail(`unknown step ${t} in ${flowId}/${step.id}`);
+      }
+    }
+  }
+  for (const key of ['greeting', 'fallback'] as const) {
+    const v = f[key];
+    if (v !== undefined && !(v in f.flows)) fail(`${key} names no flow`);
+  }
+}
+
+/** `{{params.x}}`, `{{answers.y}}`, `{{user.id}}`, `{{assets.z}}` in every string of a value. */
+export function interpolate<T>(value: T, scope: Record<string, Record<string, string>>): T {
+  if (typeof value === 'string') {
+    return value.replace(/\{\{\s*([a-zA-Z]+)\.([\w-]+)\s*\}\}/g, (_, ns: string, key: string) => scope[ns]?.[key] ?? '') as T;
+  }
+  if (Array.isArray(value)) return value.map((v) => interpolate(v, scope)) as T;
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, scope)])) as T;
+  }
+  return value;
+}
+
+/** The widget message a step's `send` shows as (the same shapes bot messages use). */
+export function toMessageInput(send: FlowSend): Omit<NewMessageInput, 'roomId' | 'senderId' | 'by'> {
+  const text = send.text ?? '';
+  switch (send.type) {
+    case 'text':
+      return { type: 'TEXT', text };
+    case 'options': {
+      const options: MessageOption[] = (send.options ?? []).map((o, i) => ({
+        type: 'postback',
+        title: o.title,
+        payload: { payload: o.payload ?? o.title, title: o.title },
+        order: i,
+        ...(o.description !== undefined ? { description: o.description } : {}),
+      }));
+      return {
+        type: 'TEXT',
+        text,
+        options,
+        interactive: {
+          kind: 'options',
+          buttonText: send.buttonText ?? DEFAULT_BUTTON_TEXT,
+          ...(send.title !== undefined ? { title: send.title } : {}),
+        },
+      };
+    }
+    case 'quick_replies': {
+      const QuickReplies: QuickReply[] = (send.options ?? []).map((o) => ({
+        title: o.title,
+        payload: { payload: o.payload ?? o.title, title: o.title },
+        contentType: 'text',
+      }));
+      return { type: 'TEXT', text, QuickReplies };
+    }
+    case 'contacts':
+      return { type: 'TEXT', text, interactive: { kind: 'contacts', contacts: send.contacts ?? [] } };
+    case 'voice_call':
+      return {
+        type: 'TEXT',
+        text,
+        interactive: {
+          kind: 'voice_call',
+          displayText: send.displayText ?? text,
+          ...(send.header !== undefined ? { header: send.header } : {}),
+        },
+      };
+    case 'contact_info_request':
+      return { type: 'TEXT', text, interactive: { kind: 'contact_info_request' } };
+    case 'video':
+    case 'image':
+    case 'document':
+      return {
+        type: send.type.toUpperCase() as 'VIDEO' | 'IMAGE' | 'DOCUMENT',
+        mediaUrl: send.mediaUrl ?? '',
+        ...(send.caption ?? send.text ? { caption: send.caption ?? send.text } : {}),
+      };
+    case 'audio':
+      return { type: 'AUDIO', mediaUrl: send.mediaUrl ?? '' };
+    case 'location':
+      return { type: 'LOCATION', lat: send.lat ?? '0', lng: send.lng ?? '0' };
+    default:
+      return { type: 'TEXT', text };
+  }
+}
+
+/** What a reply answers: an option's payload, else its text. */
+export function answerOf(message: Message): string {
+  if (message.type === 'POSTBACK') {
+    const p = message.payload as Record<string, unknown>;
+    const v = p['payload'] ?? p['value'];
+    return typeof v === 'string' ? v : message.text;
+  }
+  if (message.type === 'TEXT') return message.text.trim();
+  if (message.type === 'LOCATION') return `${message.lat},${message.lng}`;
+  if ('mediaUrl' in message) return message.mediaUrl;
+  return message.type;
+}
+
+export interface FlowRunnerDeps {
+  db: Db;
+  messaging: LiveMessaging;
+  files: FlowFile[];
+  /** Media addresses the flows can name as `{{assets.<name>}}` (signed, refreshed per use). */
+  assets: () => Record<string, string>;
+  log: FastifyBaseLogger;
+}
+
+const MAX_STEPS_PER_TURN = 50;
+
+export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
+  const { db, messaging, files, log } = deps;
+  const queues = new Map<string, Promise<void>>();
+
+  const fileFor = (botId: string) =>
+    files.find((f) => f.bots.includes(botId)) ?? files.find((f) => f.bots.includes('*'));
+
+  /** Turns of one (room, user) run one after another, in arrival order. */
+  function enqueue(roomId: string, userId: string, work: () => Promise<void>): Promise<void> {
+    const key = `${roomId}\n${userId}`;
+    const prev = queues.get(key) ?? Promise.resolve();
+    const next = prev.then(work).catch((err: unknown) => log.error({ err, roomId }, 'flow turn failed'));
+    queues.set(key, next);
+    void next.then(() => {
+      if (queues.get(key) === next) queues.delete(key);
+    });
+    return next;
+  }
+
+  async function loadState(roomId: string, userId: string): Promise<FlowState | null> {
+    const r = await db.query<FlowState>(
+      'SELECT flow_id, step_id, waiting, params, answers FROM flow_states WHERE room_id = $1 AND user_id = $2',
+      [roomId, userId],
+    );
+    return r.rows[0] ?? null;
+  }
+
+  async function saveState(roomId: string, userId: string, botId: string, s: FlowState): Promise<void> {
+    await db.query(
+      `INSERT INTO flow_states (room_id, user_id, bot_id, flow_id, step_id, waiting, params, answers, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, now())
+       ON CONFLICT (room_id, user_id) DO UPDATE SET bot_id = $3, flow_id = $4, step_id = $5, waiting = $6,
+         params = $7::jsonb, answers = $8::jsonb, updated_at = now()`,
+      [roomId, userId, botId, s.flow_id, s.step_id, s.waiting, JSON.stringify(s.params), JSON.stringify(s.answers)],
+    );
+  }
+
+  async function userScope(roomId: string, userId: string): Promise<Record<string, string>> {
+    const r = await db.query<{ names: string | null }>(
+      'SELECT names FROM room_members WHERE room_id = $1 AND user_id = $2',
+      [roomId, userId],
+    );
+    return { id: userId, names: r.rows[0]?.names ?? '' };
+  }
+
+  /** Runs from a target until a step waits or the flow ends; saves where it stopped. */
+  async function run(ctx: { roomId: string; botId: string; userId: string }, state: FlowState, target: string) {
+    const file = fileFor(ctx.botId);
+    if (!file) return;
+    const bot = await db.query<{ name: string }>('SELECT name FROM bots WHERE id = $1', [ctx.botId]);
+    const senderNames = bot.rows[0]?.name;
+    const user = await userScope(ctx.roomId, ctx.userId);
+    let flowId = state.flow_id;
+    let index = 0;
+    let t: string | null = target;
+    for (let n = 0; n < MAX_STEPS_PER_TURN && t !== null; n++) {
+      if (t === 'end') break;
+      if (t.startsWith('flow:')) {
+        flowId = t.slice(5);
+        index = 0;
+      } else {
+        index = file.flows[flowId]?.steps.findIndex((s) => s.id === t) ?? -1;
+      }
+      const flow = file.flows[flowId];
+      const step = flow?.steps[index];
+      if (!flow || !step) break;
+      const scope = { params: state.params, answers: state.answers, user, assets: deps.assets() };
+      if (step.set) Object.assign(state.params, interpolate(step.set, scope));
+      if (step.send) {
+        const input = toMessageInput(interpolate(step.send, scope));
+        await messaging.deliver({
+          ...input,
+          roomId: ctx.roomId,
+          senderId: ctx.botId,
+          by: 'bot',
+          ...(senderNames ? { senderNames } : {}),
+        });
+      }
+      if (step.wait) {
+        await saveState(ctx.roomId, ctx.userId, ctx.botId, { ...state, flow_id: flowId, step_id: step.id, waiting: true });
+        return;
+      }
+      t = step.next ?? flow.steps[index + 1]?.id ?? null;
+    }
+    await saveState(ctx.roomId, ctx.userId, ctx.botId, { ...state, flow_id: flowId, step_id: null, waiting: false });
+  }
+
+  async function onReply(message: Message, room: { id: string; botId: string }): Promise<void> {
+    const file = fileFor(room.botId);
+    if (!file) return;
+    const ctx = { roomId: room.id, botId: room.botId, userId: message.senderId };
+    const state = await loadState(room.id, message.senderId);
+    const answer = answerOf(message);
+    const payload = message.type === 'POSTBACK' ? (message.payload as Record<string, unknown>) : {};
+    // An option that names a flow starts it, wherever the user is.
+    if (typeof payload['flow'] === 'string' && payload['flow'] in file.flows) {
+      const s = state ?? { flow_id: payload['flow'], step_id: null, waiting: false, params: {}, answers: {} };
+      return run(ctx, { ...s, flow_id: payload['flow'] }, `flow:${payload['flow']}`);
+    }
+    if (state?.waiting && state.step_id && file.flows[state.flow_id]) {
+      const flow = file.flows[state.flow_id] as Flow;
+      const index = flow.steps.findIndex((s) => s.id === state.step_id);
+      const step = flow.steps[index];
+      if (step) {
+        state.answers[step.id] = answer;
+        const branch = step.branch ?? {};
+        const key = Object.keys(branch).find((k) => k.toLowerCase() === answer.toLowerCase());
+        const target = (key !== undefined ? branch[key] : branch['*']) ?? step.next ?? flow.steps[index + 1]?.id ?? 'end';
+        return run(ctx, state, target);
+      }
+    }
+    const fallback = file.fallback ?? file.greeting;
+    if (fallback) {
+      const s = state ?? { flow_id: fallback, step_id: null, waiting: false, params: {}, answers: {} };
+      return run(ctx, { ...s, flow_id: fallback }, `flow:${fallback}`);
+    }
+  }
+
+  messaging.onPersonMessage = (message, room) => {
+    void enqueue(room.id, message.senderId, () => onReply(message, room));
+  };
+
+  return {
+    has: (botId, flowId) => Boolean(fileFor(botId)?.flows[flowId]),
+    start({ roomId, botId, userId, flowId, params }) {
+      return enqueue(roomId, userId, async () => {
+        const prev = await loadState(roomId, userId);
+        const state: FlowState = {
+          flow_id: flowId,
+          step_id: null,
+          waiting: false,
+          params: { ...(prev?.params ?? {}), ...params },
+          answers: prev?.answers ?? {},
+        };
+        await run({ roomId, botId, userId }, state, `flow:${flowId}`);
+      });
+    },
+    greet({ roomId, botId, userId, language }) {
+      const file = fileFor(botId);
+      const greeting = file?.greeting;
+      if (!greeting) return;
+      const params: Record<string, string> = language ? { language } : {};
+      void enqueue(roomId, userId, () =>
+        run({ roomId, botId, userId }, { flow_id: greeting, step_id: null, waiting: false, params, answers: {} }, `flow:${greeting}`),
+      );
+    },
+    async idle() {
+      while (queues.size > 0) await Promise.all([...queues.values()]);
+    },
+  };
+}

@@ -1,0 +1,230 @@
+/**
+ * The socket gateway: socket.io on the service's own HTTP server, typed with
+ * the event maps of types/socket.ts.
+ *
+ * Handshake: `auth: { token }` (the widget session) and the Origin are checked
+ * in a middleware; a refusal reaches the client as `connect_error` whose
+ * `data` is the error body (401 UNAUTHORIZED or 403 ORIGIN_NOT_ALLOWED). On
+ * connect the socket joins `user:<company>:<user>` and `room:<id>` of every
+ * room of the user. Each event is answered in its acknowledgement: `{ ok:
+ * true, data }` or `{ ok: false, error }` with the error body; a bad event
+ * changes nothing and never touches other connections.
+ */
+import { Server, type Socket } from 'socket.io';
+import { Compile } from 'typebox/compile';
+import type { FastifyInstance } from 'fastify';
+import {
+  SOCKET_PATH,
+  errorBody,
+  type Ack,
+  type ClientToServerEvents,
+  type ErrorBody,
+  type InterServerEvents,
+  type Message,
+  type ServerToClientEvents,
+} from '../../types/index.ts';
+import { OUTGOING_MESSAGE_SCHEMAS } from '../../types/schemas/index.ts';
+import { ApiError, validationFailed, validationMap } from '../http/errors.ts';
+import type { NewMessageInput } from '../context.ts';
+import { roomChannel, userChannel, type Hub, type LiveServer, type LiveSocketData } from './hub.ts';
+import type { LiveMessaging } from './messaging.ts';
+import type { Sessions } from './session.ts';
+import { history, loadRooms, membership, messagesAfter, roomIdsOf } from './store.ts';
+
+type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, LiveSocketData>;
+
+/** Most messages one room gives in a gap fill; the client asks again from the last one it got. */
+export const SYNC_ROOM_CAP = 1000;
+/** Largest event payload a socket may send (a text is at most 4,096 characters). */
+export const MAX_EVENT_BYTES = 64 * 1024;
+
+const validators = Object.fromEntries(
+  Object.entries(OUTGOING_MESSAGE_SCHEMAS).map(([type, schema]) => [type, Compile(schema)]),
+) as Record<string, ReturnType<typeof Compile>>;
+
+function errorOf(err: unknown, log: FastifyInstance['log']): ErrorBody {
+  if (err instanceof ApiError) return err.body;
+  log.error({ err }, 'socket event failed');
+  return errorBody('UNKNOWN_ERROR');
+}
+
+/** Validates an outgoing message against the schema of its type; throws 400 naming the bad fields. */
+export function checkOutgoing(value: unknown): NewMessageInput & { id: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw validationFailed({ '/': 'must be a message object' });
+  }
+  const type = (value as { type?: unknown }).type;
+  const validator = typeof type === 'string' ? validators[type] : undefined;
+  if (!validator) throw validationFailed({ '/type': `must be one of ${Object.keys(validators).join(', ')}` });
+  if (!validator.Check(value)) throw validationFailed(validationMap(validator.Errors(value)));
+  // Only the schema's own fields go on; anything else the client added is dropped.
+  const v = validator.Clean(structuredClone(value)) as Record<string, unknown>;
+  return v as unknown as NewMessageInput & { id: string };
+}
+
+export interface GatewayDeps {
+  hub: Hub;
+  sessions: Sessions;
+  messaging: LiveMessaging;
+}
+
+export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServer {
+  const { hub, sessions, messaging } = deps;
+  const { db } = app.charla;
+  const io: LiveServer = new Server(app.server, {
+    path: SOCKET_PATH,
+    serveClient: false,
+    // Engine-level CORS (long-polling only) answers any origin: the widget's
+    // lists are enforced per session in the middleware below.
+    cors: { origin: true, credentials: false },
+    maxHttpBufferSize: MAX_EVENT_BYTES,
+    pingInterval: 20_000,
+    pingTimeout: 20_000,
+  });
+  hub.io = io;
+  const initialRooms = new WeakMap<LiveSocket, string[]>();
+
+  io.use(async (socket, next) => {
+    try {
+      const auth = socket.handshake.auth as { token?: unknown } | undefined;
+      const origin = socket.handshake.headers.origin;
+      const { claims } = await sessions.authorize(auth?.token, typeof origin === 'string' ? origin : undefined);
+      const names = await db.query<{ names: string | null }>(
+        'SELECT names FROM live_users WHERE company_id = $1 AND id = $2',
+        [claims.cid, claims.uid],
+      );
+      socket.data = {
+        userId: claims.uid,
+        widgetId: claims.wid,
+        companyId: claims.cid,
+        botId: claims.bid,
+        names: names.rows[0]?.names ?? null,
+        keyId: claims.key,
+        exp: claims.exp,
+      };
+      initialRooms.set(socket, await roomIdsOf(db, claims.uid, claims.cid));
+      next();
+    } catch (err) {
+      const body = err instanceof ApiError ? err.body : errorBody('UNKNOWN_ERROR');
+      const e = new Error(typeof body.message === 'string' ? body.message : 'refused') as Error & { data?: unknown };
+      e.data = body;
+      next(e);
+    }
+  });
+
+  io.on('connection', (socket) => {
+    const { userId, companyId } = socket.data;
+    // Synchronously, before the client can act on its connect event.
+    socket.join([userChannel(companyId, userId), ...(initialRooms.get(socket) ?? []).map(roomChannel)]);
+    initialRooms.delete(socket);
+    void db
+      .query('UPDATE room_members SET socket_id = $1 WHERE user_id = $2 AND company_id = $3', [socket.id, userId, companyId])
+      .catch(() => {});
+    const expiresIn = socket.data.exp * 1000 - Date.now();
+    const expiry = setTimeout(
+      () => {
+        socket.emit('session:expired');
+        socket.disconnect(true);
+      },
+      Math.max(0, Math.min(expiresIn, 2 ** 31 - 1)),
+    );
+    socket.on('disconnect', () => {
+      clearTimeout(expiry);
+      void db.query('UPDATE room_members SET socket_id = NULL WHERE socket_id = $1', [socket.id]).catch(() => {});
+    });
+
+    /** Membership: the socket's own rooms first (kept live by joins and leaves), storage to be sure. */
+    const requireRoom = async (roomId: unknown): Promise<string> => {
+      if (typeof roomId !== 'string' || roomId.length === 0 || roomId.length > 200) {
+        throw validationFailed({ '/roomId': 'is required' });
+      }
+      if (socket.rooms.has(roomChannel(roomId))) return roomId;
+      const m = await membership(db, roomId, userId);
+      if (!m || m.companyId !== companyId) throw new ApiError('NOT_A_MEMBER');
+      socket.join(roomChannel(roomId));
+      return roomId;
+    };
+
+    /** Runs a handler with its acknowledgement; a payload without one is ignored. */
+    function handle<T>(ack: unknown, fn: () => Promise<T>): void {
+      if (typeof ack !== 'function') return;
+      const reply = ack as (res: Ack<T>) => void;
+      fn().then(
+        (data) => reply({ ok: true, data }),
+        (err: unknown) => reply({ ok: false, error: errorOf(err, app.log) }),
+      );
+    }
+
+    socket.on('message:send', (raw, ack) =>
+      handle<Message>(ack, async () => {
+        const input = checkOutgoing(raw);
+        await requireRoom(input.roomId);
+        const { message, duplicate } = await messaging.deliver({
+          ...input,
+          senderId: userId,
+          by: 'user',
+          ...(input.senderNames === undefined && socket.data.names ? { senderNames: socket.data.names } : {}),
+        });
+        if (duplicate && (message.roomId !== input.roomId || message.senderId !== userId)) {
+          throw new ApiError('VALIDATION_ERROR', {
+            message: 'This message id is already used by another message.',
+            validationError: { '/id': 'is already used' },
+          });
+        }
+        return message;
+      }),
+    );
+
+    socket.on('messages:sync', (req, ack) =>
+      handle(ack, async () => {
+        const after = (req as { after?: unknown } | null)?.after ?? {};
+        if (typeof after !== 'object' || after === null || Array.isArray(after)) {
+          throw validationFailed({ '/after': 'must map room ids to sequence numbers' });
+        }
+        const given = after as Record<string, unknown>;
+        for (const [roomId, seq] of Object.entries(given)) {
+          if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) {
+            throw validationFailed({ [`/after/${roomId}`]: 'must be a sequence number' });
+          }
+        }
+        const roomIds = await roomIdsOf(db, userId, companyId);
+        socket.join(roomIds.map(roomChannel));
+        const messages: Message[] = [];
+        for (const roomId of roomIds) {
+          const seq = given[roomId];
+          const list =
+            typeof seq === 'number'
+              ? await messagesAfter(db, roomId, seq, SYNC_ROOM_CAP)
+              : ((await history(db, roomId, 20)) ?? []);
+          messages.push(...list);
+        }
+        return { messages, rooms: await loadRooms(db, roomIds, userId) };
+      }),
+    );
+
+    socket.on('messages:seen', (req, ack) =>
+      handle(ack, async () => {
+        const r = req as { roomId?: unknown; ids?: unknown } | null;
+        const roomId = await requireRoom(r?.roomId);
+        const ids = r?.ids;
+        if (!Array.isArray(ids) || ids.length > 500 || !ids.every((i) => typeof i === 'string' && i.length <= 200)) {
+          throw validationFailed({ '/ids': 'must be a list of at most 500 message ids' });
+        }
+        return { updated: await messaging.markSeen(roomId, userId, ids as string[]) };
+      }),
+    );
+
+    socket.on('room:read', (req, ack) =>
+      handle(ack, async () => {
+        const roomId = await requireRoom((req as { roomId?: unknown } | null)?.roomId);
+        await db.query('UPDATE room_members SET unread = 0 WHERE room_id = $1 AND user_id = $2', [roomId, userId]);
+        return { unread: 0 };
+      }),
+    );
+  });
+
+  return io;
+}
+
+/** Every gateway started in this process (tests and benchmarks close them). */
+export const gateways = new Set<LiveServer>();

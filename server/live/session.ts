@@ -1,0 +1,178 @@
+/**
+ * Widget sessions. A widget opens one with its API key and a user; the service
+ * answers with a token:
+ *
+ *   base64url(JSON claims) "." base64url(HMAC-SHA256(signing key, "charla-session\n" + claims))
+ *
+ * Claims: v (1), uid (user), wid (widget), cid (company), bid (bot), key (the
+ * api_keys row id), kid (signing key id, so keys rotate like signed media),
+ * exp (Unix seconds, SESSION_TTL_SECONDS after issue). Every widget call
+ * carries `Authorization: Bearer <token>`; the socket handshake carries
+ * `auth: { token }`. On each use the token's signature and expiry are checked,
+ * and the API key must still be active and the Origin allowed by the widget's
+ * lists (both read through a short cache, so a revoked key or a changed list
+ * takes effect within seconds).
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../store/db.ts';
+import { SESSION_TTL_SECONDS } from '../../types/index.ts';
+import { ApiError } from '../http/errors.ts';
+import { listsOf, originAllowed, type OriginLists } from './origin.ts';
+
+export interface SessionClaims {
+  v: 1;
+  uid: string;
+  wid: string;
+  cid: string;
+  bid: string;
+  key: number;
+  kid: string;
+  exp: number;
+}
+
+/** How API keys are stored: the SHA-256 of the key, in hex (as widget creation stores them). */
+export const hashApiKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+
+export interface WidgetAccess {
+  keyId: number;
+  keyActive: boolean;
+  widgetId: string;
+  botId: string;
+  companyId: string;
+  config: Record<string, unknown>;
+  lists: OriginLists;
+}
+
+interface AccessRow {
+  key_id: number;
+  state: number;
+  widget_id: string;
+  bot_id: string;
+  company_id: string;
+  config: Record<string, unknown> | string;
+}
+
+const ACCESS_SQL = `SELECT k.id AS key_id, k.state, w.id AS widget_id, w.bot_id, w.company_id, w.config
+  FROM api_keys k JOIN widgets w ON w.id = k.widget_id`;
+
+function toAccess(row: AccessRow): WidgetAccess {
+  const config = typeof row.config === 'string' ? (JSON.parse(row.config) as Record<string, unknown>) : row.config;
+  return {
+    keyId: row.key_id,
+    keyActive: row.state === 1,
+    widgetId: row.widget_id,
+    botId: row.bot_id,
+    companyId: row.company_id,
+    config: config ?? {},
+    lists: listsOf(config),
+  };
+}
+
+const CACHE_MS = 5000;
+
+export class Sessions {
+  private readonly cache = new Map<number, { at: number; access: WidgetAccess | null }>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly keys: Record<string, string>,
+  ) {}
+
+  /** The widget an API key opens, or 401. */
+  async accessByKey(apiKey: string): Promise<WidgetAccess> {
+    const r = await this.db.query<AccessRow>(`${ACCESS_SQL} WHERE k.key_hash = $1`, [hashApiKey(apiKey)]);
+    const row = r.rows[0];
+    if (!row || row.state !== 1) throw new ApiError('UNAUTHORIZED', { message: 'Invalid or revoked API key.' });
+    return toAccess(row);
+  }
+
+  private async accessByKeyId(keyId: number): Promise<WidgetAccess | null> {
+    const hit = this.cache.get(keyId);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.access;
+    const r = await this.db.query<AccessRow>(`${ACCESS_SQL} WHERE k.id = $1`, [keyId]);
+    const access = r.rows[0] ? toAccess(r.rows[0]) : null;
+    this.cache.set(keyId, { at: Date.now(), access });
+    if (this.cache.size > 10_000) this.cache.clear();
+    return access;
+  }
+
+  private mac(kid: string, claims: string): string {
+    return createHmac('sha256', this.keys[kid] as string).update(`charla-session\n${claims}`).digest('base64url');
+  }
+
+  issue(access: WidgetAccess, userId: string, now = Date.now()): { token: string; expiresAt: string; claims: SessionClaims } {
+    const kid = Object.keys(this.keys)[0] as string;
+    const exp = Math.floor(now / 1000) + SESSION_TTL_SECONDS;
+    const claims: SessionClaims = {
+      v: 1,
+      uid: userId,
+      wid: access.widgetId,
+      cid: access.companyId,
+      bid: access.botId,
+      key: access.keyId,
+      kid,
+      exp,
+    };
+    const encoded = Buffer.from(JSON.stringify(claims)).toString('base64url');
+    return { token: `${encoded}.${this.mac(kid, encoded)}`, expiresAt: new Date(exp * 1000).toISOString(), claims };
+  }
+
+  /** The token's claims when its signature holds and it has not expired; 401 otherwise. */
+  verify(token: unknown, now = Date.now()): SessionClaims {
+    const fail = (message: string) => new ApiError('UNAUTHORIZED', { message });
+    if (typeof token !== 'string' || token.length > 4096) throw fail('Missing session token.');
+    const dot = token.indexOf('.');
+    if (dot <= 0) throw fail('Malformed session token.');
+    const encoded = token.slice(0, dot);
+    const sig = token.slice(dot + 1);
+    let claims: SessionClaims;
+    try {
+      claims = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as SessionClaims;
+    } catch {
+      throw fail('Malformed session token.');
+    }
+    if (
+      typeof claims !== 'object' ||
+      claims === null ||
+      claims.v !== 1 ||
+      typeof claims.kid !== 'string' ||
+      !Object.prototype.hasOwnProperty.call(this.keys, claims.kid)
+    ) {
+      throw fail('Malformed session token.');
+    }
+    const expected = Buffer.from(this.mac(claims.kid, encoded));
+    const given = Buffer.from(sig);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw fail('Invalid session token.');
+    if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now) throw fail('Session expired.');
+    return claims;
+  }
+
+  /**
+   * Checks a session token and the caller's Origin: 401 for a bad, expired or
+   * revoked session; 403 ORIGIN_NOT_ALLOWED for an origin the widget's lists refuse.
+   */
+  async authorize(token: unknown, origin: string | undefined): Promise<{ claims: SessionClaims; access: WidgetAccess }> {
+    const claims = this.verify(token);
+    const access = await this.accessByKeyId(claims.key);
+    if (!access || !access.keyActive || access.widgetId !== claims.wid) {
+      throw new ApiError('UNAUTHORIZED', { message: 'The API key of this session was revoked.' });
+    }
+    checkOrigin(access, origin);
+    return { claims, access };
+  }
+}
+
+export function checkOrigin(access: WidgetAccess, origin: string | undefined): void {
+  if (!originAllowed(access.lists, origin)) {
+    throw new ApiError('ORIGIN_NOT_ALLOWED', {
+      message: origin ? `Origin ${origin} is not allowed for this widget.` : 'This widget needs an Origin header.',
+    });
+  }
+}
+
+/** The token of `Authorization: Bearer <token>`, or undefined. */
+export function bearerToken(header: unknown): string | undefined {
+  if (typeof header !== 'string') return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m?.[1];
+}

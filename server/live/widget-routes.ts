@@ -1,0 +1,344 @@
+/**
+ * The widget's own API (ROUTES.widget*): the session, rooms, members,
+ * history, flows, uploads and media refresh. Every route but the session takes
+ * `Authorization: Bearer <token>`; every route checks the Origin against the
+ * widget's lists; every room route checks membership (403 NOT_A_MEMBER).
+ *
+ * CORS, scoped to these routes (widget creation is server to server and not
+ * here): a preflight cannot name its widget (browsers send neither the body
+ * nor the Authorization header with it), so it is answered for any origin; the
+ * real request is where the lists are enforced, and a refused origin gets its
+ * 403 without Access-Control-Allow-Origin. Other answers (including a 401,
+ * so a widget can see that it must open a new session) carry
+ * Access-Control-Allow-Origin for the caller's origin.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import multipart from '@fastify/multipart';
+import Type from 'typebox';
+import {
+  GET_MESSAGES_LIMIT_DEFAULT,
+  MEDIA_URL_TTL_DEFAULT,
+  ROUTES,
+  UPLOAD_IMAGE_MAX_BYTES,
+  UPLOAD_MEDIA_MAX_BYTES,
+  UPLOAD_MEDIA_TYPES,
+  type ApiResponse,
+  type MemberType,
+} from '../../types/index.ts';
+import {
+  AddMemberBody,
+  AddMembersBody,
+  FlowIdParams,
+  GetMessagesQuery,
+  OpenRoomWithUserBody,
+  SessionBody,
+  SetFlowBody,
+  UserIdBody,
+  WidgetRefreshBody,
+} from '../../types/schemas/index.ts';
+import { ApiError } from '../http/errors.ts';
+import { bearerToken, checkOrigin, type SessionClaims, type Sessions, type WidgetAccess } from './session.ts';
+import type { LiveMessaging } from './messaging.ts';
+import { history, loadMembers, loadRoom, loadRooms, membership, roomIdsOf } from './store.ts';
+import { upsertUser } from './rooms.ts';
+import type { FlowRunner } from './flows.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The widget session of a widget API call (set by the live plugin's auth hook). */
+    liveSession: { claims: SessionClaims; access: WidgetAccess } | null;
+  }
+}
+
+const RoomParams = Type.Object({ roomId: Type.String({ minLength: 1, maxLength: 200 }) });
+
+const ok = (message: string[] = []): ApiResponse => ({ message, status: true, statusMessage: 'success' });
+const notOk = (message: string[]): ApiResponse => ({ message, status: false, statusMessage: 'failed' });
+
+function originOf(request: FastifyRequest): string | undefined {
+  const o = request.headers.origin;
+  return typeof o === 'string' ? o : undefined;
+}
+
+function session(request: FastifyRequest): { claims: SessionClaims; access: WidgetAccess } {
+  if (!request.liveSession) throw new ApiError('UNAUTHORIZED');
+  return request.liveSession;
+}
+
+export interface WidgetRouteDeps {
+  sessions: Sessions;
+  messaging: LiveMessaging;
+  flows: FlowRunner;
+}
+
+export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps): Promise<void> {
+  const { sessions, messaging, flows } = deps;
+  const { db, signer } = app.charla;
+  const rooms = messaging.rooms;
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  await app.register(multipart, {
+    limits: { fileSize: UPLOAD_MEDIA_MAX_BYTES, files: 1, fields: 10, fieldSize: 10_000 },
+  });
+
+  app.decorateRequest('liveSession', null);
+
+  // Preflight for every widget route (widget creation excepted).
+  app.options('/v1/widget/*', async (request, reply) => {
+    const origin = originOf(request);
+    if (request.url.startsWith(ROUTES.createWidget) || !origin) return reply.code(404).send();
+    return reply
+      .code(204)
+      .header('Access-Control-Allow-Origin', origin)
+      .header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS')
+      .header('Access-Control-Allow-Headers', 'authorization, content-type')
+      .header('Access-Control-Max-Age', '600')
+      .header('Vary', 'Origin')
+      .send();
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'OPTIONS') return;
+    const origin = originOf(request);
+    if (origin) reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin');
+    if (request.routeOptions.url === ROUTES.widgetSession) return;
+    try {
+      request.liveSession = await sessions.authorize(bearerToken(request.headers.authorization), origin);
+    } catch (err) {
+      refuseCors(err, reply);
+      throw err;
+    }
+  });
+
+  /** A room route's guard: the caller must be a member of a room of its company. */
+  async function requireMember(request: FastifyRequest, roomId: string) {
+    const { claims } = session(request);
+    const m = await membership(db, roomId, claims.uid);
+    if (!m || m.companyId !== claims.cid) throw new ApiError('NOT_A_MEMBER');
+    return m;
+  }
+
+  r.post(ROUTES.widgetSession, { schema: { body: SessionBody } }, async (request, reply) => {
+    const body = request.body;
+    let access: WidgetAccess;
+    try {
+      access = await sessions.accessByKey(body.apiKey);
+      checkOrigin(access, originOf(request));
+    } catch (err) {
+      refuseCors(err, reply);
+      throw err;
+    }
+    const userId = body.userId ?? randomUUID();
+    const names = body.userNames ?? null;
+    await upsertUser(db, access.companyId, userId, names);
+    const { roomId, created } = await rooms.ensureBotRoom({
+      botId: access.botId,
+      userId,
+      ...(body.userNames !== undefined ? { userNames: body.userNames } : {}),
+    });
+    const [bot, company, user] = await Promise.all([
+      db.query<{
+        id: string;
+        name: string;
+        type: string;
+        company_id: string;
+        calling_enabled: boolean;
+        created_at: Date | string;
+        updated_at: Date | string;
+      }>('SELECT * FROM bots WHERE id = $1', [access.botId]),
+      db.query<{ name: string }>('SELECT name FROM companies WHERE id = $1', [access.companyId]),
+      db.query<{ names: string | null }>('SELECT names FROM live_users WHERE company_id = $1 AND id = $2', [
+        access.companyId,
+        userId,
+      ]),
+    ]);
+    const b = bot.rows[0];
+    if (!b) throw new ApiError('NOT_FOUND', { message: 'The widget has no bot.' });
+    const { token, expiresAt } = sessions.issue(access, userId);
+    if (created) flows.greet({ roomId, botId: access.botId, userId, language: body.language });
+    const cfg = access.config;
+    const obj = (v: unknown) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {});
+    return {
+      token,
+      expiresAt,
+      user: { id: userId, names: user.rows[0]?.names ?? names },
+      widget: {
+        id: access.widgetId,
+        properties: obj(cfg['properties']),
+        theme: obj(cfg['theme']),
+        credentials: obj(cfg['credentials']),
+        config: cfg,
+      },
+      bot: {
+        id: b.id,
+        name: b.name,
+        type: b.type,
+        companyId: b.company_id,
+        callingEnabled: b.calling_enabled,
+        createdAt: new Date(b.created_at).toISOString(),
+        updatedAt: new Date(b.updated_at).toISOString(),
+      },
+      botRoomId: roomId,
+      company: { id: access.companyId, name: company.rows[0]?.name ?? '' },
+    };
+  });
+
+  r.get(ROUTES.widgetRooms, async (request) => {
+    const { claims } = session(request);
+    const ids = await roomIdsOf(db, claims.uid, claims.cid);
+    return { rooms: await loadRooms(db, ids, claims.uid) };
+  });
+
+  r.post(ROUTES.widgetDirectRoom, { schema: { body: OpenRoomWithUserBody } }, async (request) => {
+    const { claims } = session(request);
+    const other = { id: String(request.body.id), names: request.body.names ?? null };
+    const { roomId } = await rooms.openDirect(claims.cid, { id: claims.uid }, other);
+    const room = await loadRoom(db, roomId, claims.uid);
+    if (!room) throw new ApiError('NOT_FOUND');
+    return room;
+  });
+
+  r.get(ROUTES.widgetRoom, { schema: { params: RoomParams } }, async (request) => {
+    await requireMember(request, request.params.roomId);
+    const room = await loadRoom(db, request.params.roomId, session(request).claims.uid);
+    if (!room) throw new ApiError('NOT_A_MEMBER');
+    return room;
+  });
+
+  r.get(ROUTES.widgetRoomMembers, { schema: { params: RoomParams } }, async (request) => {
+    await requireMember(request, request.params.roomId);
+    return { members: await loadMembers(db, request.params.roomId) };
+  });
+
+  r.post(ROUTES.widgetRoomMembers, { schema: { params: RoomParams, body: AddMemberBody } }, async (request) => {
+    const { roomId } = request.params;
+    await requireMember(request, roomId);
+    const m = request.body.member;
+    const input =
+      typeof m === 'string'
+        ? { userId: m }
+        : { userId: String(m.id), ...(m.names !== undefined ? { names: m.names } : {}) };
+    const { added } = await rooms.addMember(roomId, input);
+    return ok([added ? `${input.userId} added` : `${input.userId} is already a member`]);
+  });
+
+  r.post(ROUTES.widgetRoomMembersBulk, { schema: { params: RoomParams, body: AddMembersBody } }, async (request) => {
+    const { roomId } = request.params;
+    await requireMember(request, roomId);
+    const message: string[] = [];
+    for (const item of request.body.members) {
+      const memberType: MemberType = item.memberType ?? 'Client';
+      const { added } = await rooms.addMember(roomId, {
+        userId: item.referenceId,
+        memberType,
+        ...(item.names !== undefined ? { names: item.names } : {}),
+      });
+      message.push(added ? `${item.referenceId} added` : `${item.referenceId} is already a member`);
+    }
+    return ok(message);
+  });
+
+  r.post(ROUTES.widgetRoomJoin, { schema: { params: RoomParams, body: UserIdBody } }, async (request) => {
+    const { roomId } = request.params;
+    const { claims } = session(request);
+    const { userId } = request.body;
+    const mine = await membership(db, roomId, claims.uid);
+    if (!mine || mine.companyId !== claims.cid) {
+      // A user may join a group room of their company by themselves; anything
+      // else needs a member to do it.
+      const room = await messaging.findRoom(roomId);
+      const r2 = room ? await db.query<{ type: string }>('SELECT type FROM rooms WHERE id = $1', [roomId]) : null;
+      const selfJoinGroup =
+        room && room.companyId === claims.cid && userId === claims.uid && r2?.rows[0]?.type === 'group';
+      if (!selfJoinGroup) throw new ApiError('NOT_A_MEMBER');
+    }
+    const { added } = await rooms.addMember(roomId, { userId });
+    return ok([added ? `${userId} joined` : `${userId} is already a member`]);
+  });
+
+  r.post(ROUTES.widgetRoomLeave, { schema: { params: RoomParams, body: UserIdBody } }, async (request) => {
+    const { roomId } = request.params;
+    await requireMember(request, roomId);
+    const { removed } = await rooms.removeMember(roomId, request.body.userId);
+    return removed ? ok([`${request.body.userId} left`]) : notOk([`${request.body.userId} is not a member`]);
+  });
+
+  r.get(ROUTES.widgetRoomMessages, { schema: { params: RoomParams, querystring: GetMessagesQuery } }, async (request) => {
+    const { roomId } = request.params;
+    await requireMember(request, roomId);
+    const limit = request.query.limit ?? GET_MESSAGES_LIMIT_DEFAULT;
+    const messages = await history(db, roomId, limit, request.query.id);
+    if (!messages) throw new ApiError('NOT_FOUND', { message: `No message ${request.query.id} in this room.` });
+    return { messages };
+  });
+
+  r.post(ROUTES.widgetFlow, { schema: { params: FlowIdParams, body: SetFlowBody } }, async (request) => {
+    const { claims } = session(request);
+    const { flowId } = request.params;
+    if (!flows.has(claims.bid, flowId)) {
+      throw new ApiError('NOT_FOUND', { message: `The bot has no flow ${flowId}.` });
+    }
+    const { roomId } = await rooms.ensureBotRoom({ botId: claims.bid, userId: claims.uid });
+    await flows.start({ roomId, botId: claims.bid, userId: claims.uid, flowId, params: request.body.storedParams ?? {} });
+    return { ...ok([`flow ${flowId} started`]), roomId, flowId };
+  });
+
+  r.post(ROUTES.widgetUpload, async (request) => {
+    const { claims } = session(request);
+    if (!request.isMultipart()) {
+      throw new ApiError('UNSUPPORTED_CONTENT_TYPE', { message: 'Send the file as multipart/form-data.' });
+    }
+    const file = await request.file();
+    if (!file) throw new ApiError('VALIDATION_ERROR', { message: 'No file in the request.', validationError: { '/file': 'is required' } });
+    const contentType = file.mimetype.toLowerCase().split(';')[0]?.trim() ?? '';
+    const type = (Object.keys(UPLOAD_MEDIA_TYPES) as (keyof typeof UPLOAD_MEDIA_TYPES)[]).find((t) =>
+      (UPLOAD_MEDIA_TYPES[t] as readonly string[]).includes(contentType),
+    );
+    if (!type) {
+      file.file.resume();
+      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: `Files of type ${contentType || 'unknown'} are not accepted.` });
+    }
+    const data = await file.toBuffer();
+    const max = type === 'IMAGE' ? UPLOAD_IMAGE_MAX_BYTES : UPLOAD_MEDIA_MAX_BYTES;
+    if (data.length > max || file.file.truncated) {
+      throw new ApiError('PAYLOAD_TOO_LARGE', { message: `The file is over ${max / (1024 * 1024)} MB.` });
+    }
+    const name = (file.filename || 'file').replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 200);
+    const key = `widget/${randomUUID()}`;
+    await db.query('INSERT INTO media (key, company_id, content_type, size, name, data) VALUES ($1, $2, $3, $4, $5, $6)', [
+      key,
+      claims.cid,
+      contentType,
+      data.length,
+      name,
+      data,
+    ]);
+    return {
+      mediaUrl: signer.sign(key, MEDIA_URL_TTL_DEFAULT, app.charla.baseUrlFor(request)),
+      type,
+      contentType,
+      size: data.length,
+      name,
+    };
+  });
+
+  r.post(ROUTES.widgetAssetsRefresh, { schema: { body: WidgetRefreshBody } }, async (request) => {
+    const { claims } = session(request);
+    const key = signer.mediaKeyOf(request.body.resourceUrl, app.charla.ownBaseUrls(request));
+    if (!key) throw new ApiError('SIGNED_URL_ERROR', { message: 'The address is not one of this service’s media.' });
+    const media = await db.query<{ company_id: string }>('SELECT company_id FROM media WHERE key = $1', [key]);
+    if (media.rows[0]?.company_id !== claims.cid) {
+      throw new ApiError('SIGNED_URL_ERROR', { message: 'No such media for this widget.' });
+    }
+    return { signedUrl: signer.sign(key, MEDIA_URL_TTL_DEFAULT, app.charla.baseUrlFor(request)) };
+  });
+}
+
+/** A refused origin gets no Access-Control-Allow-Origin. */
+function refuseCors(err: unknown, reply: FastifyReply): void {
+  if (err instanceof ApiError && err.key === 'ORIGIN_NOT_ALLOWED') {
+    reply.removeHeader('Access-Control-Allow-Origin');
+  }
+}
