@@ -42,7 +42,7 @@ export function contrast(a: string, b: string): number {
 
 /** White or near-black, whichever reads better on the given colour. */
 export function textOn(background: string): string {
-  return contrast(background, '#ffffff') >= contrast(background, '#111111') ? '#ffffff' : '#111111';
+  return contrast(background, '#ffffff') >= contrast(background, '#000000') ? '#ffffff' : '#000000';
 }
 
 const FONT_NAME = /^[A-Za-z0-9 _-]{1,100}$/;

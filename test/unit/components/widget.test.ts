@@ -92,7 +92,7 @@ describe('<charla-widget>', () => {
     await settle(el);
     expect(el.style.getPropertyValue('--charla-color-primary')).toBe('#ffcc00');
     // A light brand colour gets dark text for contrast.
-    expect(el.style.getPropertyValue('--charla-color-on-primary')).toBe('#111111');
+    expect(el.style.getPropertyValue('--charla-color-on-primary')).toBe('#000000');
     expect(el.style.getPropertyValue('--charla-font-family')).toContain("'Inter'");
     stores.$config.set({
       ...stores.$config.get()!,

@@ -1,0 +1,185 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { within } from '@testing-library/dom';
+import '../../../src/define.ts';
+import { classifyFile, type CharlaComposer } from '../../../src/components/composer/composer.ts';
+import { UPLOAD_IMAGE_MAX_BYTES } from '../../../types/limits.ts';
+import { makeContext, settle } from './fixture.ts';
+
+async function mount() {
+  const f = makeContext();
+  const el = document.createElement('charla-composer') as CharlaComposer;
+  el.context = f.context;
+  document.body.append(el);
+  await settle(el);
+  const q = within(el.shadowRoot as unknown as HTMLElement);
+  const area = q.getByRole('textbox', { name: 'Mensaje' }) as HTMLTextAreaElement;
+  const send = q.getByRole('button', { name: 'Enviar' }) as HTMLButtonElement;
+  const type = async (text: string) => {
+    area.value = text;
+    area.dispatchEvent(new Event('input'));
+    await settle(el);
+  };
+  return { el, q, area, send, type, ...f };
+}
+
+afterEach(() => {
+  document.body.replaceChildren();
+  vi.unstubAllGlobals();
+});
+
+describe('<charla-composer>', () => {
+  it('enables send only when there is something to send', async () => {
+    const { send, type } = await mount();
+    expect(send.disabled).toBe(true);
+    await type('   ');
+    expect(send.disabled).toBe(true);
+    await type('Hola');
+    expect(send.disabled).toBe(false);
+  });
+
+  it('sends on Enter and clears the field', async () => {
+    const { el, area, type, callsOf } = await mount();
+    await type('  Hola  ');
+    area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    await settle(el);
+    expect(callsOf('sendText')[0]!.args).toEqual(['Hola']);
+    expect(area.value).toBe('');
+  });
+
+  it('does not send on Shift+Enter (a new line)', async () => {
+    const { area, type, callsOf } = await mount();
+    await type('Hola');
+    const e = new KeyboardEvent('keydown', { key: 'Enter', shiftKey: true, bubbles: true, cancelable: true });
+    area.dispatchEvent(e);
+    expect(e.defaultPrevented).toBe(false);
+    expect(callsOf('sendText')).toHaveLength(0);
+  });
+
+  it('sends with the send button', async () => {
+    const { send, type, callsOf } = await mount();
+    await type('Hola');
+    send.click();
+    expect(callsOf('sendText')).toHaveLength(1);
+  });
+
+  it('disables every input while inputs are disabled, and enables them back', async () => {
+    const { el, q, stores, type } = await mount();
+    await type('Hola');
+    stores.$ui.set({ ...stores.$ui.get(), inputsDisabled: true });
+    await settle(el);
+    const controls = [
+      q.getByRole('textbox', { name: 'Mensaje' }),
+      q.getByRole('button', { name: 'Adjuntar imagen o documento' }),
+      q.getByRole('button', { name: 'Compartir ubicación' }),
+      q.getByRole('button', { name: 'Grabar audio' }),
+      q.getByRole('button', { name: 'Enviar' }),
+    ] as (HTMLButtonElement | HTMLTextAreaElement)[];
+    expect(controls.every((c) => c.disabled)).toBe(true);
+    stores.$ui.set({ ...stores.$ui.get(), inputsDisabled: false });
+    await settle(el);
+    expect(controls.every((c) => !c.disabled)).toBe(true);
+  });
+
+  it('checks file type and size before uploading, with a clear message', async () => {
+    const { el, q, callsOf } = await mount();
+    el.sendPickedFile(new File(['x'], 'virus.exe', { type: 'application/x-msdownload' }));
+    await settle(el);
+    expect(q.getByRole('alert').textContent).toContain('«virus.exe» no es un tipo de archivo admitido.');
+    const big = new File(['x'], 'foto.png', { type: 'image/png' });
+    Object.defineProperty(big, 'size', { value: UPLOAD_IMAGE_MAX_BYTES + 1 });
+    el.sendPickedFile(big);
+    await settle(el);
+    expect(q.getByRole('alert').textContent).toContain('«foto.png» pesa demasiado (máximo 8 MB).');
+    expect(callsOf('sendFile')).toHaveLength(0);
+    const ok = new File(['%PDF'], 'informe.pdf', { type: 'application/pdf' });
+    el.sendPickedFile(ok);
+    expect(callsOf('sendFile')[0]!.args).toEqual([ok, 'DOCUMENT']);
+  });
+
+  it('classifies images and documents by type', () => {
+    expect(classifyFile({ type: 'image/jpeg', size: 10 })).toEqual({ ok: true, type: 'IMAGE' });
+    expect(classifyFile({ type: 'application/pdf', size: 10 })).toEqual({ ok: true, type: 'DOCUMENT' });
+    expect(classifyFile({ type: 'text/html', size: 10 })).toEqual({ ok: false, reason: 'type' });
+  });
+
+  it('shows upload progress from the uploads store', async () => {
+    const { el, q, stores } = await mount();
+    stores.$uploads.set([{ id: 'u1', name: 'foto.png', progress: 0.4 }]);
+    await settle(el);
+    const bar = q.getByRole('progressbar', { name: 'Subiendo foto.png' }) as HTMLProgressElement;
+    expect(bar.value).toBeCloseTo(0.4);
+  });
+
+  it('shares the location', async () => {
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      geolocation: { getCurrentPosition: (ok: PositionCallback) => ok({ coords: { latitude: 40.4, longitude: -3.7 } } as GeolocationPosition) },
+    });
+    const { q, callsOf } = await mount();
+    q.getByRole('button', { name: 'Compartir ubicación' }).click();
+    expect(callsOf('sendLocation')[0]!.args).toEqual([40.4, -3.7]);
+  });
+
+  it('says so clearly when location is refused', async () => {
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      geolocation: {
+        getCurrentPosition: (_ok: PositionCallback, fail: PositionErrorCallback) =>
+          fail({ code: 1, message: 'denied' } as GeolocationPositionError),
+      },
+    });
+    const { el, q, callsOf } = await mount();
+    q.getByRole('button', { name: 'Compartir ubicación' }).click();
+    await settle(el);
+    expect(q.getByRole('alert').textContent).toContain('permiso denegado');
+    expect(callsOf('sendLocation')).toHaveLength(0);
+  });
+
+  it('records audio and sends it as AUDIO', async () => {
+    const track = { stop: vi.fn() };
+    class FakeRecorder extends EventTarget {
+      state = 'inactive';
+      mimeType = 'audio/webm;codecs=opus';
+      constructor(public stream: unknown) {
+        super();
+      }
+      start() {
+        this.state = 'recording';
+      }
+      stop() {
+        this.state = 'inactive';
+        this.dispatchEvent(Object.assign(new Event('dataavailable'), { data: new Blob(['abc'], { type: 'audio/webm' }) }));
+        this.dispatchEvent(new Event('stop'));
+      }
+    }
+    vi.stubGlobal('MediaRecorder', FakeRecorder);
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      mediaDevices: { getUserMedia: () => Promise.resolve({ getTracks: () => [track] }) },
+    });
+    const { el, q, callsOf } = await mount();
+    q.getByRole('button', { name: 'Grabar audio' }).click();
+    await settle(el);
+    const stop = q.getByRole('button', { name: 'Detener y enviar audio' });
+    expect(stop.getAttribute('aria-pressed')).toBe('true');
+    stop.click();
+    await settle(el);
+    const [file, type] = callsOf('sendFile')[0]!.args as [Blob & { name: string }, string];
+    expect(type).toBe('AUDIO');
+    expect(file.type).toBe('audio/webm');
+    expect(file.name).toBe('audio.webm');
+    expect(track.stop).toHaveBeenCalled();
+  });
+
+  it('says so clearly when the microphone is refused', async () => {
+    vi.stubGlobal('MediaRecorder', class {});
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      mediaDevices: { getUserMedia: () => Promise.reject(new DOMException('no', 'NotAllowedError')) },
+    });
+    const { el, q } = await mount();
+    q.getByRole('button', { name: 'Grabar audio' }).click();
+    await settle(el);
+    expect(q.getByRole('alert').textContent).toContain('No se pudo usar el micrófono: permiso denegado.');
+  });
+});

@@ -1,0 +1,150 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { within } from '@testing-library/dom';
+import '../../../src/define.ts';
+import { buildItems, type CharlaMessageList } from '../../../src/components/message-list/message-list.ts';
+import { makeContext, msg, room, settle } from './fixture.ts';
+
+async function mount(f = makeContext()) {
+  const el = document.createElement('charla-message-list') as CharlaMessageList;
+  el.context = f.context;
+  document.body.append(el);
+  await settle(el);
+  const shadow = el.shadowRoot!;
+  const log = () => shadow.querySelector('[role=log]')!;
+  const scroller = () => shadow.querySelector('.scroller')!;
+  const visible = (first: number, last: number) =>
+    scroller().dispatchEvent(Object.assign(new Event('visibilityChanged'), { first, last }));
+  return { el, shadow, q: within(shadow as unknown as HTMLElement), log, scroller, visible, ...f };
+}
+
+afterEach(() => document.body.replaceChildren());
+
+describe('buildItems', () => {
+  it('puts a date separator before each new day and groups runs of one sender', () => {
+    const day1 = Date.UTC(2026, 0, 10, 12);
+    const day2 = Date.UTC(2026, 0, 11, 12);
+    const items = buildItems(
+      [
+        msg({ timestamp: day1, senderId: 'a', senderNames: 'Ana' }),
+        msg({ timestamp: day1 + 1000, senderId: 'a', senderNames: 'Ana' }),
+        msg({ timestamp: day1 + 2000, senderId: 'me' }),
+        msg({ timestamp: day2, senderId: 'a', senderNames: 'Ana' }),
+      ],
+      'me',
+      true,
+    );
+    expect(items.map((i) => (i.kind === 'day' ? 'day' : `${i.own ? 'own' : 'other'}${i.grouped ? '+' : ''}${i.showSender ? '@' : ''}`))).toEqual([
+      'day',
+      'other@',
+      'other+',
+      'own',
+      'day',
+      'other@',
+    ]);
+  });
+
+  it('shows sender names only in group rooms', () => {
+    const items = buildItems([msg({ senderId: 'a', senderNames: 'Ana' })], 'me', false);
+    expect(items[1]).toMatchObject({ kind: 'message', showSender: false });
+  });
+});
+
+describe('<charla-message-list>', () => {
+  it('is a labelled, focusable scrolling region', async () => {
+    const { q } = await mount();
+    expect(q.getByRole('region', { name: 'Mensajes' }).getAttribute('tabindex')).toBe('0');
+  });
+
+  it('announces each incoming message once in a log region, never the history already there', async () => {
+    const f = makeContext();
+    f.stores.$currentMessages.set([msg({ text: 'viejo 1' }), msg({ text: 'viejo 2' })]);
+    const { el, log, stores } = await mount(f);
+    expect(log().getAttribute('aria-live')).toBe('polite');
+    expect(log().textContent!.trim()).toBe('');
+    const incoming = msg({ text: 'Hola, ¿en qué te ayudo?', senderNames: 'Bot' });
+    stores.$currentMessages.set([...stores.$currentMessages.get(), incoming]);
+    await settle(el);
+    expect(log().querySelectorAll('p')).toHaveLength(1);
+    expect(log().textContent).toContain('Nuevo mensaje de Bot: Hola, ¿en qué te ayudo?');
+    // A status change of the same message (new object, same id) is not announced again.
+    stores.$currentMessages.set(stores.$currentMessages.get().map((m) => ({ ...m, status: 'DELIVERED_USER' }) as typeof m));
+    await settle(el);
+    expect(log().querySelectorAll('p')).toHaveLength(1);
+  });
+
+  it('does not announce the user’s own messages nor backfilled history', async () => {
+    const f = makeContext();
+    const current = msg({ text: 'actual' });
+    f.stores.$currentMessages.set([current]);
+    const { el, log, stores } = await mount(f);
+    stores.$currentMessages.set([msg({ text: 'historia' }), current, msg({ text: 'mío', senderId: 'me', by: 'user' })]);
+    await settle(el);
+    expect(log().textContent!.trim()).toBe('');
+  });
+
+  it('starts afresh when the room changes', async () => {
+    const f = makeContext();
+    const { el, log, stores } = await mount(f);
+    stores.$currentMessages.set([msg({ text: 'nuevo' })]);
+    await settle(el);
+    expect(log().querySelectorAll('p')).toHaveLength(1);
+    stores.$currentRoomId.set('r2');
+    stores.$currentMessages.set([msg({ roomId: 'r2', text: 'historia de r2' })]);
+    await settle(el);
+    expect(log().querySelectorAll('p')).toHaveLength(0);
+  });
+
+  it('marks incoming messages on screen as seen, once, only while open', async () => {
+    const f = makeContext({ ui: { open: false } });
+    const a = msg({ text: 'a' });
+    const b = msg({ text: 'b', senderId: 'me', by: 'user' });
+    const c = msg({ text: 'c' });
+    f.stores.$currentMessages.set([a, b, c]);
+    const { el, visible, stores, callsOf } = await mount(f);
+    visible(0, 3);
+    expect(callsOf('markSeen')).toHaveLength(0);
+    stores.$ui.set({ ...stores.$ui.get(), open: true });
+    await settle(el);
+    expect(callsOf('markSeen').map((x) => x.args)).toEqual([['r1', [String(a.id), String(c.id)]]]);
+    visible(0, 3);
+    expect(callsOf('markSeen')).toHaveLength(1);
+  });
+
+  it('asks for older history when scrolled to the top', async () => {
+    const f = makeContext();
+    f.stores.$currentHistory.set({ loading: false, hasMore: true });
+    f.stores.$currentMessages.set([msg(), msg()]);
+    const { scroller, callsOf, stores, el, q } = await mount(f);
+    scroller().dispatchEvent(new Event('scroll'));
+    expect(callsOf('loadOlder')).toHaveLength(1);
+    stores.$currentHistory.set({ loading: true, hasMore: true });
+    await settle(el);
+    expect(q.getByRole('status').textContent).toContain('Cargando mensajes anteriores');
+    scroller().dispatchEvent(new Event('scroll'));
+    expect(callsOf('loadOlder')).toHaveLength(1);
+  });
+
+  it('does not ask for history when the first message is held', async () => {
+    const f = makeContext();
+    f.stores.$currentHistory.set({ loading: false, hasMore: false });
+    const { scroller, callsOf } = await mount(f);
+    scroller().dispatchEvent(new Event('scroll'));
+    expect(callsOf('loadOlder')).toHaveLength(0);
+  });
+
+  it('offers a "new messages" button when scrolled up and messages arrive', async () => {
+    const f = makeContext();
+    f.stores.$rooms.set([room()]);
+    f.stores.$currentMessages.set([msg()]);
+    const { el, q, scroller, stores } = await mount(f);
+    scroller().dispatchEvent(new Event('unpinned'));
+    await settle(el);
+    expect(q.queryByRole('button', { name: /Mensajes nuevos/ })).toBeNull();
+    stores.$currentMessages.set([...stores.$currentMessages.get(), msg(), msg()]);
+    await settle(el);
+    const jump = q.getByRole('button', { name: 'Mensajes nuevos (2)' });
+    jump.click();
+    await settle(el);
+    expect(q.queryByRole('button', { name: /Mensajes nuevos/ })).toBeNull();
+  });
+});

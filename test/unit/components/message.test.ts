@@ -1,0 +1,269 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { within } from '@testing-library/dom';
+import '../../../src/define.ts';
+import type { CharlaMessage } from '../../../src/components/message/message.ts';
+import type { Message } from '../../../types/index.ts';
+import { makeContext, msg, settle } from './fixture.ts';
+
+async function show(message: Message, props: Partial<Pick<CharlaMessage, 'own' | 'latest' | 'showSender' | 'language'>> = {}) {
+  const f = makeContext();
+  const el = document.createElement('charla-message') as CharlaMessage;
+  el.message = message;
+  el.actions = f.context.actions;
+  Object.assign(el, { latest: true, ...props });
+  document.body.append(el);
+  await settle(el);
+  const shadow = el.shadowRoot!;
+  return { el, shadow, q: within(shadow as unknown as HTMLElement), ...f };
+}
+
+afterEach(() => document.body.replaceChildren());
+
+describe('<charla-message> TEXT', () => {
+  it('shows text as text and makes only http(s) addresses links', async () => {
+    const { shadow } = await show(
+      msg({ text: 'Mira https://example.com/a?b=1, o javascript:alert(1) y <b>hola</b> www.x.com' }),
+    );
+    const p = shadow.querySelector('.text')!;
+    expect(p.textContent).toBe('Mira https://example.com/a?b=1, o javascript:alert(1) y <b>hola</b> www.x.com');
+    const links = [...shadow.querySelectorAll('a')];
+    expect(links.map((a) => a.getAttribute('href'))).toEqual(['https://example.com/a?b=1']);
+    expect(links[0]!.getAttribute('rel')).toContain('noopener');
+    expect(shadow.querySelector('b')).toBeNull();
+  });
+
+  it('shows the sender name only when asked (group rooms) and never for own messages', async () => {
+    const a = await show(msg({ senderNames: 'Ana' }), { showSender: true });
+    expect(a.q.getByText('Ana')).toBeTruthy();
+    document.body.replaceChildren();
+    const b = await show(msg({ senderNames: 'Ana' }), { showSender: false });
+    expect(b.q.queryByText('Ana')).toBeNull();
+  });
+});
+
+describe('<charla-message> status marks', () => {
+  for (const [status, label] of [
+    ['CREATED', 'Enviando'],
+    ['DELIVERED', 'Enviado'],
+    ['DELIVERED_CHANNEL', 'Entregado'],
+    ['DELIVERED_USER', 'Leído'],
+    ['FAILED', 'No enviado'],
+  ] as const) {
+    it(`marks an own ${status} message as "${label}"`, async () => {
+      const { q } = await show(msg({ status, senderId: 'me', by: 'user' }), { own: true });
+      expect(q.getByRole('img', { name: label })).toBeTruthy();
+    });
+  }
+
+  it('offers retry on a failed own message and calls retry with its id', async () => {
+    const m = msg({ status: 'FAILED', senderId: 'me', by: 'user' });
+    const { q, callsOf } = await show(m, { own: true });
+    q.getByRole('button', { name: 'Reintentar' }).click();
+    expect(callsOf('retry')[0]!.args).toEqual([String(m.id)]);
+  });
+
+  it('shows no status mark on other people’s messages', async () => {
+    const { shadow } = await show(msg({ status: 'DELIVERED' }));
+    expect(shadow.querySelector('.status')).toBeNull();
+  });
+});
+
+describe('<charla-message> media', () => {
+  it('IMAGE: picture with caption that opens larger', async () => {
+    const { shadow, q } = await show(msg({ type: 'IMAGE', mediaUrl: 'https://cdn.example.com/a.png', caption: 'Foto' }));
+    const img = shadow.querySelector('img')!;
+    expect(img.getAttribute('src')).toBe('https://cdn.example.com/a.png');
+    expect(img.getAttribute('alt')).toBe('Foto');
+    expect(q.getByText('Foto')).toBeTruthy();
+    const dialog = shadow.querySelector('dialog')!;
+    q.getByRole('button', { name: 'Ver imagen en grande' }).click();
+    expect(dialog.open).toBe(true);
+  });
+
+  it('IMAGE: an unsafe address never becomes a src', async () => {
+    for (const url of ['javascript:alert(1)', 'http://evil.example/a.png', 'data:image/png;base64,AAAA', ' https://x.com/a']) {
+      const { shadow } = await show(msg({ type: 'IMAGE', mediaUrl: url }));
+      expect(shadow.querySelector('img')).toBeNull();
+      expect(shadow.textContent).toContain('Archivo no disponible');
+      document.body.replaceChildren();
+    }
+  });
+
+  it('IMAGE: http is allowed on localhost', async () => {
+    const { shadow } = await show(msg({ type: 'IMAGE', mediaUrl: 'http://localhost:3000/media/a.png' }));
+    expect(shadow.querySelector('img')!.getAttribute('src')).toBe('http://localhost:3000/media/a.png');
+  });
+
+  it('asks for a fresh signed address when media fails to load, and swaps it in', async () => {
+    const { el, shadow, callsOf } = await show(msg({ type: 'IMAGE', mediaUrl: 'https://cdn.example.com/expired/a.png' }));
+    shadow.querySelector('img')!.dispatchEvent(new Event('error'));
+    await settle(el);
+    expect(callsOf('refreshMediaUrl')[0]!.args).toEqual(['https://cdn.example.com/expired/a.png']);
+    expect(shadow.querySelector('img')!.getAttribute('src')).toBe('https://cdn.example.com/fresh/a.png');
+    // A second failure does not loop: the media is marked unavailable.
+    shadow.querySelector('img')!.dispatchEvent(new Event('error'));
+    await settle(el);
+    expect(callsOf('refreshMediaUrl')).toHaveLength(1);
+    expect(shadow.textContent).toContain('Archivo no disponible');
+  });
+
+  it('AUDIO: a player', async () => {
+    const { shadow } = await show(msg({ type: 'AUDIO', mediaUrl: 'https://cdn.example.com/a.webm' }));
+    const audio = shadow.querySelector('audio')!;
+    expect(audio.hasAttribute('controls')).toBe(true);
+    expect(audio.getAttribute('src')).toBe('https://cdn.example.com/a.webm');
+  });
+
+  it('VIDEO: a player with caption; a failing video asks for a fresh address', async () => {
+    const { el, shadow, q, callsOf } = await show(
+      msg({ type: 'VIDEO', mediaUrl: 'https://cdn.example.com/expired/v.mp4', caption: 'Tutorial' }),
+    );
+    const video = shadow.querySelector('video')!;
+    expect(video.hasAttribute('controls')).toBe(true);
+    expect(q.getByText('Tutorial')).toBeTruthy();
+    video.dispatchEvent(new Event('error'));
+    await settle(el);
+    expect(callsOf('refreshMediaUrl')).toHaveLength(1);
+    expect(shadow.querySelector('video')!.getAttribute('src')).toBe('https://cdn.example.com/fresh/v.mp4');
+  });
+
+  it('DOCUMENT and FILE: a file card with a download link', async () => {
+    for (const type of ['DOCUMENT', 'FILE']) {
+      const { q } = await show(msg({ type, mediaUrl: 'https://cdn.example.com/docs/informe%20final.pdf' }));
+      expect(q.getByText('informe final.pdf')).toBeTruthy();
+      const link = q.getByRole('link', { name: 'Descargar: informe final.pdf' });
+      expect(link.getAttribute('href')).toBe('https://cdn.example.com/docs/informe%20final.pdf');
+      expect(link.hasAttribute('download')).toBe(true);
+      document.body.replaceChildren();
+    }
+  });
+
+  it('DOCUMENT with an unsafe address: a card without a link', async () => {
+    const { shadow } = await show(msg({ type: 'DOCUMENT', mediaUrl: 'javascript:alert(1)', caption: 'x.pdf' }));
+    expect(shadow.querySelector('a')).toBeNull();
+    expect(shadow.textContent).toContain('x.pdf');
+  });
+});
+
+describe('<charla-message> other types', () => {
+  it('LOCATION: coordinates and a map link', async () => {
+    const { q } = await show(msg({ type: 'LOCATION', lat: '40.4168', lng: '-3.7038' }));
+    expect(q.getByText('40.4168, -3.7038')).toBeTruthy();
+    const link = q.getByRole('link', { name: 'Abrir en el mapa' });
+    expect(link.getAttribute('href')).toMatch(/^https:\/\/www\.openstreetmap\.org\/\?mlat=40\.4168&mlon=-3\.7038/);
+  });
+
+  it('LOCATION: bad coordinates make no link', async () => {
+    const { shadow } = await show(msg({ type: 'LOCATION', lat: '"><img>', lng: '999' }));
+    expect(shadow.querySelector('a')).toBeNull();
+    expect(shadow.querySelector('img')).toBeNull();
+  });
+
+  it('POSTBACK: the chosen text', async () => {
+    const { q } = await show(msg({ type: 'POSTBACK', text: 'Ver planes', payload: { id: 1 } }));
+    expect(q.getByText('Ver planes')).toBeTruthy();
+  });
+
+  it('EVENT: a system line with its description', async () => {
+    const { shadow } = await show(msg({ type: 'EVENT', slug: 'joined', description: 'Ana se unió', eventPayload: {} }));
+    expect(shadow.querySelector('.system')!.textContent!.trim()).toBe('Ana se unió');
+    expect(shadow.querySelector('.bubble')).toBeNull();
+  });
+
+  it('an unknown type: a neutral placeholder', async () => {
+    const { shadow } = await show(msg({ type: 'STICKER' }));
+    expect(shadow.textContent).toContain('Este mensaje no se puede mostrar.');
+  });
+});
+
+describe('<charla-message> bot variants', () => {
+  const options = [
+    { type: 'postback', title: 'Planes', description: 'Ver precios', payload: { p: 1 }, order: 2 },
+    { type: 'postback', title: 'Soporte', payload: { p: 2 }, order: 1 },
+  ];
+
+  it('options: outlined buttons under the default button text, in order; choosing one calls chooseOption', async () => {
+    const m = msg({ text: '¿Qué necesitas?', options });
+    const { q, shadow, callsOf } = await show(m);
+    expect(shadow.querySelector('.options__label')!.textContent).toBe('Opciones');
+    const buttons = q.getAllByRole('button').filter((b) => b.classList.contains('option'));
+    expect(buttons.map((b) => b.querySelector('.option__title')!.textContent)).toEqual(['Soporte', 'Planes']);
+    expect(q.getByText('Ver precios')).toBeTruthy();
+    buttons[1]!.click();
+    expect(callsOf('chooseOption')[0]!.args).toEqual([m, options[0]]);
+  });
+
+  it('options: the interactive button text when given', async () => {
+    const { shadow } = await show(msg({ options, interactive: { kind: 'options', buttonText: 'Elige' } }));
+    expect(shadow.querySelector('.options__label')!.textContent).toBe('Elige');
+  });
+
+  it('QuickReplies: chips on the newest message only', async () => {
+    const replies = [{ title: 'Sí', payload: { a: 1 }, contentType: 'text' }, { title: 'No', payload: { a: 0 }, contentType: 'text' }];
+    const m = msg({ QuickReplies: replies });
+    const { q, callsOf } = await show(m);
+    q.getByRole('button', { name: 'No' }).click();
+    expect(callsOf('chooseQuickReply')[0]!.args).toEqual([m, replies[1]]);
+    document.body.replaceChildren();
+    const older = await show(msg({ QuickReplies: replies }), { latest: false });
+    expect(older.q.queryByRole('button', { name: 'No' })).toBeNull();
+  });
+
+  it('contact card: names, tel: and mailto: links, addresses; bad values stay text', async () => {
+    const { q, shadow } = await show(
+      msg({
+        text: '',
+        interactive: {
+          kind: 'contacts',
+          contacts: [
+            {
+              name: { first_name: 'Ana', last_name: 'Pérez' },
+              phones: [{ phone: '+34600111222', type: 'CELL' }, { phone: 'javascript:alert(1)' }],
+              emails: [{ email: 'ana@example.com' }, { email: 'x@y.com?subject=<script>' }],
+              addresses: [{ street: 'Gran Vía 1', city: 'Madrid', country: 'España' }],
+            },
+          ],
+        },
+      }),
+    );
+    expect(q.getByText('Ana Pérez')).toBeTruthy();
+    const hrefs = [...shadow.querySelectorAll('a')].map((a) => a.getAttribute('href'));
+    expect(hrefs).toEqual(['tel:+34600111222', 'mailto:ana@example.com']);
+    expect(q.getByText('javascript:alert(1)')).toBeTruthy();
+    expect(q.getByText('Gran Vía 1, Madrid, España')).toBeTruthy();
+  });
+
+  it('call button: a tel: link when the display text carries a number', async () => {
+    const { q } = await show(msg({ text: 'Llámanos', interactive: { kind: 'voice_call', displayText: 'Llamar +34 600 111 222' } }));
+    expect(q.getByRole('link', { name: 'Llamar +34 600 111 222' }).getAttribute('href')).toBe('tel:+34600111222');
+  });
+
+  it('call button: else a button that tells the bot', async () => {
+    const m = msg({ text: 'Llámanos', interactive: { kind: 'voice_call', header: 'Soporte', displayText: 'Llamar ahora' } });
+    const { q, callsOf } = await show(m);
+    expect(q.getByText('Soporte')).toBeTruthy();
+    q.getByRole('button', { name: 'Llamar ahora' }).click();
+    expect(callsOf('chooseOption')[0]!.args[1]).toMatchObject({ type: 'voice_call', title: 'Llamar ahora' });
+  });
+
+  it('contact_info_request: a form whose answer goes to submitContactInfo', async () => {
+    const m = msg({ text: 'Déjanos tus datos', interactive: { kind: 'contact_info_request' } });
+    const { el, shadow, callsOf } = await show(m);
+    const form = shadow.querySelector('charla-contact-form')!;
+    await settle(form);
+    const fq = within(form.shadowRoot as unknown as HTMLElement);
+    (fq.getByLabelText('Nombre') as HTMLInputElement).value = 'Ana';
+    (fq.getByLabelText('Correo electrónico') as HTMLInputElement).value = 'no-es-correo';
+    fq.getByRole('button', { name: 'Enviar datos' }).click();
+    await settle(form);
+    expect(fq.getByRole('alert').textContent).toBe('Escribe un correo electrónico válido.');
+    expect(callsOf('submitContactInfo')).toHaveLength(0);
+    (fq.getByLabelText('Correo electrónico') as HTMLInputElement).value = 'ana@example.com';
+    (fq.getByLabelText('Teléfono') as HTMLInputElement).value = '+34 600 111 222';
+    fq.getByRole('button', { name: 'Enviar datos' }).click();
+    await settle(form);
+    await settle(el);
+    expect(callsOf('submitContactInfo')[0]!.args).toEqual([m, { name: 'Ana', phone: '+34 600 111 222', email: 'ana@example.com' }]);
+    expect(fq.getByRole('status').textContent).toBe('Datos enviados');
+  });
+});

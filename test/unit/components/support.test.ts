@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { defineElements, elements } from '../../../src/define.ts';
+import { en } from '../../../src/i18n/en.ts';
+import { es } from '../../../src/i18n/es.ts';
+import { translate } from '../../../src/i18n/index.ts';
+import { coordinates, linkify, mailtoHref, safeUrl, telHref } from '../../../src/components/shared/safe-url.ts';
+import { contrast, loadGoogleFont, panelPosition, textOn } from '../../../src/styles/theme.ts';
+
+describe('define.ts', () => {
+  it('registers every tag and does not throw when run again', () => {
+    for (const tag of Object.keys(elements)) expect(customElements.get(tag)).toBeDefined();
+    expect(() => defineElements()).not.toThrow();
+  });
+
+  it('leaves a tag another script defined alone', () => {
+    // A registry that throws like the browser's when a tag is defined twice.
+    const tags = new Map<string, CustomElementConstructor>();
+    const registry = {
+      get: (tag: string) => tags.get(tag),
+      define: (tag: string, ctor: CustomElementConstructor) => {
+        if (tags.has(tag)) throw new DOMException(`${tag} already defined`, 'NotSupportedError');
+        tags.set(tag, ctor);
+      },
+    } as unknown as CustomElementRegistry;
+    class Other extends HTMLElement {}
+    registry.define('charla-widget', Other);
+    expect(() => defineElements(registry)).not.toThrow();
+    expect(registry.get('charla-widget')).toBe(Other);
+    expect(registry.get('charla-chat')).toBe(elements['charla-chat']);
+  });
+});
+
+describe('i18n', () => {
+  it('has every Spanish key in English, none empty except where meant', () => {
+    expect(Object.keys(en).sort()).toEqual(Object.keys(es).sort());
+    for (const [key, value] of Object.entries(en)) if (key !== 'connectionidle') expect(value, key).not.toBe('');
+  });
+
+  it('fills placeholders and falls back to Spanish', () => {
+    expect(translate('en', 'unread', { count: 3 })).toBe('3 unread');
+    expect(translate('fr', 'send')).toBe('Enviar');
+  });
+});
+
+describe('safe URLs', () => {
+  it('accepts https anywhere and http only on localhost', () => {
+    expect(safeUrl('https://cdn.example.com/a.png')).toBe('https://cdn.example.com/a.png');
+    expect(safeUrl('http://localhost:8080/a')).toBe('http://localhost:8080/a');
+    expect(safeUrl('http://127.0.0.1/a')).toBe('http://127.0.0.1/a');
+    for (const bad of ['http://example.com/a', 'javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,x', 'java\tscript:alert(1)', '//evil.com', 'vbscript:x', '', 'https://a.com/\u0000']) {
+      expect(safeUrl(bad), bad).toBeNull();
+    }
+  });
+
+  it('links only http(s) in text, leaving trailing punctuation out', () => {
+    expect(linkify('ver https://a.com/x. y javascript:alert(1)')).toEqual([
+      { text: 'ver ' },
+      { text: 'https://a.com/x', href: 'https://a.com/x' },
+      { text: '. y javascript:alert(1)' },
+    ]);
+  });
+
+  it('builds tel: and mailto: only from valid values', () => {
+    expect(telHref('+34 600-111-222')).toBe('tel:+34600111222');
+    expect(telHref('javascript:alert(1)')).toBeNull();
+    expect(mailtoHref('ana@example.com')).toBe('mailto:ana@example.com');
+    expect(mailtoHref('ana@example.com?bcc=x@y.com')).toBeNull();
+    expect(coordinates('40.1', '-3.2')).toEqual({ lat: 40.1, lng: -3.2 });
+    expect(coordinates('91', '0')).toBeNull();
+  });
+});
+
+describe('theme', () => {
+  it('normalises positions and codes', () => {
+    expect(panelPosition('bl')).toBe('bottom-left');
+    expect(panelPosition('top-right')).toBe('top-right');
+    expect(panelPosition(undefined)).toBe('bottom-right');
+  });
+
+  it('picks text on the brand colour with at least 4.5:1 contrast', () => {
+    for (const c of ['#2563eb', '#ffcc00', '#000000', '#ffffff', '#777777', '#e11d48']) {
+      expect(contrast(c, textOn(c))).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
+  it('adds a Google Fonts stylesheet only when asked and the name is safe', () => {
+    expect(loadGoogleFont(document, { font: { name: 'Inter' } })).toBe(false);
+    expect(loadGoogleFont(document, { font: { name: 'x"><script>', googlefont: true } })).toBe(false);
+    expect(loadGoogleFont(document, { font: { name: 'Open Sans', googlefont: true } })).toBe(true);
+    expect(loadGoogleFont(document, { font: { name: 'Open Sans', googlefont: true } })).toBe(true);
+    const links = document.head.querySelectorAll('link[data-charla-font]');
+    expect(links).toHaveLength(1);
+    expect(links[0]!.getAttribute('href')).toBe('https://fonts.googleapis.com/css2?family=Open+Sans:wght@400;600&display=swap');
+  });
+});

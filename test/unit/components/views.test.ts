@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { within } from '@testing-library/dom';
+import '../../../src/define.ts';
+import type { WidgetContext } from '../../../src/widget/context.ts';
+import { makeContext, msg, room, settle } from './fixture.ts';
+
+async function mount<T extends HTMLElement>(tag: string, f = makeContext()) {
+  const el = document.createElement(tag) as T & { context?: WidgetContext };
+  el.context = f.context;
+  document.body.append(el);
+  await settle(el);
+  return { el, q: within(el.shadowRoot as unknown as HTMLElement), ...f };
+}
+
+afterEach(() => document.body.replaceChildren());
+
+describe('<charla-home-menu>', () => {
+  it('lists rooms with name, last message and unread count; choosing one selects it', async () => {
+    const f = makeContext({ ui: { view: 'home' } });
+    f.stores.$rooms.set([
+      room({ id: 'r1', name: 'Soporte', lastMessage: msg({ text: 'Te ayudamos' }) }),
+      room({ id: 'r2', name: 'Ventas' }),
+    ]);
+    f.stores.$unreadByRoom.set({ r1: 2 });
+    const { q, callsOf } = await mount('charla-home-menu', f);
+    const soporte = q.getByRole('button', { name: 'Soporte, 2 sin leer' });
+    expect(soporte.textContent).toContain('Te ayudamos');
+    q.getByRole('button', { name: 'Ventas' }).click();
+    expect(callsOf('selectRoom')[0]!.args).toEqual(['r2']);
+  });
+
+  it('shows contacts only for group widgets, with the loader; choosing one opens a room with that user', async () => {
+    const normal = await mount('charla-home-menu');
+    expect(normal.q.queryByText('Contactos')).toBeNull();
+    document.body.replaceChildren();
+
+    const f = makeContext({ config: { properties: { type: 'group' } } });
+    f.stores.$contactsLoading.set(true);
+    const { el, q, stores, callsOf } = await mount('charla-home-menu', f);
+    expect(q.getByRole('status').textContent).toContain('Cargando');
+    const ana = { id: 'u2', names: 'Ana Pérez' };
+    stores.$contacts.set([ana]);
+    stores.$contactsLoading.set(false);
+    await settle(el);
+    expect(q.queryByRole('status')).toBeNull();
+    q.getByRole('button', { name: 'Conversar con Ana Pérez' }).click();
+    expect(callsOf('openRoomWithUser')[0]!.args).toEqual([ana]);
+  });
+
+  it('closes from its header', async () => {
+    const { q, callsOf } = await mount('charla-home-menu');
+    q.getByRole('button', { name: 'Cerrar chat' }).click();
+    expect(callsOf('close')).toHaveLength(1);
+  });
+});
+
+describe('<charla-room-contacts>', () => {
+  it('lists room contacts with the loader; choosing one adds the member', async () => {
+    const f = makeContext({ ui: { view: 'room-contacts' } });
+    f.stores.$roomContactsLoading.set(true);
+    const { el, q, stores, callsOf } = await mount('charla-room-contacts', f);
+    expect(q.getByRole('status')).toBeTruthy();
+    const luis = { id: 7, names: 'Luis' };
+    stores.$roomContacts.set([luis]);
+    stores.$roomContactsLoading.set(false);
+    await settle(el);
+    q.getByRole('button', { name: 'Añadir a Luis' }).click();
+    expect(callsOf('addMember')[0]!.args).toEqual([luis]);
+  });
+
+  it('goes back to the chat', async () => {
+    const { q, callsOf } = await mount('charla-room-contacts');
+    q.getByRole('button', { name: 'Volver' }).click();
+    expect(callsOf('hideHomeMenu')).toHaveLength(1);
+  });
+
+  it('says when there are no contacts', async () => {
+    const { q } = await mount('charla-room-contacts');
+    expect(q.getByText('No hay contactos.')).toBeTruthy();
+  });
+});
+
+describe('<charla-chat>', () => {
+  it('shows the room name, avatar and members in its header', async () => {
+    const f = makeContext({ config: { properties: { type: 'group' } } });
+    const member = (id: string, names: string) => ({ id, names, referenceId: id, roomId: 'r1', botId: null, companyId: 'c', socketId: null, createdAt: '', memberType: 'Client' });
+    f.stores.$rooms.set([
+      room({ name: 'Equipo', type: 'group', members: ['a', 'b', 'c'], membersInfo: [member('a', 'Ana'), member('b', 'Luis'), member('c', 'Eva')] as never }),
+    ]);
+    const { q, el } = await mount('charla-chat', f);
+    expect(q.getByRole('heading', { name: 'Equipo' })).toBeTruthy();
+    expect(q.getByText('Ana, Luis, Eva')).toBeTruthy();
+    expect(el.shadowRoot!.querySelector('charla-message-list')).not.toBeNull();
+    expect(el.shadowRoot!.querySelector('charla-composer')).not.toBeNull();
+  });
+
+  it('offers back and add-people for group widgets only', async () => {
+    const normal = await mount('charla-chat');
+    expect(normal.q.queryByRole('button', { name: 'Volver' })).toBeNull();
+    document.body.replaceChildren();
+    const { q, callsOf } = await mount('charla-chat', makeContext({ config: { properties: { type: 'group' } } }));
+    q.getByRole('button', { name: 'Añadir personas' }).click();
+    q.getByRole('button', { name: 'Volver' }).click();
+    expect(callsOf('showRoomContacts')).toHaveLength(1);
+    expect(callsOf('showHomeMenu')).toHaveLength(1);
+  });
+
+  it('shows the connection state when theme.status is on', async () => {
+    const f = makeContext({ config: { theme: { status: true } } });
+    f.stores.$rooms.set([room()]);
+    f.stores.$connection.set('reconnecting');
+    const { q } = await mount('charla-chat', f);
+    expect(q.getByText('Reconectando…')).toBeTruthy();
+  });
+
+  it('shows the last error and dismisses it', async () => {
+    const f = makeContext();
+    f.stores.$lastError.set({ message: 'No se pudo enviar el mensaje' });
+    const { el, q, callsOf } = await mount('charla-chat', f);
+    expect(q.getByRole('alert').textContent).toContain('No se pudo enviar el mensaje');
+    q.getByRole('button', { name: 'Cerrar aviso' }).click();
+    await settle(el);
+    expect(callsOf('dismissError')).toHaveLength(1);
+    expect(q.queryByRole('alert')).toBeNull();
+  });
+});
