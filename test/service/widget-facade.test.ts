@@ -1,0 +1,308 @@
+/**
+ * The widget facade against the real service in process (in-memory storage,
+ * real HTTP, real sockets): every method of the interface's table.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '../../types/index.ts';
+import { createWidget } from '../../src/widget/create-widget.ts';
+import type { WidgetInstance } from '../../src/widget/instance.ts';
+import { CharlaError } from '../../src/transport/errors.ts';
+import type { MembershipDetail } from '../../src/events/index.ts';
+import { startLive, waitFor, type LiveHarness } from './helpers/live.ts';
+
+let h: LiveHarness;
+let apiKey: string;
+const made: WidgetInstance[] = [];
+
+beforeAll(async () => {
+  h = await startLive();
+  ({ apiKey } = await h.createWidget());
+});
+afterAll(async () => {
+  for (const w of made) w.destroy();
+  await h?.close();
+});
+
+function widget(userId = `u-${randomUUID()}`, userNames?: string): WidgetInstance {
+  const w = createWidget({
+    apiKey,
+    baseUrl: h.baseUrl,
+    userId,
+    ...(userNames ? { userNames } : {}),
+    container: null,
+    outboxStorage: 'memory',
+    namespace: `ns-${randomUUID()}`,
+    transports: ['websocket'],
+  });
+  made.push(w);
+  return w;
+}
+
+/** Two connected widgets and their direct room. */
+async function pair() {
+  const userB = `b-${randomUUID()}`;
+  const a = widget(`a-${randomUUID()}`, 'Ana');
+  const b = widget(userB, 'Beto');
+  await Promise.all([a.connect(), b.connect()]);
+  const room = await a.openRoomWithUser({ id: userB, names: 'Beto' });
+  return { a, b, roomId: room.id, userA: a.userId, userB };
+}
+
+async function rejection(p: Promise<unknown>): Promise<CharlaError> {
+  const e = await p.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(CharlaError);
+  return e as CharlaError;
+}
+
+describe('widgetInstance against the service', () => {
+  it('connects and sends a text that comes back delivered with a sequence, held once', async () => {
+    const w = widget();
+    const states: string[] = [];
+    w.on('connection', (d) => states.push(d.state));
+    await w.connect();
+    expect(w.stores.$connection.get()).toBe('connected');
+    expect(states).toEqual(['connecting', 'connected']);
+    const roomId = w.stores.$currentRoomId.get();
+    expect(roomId).toBeTypeOf('string');
+    const sent = await w.sendMessage({ type: 'TEXT', text: 'hola' });
+    expect(['DELIVERED', 'DELIVERED_CHANNEL']).toContain(sent.status);
+    expect(sent.seq).toBeTypeOf('number');
+    expect(sent.roomId).toBe(roomId);
+    expect(w.context.stores.$currentMessages.get().filter((m) => m.id === sent.id)).toHaveLength(1);
+  });
+
+  it('sends each of the eight message types and the other member receives them in order', async () => {
+    const { a, b, roomId } = await pair();
+    const got: Message[] = [];
+    b.on('message', (d) => {
+      if (d.roomId === roomId) got.push(d.message);
+    });
+    const id = randomUUID();
+    const inputs = [
+      { type: 'TEXT', text: 'texto', id },
+      { type: 'IMAGE', mediaUrl: 'https://example.com/a.png', caption: 'foto' },
+      { type: 'AUDIO', mediaUrl: 'https://example.com/a.ogg' },
+      { type: 'VIDEO', mediaUrl: 'https://example.com/a.mp4', caption: 'vídeo' },
+      { type: 'DOCUMENT', mediaUrl: 'https://example.com/a.pdf', caption: 'doc' },
+      { type: 'LOCATION', lat: '-12.0464', lng: '-77.0428' },
+      { type: 'POSTBACK', text: 'Sí', payload: { choice: 'yes' } },
+      { type: 'EVENT', slug: 'page-view', description: 'visited', eventPayload: { path: '/precios' } },
+    ];
+    const sent: Message[] = [];
+    for (const m of inputs) sent.push(await a.sendMessage({ roomId, ...m }));
+    expect(sent.map((m) => m.type)).toEqual(inputs.map((m) => m.type));
+    expect(sent[0]?.id).toBe(id);
+    await waitFor(() => got.length === 8, 5000, 'eight messages on B');
+    expect(got.map((m) => m.id)).toEqual(sent.map((m) => m.id));
+    expect(got[1]).toMatchObject({ type: 'IMAGE', mediaUrl: 'https://example.com/a.png', caption: 'foto' });
+    expect(got[5]).toMatchObject({ type: 'LOCATION', lat: '-12.0464', lng: '-77.0428' });
+    expect(got[7]).toMatchObject({ type: 'EVENT', slug: 'page-view', eventPayload: { path: '/precios' } });
+    // B's store holds each once, ordered by sequence.
+    b.setCurrentRoom(roomId);
+    const held = b.context.stores.$currentMessages.get();
+    expect(held.map((m) => m.id)).toEqual(sent.map((m) => m.id));
+  });
+
+  it('rejects invalid arguments at once and sends nothing', async () => {
+    const w = widget();
+    await w.connect();
+    const roomId = w.stores.$currentRoomId.get() as string;
+    const before = await w.getMessages({ roomId });
+    const bad = [
+      w.sendMessage({ type: 'TEXT' }),
+      w.sendMessage({ type: 'TEXT', text: '' }),
+      w.sendMessage({ type: 'IMAGE', mediaUrl: 'http://evil.example/a.png' }),
+      w.sendMessage({ type: 'IMAGE', mediaUrl: 'javascript:alert(1)' }),
+      w.sendMessage({ type: 'LOCATION', lat: '100', lng: '0' }),
+      w.sendMessage({ type: 'EVENT', slug: 'x', eventPayload: { n: 1 } as unknown as Record<string, string> }),
+      w.sendMessage({ type: 'STICKER' }),
+      w.sendMessage({ type: 'TEXT', text: 'x', roomId: '' }),
+      w.sendMessage({ type: 'TEXT', text: 'x', id: 'not-a-uuid' }),
+    ];
+    for (const p of bad) {
+      const e = await rejection(p);
+      expect(e.key).toBe('VALIDATION_ERROR');
+      expect(e.code).toBe('E0400');
+    }
+    expect((await rejection(w.getRoom(''))).key).toBe('VALIDATION_ERROR');
+    expect((await rejection(w.getMembers(undefined as unknown as string))).key).toBe('VALIDATION_ERROR');
+    expect((await rejection(w.joinRoom(roomId, ''))).key).toBe('VALIDATION_ERROR');
+    expect((await rejection(w.getMessages({ roomId, limit: 0 }))).key).toBe('VALIDATION_ERROR');
+    expect(() => w.setCurrentRoom('')).toThrow(CharlaError);
+    const after = await w.getMessages({ roomId });
+    expect(after.map((m) => m.id)).toEqual(before.map((m) => m.id));
+    expect(w.core.outbox.size).toBe(0);
+  });
+
+  it('getRoom and getMembers give the room with its members', async () => {
+    const { a, roomId, userA, userB } = await pair();
+    const room = await a.getRoom(roomId);
+    expect(room.id).toBe(roomId);
+    expect(room.type).toBe('direct');
+    expect(room.members).toEqual(expect.arrayContaining([userA, userB]));
+    const members = await a.getMembers(roomId);
+    expect(members.map((m) => m.referenceId).sort()).toEqual([userA, userB].sort());
+    expect(a.stores.$rooms.get().some((r) => r.id === roomId)).toBe(true);
+  });
+
+  it('rejects with the service error body for a room the user is not in', async () => {
+    const { roomId } = await pair();
+    const outsider = widget();
+    const e = await rejection(outsider.getRoom(roomId));
+    expect(e.httpStatus).toBe(403);
+    expect(e.key).toBe('NOT_A_MEMBER');
+    expect(e.body.status).toBe(0);
+    expect(e.body.statusMessage).toBe('failed');
+  });
+
+  it('openRoomWithUser finds the same direct room again and makes it current', async () => {
+    const { a, roomId, userB } = await pair();
+    const again = await a.openRoomWithUser({ id: userB, names: 'Beto' });
+    expect(again.id).toBe(roomId);
+    expect(a.stores.$currentRoomId.get()).toBe(roomId);
+    expect(a.context.stores.$ui.get().view).toBe('chat');
+  });
+
+  it('leaveRoom and joinRoom answer ApiResponse and tell both sides (me / other)', async () => {
+    const { a, b, roomId, userB } = await pair();
+    const seenA: MembershipDetail[] = [];
+    const seenB: MembershipDetail[] = [];
+    a.on('removedFromRoom', (d) => seenA.push(d));
+    b.on('removedFromRoom', (d) => seenB.push(d));
+    a.on('addedToRoom', (d) => seenA.push(d));
+    b.on('addedToRoom', (d) => seenB.push(d));
+    const left = await a.leaveRoom(roomId, userB);
+    expect(left).toMatchObject({ status: true, statusMessage: 'success' });
+    expect(Array.isArray(left.message)).toBe(true);
+    await waitFor(() => seenB.length === 1 && seenA.length === 1, 5000, 'leave events');
+    expect(seenB[0]).toMatchObject({ type: 'me', roomId });
+    expect(seenA[0]).toMatchObject({ type: 'other', roomId });
+    expect(seenA[0]?.member.referenceId).toBe(userB);
+    expect(b.stores.$rooms.get().some((r) => r.id === roomId)).toBe(false);
+
+    const joined = await a.joinRoom(roomId, userB);
+    expect(joined).toMatchObject({ status: true });
+    await waitFor(() => seenB.length === 2, 5000, 'join event');
+    expect(seenB[1]).toMatchObject({ type: 'me', roomId });
+    // B is back in the room: it gets what A sends.
+    const got: Message[] = [];
+    b.on('message', (d) => got.push(d.message));
+    const sent = await a.sendMessage({ roomId, type: 'TEXT', text: 'de vuelta' });
+    await waitFor(() => got.some((m) => m.id === sent.id), 5000, 'message after rejoin');
+  });
+
+  it('addMember (contact or id) and addMembers add to the room', async () => {
+    const { a, roomId } = await pair();
+    const c1 = `c-${randomUUID()}`;
+    const c2 = `c-${randomUUID()}`;
+    const r1 = await a.addMember({ id: c1, names: 'Carla' }, roomId);
+    expect(r1).toMatchObject({ status: true });
+    const r2 = await a.addMember(c2, roomId);
+    expect(r2).toMatchObject({ status: true });
+    const r3 = await a.addMembers(roomId, [{ referenceId: `d-${randomUUID()}`, names: 'Dani' }, { referenceId: c1 }]);
+    expect(r3).toMatchObject({ status: true });
+    expect((r3 as { message: string[] }).message).toHaveLength(2);
+    const members = await a.getMembers(roomId);
+    const refs = members.map((m) => m.referenceId);
+    expect(refs).toEqual(expect.arrayContaining([c1, c2]));
+    expect(members.every((m) => m.memberType === 'Client')).toBe(true);
+    expect((await rejection(a.addMembers(roomId, []))).key).toBe('VALIDATION_ERROR');
+    expect((await rejection(a.addMember({ names: 'no id' } as never, roomId))).key).toBe('VALIDATION_ERROR');
+  });
+
+  it('getMessages returns the latest 20 by default, newest last, and pages back from an id', async () => {
+    const { a, roomId } = await pair();
+    const sent: Message[] = [];
+    const sends: Promise<Message>[] = [];
+    for (let i = 0; i < 30; i++) sends.push(a.sendMessage({ roomId, type: 'TEXT', text: `n${i}` }));
+    sent.push(...(await Promise.all(sends)));
+    const latest = await a.getMessages({ roomId });
+    expect(latest).toHaveLength(20);
+    expect(latest.map((m) => m.id)).toEqual(sent.slice(10).map((m) => m.id));
+    const page = await a.getMessages({ roomId, limit: 5, id: sent[10]?.id as string });
+    expect(page.map((m) => m.id)).toEqual(sent.slice(5, 10).map((m) => m.id));
+  });
+
+  it('setFlow rejects an unknown flow with the service error and a bad flowId at once', async () => {
+    const w = widget();
+    await w.connect();
+    const e = await rejection(w.setFlow('no-such-flow', { plan: 'pro' }));
+    expect(e.httpStatus).toBe(404);
+    expect(e.key).toBe('NOT_FOUND');
+    expect((await rejection(w.setFlow(''))).key).toBe('VALIDATION_ERROR');
+    expect((await rejection(w.setFlow('x', { n: 1 } as unknown as Record<string, string>))).key).toBe('VALIDATION_ERROR');
+  });
+
+  it('a message the service refuses becomes FAILED with its reason, and retry sends it again', async () => {
+    const { a, roomId } = await pair();
+    const outsider = widget();
+    await outsider.connect();
+    const errors: string[] = [];
+    outsider.on('error', (d) => errors.push(d.error.key));
+    const e = await rejection(outsider.sendMessage({ roomId, type: 'TEXT', text: 'no soy miembro' }));
+    expect(e.key).toBe('NOT_A_MEMBER');
+    const failed = outsider.core.findMessage(String(outsider.core.stores.w.$messagesByRoom.get()[roomId]?.[0]?.id));
+    expect(failed?.status).toBe('FAILED');
+    expect(failed?.error?.key).toBe('NOT_A_MEMBER');
+    expect(errors).toContain('NOT_A_MEMBER');
+    expect(outsider.core.outbox.size).toBe(0);
+    // Let the outsider in, then retry: same id, delivered.
+    await a.addMember(outsider.userId, roomId);
+    const delivered = await outsider.core.retry(String(failed?.id));
+    expect(delivered.id).toBe(failed?.id);
+    expect(['DELIVERED', 'DELIVERED_CHANNEL']).toContain(delivered.status);
+  });
+
+  it('refreshes an expired signed media address in the store', async () => {
+    const { a, roomId } = await pair();
+    const file = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: 'image/png' });
+    const sent = await a.context.actions.sendFile(Object.assign(file, { name: 'p.png' }), 'IMAGE', 'pie');
+    const url = (sent as { mediaUrl: string }).mediaUrl;
+    expect(url).toMatch(/\/v1\/media\/.+sig=/);
+    // The same media, signed to have expired a minute ago.
+    const key = h.app.charla.signer.mediaKeyOf(url, [h.baseUrl]) as string;
+    const expired = h.app.charla.signer.sign(key, -60, h.baseUrl);
+    const m = await a.sendMessage({ roomId, type: 'IMAGE', mediaUrl: expired });
+    a.core.refreshExpiredMedia(roomId);
+    await waitFor(() => {
+      const held = a.core.findMessage(String(m.id)) as { mediaUrl?: string } | undefined;
+      return held?.mediaUrl !== undefined && held.mediaUrl !== expired;
+    }, 5000, 'fresh address');
+    const fresh = (a.core.findMessage(String(m.id)) as { mediaUrl: string }).mediaUrl;
+    const res = await fetch(fresh);
+    expect(res.status).toBe(200);
+    expect((await fetch(expired)).status).toBe(403);
+  });
+
+  it('open, close(disable), enable, views, contacts, loaders and inputs drive the stores and events', async () => {
+    const w = widget();
+    await w.connect();
+    const events: string[] = [];
+    w.on('open', () => events.push('open')).on('close', (d) => events.push(`close:${d.disabled}`));
+    w.open();
+    w.open();
+    w.close(true);
+    expect(w.context.stores.$ui.get()).toMatchObject({ open: false, launcherDisabled: true });
+    w.enable();
+    expect(w.context.stores.$ui.get().launcherDisabled).toBe(false);
+    expect(events).toEqual(['open', 'close:true']);
+    w.hideHomeMenu();
+    expect(w.context.stores.$ui.get().view).toBe('chat');
+    w.showHomeMenu();
+    expect(w.context.stores.$ui.get().view).toBe('home');
+    w.setContacts([{ id: 1, names: 'Uno' }]);
+    w.addContacts([{ id: 2 }, { id: 1, names: 'Uno bis' }]);
+    w.addContact({ id: 'tres' });
+    expect(w.context.stores.$contacts.get()).toEqual([{ id: 1, names: 'Uno bis' }, { id: 2 }, { id: 'tres' }]);
+    w.disableInputs();
+    expect(w.context.stores.$ui.get().inputsDisabled).toBe(true);
+    w.enableInputs();
+    expect(w.context.stores.$ui.get().inputsDisabled).toBe(false);
+  });
+});
