@@ -7,7 +7,7 @@ import {
   CAMPAIGN_RECIPIENTS_MAX,
   SHORT_TEXT_MAX,
 } from '../limits.ts';
-import { DateOrDateTime, Id, ZonedDateTime } from './common.ts';
+import { DateOrDateTime, Id, ZonedDateTime, lit } from './common.ts';
 import { BotMessageContent } from './bot-messages.ts';
 
 export const Campaign = Type.Object({
@@ -15,7 +15,7 @@ export const Campaign = Type.Object({
   name: Type.String(),
   elementName: Type.String(),
   botId: Type.String(),
-  status: Type.Union(CAMPAIGN_STATUSES.map((s) => Type.Literal(s))),
+  status: lit(CAMPAIGN_STATUSES),
   totalMessages: Type.Integer(),
   deliveredMessages: Type.Integer(),
   failedMessages: Type.Integer(),
@@ -44,7 +44,7 @@ export const CampaignListQuery = Type.Object({
   startAt: DateOrDateTime,
   endAt: DateOrDateTime,
   elementName: Type.Optional(Type.String({ maxLength: SHORT_TEXT_MAX })),
-  status: Type.Optional(Type.Union(CAMPAIGN_FILTER_STATUSES.map((s) => Type.Literal(s)))),
+  status: Type.Optional(lit(CAMPAIGN_FILTER_STATUSES)),
 });
 export type CampaignListQuery = Type.Static<typeof CampaignListQuery>;
 

@@ -1,4 +1,4 @@
-import Type from 'typebox';
+import Type, { type TLiteral, type TSchema, type TUnion } from 'typebox';
 import { SHORT_TEXT_MAX, UUID_PATTERN } from '../limits.ts';
 
 /** A non-empty identifier. */
@@ -41,3 +41,10 @@ export const ErrorBodySchema = Type.Object({
   validationError: StringMap,
   data: AnyObject,
 });
+
+/** Literal union of an enumeration; the cast keeps each literal in the static type (a mapped array would give never). */
+type LitTuple<T extends readonly string[]> = { -readonly [K in keyof T]: TLiteral<T[K]> };
+export const lit = <T extends readonly string[]>(values: T) =>
+  Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<
+    LitTuple<T> extends infer U extends TSchema[] ? U : never
+  >;

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { WIDGET_POSITIONS, WIDGET_TYPES } from '../enums.ts';
-import { AnyObject, Id, ShortText } from './common.ts';
+import { AnyObject, Id, ShortText, lit } from './common.ts';
 
 /** An origin pattern: `https://shop.example.com`, `https://*.example.com`, `http://localhost:3000`. */
 export const OriginPattern = Type.String({
@@ -11,7 +11,7 @@ export const OriginPattern = Type.String({
 
 export const WidgetTheme = Type.Object(
   {
-    position: Type.Optional(Type.Union(WIDGET_POSITIONS.map((p) => Type.Literal(p)))),
+    position: Type.Optional(lit(WIDGET_POSITIONS)),
     status: Type.Optional(Type.Boolean()),
     font: Type.Optional(
       Type.Object(
@@ -42,7 +42,7 @@ export const WidgetConfig = Type.Object(
     properties: Type.Optional(
       Type.Object(
         {
-          type: Type.Optional(Type.Union(WIDGET_TYPES.map((t) => Type.Literal(t)))),
+          type: Type.Optional(lit(WIDGET_TYPES)),
           name: Type.Optional(ShortText),
         },
         { additionalProperties: true },

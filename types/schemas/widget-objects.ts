@@ -1,13 +1,9 @@
-import Type, { type TLiteral, type TSchema, type TUnion } from 'typebox';
+import Type from 'typebox';
 import { MEMBER_TYPES, MESSAGE_BY, MESSAGE_STATUSES, ROOM_TYPES } from '../enums.ts';
 import { ADD_MEMBERS_MAX, MESSAGE_TEXT_MAX, SHORT_TEXT_MAX } from '../limits.ts';
-import { AnyObject, HttpsUrl, Id, ShortText, StringMap, Uuid } from './common.ts';
+import { AnyObject, HttpsUrl, Id, ShortText, StringMap, Uuid, lit } from './common.ts';
 import { BotContact } from './bot-messages.ts';
 
-/** Literal union of an enumeration; the cast keeps each literal in the static type (an array would give never). */
-type LitTuple<T extends readonly string[]> = { -readonly [K in keyof T]: TLiteral<T[K]> };
-const lit = <T extends readonly string[]>(values: T) =>
-  Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<LitTuple<T> extends infer U extends TSchema[] ? U : never>;
 
 /** Contact used to start chats (and room contacts, same shape). */
 export const Contact = Type.Object({
