@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PUBLIC_BASE, call, snapshot, startServer, uid, type Server } from './helpers/http.ts';
+
+let server: Server;
+const bytes = Buffer.from([0, 1, 2, 3, 250, 251, 252, 253, 254, 255]);
+let key: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  key = `uploads/${uid('file')}/clip one.mp4`;
+  await server.app.charla.db.query(
+    'INSERT INTO media (key, company_id, content_type, size, name, data) VALUES ($1, $2, $3, $4, $5, $6)',
+    [key, 'company-1', 'video/mp4', bytes.length, 'clip one.mp4', bytes],
+  );
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const refresh = (body: unknown, headers: Record<string, string | undefined> = {}) =>
+  call(server, 'POST', '/v1/external/assets/refresh', { body, headers });
+const ownUrl = () => `${PUBLIC_BASE}/v1/media/${key.split('/').map(encodeURIComponent).join('/')}`;
+/** The signed address, fetched from the test server whatever host it names. */
+const fetchSigned = (signedUrl: string) => {
+  const u = new URL(signedUrl);
+  return fetch(server.base + u.pathname + u.search);
+};
+
+describe('POST /v1/external/assets/refresh', () => {
+  it('signs an address of its own media for ttl 900 to 3600 seconds', async () => {
+    for (const ttl of [900, 1800, 3600]) {
+      const before = Math.floor(Date.now() / 1000);
+      const res = await refresh({ resourceUrl: ownUrl(), ttl });
+      expect(res.status).toBe(200);
+      const signed = new URL(res.body.signedUrl);
+      expect(signed.origin).toBe(PUBLIC_BASE);
+      const exp = Number(signed.searchParams.get('exp'));
+      expect(exp - before).toBeGreaterThanOrEqual(ttl - 1);
+      expect(exp - before).toBeLessThanOrEqual(ttl + 1);
+      const file = await fetchSigned(res.body.signedUrl);
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-type')).toContain('video/mp4');
+      expect(Buffer.from(await file.arrayBuffer())).toEqual(bytes);
+    }
+  });
+
+  it('re-signs its own expired signed address', async () => {
+    const expired = server.app.charla.signer.sign(key, 900, PUBLIC_BASE, Date.now() - 3 * 3600_000);
+    expect((await fetchSigned(expired)).status).toBe(403);
+    const res = await refresh({ resourceUrl: expired, ttl: 900 });
+    expect(res.status).toBe(200);
+    expect((await fetchSigned(res.body.signedUrl)).status).toBe(200);
+  });
+
+  it('is 422 E1126 for an address it cannot sign', async () => {
+    for (const resourceUrl of [
+      'https://cdn.example.com/v1/media/x.mp4',
+      `${PUBLIC_BASE}/v1/media/${uid('missing')}.mp4`,
+      `${PUBLIC_BASE}/v1/campaigns`,
+      `${PUBLIC_BASE}/v1/media/../../etc/passwd`,
+      'https://charla.test.evil.com/v1/media/x',
+    ]) {
+      const res = await refresh({ resourceUrl, ttl: 900 });
+      expect(res.status, resourceUrl).toBe(422);
+      expect(res.body.error).toMatchObject({ code: 'E1126', key: 'SIGNED_URL_ERROR' });
+      expect(res.body.status).toBe(0);
+    }
+  });
+
+  it('needs an https resourceUrl and an integer ttl within 900..3600 (400), and credentials', async () => {
+    const before = await snapshot(server);
+    const cases: Array<[unknown, string]> = [
+      [{ resourceUrl: ownUrl().replace('https:', 'http:'), ttl: 900 }, '/resourceUrl'],
+      [{ resourceUrl: 'ftp://charla.test/v1/media/a', ttl: 900 }, '/resourceUrl'],
+      [{ resourceUrl: 'not a url', ttl: 900 }, '/resourceUrl'],
+      [{ ttl: 900 }, '/resourceUrl'],
+      [{ resourceUrl: ownUrl(), ttl: 899 }, '/ttl'],
+      [{ resourceUrl: ownUrl(), ttl: 3601 }, '/ttl'],
+      [{ resourceUrl: ownUrl(), ttl: 900.5 }, '/ttl'],
+      [{ resourceUrl: ownUrl(), ttl: '900' }, '/ttl'],
+      [{ resourceUrl: ownUrl() }, '/ttl'],
+      [{ resourceUrl: ownUrl(), ttl: null }, '/ttl'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await refresh(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(Object.keys(res.body.validationError), JSON.stringify(body)).toContain(field);
+    }
+    expect((await refresh({ resourceUrl: ownUrl(), ttl: 900 }, { authorization: undefined })).status).toBe(401);
+    expect((await refresh({ resourceUrl: ownUrl(), ttl: 900 }, { authorization: 'Basic demo-company-token' })).status).toBe(401);
+    expect(await snapshot(server)).toEqual(before);
+  });
+});
+
+describe('GET /v1/media/<key> (signed)', () => {
+  it('serves with a valid signature, whatever the Host, and refuses one altered byte or an expiry (403)', async () => {
+    const signedUrl = (await refresh({ resourceUrl: ownUrl(), ttl: 900 })).body.signedUrl as string;
+    const good = await fetchSigned(signedUrl);
+    expect(good.status).toBe(200);
+    expect(good.headers.get('x-content-type-options')).toBe('nosniff');
+    const u = new URL(signedUrl);
+    const sig = u.searchParams.get('sig') as string;
+    const flip = (s: string, i: number) => s.slice(0, i) + (s[i] === 'A' ? 'B' : 'A') + s.slice(i + 1);
+    const variants: string[] = [];
+    for (const i of [0, Math.floor(sig.length / 2), sig.length - 1]) {
+      const v = new URL(signedUrl);
+      v.searchParams.set('sig', flip(sig, i));
+      variants.push(v.toString());
+    }
+    const later = new URL(signedUrl);
+    later.searchParams.set('exp', String(Number(u.searchParams.get('exp')) + 1));
+    variants.push(later.toString());
+    const otherKid = new URL(signedUrl);
+    otherKid.searchParams.set('kid', 'k2');
+    variants.push(otherKid.toString());
+    const otherPath = new URL(signedUrl);
+    otherPath.pathname = otherPath.pathname.replace('clip', 'clap');
+    variants.push(otherPath.toString());
+    const noSig = new URL(signedUrl);
+    noSig.searchParams.delete('sig');
+    variants.push(noSig.toString());
+    variants.push(server.app.charla.signer.sign(key, 900, PUBLIC_BASE, Date.now() - 901_000));
+    for (const v of variants) {
+      const res = await fetchSigned(v);
+      expect(res.status, v).toBe(403);
+      const body = await res.json();
+      expect(body.error.key).toBe('SIGNATURE_INVALID');
+    }
+  });
+
+  it('is 404 for a validly signed key with no stored file', async () => {
+    const signed = server.app.charla.signer.sign(uid('nothing'), 900, PUBLIC_BASE);
+    expect((await fetchSigned(signed)).status).toBe(404);
+  });
+});
+
+describe('GET /v1/openapi.json', () => {
+  it('is an OpenAPI 3.1 document with every operation of the interface, served without credentials', async () => {
+    const res = await call(server, 'GET', '/v1/openapi.json', { headers: { authorization: undefined } });
+    expect(res.status).toBe(200);
+    const doc = res.body;
+    expect(doc.openapi).toBe('3.1.0');
+    const operations: Array<[string, string]> = [
+      ['/v1/campaigns', 'get'],
+      ['/v1/campaigns', 'post'],
+      ['/v1/campaigns/{campaignId}', 'delete'],
+      ['/v1/campaigns/{campaignId}', 'put'],
+      ['/v1/widget/create', 'post'],
+      ['/v1/bots/{botId}/messages', 'post'],
+      ['/v1/rooms/{roomId}/message', 'post'],
+      ['/v1/external/assets/refresh', 'post'],
+    ];
+    for (const [path, method] of operations) {
+      const op = doc.paths?.[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op.responses['200'], `${method} ${path}`).toBeDefined();
+      expect(op.security, `${method} ${path}`).toEqual(expect.arrayContaining([{ basicAuth: [] }]));
+    }
+    const list = doc.paths['/v1/campaigns'].get;
+    const required = list.parameters.filter((p: { required?: boolean }) => p.required).map((p: { name: string }) => p.name);
+    expect(required.sort()).toEqual(['botId', 'endAt', 'startAt']);
+    const limit = list.parameters.find((p: { name: string }) => p.name === 'limit');
+    expect(limit.schema).toMatchObject({ maximum: 50, default: 10 });
+    const botBody = doc.paths['/v1/bots/{botId}/messages'].post.requestBody.content['application/json'].schema;
+    expect(JSON.stringify(botBody)).toContain('voice_call');
+    expect(doc.components.securitySchemes.basicAuth).toMatchObject({ type: 'http', scheme: 'basic' });
+  });
+});
