@@ -25,11 +25,15 @@ export default defineConfig({
   define: { 'process.env.NODE_ENV': '"test"' },
   test: {
     reporters: process.env['CI'] ? ['default', ['json', { outputFile: '.ci/results.json' }]] : ['default'],
+    // Projects run one group after another (unit, service, browser, e2e, cluster): Vitest
+    // requires a group of its own for each project that sets its own maxWorkers, and on
+    // 2 cores one project at a time keeps timings steady.
     projects: [
       {
         extends: true,
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           environment: 'happy-dom',
           include: ['test/unit/**/*.test.ts'],
           setupFiles: ['test/unit/setup.ts'],
@@ -39,6 +43,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'service',
+          sequence: { groupOrder: 1 },
           environment: 'node',
           include: ['test/service/**/*.test.ts', 'test/types/**/*.test.ts'],
           // Type tests of the contract (expectTypeOf), checked by tsc alongside the run.
@@ -58,6 +63,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
+          sequence: { groupOrder: 3 },
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 120_000,
@@ -70,6 +76,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'browser',
+          sequence: { groupOrder: 2 },
           include: ['test/browser/**/*.test.ts'],
           testTimeout: 30_000,
           browser: {
@@ -93,6 +100,7 @@ export default defineConfig({
               extends: true as const,
               test: {
                 name: 'cluster',
+                sequence: { groupOrder: 4 },
                 environment: 'node' as const,
                 include: ['test/cluster/**/*.test.ts'],
                 testTimeout: 120_000,
