@@ -76,4 +76,13 @@ CREATE TABLE IF NOT EXISTS media (
 );
 `,
   },
+  {
+    // The list filters (bot + createdAt range, with status or elementName) and the scheduler's stale-claim scan.
+    id: '002_campaign_filters',
+    sql: `
+CREATE INDEX IF NOT EXISTS campaigns_bot_status_created ON campaigns (bot_id, status, created_at DESC, id);
+CREATE INDEX IF NOT EXISTS campaigns_bot_element_created ON campaigns (bot_id, element_name, created_at DESC, id);
+CREATE INDEX IF NOT EXISTS campaigns_in_progress_claim ON campaigns (claimed_at) WHERE status = 'IN_PROGRESS';
+`,
+  },
 ];

@@ -35,9 +35,9 @@ export async function startServer(
   options: Partial<Config> = {},
   storage: { schema?: string; keep?: boolean } = {},
 ): Promise<Server & { schema: string | undefined }> {
-  let databaseUrl = options.databaseUrl ?? DATABASE_URL;
+  let databaseUrl = 'databaseUrl' in options ? options.databaseUrl : DATABASE_URL;
   let schema: string | undefined;
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+  if (databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl)) {
     schema = storage.schema ?? `t_${randomUUID().replace(/-/g, '')}`;
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
