@@ -1,6 +1,6 @@
 /**
- * The demo bot's media: small real files made at start (a PNG, a PDF, a WAV)
- * plus any file in server/flows/assets/ (the MP4 of the tour), stored in the
+ * The demo bot's media: small real files made at start (a PNG, a PDF, a WAV,
+ * an MP4) plus any file in server/flows/assets/ (which may replace them), stored in the
  * media table under `demo/<name>` and named in flows as `{{assets.<name>}}`
  * (e.g. `{{assets.png}}`), each use signed afresh.
  */
@@ -126,6 +126,7 @@ export async function ensureDemoAssets(db: Db, companyId: string): Promise<Recor
     { name: 'png', key: 'demo/charla.png', type: 'image/png', data: makePng() },
     { name: 'pdf', key: 'demo/charla.pdf', type: 'application/pdf', data: makePdf() },
     { name: 'wav', key: 'demo/charla.wav', type: 'audio/wav', data: makeWav() },
+    { name: 'mp4', key: 'demo/charla.mp4', type: 'video/mp4', data: makeMp4() },
   ];
   if (existsSync(ASSETS_DIR)) {
     for (const f of readdirSync(ASSETS_DIR)) {
@@ -144,4 +145,225 @@ export async function ensureDemoAssets(db: Db, companyId: string): Promise<Recor
     keys[f.name] = f.key;
   }
   return keys;
+}
+
+/* ---- A tiny H.264 MP4, made by hand: one I_PCM key frame, then skipped P frames. ---- */
+
+class Bits {
+  private bytes: number[] = [];
+  private cur = 0;
+  private n = 0;
+  u(bits: number, value: number): this {
+    for (let i = bits - 1; i >= 0; i--) {
+      this.cur = (this.cur << 1) | ((value >>> i) & 1);
+      if (++this.n === 8) {
+        this.bytes.push(this.cur);
+        this.cur = 0;
+        this.n = 0;
+      }
+    }
+    return this;
+  }
+  ue(value: number): this {
+    const v = value + 1;
+    const len = Math.floor(Math.log2(v));
+    this.u(len, 0);
+    return this.u(len + 1, v);
+  }
+  se(value: number): this {
+    return this.ue(value <= 0 ? -2 * value : 2 * value - 1);
+  }
+  align(): this {
+    while (this.n !== 0) this.u(1, 0);
+    return this;
+  }
+  byte(v: number): this {
+    return this.u(8, v);
+  }
+  /** rbsp_trailing_bits: a one, then zeros to the byte boundary. */
+  trailing(): Buffer {
+    this.u(1, 1).align();
+    return Buffer.from(this.bytes);
+  }
+}
+
+/** A NAL unit: header byte, then the payload with emulation-prevention bytes. */
+function nal(refIdc: number, type: number, rbsp: Buffer): Buffer {
+  const out: number[] = [(refIdc << 5) | type];
+  let zeros = 0;
+  for (const b of rbsp) {
+    if (zeros >= 2 && b <= 3) {
+      out.push(3);
+      zeros = 0;
+    }
+    out.push(b);
+    zeros = b === 0 ? zeros + 1 : 0;
+  }
+  return Buffer.from(out);
+}
+
+function box(type: string, ...parts: Buffer[]): Buffer {
+  const body = Buffer.concat(parts);
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(body.length + 8);
+  head.write(type, 4, 'ascii');
+  return Buffer.concat([head, body]);
+}
+const fullBox = (type: string, version: number, flags: number, ...parts: Buffer[]) => {
+  const vf = Buffer.alloc(4);
+  vf.writeUInt32BE(((version & 0xff) << 24) | (flags & 0xffffff));
+  return box(type, vf, ...parts);
+};
+const u32 = (...vs: number[]) => {
+  const b = Buffer.alloc(vs.length * 4);
+  vs.forEach((v, i) => b.writeUInt32BE(v >>> 0, i * 4));
+  return b;
+};
+const u16 = (...vs: number[]) => {
+  const b = Buffer.alloc(vs.length * 2);
+  vs.forEach((v, i) => b.writeUInt16BE(v & 0xffff, i * 2));
+  return b;
+};
+const MATRIX = u32(0x00010000, 0, 0, 0, 0x00010000, 0, 0, 0, 0x40000000);
+
+/**
+ * A valid, playable MP4 (H.264 Baseline, 64×64, `frames` frames at `fps`): the
+ * first frame is raw (I_PCM) samples of the Charla blue with a light square,
+ * the rest repeat it. No encoder needed, a few kilobytes.
+ */
+export function makeMp4(frames = 10, fps = 5): Buffer {
+  const mbs = 4; // 64 px = 4 macroblocks a side
+  const sps = nal(
+    3,
+    7,
+    new Bits()
+      .byte(66) // Baseline
+      .byte(0xc0) // constraint_set0/1
+      .byte(10) // level 1.0
+      .ue(0) // sps id
+      .ue(0) // log2_max_frame_num - 4
+      .ue(2) // pic_order_cnt_type 2: output in decoding order
+      .ue(1) // max_num_ref_frames
+      .u(1, 0) // gaps allowed
+      .ue(mbs - 1)
+      .ue(mbs - 1)
+      .u(1, 1) // frame_mbs_only
+      .u(1, 1) // direct_8x8_inference
+      .u(1, 0) // cropping
+      .u(1, 0) // vui
+      .trailing(),
+  );
+  const pps = nal(
+    3,
+    8,
+    new Bits()
+      .ue(0)
+      .ue(0)
+      .u(1, 0) // CAVLC
+      .u(1, 0)
+      .ue(0) // slice groups
+      .ue(0)
+      .ue(0)
+      .u(1, 0)
+      .u(2, 0)
+      .se(0)
+      .se(0)
+      .se(0)
+      .u(1, 1) // deblocking control present
+      .u(1, 0)
+      .u(1, 0)
+      .trailing(),
+  );
+  // The key frame: every macroblock I_PCM.
+  const idr = new Bits().ue(0).ue(7).ue(0).u(4, 0).ue(0).u(1, 0).u(1, 0).se(0).ue(1);
+  for (let my = 0; my < mbs; my++) {
+    for (let mx = 0; mx < mbs; mx++) {
+      idr.ue(25).align();
+      const inner = mx >= 1 && mx <= 2 && my >= 1 && my <= 2;
+      for (let i = 0; i < 256; i++) idr.byte(inner ? 235 : 84); // Y
+      for (let i = 0; i < 64; i++) idr.byte(inner ? 128 : 200); // Cb
+      for (let i = 0; i < 64; i++) idr.byte(inner ? 128 : 76); // Cr
+    }
+  }
+  const samples: Buffer[] = [nal(3, 5, idr.trailing())];
+  for (let f = 1; f < frames; f++) {
+    // P frame: every macroblock skipped (a copy of the reference).
+    const p = new Bits().ue(0).ue(5).ue(0).u(4, f % 16).u(1, 0).u(1, 0).u(1, 0).se(0).ue(1).ue(mbs * mbs);
+    samples.push(nal(2, 1, p.trailing()));
+  }
+  const avcc = samples.map((s) => Buffer.concat([u32(s.length), s]));
+  const timescale = fps * 100;
+  const delta = 100;
+  const duration = frames * delta;
+  const durationMs = Math.round((frames / fps) * 1000);
+
+  const moov = (chunkOffset: number) => {
+    const avcC = box(
+      'avcC',
+      Buffer.from([1, 66, 0xc0, 10, 0xff, 0xe1]),
+      u16(sps.length),
+      sps,
+      Buffer.from([1]),
+      u16(pps.length),
+      pps,
+    );
+    const avc1 = box(
+      'avc1',
+      Buffer.alloc(6),
+      u16(1), // data_reference_index
+      Buffer.alloc(16),
+      u16(64, 64),
+      u32(0x00480000, 0x00480000, 0),
+      u16(1),
+      Buffer.alloc(32),
+      u16(0x0018, 0xffff),
+      avcC,
+    );
+    const stbl = box(
+      'stbl',
+      fullBox('stsd', 0, 0, u32(1), avc1),
+      fullBox('stts', 0, 0, u32(1, frames, delta)),
+      fullBox('stss', 0, 0, u32(1, 1)),
+      fullBox('stsc', 0, 0, u32(1, 1, frames, 1)),
+      fullBox('stsz', 0, 0, u32(0, frames, ...avcc.map((s) => s.length))),
+      fullBox('stco', 0, 0, u32(1, chunkOffset)),
+    );
+    const minf = box(
+      'minf',
+      fullBox('vmhd', 0, 1, u16(0, 0, 0, 0)),
+      box('dinf', fullBox('dref', 0, 0, u32(1), fullBox('url ', 0, 1))),
+      stbl,
+    );
+    const mdia = box(
+      'mdia',
+      fullBox('mdhd', 0, 0, u32(0, 0, timescale, duration), u16(0x55c4, 0)),
+      fullBox('hdlr', 0, 0, u32(0), Buffer.from('vide', 'ascii'), Buffer.alloc(12), Buffer.from('VideoHandler\0', 'ascii')),
+      minf,
+    );
+    const tkhd = fullBox(
+      'tkhd',
+      0,
+      3,
+      u32(0, 0, 1, 0, durationMs, 0, 0),
+      u16(0, 0, 0, 0),
+      MATRIX,
+      u32(64 << 16, 64 << 16),
+    );
+    const mvhd = fullBox(
+      'mvhd',
+      0,
+      0,
+      u32(0, 0, 1000, durationMs, 0x00010000),
+      u16(0x0100, 0),
+      Buffer.alloc(8),
+      MATRIX,
+      Buffer.alloc(24),
+      u32(2),
+    );
+    return box('moov', mvhd, box('trak', tkhd, mdia));
+  };
+  const ftyp = box('ftyp', Buffer.from('isom', 'ascii'), u32(0x200), Buffer.from('isomiso2avc1mp41', 'ascii'));
+  const size = moov(0).length;
+  const mdatStart = ftyp.length + size + 8;
+  return Buffer.concat([ftyp, moov(mdatStart), box('mdat', ...avcc)]);
 }

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES, routePath, type Message, type MessageOption } from '../../types/index.ts';
+import { liveOf } from '../../server/live/index.ts';
+import { FLOWS_DIR, interpolate, validateFlowFile, type FlowFile } from '../../server/live/flows.ts';
+import { collect, emitAck, startLive, waitFor, type ClientSocket, type LiveHarness } from './helpers/live.ts';
+
+let h: LiveHarness;
+let apiKey: string;
+
+beforeAll(async () => {
+  h = await startLive();
+  await h.insertBot('demo-bot', 'Charla Demo Bot');
+  ({ apiKey } = await h.createWidget({ botId: 'demo-bot' }));
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+async function visitor(): Promise<{ socket: ClientSocket; roomId: string; got: Message[]; token: string }> {
+  const s = await h.session(apiKey, `v-${randomUUID()}`, { userNames: 'Vero' });
+  await liveOf(h.app).flows.idle();
+  const socket = await h.connect(s.token);
+  const got = collect(socket);
+  const sync = (await emitAck(socket, 'messages:sync', { after: {} })) as { ok: true; data: { messages: Message[] } };
+  got.push(...sync.data.messages);
+  return { socket, roomId: s.botRoomId, got, token: s.token };
+}
+
+function choose(socket: ClientSocket, roomId: string, option: MessageOption) {
+  return emitAck(socket, 'message:send', {
+    id: randomUUID(),
+    roomId,
+    type: 'POSTBACK',
+    text: option.title,
+    payload: option.payload,
+  });
+}
+
+const lastWithOptions = (got: Message[]) => [...got].reverse().find((m) => (m.options?.length ?? 0) > 0 || (m.QuickReplies?.length ?? 0) > 0);
+
+describe('the demo bot', () => {
+  it('ships a valid flow file whose greeting offers a tour of every message type', () => {
+    const file = JSON.parse(readFileSync(`${FLOWS_DIR}/demo.json`, 'utf8')) as FlowFile;
+    expect(() => validateFlowFile(file)).not.toThrow();
+    expect(interpolate('Hola {{params.name}} {{answers.x}}{{nope.y}}', { params: { name: 'Ana' }, answers: {} })).toBe('Hola Ana ');
+  });
+
+  it('greets a new visitor with the tour as options', async () => {
+    const { got } = await visitor();
+    await waitFor(() => got.some((m) => m.options?.length === 10), 5000, 'menu');
+    const menu = got.find((m) => m.options?.length === 10);
+    expect(menu?.by).toBe('bot');
+    expect(menu?.interactive).toMatchObject({ kind: 'options', buttonText: 'Ver tipos' });
+    expect(got[0]?.type).toBe('TEXT');
+  });
+
+  it('answers every option of the tour with its message type', async () => {
+    const { socket, roomId, got } = await visitor();
+    await waitFor(() => Boolean(lastWithOptions(got)), 5000, 'menu');
+    const menu = lastWithOptions(got) as Message;
+    const expectations: Record<string, (m: Message) => boolean> = {
+      text: (m) => m.type === 'TEXT' && m.text.includes('<b>'),
+      options: (m) => m.type === 'TEXT' && m.options?.length === 3,
+      contacts: (m) => m.interactive?.kind === 'contacts',
+      voice_call: (m) => m.interactive?.kind === 'voice_call',
+      video: (m) => m.type === 'VIDEO',
+      contact_info_request: (m) => m.interactive?.kind === 'contact_info_request',
+      image: (m) => m.type === 'IMAGE',
+      document: (m) => m.type === 'DOCUMENT',
+      location: (m) => m.type === 'LOCATION' && m.lat === '19.4326',
+      audio: (m) => m.type === 'AUDIO',
+    };
+    for (const option of menu.options ?? []) {
+      const key = (option.payload as { payload: string }).payload;
+      const from = got.length;
+      const ack = await choose(socket, roomId, option);
+      expect(ack.ok).toBe(true);
+      const check = expectations[key];
+      expect(check, key).toBeDefined();
+      await waitFor(() => got.slice(from).some((m) => m.by === 'bot' && check!(m)), 5000, `tour ${key}`);
+      const shown = got.slice(from).find((m) => m.by === 'bot' && check!(m)) as Message;
+      if ('mediaUrl' in shown) {
+        const res = await fetch(shown.mediaUrl);
+        expect(res.status, `${key} media`).toBe(200);
+        expect(Number(res.headers.get('content-length') ?? (await res.arrayBuffer()).byteLength)).toBeGreaterThan(0);
+      }
+      // Steps that wait get an answer so the tour goes on.
+      if (key === 'options') {
+        const drinks = got.slice(from).find((m) => m.options?.length === 3) as Message;
+        await choose(socket, roomId, drinks.options![1]!);
+        await waitFor(() => got.some((m) => m.type === 'TEXT' && m.text.startsWith('Elegiste té')), 5000, 'answer used');
+      }
+      if (key === 'contact_info_request') {
+        await emitAck(socket, 'message:send', { id: randomUUID(), roomId, type: 'TEXT', text: 'vero@example.com' });
+        await waitFor(() => got.some((m) => m.type === 'TEXT' && m.text.includes('vero@example.com') && m.by === 'bot'), 5000, 'thanks');
+      }
+      await waitFor(() => got.slice(from).some((m) => (m.QuickReplies?.length ?? 0) === 2), 5000, `more after ${key}`);
+      const more = got.slice(from).find((m) => (m.QuickReplies?.length ?? 0) === 2) as Message;
+      const yes = more.QuickReplies![0]!;
+      const before = got.length;
+      await emitAck(socket, 'message:send', { id: randomUUID(), roomId, type: 'POSTBACK', text: yes.title, payload: yes.payload });
+      await waitFor(() => got.slice(before).some((m) => m.options?.length === 10), 5000, 'menu again');
+    }
+  });
+
+  it('starts a flow with storedParams through setFlow', async () => {
+    const { got, token } = await visitor();
+    await liveOf(h.app).flows.idle();
+    const res = await h.call('POST', routePath(ROUTES.widgetFlow, { flowId: 'order_status' }), {
+      token,
+      body: { storedParams: { name: 'Vero', orderId: 'A-42' } },
+    });
+    expect(res.status).toBe(200);
+    await waitFor(() => got.some((m) => m.type === 'TEXT' && m.text === 'Hola Vero: tu pedido A-42 está en camino.'), 5000, 'interpolated');
+    const unknown = await h.call('POST', routePath(ROUTES.widgetFlow, { flowId: 'nope' }), { token, body: {} });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('keeps the flow state per room and user in storage', async () => {
+    const { roomId } = await visitor();
+    await liveOf(h.app).flows.idle();
+    const r = await h.app.charla.db.query<{ flow_id: string; step_id: string; waiting: boolean }>(
+      'SELECT flow_id, step_id, waiting FROM flow_states WHERE room_id = $1',
+      [roomId],
+    );
+    expect(r.rows[0]).toMatchObject({ flow_id: 'menu', step_id: 'pick', waiting: true });
+  });
+});
