@@ -30,7 +30,7 @@ export class CharlaChat extends LitElement {
 
   @property({ attribute: false }) context?: WidgetContext;
 
-  @query('charla-composer') private composer?: HTMLElement;
+  @query('charla-composer') private composer?: HTMLElement & { updateComplete: Promise<unknown> };
 
   private readonly stores = new ContextStoresController(this, [
     '$rooms',
@@ -47,8 +47,12 @@ export class CharlaChat extends LitElement {
 
   /** Focus goes to the composer: where a user opening a chat wants to be. */
   override focus(options?: FocusOptions): void {
-    if (this.composer) this.composer.focus(options);
-    else super.focus(options);
+    void this.updateComplete.then(async () => {
+      const composer = this.composer;
+      if (!composer) return;
+      await composer.updateComplete;
+      composer.focus(options);
+    });
   }
 
   private handleBackClick(): void {

@@ -57,6 +57,12 @@ export class CharlaComposer extends LitElement {
     if (changed.has('context')) this.stores.use(this.context);
   }
 
+  /** Focus lands in the text area (or, while it is disabled, wherever the browser delegates it). */
+  override focus(options?: FocusOptions): void {
+    if (this.textarea && !this.textarea.disabled) this.textarea.focus(options);
+    else super.focus(options);
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.stopRecording(false);

@@ -7,7 +7,7 @@ import { base } from '../../styles/base.ts';
 import { views } from '../../styles/views.ts';
 import type { WidgetContext } from '../../widget/context.ts';
 import { avatar } from '../shared/avatar.ts';
-import { contactItem, contactName } from '../shared/contact-item.ts';
+import { contactItem } from '../shared/contact-item.ts';
 import { summarize } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { styles } from './home-menu.styles.ts';
@@ -56,15 +56,17 @@ export class CharlaHomeMenu extends LitElement {
   private renderRoom(room: Room, t: Translate) {
     const unread = this.stores.get('$unreadByRoom')?.[room.id] ?? room.unread ?? 0;
     const preview = summarize(room.lastMessage ?? null, t);
-    const label = unread > 0 ? `${room.name}, ${t('unread', { count: unread })}` : room.name;
     return html`<li>
-      <button type="button" class="item" part="room" aria-label=${label} @click=${() => this.context?.actions.selectRoom(room.id)}>
+      <button type="button" class="item" part="room" @click=${() => this.context?.actions.selectRoom(room.id)}>
         ${avatar(room.name, room.avatarUrl)}
         <span class="item__text">
           <span class="item__name">${room.name}</span>
           ${preview ? html`<span class="item__secondary">${preview}</span>` : nothing}
         </span>
-        ${unread > 0 ? html`<span class="count" aria-hidden="true">${unread > 99 ? '99+' : unread}</span>` : nothing}
+        ${unread > 0
+          ? html`<span class="count" aria-hidden="true">${unread > 99 ? '99+' : unread}</span
+              ><span class="visually-hidden">, ${t('unread', { count: unread })}</span>`
+          : nothing}
       </button>
     </li>`;
   }
@@ -100,7 +102,7 @@ export class CharlaHomeMenu extends LitElement {
                 : nothing}
               ${contacts.length
                 ? html`<ul class="list">
-                    ${contacts.map((c) => contactItem(c, t('startChatWith', { name: contactName(c) }), this.handleContactChoose))}
+                    ${contacts.map((c) => contactItem(c, t('startChatWith'), this.handleContactChoose))}
                   </ul>`
                 : loading
                   ? nothing

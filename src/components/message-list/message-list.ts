@@ -184,10 +184,24 @@ export class CharlaMessageList extends LitElement {
     const history = this.stores.get('$currentHistory');
     const actions = this.context?.actions;
     if (!actions || !history || history.loading || !history.hasMore) return;
-    const firstVisible = this.items[Math.max(0, this.visible.first)];
-    // Hold the first visible row where it is while older rows are put above it.
-    if (firstVisible && this.anchor.mode !== 'bottom') this.anchor = { mode: 'item', key: firstVisible.key };
+    // Hold the first fully visible row where it is while older rows are put above it.
+    const key = this.firstVisibleKey();
+    if (key) this.anchor = { mode: 'item', key };
     actions.loadOlder().catch(() => undefined);
+  }
+
+  private firstVisibleKey(): string | undefined {
+    const el = this.scroller;
+    if (!el || el.scrollHeight <= el.clientHeight) return undefined;
+    const top = el.getBoundingClientRect().top;
+    let best: { key: string; top: number } | undefined;
+    for (const child of el.children) {
+      const key = (child as HTMLElement).dataset['key'];
+      if (!key) continue;
+      const y = child.getBoundingClientRect().top;
+      if (y >= top - 1 && (!best || y < best.top)) best = { key, top: y };
+    }
+    return best?.key;
   }
 
   /** Incoming messages on screen while the panel is open are reported seen, once each. */
@@ -225,9 +239,10 @@ export class CharlaMessageList extends LitElement {
 
   private renderItem(item: ListItem, t: Translate, language: string, disabled: boolean, lastKey: string | undefined): TemplateResult {
     if (item.kind === 'day') {
-      return html`<div class="day" role="separator"><span>${formatDay(item.date, language, t)}</span></div>`;
+      return html`<div class="day" role="separator" data-key=${item.key}><span>${formatDay(item.date, language, t)}</span></div>`;
     }
     return html`<charla-message
+      data-key=${item.key}
       exportparts="message, bubble, option, chip, system"
       .message=${item.message}
       .actions=${this.context?.actions}

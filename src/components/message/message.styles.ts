@@ -182,6 +182,9 @@ export const styles = css`
     opacity: 0.9;
   }
   .card__link {
+    display: inline-block;
+    min-height: 24px;
+    line-height: 24px;
     font-size: 13px;
   }
   .card--contact + .card--contact {

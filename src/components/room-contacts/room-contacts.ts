@@ -6,7 +6,7 @@ import { translator } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
 import { views } from '../../styles/views.ts';
 import type { WidgetContext } from '../../widget/context.ts';
-import { contactItem, contactName } from '../shared/contact-item.ts';
+import { contactItem } from '../shared/contact-item.ts';
 import { icons } from '../shared/icons.ts';
 import { styles } from './room-contacts.styles.ts';
 
@@ -76,7 +76,7 @@ export class CharlaRoomContacts extends LitElement {
         ${contacts.length
           ? html`<ul class="list">
               ${contacts.map((c) =>
-                contactItem(c, t('addToRoom', { name: contactName(c) }), this.handleChoose, this.adding.has(String(c.id))),
+                contactItem(c, t('addToRoom'), this.handleChoose, this.adding.has(String(c.id))),
               )}
             </ul>`
           : loading

@@ -66,8 +66,9 @@ export class CharlaWidget extends LitElement {
     }
     if (this.focusPanel) {
       this.focusPanel = false;
-      const view = this.panel?.firstElementChild as HTMLElement | null;
-      view?.focus();
+      // The view renders after this element: wait for it, then let it pick its own first control.
+      const view = this.panel?.firstElementChild as (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
+      void view?.updateComplete?.then(() => view.focus());
     }
   }
 

@@ -1,0 +1,77 @@
+/** Shared helpers for the widget UI's Chromium tests. */
+import '../../src/define.ts';
+import type { CharlaWidget } from '../../src/components/widget/widget.ts';
+import type { Message } from '../../types/index.ts';
+import { makeContext, msg, room } from '../unit/components/fixture.ts';
+
+export { makeContext, msg, room };
+
+export const nextFrame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+
+/** Waits until a condition holds (polling each frame), failing after a while. */
+export async function waitFor<T>(check: () => T | null | undefined | false, what = 'condition', timeout = 5000): Promise<T> {
+  const start = performance.now();
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (performance.now() - start > timeout) throw new Error(`timed out waiting for ${what}`);
+    await nextFrame();
+  }
+}
+
+/** N text messages over several days, alternating senders. */
+export function manyMessages(n: number, start = Date.UTC(2026, 0, 1, 9)): Message[] {
+  const out: Message[] = [];
+  for (let i = 0; i < n; i++) {
+    out.push(
+      msg({
+        id: `h${i}`,
+        seq: i + 1,
+        timestamp: start + i * 60_000 * 7,
+        senderId: i % 3 === 0 ? 'me' : 'bot1',
+        by: i % 3 === 0 ? 'user' : 'bot',
+        text: i % 5 === 0 ? `Mensaje número ${i} con un texto algo más largo para ocupar dos líneas en la burbuja del chat` : `Mensaje ${i}`,
+      }),
+    );
+  }
+  return out;
+}
+
+export async function mountWidget(f = makeContext()): Promise<CharlaWidget> {
+  if (f.stores.$rooms.get().length === 0) f.stores.$rooms.set([room()]);
+  const el = document.createElement('charla-widget') as CharlaWidget;
+  el.context = f.context;
+  document.body.append(el);
+  await el.updateComplete;
+  await nextFrame();
+  await animationsDone(el);
+  return el;
+}
+
+/** Walks nested shadow roots: widget > chat > message list. */
+export function deep(el: Element, ...selectors: string[]): Element | null {
+  let node: Element | null = el;
+  for (const s of selectors) {
+    const root: ParentNode | null = node?.shadowRoot ?? node;
+    node = root?.querySelector(s) ?? null;
+    if (!node) return null;
+  }
+  return node;
+}
+
+export function listOf(widget: Element) {
+  const list = deep(widget, 'charla-chat', 'charla-message-list');
+  const scroller = list?.shadowRoot?.querySelector('.scroller') as HTMLElement | null;
+  return { list, scroller, rows: () => [...(list?.shadowRoot?.querySelectorAll('charla-message') ?? [])] };
+}
+
+/** Lets the panel's opening animation finish (measurements and contrast need the final frame). */
+export async function animationsDone(widget: Element): Promise<void> {
+  const roots: (Document | ShadowRoot)[] = [];
+  const walk = (root: ParentNode) => {
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) (roots.push(el.shadowRoot), walk(el.shadowRoot));
+  };
+  if (widget.shadowRoot) roots.push(widget.shadowRoot);
+  walk(widget.shadowRoot ?? widget);
+  await Promise.all(roots.flatMap((r) => r.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => undefined))));
+}

@@ -1,0 +1,262 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { page, userEvent } from 'vitest/browser';
+import axe from 'axe-core';
+import { deep, listOf, makeContext, manyMessages, mountWidget, msg, nextFrame, room, waitFor } from './helpers.ts';
+
+afterEach(() => document.body.replaceChildren());
+
+function launcherOf(widget: Element) {
+  return widget.shadowRoot!.querySelector<HTMLButtonElement>('[part=launcher]')!;
+}
+function panelOf(widget: Element) {
+  return widget.shadowRoot!.querySelector<HTMLElement>('[part=panel]')!;
+}
+/** The element holding focus, through shadow roots. */
+function deepActive(): Element | null {
+  let a: Element | null = document.activeElement;
+  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+  return a;
+}
+
+describe('<charla-widget> focus and keyboard', () => {
+  beforeEach(() => page.viewport(1280, 800));
+
+  it('opens from the keyboard, moves focus into the panel, and Esc closes it with focus back on the launcher', async () => {
+    const f = makeContext({ ui: { open: false } });
+    const widget = await mountWidget(f);
+    launcherOf(widget).focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => !panelOf(widget).hidden, 'panel open');
+    await waitFor(() => deepActive()?.tagName === 'TEXTAREA', 'focus in composer');
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => panelOf(widget).hidden, 'panel closed');
+    expect(f.callsOf('close')).toHaveLength(1);
+    expect(deepActive()).toBe(launcherOf(widget));
+  });
+
+  it('reaches every control of the chat with Tab, each with a visible focus ring', async () => {
+    const f = makeContext({ ui: { open: true } });
+    f.stores.$currentMessages.set([msg({ text: 'Hola https://example.com', options: [{ type: 'postback', title: 'Sí', payload: {}, order: 0 }] })]);
+    const widget = await mountWidget(f);
+    launcherOf(widget).focus();
+    const seen: string[] = [];
+    for (let i = 0; i < 14; i++) {
+      await userEvent.tab();
+      const el = deepActive() as HTMLElement | null;
+      if (!el || el === document.body) break;
+      const label = el.getAttribute('aria-label') || el.textContent?.trim() || el.tagName;
+      seen.push(label);
+      const style = getComputedStyle(el);
+      expect(style.outlineStyle, `focus ring on ${label}`).not.toBe('none');
+    }
+    expect(seen).toEqual(expect.arrayContaining(['Cerrar chat', 'Mensajes', 'https://example.com', 'Sí', 'Mensaje', 'Compartir ubicación']));
+  });
+
+  it('Esc in the image viewer closes the viewer, not the panel', async () => {
+    const f = makeContext({ ui: { open: true } });
+    f.stores.$currentMessages.set([msg({ type: 'IMAGE', mediaUrl: 'http://localhost:1/none.png' })]);
+    // The picture cannot load here; keep the refresh pending so the image (and its button) stays.
+    f.context.actions.refreshMediaUrl = () => new Promise<string>(() => undefined);
+    const widget = await mountWidget(f);
+    const { rows } = listOf(widget);
+    const row = await waitFor(() => rows()[0], 'row');
+    const open = await waitFor(() => row.shadowRoot!.querySelector<HTMLButtonElement>('.image__open'), 'image button');
+    open.click();
+    const dialog = row.shadowRoot!.querySelector('dialog')!;
+    expect(dialog.open).toBe(true);
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => !dialog.open, 'dialog closed');
+    expect(panelOf(widget).hidden).toBe(false);
+  });
+});
+
+describe('<charla-widget> layout', () => {
+  it('at 1280 px: a 56 px launcher 24 px from the bottom right, a 380 px panel above it', async () => {
+    await page.viewport(1280, 800);
+    const widget = await mountWidget(makeContext({ ui: { open: true } }));
+    await nextFrame();
+    const l = launcherOf(widget).getBoundingClientRect();
+    const p = panelOf(widget).getBoundingClientRect();
+    expect([l.width, l.height]).toEqual([56, 56]);
+    expect(innerWidth - l.right).toBe(24);
+    expect(innerHeight - l.bottom).toBe(24);
+    expect(p.width).toBe(380);
+    expect(p.height).toBeLessThanOrEqual(Math.min(640, innerHeight - 100));
+    expect(p.bottom).toBeLessThanOrEqual(l.top);
+    expect(getComputedStyle(panelOf(widget)).borderTopLeftRadius).toBe('16px');
+  });
+
+  it('follows theme.position', async () => {
+    await page.viewport(1280, 800);
+    const f = makeContext({ ui: { open: true }, config: { theme: { position: 'tl' } } });
+    const widget = await mountWidget(f);
+    await nextFrame();
+    const l = launcherOf(widget).getBoundingClientRect();
+    const p = panelOf(widget).getBoundingClientRect();
+    expect([l.left, l.top]).toEqual([24, 24]);
+    expect(p.left).toBe(24);
+    expect(p.top).toBeGreaterThanOrEqual(l.bottom);
+  });
+
+  it('at 320 px: the panel fills the screen and inputs use 16 px text', async () => {
+    await page.viewport(320, 640);
+    const widget = await mountWidget(makeContext({ ui: { open: true } }));
+    await nextFrame();
+    const p = panelOf(widget).getBoundingClientRect();
+    expect([p.left, p.top, p.width, p.height]).toEqual([0, 0, 320, 640]);
+    const area = deep(widget, 'charla-chat', 'charla-composer', 'textarea') as HTMLTextAreaElement;
+    expect(getComputedStyle(area).fontSize).toBe('16px');
+    // Nothing sticks out sideways.
+    const composer = deep(widget, 'charla-chat', 'charla-composer')!.getBoundingClientRect();
+    expect(composer.right).toBeLessThanOrEqual(320);
+  });
+
+  it('the composer grows to five lines, then scrolls', async () => {
+    await page.viewport(1280, 800);
+    const widget = await mountWidget(makeContext({ ui: { open: true } }));
+    const area = deep(widget, 'charla-chat', 'charla-composer', 'textarea') as HTMLTextAreaElement;
+    const one = area.getBoundingClientRect().height;
+    area.focus();
+    await userEvent.keyboard('a{Shift>}{Enter}{/Shift}b{Shift>}{Enter}{/Shift}c');
+    const three = area.getBoundingClientRect().height;
+    expect(three).toBeGreaterThan(one + 20);
+    await userEvent.keyboard('{Shift>}{Enter}{Enter}{Enter}{Enter}{Enter}{Enter}{/Shift}z');
+    const many = area.getBoundingClientRect().height;
+    const line = parseFloat(getComputedStyle(area).lineHeight);
+    expect(many).toBeLessThanOrEqual(line * 5 + 20);
+    expect(area.scrollHeight).toBeGreaterThan(area.clientHeight);
+  });
+
+  it('host page CSS does not leak in', async () => {
+    await page.viewport(1280, 800);
+    const style = document.createElement('style');
+    style.textContent = 'button { background: red !important; font-size: 40px !important; } * { color: lime !important; }';
+    document.head.append(style);
+    try {
+      const widget = await mountWidget(makeContext({ ui: { open: true } }));
+      const send = deep(widget, 'charla-chat', 'charla-composer', '[part=send-button]')!;
+      expect(getComputedStyle(send).backgroundColor).not.toBe('rgb(255, 0, 0)');
+      expect(getComputedStyle(send).fontSize).not.toBe('40px');
+    } finally {
+      style.remove();
+    }
+  });
+});
+
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+async function axeViolations(): Promise<string[]> {
+  const result = await axe.run(document, { runOnly: { type: 'tag', values: WCAG }, resultTypes: ['violations'] });
+  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(' | ')})`);
+}
+
+function everyKindOfMessage() {
+  return [
+    msg({ text: 'Hola, soy el asistente. Visita https://example.com', senderNames: 'Bot' }),
+    msg({ text: 'Quiero ver planes', senderId: 'me', by: 'user', status: 'DELIVERED_USER' }),
+    msg({ text: 'No salió', senderId: 'me', by: 'user', status: 'FAILED' }),
+    msg({ text: 'Enviando', senderId: 'me', by: 'user', status: 'CREATED' }),
+    msg({ type: 'IMAGE', mediaUrl: 'http://localhost:1/a.png', caption: 'Una foto' }),
+    msg({ type: 'AUDIO', mediaUrl: 'http://localhost:1/a.webm' }),
+    msg({ type: 'VIDEO', mediaUrl: 'http://localhost:1/v.mp4', caption: 'Un vídeo' }),
+    msg({ type: 'DOCUMENT', mediaUrl: 'http://localhost:1/informe.pdf' }),
+    msg({ type: 'LOCATION', lat: '40.4168', lng: '-3.7038' }),
+    msg({ type: 'POSTBACK', text: 'Planes', payload: {} }),
+    msg({ type: 'EVENT', slug: 'joined', description: 'Ana se unió a la conversación', eventPayload: {} }),
+    msg({ type: 'STICKER' }),
+    msg({
+      text: 'Elige una opción',
+      options: [
+        { type: 'postback', title: 'Planes', description: 'Precios y condiciones', payload: {}, order: 0 },
+        { type: 'postback', title: 'Soporte', payload: {}, order: 1 },
+      ],
+    }),
+    msg({
+      text: '',
+      interactive: {
+        kind: 'contacts',
+        contacts: [{ name: { formatted_name: 'Ana Pérez' }, phones: [{ phone: '+34600111222' }], emails: [{ email: 'ana@example.com' }] }],
+      },
+    }),
+    msg({ text: 'Llámanos', interactive: { kind: 'voice_call', displayText: 'Llamar +34600111222' } }),
+    msg({ text: 'Déjanos tus datos', interactive: { kind: 'contact_info_request' } }),
+    msg({ text: '¿Algo más?', QuickReplies: [{ title: 'Sí', payload: {}, contentType: 'text' }, { title: 'No', payload: {}, contentType: 'text' }] }),
+  ];
+}
+
+describe('axe-core, WCAG 2.2 AA', () => {
+  beforeEach(() => page.viewport(1280, 900));
+
+  it('finds nothing with the launcher alone (and its unread badge)', async () => {
+    const f = makeContext({ ui: { open: false } });
+    f.stores.$unreadTotal.set(4);
+    await mountWidget(f);
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('finds nothing in the home menu of a group widget, loading and loaded', async () => {
+    const f = makeContext({ ui: { open: true, view: 'home' }, config: { properties: { type: 'group', name: 'Acme' } } });
+    f.stores.$rooms.set([room({ name: 'Soporte', lastMessage: msg({ text: 'Hola' }) }), room({ id: 'r2', name: 'Ventas' })]);
+    f.stores.$unreadByRoom.set({ r1: 3 });
+    f.stores.$contactsLoading.set(true);
+    const widget = await mountWidget(f);
+    await waitFor(() => deep(widget, 'charla-home-menu'), 'home');
+    expect(await axeViolations()).toEqual([]);
+    f.stores.$contacts.set([{ id: 'u1', names: 'Ana Pérez' }, { id: 'u2', names: 'Luis' }]);
+    f.stores.$contactsLoading.set(false);
+    await nextFrame();
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('finds nothing in the room contacts view', async () => {
+    const f = makeContext({ ui: { open: true, view: 'room-contacts' }, config: { properties: { type: 'group' } } });
+    f.stores.$roomContacts.set([{ id: 'u1', names: 'Ana' }]);
+    f.stores.$roomContactsLoading.set(true);
+    const widget = await mountWidget(f);
+    await waitFor(() => deep(widget, 'charla-room-contacts'), 'room contacts');
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('finds nothing in the chat with every kind of message, a notice, an upload and an error', async () => {
+    const f = makeContext({ ui: { open: true }, config: { properties: { type: 'group' }, theme: { status: true } } });
+    f.stores.$currentMessages.set(everyKindOfMessage());
+    f.stores.$uploads.set([{ id: 'u', name: 'foto.png', progress: 0.5 }]);
+    f.stores.$lastError.set({ message: 'No se pudo conectar' });
+    const widget = await mountWidget(f);
+    const { rows } = listOf(widget);
+    await waitFor(() => rows().length >= 10, 'rows');
+    await nextFrame();
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('finds nothing in the chat with a custom light brand colour, in English', async () => {
+    const f = makeContext({ ui: { open: true }, config: { theme: { primaryColor: '#ffd400' } } });
+    f.stores.$language.set('en');
+    f.stores.$currentMessages.set(everyKindOfMessage());
+    const widget = await mountWidget(f);
+    const { rows } = listOf(widget);
+    await waitFor(() => rows().length >= 10, 'rows');
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('finds nothing in a long virtualized chat, scrolled to the middle', async () => {
+    const f = makeContext({ ui: { open: true } });
+    f.stores.$currentMessages.set(manyMessages(2000));
+    const widget = await mountWidget(f);
+    const { rows, scroller } = listOf(widget);
+    await waitFor(() => rows().length > 0, 'rows');
+    scroller!.scrollTop = scroller!.scrollHeight / 2;
+    await nextFrame();
+    await nextFrame();
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('finds nothing at 320 px', async () => {
+    await page.viewport(320, 640);
+    const f = makeContext({ ui: { open: true } });
+    f.stores.$currentMessages.set(everyKindOfMessage());
+    const widget = await mountWidget(f);
+    await waitFor(() => listOf(widget).rows().length > 3, 'rows');
+    expect(await axeViolations()).toEqual([]);
+  });
+});
