@@ -196,9 +196,7 @@ export function createActions(core: WidgetCore): CoreActions {
       if (c.names !== undefined) body['names'] = c.names;
       const res = await core.postApi<Room | { room: Room }>(ROUTES.widgetDirectRoom, body);
       const room = (res && typeof res === 'object' && 'room' in res ? res.room : res) as Room;
-      core.stores.w.$rooms.set(
-        [...core.stores.w.$rooms.get().filter((r) => r.id !== room.id), room],
-      );
+      core.upsertRoom(room, true);
       actions.selectRoom(room.id);
       return room;
     },

@@ -88,6 +88,8 @@ interface Waiter {
 const UNKNOWN_ERROR_ATTEMPTS = 5;
 const RETRY_DELAY_MS = 1_000;
 const SEEN_FLUSH_MS = 250;
+/** A room returning this many messages in one sync may have more (the service caps a page). */
+const SYNC_PAGE_HINT = 1000;
 
 export class WidgetCore {
   readonly options: Readonly<WidgetOptions>;
@@ -110,7 +112,10 @@ export class WidgetCore {
   private firstSync: { resolve: () => void; reject: (e: CharlaError) => void } | null = null;
   /** True once the gap fill after the current connection is done (sends may go out). */
   private synced = false;
-  private syncing = false;
+  /** Counts connections; a sync answer for an older connection is ignored. */
+  private epoch = 0;
+  /** Per room, the sequence up to which a sync (or a live room load) covered it. */
+  private readonly baseline = new Map<string, number>();
   private readonly inFlight = new Set<string>();
   private readonly attempts = new Map<string, number>();
   private readonly waiters = new Map<string, Waiter[]>();
@@ -300,31 +305,60 @@ export class WidgetCore {
     socket.on('message:status', (change) => this.handleStatus(change));
     socket.on('member:joined', (change) => this.handleMembership(change, true));
     socket.on('member:left', (change) => this.handleMembership(change, false));
-    socket.on('room:updated', (room) => this.stores.w.$rooms.set(upsertRooms(this.stores.w.$rooms.get(), [room])));
+    socket.on('room:updated', (room) => this.upsertRoom(room, true));
     socket.on('session:expired', () => void this.handleSessionExpired(socket));
     socket.connect();
   }
 
   private handleConnect(socket: LiveSocket): void {
     if (socket !== this.socket) return;
-    // Snapshot before any new message of this connection is handled.
-    const after: Record<string, number> = {};
-    for (const [roomId, list] of Object.entries(this.stores.w.$messagesByRoom.get())) {
-      const seq = lastSeq(list);
-      if (seq !== undefined) after[roomId] = seq;
-    }
-    void this.syncThenFlush(socket, after);
+    const epoch = ++this.epoch;
+    // Snapshot before any new message of this connection is handled: the gap
+    // fill asks for everything after what was held when the link came back.
+    void this.syncThenFlush(socket, epoch, this.syncPoints());
   }
 
-  private async syncThenFlush(socket: LiveSocket, after: Record<string, number>): Promise<void> {
-    if (this.syncing) return;
-    this.syncing = true;
+  /** Per room, the sequence the widget is complete up to (held messages, or what the last sync covered). */
+  private syncPoints(): Record<string, number> {
+    const after: Record<string, number> = {};
+    for (const [roomId, seq] of this.baseline) after[roomId] = seq;
+    for (const [roomId, list] of Object.entries(this.stores.w.$messagesByRoom.get())) {
+      const seq = lastSeq(list);
+      if (seq !== undefined && seq > (after[roomId] ?? -1)) after[roomId] = seq;
+    }
+    return after;
+  }
+
+  /** Records that the widget is complete up to a room's `lastSeq` (only while live, so later messages arrive). */
+  private noteBaseline(room: Room, onlyIfNew = false): void {
+    if (!this.synced || typeof room.lastSeq !== 'number') return;
+    const held = this.baseline.get(room.id);
+    if (onlyIfNew && held !== undefined) return;
+    if (held === undefined || room.lastSeq > held) this.baseline.set(room.id, room.lastSeq);
+  }
+
+  private async syncThenFlush(socket: LiveSocket, epoch: number, after: Record<string, number>): Promise<void> {
     this.synced = false;
     try {
       await this.outbox.ready();
-      const result = await request(socket, 'messages:sync', { after }, this.ackTimeout);
-      if (socket !== this.socket || this.destroyed) return;
-      this.applySync(result);
+      let point = after;
+      let last: SyncResult | null = null;
+      for (let page = 0; page < 100; page++) {
+        const result = await request(socket, 'messages:sync', { after: point }, this.ackTimeout);
+        if (epoch !== this.epoch || this.destroyed) return;
+        this.applySync(result);
+        last = result;
+        // A room gives at most a capped page per sync: ask again from where it stopped.
+        const counts = new Map<string, number>();
+        for (const m of result.messages ?? []) counts.set(m.roomId, (counts.get(m.roomId) ?? 0) + 1);
+        const capped = [...counts].filter(([roomId, n]) => n >= SYNC_PAGE_HINT && roomId in point);
+        if (capped.length === 0) break;
+        point = this.syncPoints();
+      }
+      // The sync covered every room up to its lastSeq (older history loads on demand).
+      for (const r of last?.rooms ?? []) {
+        if (typeof r.lastSeq === 'number' && r.lastSeq > (this.baseline.get(r.id) ?? -1)) this.baseline.set(r.id, r.lastSeq);
+      }
       this.synced = true;
       this.setConnection('connected');
       this.flush();
@@ -336,10 +370,10 @@ export class WidgetCore {
     } catch (error) {
       const e = toCharlaError(error);
       if (!e.transient && e.key !== 'NOT_CONNECTED') this.reportError(e, 'sync');
-      // Try again while the connection stands; a new connection syncs anyway.
-      if (socket === this.socket && socket.connected) this.later(() => this.handleConnect(socket), RETRY_DELAY_MS);
-    } finally {
-      this.syncing = false;
+      // Try again while this connection stands (same snapshot); a new connection syncs anyway.
+      this.later(() => {
+        if (epoch === this.epoch && socket === this.socket && socket.connected) void this.syncThenFlush(socket, epoch, after);
+      }, RETRY_DELAY_MS);
     }
   }
 
@@ -465,6 +499,12 @@ export class WidgetCore {
     return added;
   }
 
+  /** Adds or updates a room; a room learned while live is complete up to its lastSeq. */
+  upsertRoom(room: Room, onlyIfNew = false): void {
+    this.noteBaseline(room, onlyIfNew);
+    this.stores.w.$rooms.set(upsertRooms(this.stores.w.$rooms.get(), [room]));
+  }
+
   private handleStatus(change: StatusChange): void {
     const all = this.stores.w.$messagesByRoom.get();
     const list = all[change.roomId];
@@ -580,15 +620,17 @@ export class WidgetCore {
     const id = String(entry.message.id);
     if (!socket || !socket.connected || !this.synced || this.inFlight.has(id) || this.destroyed) return;
     this.inFlight.add(id);
+    const epoch = this.epoch;
     request(socket, 'message:send', entry.message, this.ackTimeout).then(
       (stored) => {
-        if (socket !== this.socket) this.inFlight.delete(id);
-        else this.inFlight.delete(id);
+        if (epoch === this.epoch) this.inFlight.delete(id);
         this.handleIncoming([stored]);
         this.settle(id, stored);
       },
       (error: unknown) => {
-        if (socket === this.socket) this.inFlight.delete(id);
+        // An answer that belongs to an earlier connection: that connection's flush already sent it again.
+        if (epoch !== this.epoch) return;
+        this.inFlight.delete(id);
         if (!this.outbox.has(id) || this.destroyed) return;
         const e = toCharlaError(error);
         const attempt = (this.attempts.get(id) ?? 0) + 1;
@@ -698,7 +740,7 @@ export class WidgetCore {
       this.rest.get<Room | { room: Room }>(routePath(ROUTES.widgetRoom, { roomId })),
     );
     const room = unwrap<Room>(res, 'room');
-    this.stores.w.$rooms.set(upsertRooms(this.stores.w.$rooms.get(), [room]));
+    this.upsertRoom(room, true);
     return room;
   }
 
