@@ -78,9 +78,6 @@ export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
     async deliver(input) {
       const id = input.id ?? randomUUID();
       const fields = typeFields(input);
-      const stored = await db.query<MessageRow>('SELECT id, room_id, seq, status, body FROM messages WHERE id = $1', [id]);
-      if (stored.rows[0]) return { message: toMessage(stored.rows[0]), duplicate: true };
-
       // DELIVERED_CHANNEL on the web channel: at the moment it is stored, the
       // message is pushed to an open widget connection of another member.
       const status: MessageStatus = (await hub.otherMemberOnline(input.roomId, input.senderId))
@@ -103,13 +100,15 @@ export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
       if (input.interactive !== undefined) body['interactive'] = input.interactive;
 
       // One statement: take the room's next number (the row lock orders
-      // concurrent writers), insert, and count it unread for everyone else.
+      // concurrent writers) unless the id is stored already, insert, and
+      // count it unread for everyone else. A retry costs no number.
       let result;
       try {
         result = await db.query<{ room_seq: string | null; seq: string | null; bot_id: string | null }>(
           `WITH r AS (
              UPDATE rooms SET last_seq = last_seq + 1, last_message_at = $4, updated_at = $4
-             WHERE id = $2 AND NOT deleted RETURNING last_seq, bot_id
+             WHERE id = $2 AND NOT deleted AND NOT EXISTS (SELECT 1 FROM messages WHERE id = $1)
+             RETURNING last_seq, bot_id
            ), m AS (
              INSERT INTO messages (id, room_id, seq, sender_id, status, body, created_at)
              SELECT $1, $2, r.last_seq, $3, $5, $6::jsonb, $4 FROM r
@@ -128,11 +127,11 @@ export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
         throw err;
       }
       const row = result.rows[0];
-      if (!row || row.room_seq === null) throw new ApiError('NOT_FOUND', { message: `No room ${input.roomId}.` });
-      if (row.seq === null) {
+      if (!row || row.room_seq === null || row.seq === null) {
+        // Stored before (a retry), or raced in between, or no such room.
         const again = await db.query<MessageRow>('SELECT id, room_id, seq, status, body FROM messages WHERE id = $1', [id]);
         if (again.rows[0]) return { message: toMessage(again.rows[0]), duplicate: true };
-        throw new Error(`message ${id} neither stored nor found`);
+        throw new ApiError('NOT_FOUND', { message: `No room ${input.roomId}.` });
       }
       const message = { ...body, seq: Number(row.seq), status } as unknown as Message;
       hub.messageNew(message);
