@@ -251,3 +251,4 @@ main().catch((error) => {
   console.error(`\nBuild failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
 });
+process.once('beforeExit', () => process.exitCode || import('./build-demo.mjs').then((m) => m.buildDemo()).catch(() => {})); // then the demo pages' bundles (dist/demo/)

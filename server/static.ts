@@ -1,17 +1,52 @@
 /**
  * Serves the built widget (`/charla.js` is the script-tag loader,
- * `/charla.iife.js` the full bundle, `/dist/*` everything built) and the demo
- * pages at `/`.
+ * `/charla.iife.js` the full bundle, `/dist/*` everything built, the demo
+ * pages' bundles in `/dist/demo/`) and the demo pages at `/`, the SPA demo
+ * also at `/spa/` and every route under it.
+ *
+ * The demo pages are sent with a strict Content-Security-Policy (no inline
+ * script or style, nothing from elsewhere but media), so every visit to the
+ * demo shows Charla working under one.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const DIST_DIR = join(root, 'dist');
 export const DEMO_DIR = join(root, 'demo');
+
+/**
+ * The policy of the demo pages: scripts and styles from this origin only
+ * (Charla's styles are constructable stylesheets, which style-src 'self'
+ * allows), sockets to this origin, media from this origin or any https host
+ * (bot messages may point anywhere public).
+ */
+export const DEMO_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob: https:",
+  "media-src 'self' blob: https:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "frame-src 'self'",
+  "frame-ancestors 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+function demoHeaders(reply: FastifyReply, path: string): void {
+  reply.header('X-Content-Type-Options', 'nosniff');
+  if (path.endsWith('.html')) {
+    reply.header('Content-Security-Policy', DEMO_CSP);
+    reply.header('Cache-Control', 'no-cache');
+    reply.header('Referrer-Policy', 'no-referrer');
+  }
+}
 
 export async function staticPlugin(app: FastifyInstance): Promise<void> {
   if (!existsSync(DIST_DIR)) app.log.warn('dist/ is missing: run `npm run build` to serve the widget.');
@@ -20,12 +55,13 @@ export async function staticPlugin(app: FastifyInstance): Promise<void> {
     prefix: '/dist/',
     decorateReply: true,
     // The widget is embedded on other origins.
-    setHeaders: (res) => {
-      res.header('Access-Control-Allow-Origin', '*');
-      res.header('Cross-Origin-Resource-Policy', 'cross-origin');
+    setHeaders: (reply) => {
+      reply.header('Access-Control-Allow-Origin', '*');
+      reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
+      reply.header('X-Content-Type-Options', 'nosniff');
     },
   });
-  const script = (file: string) => async (_req: unknown, reply: import('fastify').FastifyReply) => {
+  const script = (file: string) => async (_req: unknown, reply: FastifyReply) => {
     reply.header('Access-Control-Allow-Origin', '*');
     reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
     reply.header('Cache-Control', 'no-cache');
@@ -34,6 +70,24 @@ export async function staticPlugin(app: FastifyInstance): Promise<void> {
   app.get('/charla.js', script('charla-loader.iife.js'));
   app.get('/charla.iife.js', script('charla.iife.js'));
   if (existsSync(DEMO_DIR)) {
-    await app.register(fastifyStatic, { root: DEMO_DIR, prefix: '/', decorateReply: false, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root: DEMO_DIR,
+      prefix: '/',
+      decorateReply: false,
+      index: ['index.html'],
+      // The demo's TypeScript sources are built into dist/demo/; they are not pages.
+      allowedPath: (pathName) => !pathName.startsWith('/src/'),
+      setHeaders: demoHeaders,
+    });
+    // The SPA demo owns /spa/ and every route below it (history.pushState routes survive a reload).
+    const spa = async (_req: unknown, reply: FastifyReply) => {
+      reply.header('Content-Security-Policy', DEMO_CSP);
+      reply.header('Cache-Control', 'no-cache');
+      reply.header('X-Content-Type-Options', 'nosniff');
+      return reply.type('text/html; charset=utf-8').sendFile('spa.html', DEMO_DIR);
+    };
+    app.get('/spa', spa);
+    app.get('/spa/', spa);
+    app.get('/spa/*', spa);
   }
 }
