@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { OutgoingMessage } from '../../../types/index.ts';
+import { Outbox } from '../../../src/transport/outbox.ts';
+import { createOutboxStorage } from '../../../src/transport/outbox-storage.ts';
+
+const text = (t: string): OutgoingMessage => ({ id: randomUUID(), roomId: 'r1', type: 'TEXT', text: t });
+
+describe('outbox', () => {
+  it('keeps entries in send order and in storage until removed (localStorage where IndexedDB is missing)', async () => {
+    const ns = `ns-${randomUUID()}`;
+    const box = new Outbox(ns);
+    expect(box.storage.kind).toBe(typeof indexedDB === 'undefined' ? 'localstorage' : 'indexeddb');
+    await box.ready();
+    const a = box.add(text('a'));
+    const b = box.add(text('b'));
+    const c = box.add(text('c'));
+    expect(box.list().map((e) => e.message)).toEqual([a.message, b.message, c.message]);
+    await box.remove(String(b.message.id));
+    await box.settled();
+    // A new page (same namespace) finds what is left, in order.
+    const next = new Outbox(ns);
+    await next.ready();
+    expect(next.list().map((e) => (e.message as { text: string }).text)).toEqual(['a', 'c']);
+  });
+
+  it('adding the same id twice keeps one entry', async () => {
+    const box = new Outbox(`ns-${randomUUID()}`, 'memory');
+    const m = text('x');
+    box.add(m);
+    box.add({ ...m });
+    expect(box.size).toBe(1);
+  });
+
+  it('keeps namespaces apart', async () => {
+    const one = new Outbox(`one-${randomUUID()}`, 'localstorage');
+    const twoNs = `two-${randomUUID()}`;
+    const two = new Outbox(twoNs, 'localstorage');
+    one.add(text('only in one'));
+    await one.settled();
+    await two.ready();
+    expect(two.size).toBe(0);
+    expect(await createOutboxStorage(twoNs, 'localstorage').load()).toEqual([]);
+  });
+
+  it('a removal never overtakes its own write', async () => {
+    const ns = `ns-${randomUUID()}`;
+    const box = new Outbox(ns, 'localstorage');
+    const m = text('quick');
+    box.add(m);
+    void box.remove(String(m.id));
+    await box.settled();
+    expect(await createOutboxStorage(ns, 'localstorage').load()).toEqual([]);
+  });
+
+  it('memory storage survives a new Outbox in the same page (the last fallback)', async () => {
+    const ns = `mem-${randomUUID()}`;
+    const box = new Outbox(ns, 'memory');
+    box.add(text('m'));
+    await box.settled();
+    const again = new Outbox(ns, 'memory');
+    await again.ready();
+    expect(again.size).toBe(1);
+  });
+});

@@ -1,0 +1,495 @@
+/**
+ * The facade in happy-dom: the element, the DOM events, every method of the
+ * interface's table. REST answers come from a stand-in for the network (a
+ * fetch given through the options); the socket never connects here (the
+ * service tests cover the live side).
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { errorBody } from '../../../types/errors.ts';
+import type { Message, Room } from '../../../types/index.ts';
+import { createWidget, widgets } from '../../../src/widget/create-widget.ts';
+import type { WidgetInstance } from '../../../src/widget/instance.ts';
+import { CharlaError } from '../../../src/transport/errors.ts';
+import {
+  CharlaCloseEvent,
+  CharlaOpenEvent,
+  type CloseDetail,
+} from '../../../src/events/index.ts';
+
+const BASE = 'http://localhost:9';
+const made: WidgetInstance[] = [];
+afterEach(() => {
+  for (const w of made.splice(0)) w.destroy();
+  document.body.replaceChildren();
+});
+
+function room(id: string): Room {
+  return {
+    unread: 0,
+    id,
+    bot: null,
+    type: 'direct',
+    company: { id: 'c', name: 'C' },
+    channel: 'web',
+    deleted: false,
+    members: ['u1', 'u2'],
+    avatarUrl: null,
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+    name: id,
+    membersInfo: [],
+    lastMessageAt: null,
+    channelProvider: 'charla',
+  };
+}
+
+interface Call {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+  auth: string | undefined;
+}
+
+/** A stand-in for the service's HTTP answers (the network, not our code). */
+function service(routes: Record<string, (call: Call) => [number, unknown]> = {}) {
+  const calls: Call[] = [];
+  const fetchFn = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(String(input));
+    const headers = (init.headers ?? {}) as Record<string, string>;
+    const call: Call = {
+      method: init.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      body: typeof init.body === 'string' ? JSON.parse(init.body) : init.body,
+      auth: headers['authorization'],
+    };
+    calls.push(call);
+    const key = `${call.method} ${call.path}`;
+    if (key === 'POST /v1/widget/session') {
+      const b = call.body as { userId: string; userNames?: string };
+      return Response.json({
+        token: 'tok-1',
+        expiresAt: '2099-01-01T00:00:00Z',
+        user: { id: b.userId, names: b.userNames ?? null },
+        widget: { id: 'w1', properties: {}, theme: { position: 'bl' }, credentials: {}, config: {} },
+        bot: { id: 'b1' },
+        botRoomId: 'bot-room',
+        company: { id: 'c', name: 'C' },
+      });
+    }
+    const handler = routes[key];
+    if (!handler) return Response.json(errorBody('NOT_FOUND'), { status: 404 });
+    const [status, body] = handler(call);
+    return Response.json(body, { status });
+  }) as typeof fetch;
+  return { fetchFn, calls, api: () => calls.filter((c) => c.path !== '/v1/widget/session') };
+}
+
+function widget(fetchFn: typeof fetch, extra: Record<string, unknown> = {}): WidgetInstance {
+  const w = createWidget({
+    apiKey: 'key-0123456789abcdef',
+    baseUrl: BASE,
+    userId: 'u1',
+    fetch: fetchFn,
+    namespace: `ns-${randomUUID()}`,
+    reconnectionDelay: 60_000,
+    ...extra,
+  });
+  made.push(w);
+  return w;
+}
+
+const ok = { message: ['done'], status: true, statusMessage: 'success' };
+
+async function rejection(p: Promise<unknown>): Promise<CharlaError> {
+  const e = await p.then(
+    () => new Error('resolved'),
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(CharlaError);
+  return e as CharlaError;
+}
+
+describe('createWidget', () => {
+  it('appends <charla-widget> with its context to document.body and lists the instance', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    const el = document.body.querySelector('charla-widget') as HTMLElement & { context?: unknown };
+    expect(el).not.toBeNull();
+    expect(el.context).toBe(w.context);
+    expect(w.element).toBe(el);
+    expect(widgets()).toContain(w);
+  });
+
+  it('uses the given container, or none when container is null', () => {
+    const { fetchFn } = service();
+    const box = document.createElement('section');
+    document.body.append(box);
+    widget(fetchFn, { container: box });
+    expect(box.querySelector('charla-widget')).not.toBeNull();
+    const headless = widget(fetchFn, { container: null });
+    expect(headless.element).toBeNull();
+  });
+
+  it('destroy removes the element, the listeners and the instance from the list', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    let opens = 0;
+    w.on('open', () => opens++);
+    w.destroy();
+    expect(document.body.querySelector('charla-widget')).toBeNull();
+    expect(widgets()).not.toContain(w);
+    w.open();
+    expect(opens).toBe(0);
+    expect(w.stores.$connection.get()).toBe('offline');
+  });
+
+  it('refuses a missing apiKey or an unsafe baseUrl at once', () => {
+    expect(() => createWidget({ apiKey: '' })).toThrow(CharlaError);
+    expect(() => createWidget({ apiKey: 'k', baseUrl: 'http://evil.example' })).toThrow(/baseUrl/);
+    expect(() => createWidget({ apiKey: 'k', baseUrl: 'javascript:alert(1)' })).toThrow(CharlaError);
+  });
+
+  it('makes and keeps a user id per API key when none is given', () => {
+    const { fetchFn } = service();
+    const one = createWidget({ apiKey: 'key-same', baseUrl: BASE, fetch: fetchFn, container: null });
+    const two = createWidget({ apiKey: 'key-same', baseUrl: BASE, fetch: fetchFn, container: null });
+    const other = createWidget({ apiKey: 'key-other', baseUrl: BASE, fetch: fetchFn, container: null });
+    made.push(one, two, other);
+    expect(one.userId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(two.userId).toBe(one.userId);
+    expect(other.userId).not.toBe(one.userId);
+  });
+
+  it('runs two widgets side by side with separate stores', () => {
+    const { fetchFn } = service();
+    const a = widget(fetchFn);
+    const b = widget(fetchFn);
+    a.open();
+    a.setContacts([{ id: 1 }]);
+    expect(b.context.stores.$ui.get().open).toBe(false);
+    expect(b.context.stores.$contacts.get()).toEqual([]);
+    expect(document.body.querySelectorAll('charla-widget')).toHaveLength(2);
+  });
+});
+
+describe('events', () => {
+  it('calls on() handlers and dispatches bubbling, composed DOM events on the element', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    const facade: string[] = [];
+    const dom: Event[] = [];
+    const onOpen = () => facade.push('open');
+    w.on('open', onOpen);
+    w.on('close', (d: CloseDetail) => facade.push(`close:${d.disabled}`));
+    document.addEventListener('charla-open', (e) => dom.push(e));
+    document.addEventListener('charla-close', (e) => dom.push(e));
+    w.open();
+    w.close(true);
+    expect(facade).toEqual(['open', 'close:true']);
+    expect(dom[0]).toBeInstanceOf(CharlaOpenEvent);
+    expect(dom[1]).toBeInstanceOf(CharlaCloseEvent);
+    expect(dom.every((e) => e.bubbles && e.composed)).toBe(true);
+    expect((dom[1] as CharlaCloseEvent).detail).toEqual({ disabled: true });
+    w.off('open', onOpen);
+    w.open();
+    expect(facade.filter((x) => x === 'open')).toHaveLength(1);
+  });
+
+  it('refuses an unknown event name', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    expect(() => w.on('nope' as 'open', () => {})).toThrow(CharlaError);
+  });
+});
+
+describe('widgetInstance UI methods', () => {
+  it('open enables the launcher; close(disable) disables it; enable turns it back on', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    const ui = () => w.context.stores.$ui.get();
+    w.close(true);
+    expect(ui()).toMatchObject({ open: false, launcherDisabled: true });
+    w.enable();
+    expect(ui().launcherDisabled).toBe(false);
+    w.close(true);
+    w.open();
+    expect(ui()).toMatchObject({ open: true, launcherDisabled: false });
+    expect(w.stores.$open.get()).toBe(true);
+    w.close();
+    expect(ui()).toMatchObject({ open: false, launcherDisabled: false });
+    expect(() => w.close('yes' as unknown as boolean)).toThrow(CharlaError);
+  });
+
+  it('hideHomeMenu / showHomeMenu switch views, no change when already there', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    const before = w.context.stores.$ui.get();
+    w.showHomeMenu();
+    expect(w.context.stores.$ui.get()).toBe(before);
+    w.hideHomeMenu();
+    expect(w.context.stores.$ui.get().view).toBe('chat');
+    w.showHomeMenu();
+    expect(w.context.stores.$ui.get().view).toBe('home');
+  });
+
+  it('setContacts / addContacts / addContact manage the contact list, one entry per id', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    w.setContacts([{ id: 1, names: 'Ana' }, { id: 2 }]);
+    w.addContacts([{ id: 3, avatar: 'https://x.test/a.png' }, { id: 1, names: 'Ana María' }]);
+    w.addContact({ id: 'z', color: '#f00', type: 'agent' });
+    expect(w.context.stores.$contacts.get()).toEqual([
+      { id: 1, names: 'Ana María' },
+      { id: 2 },
+      { id: 3, avatar: 'https://x.test/a.png' },
+      { id: 'z', color: '#f00', type: 'agent' },
+    ]);
+    expect(() => w.addContact({ names: 'no id' } as never)).toThrow(CharlaError);
+    expect(() => w.setContacts('x' as never)).toThrow(CharlaError);
+  });
+
+  it('startLoading / stopLoading flag the contact list', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    w.startLoading();
+    expect(w.context.stores.$contactsLoading.get()).toBe(true);
+    w.stopLoading();
+    expect(w.context.stores.$contactsLoading.get()).toBe(false);
+  });
+
+  it('setContactsForRoom / addRoomContacts / addRoomContact manage room contacts', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    w.setContactsForRoom([{ id: 'a' }]);
+    w.addRoomContacts([{ id: 'b' }]);
+    w.addRoomContact({ id: 'a', names: 'A' });
+    expect(w.context.stores.$roomContacts.get()).toEqual([{ id: 'a', names: 'A' }, { id: 'b' }]);
+    expect(w.context.stores.$contacts.get()).toEqual([]);
+  });
+
+  it('startLoadingForRoom / stopLoadingForRoom flag the room contact list', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    w.startLoadingForRoom();
+    expect(w.context.stores.$roomContactsLoading.get()).toBe(true);
+    w.stopLoadingForRoom();
+    expect(w.context.stores.$roomContactsLoading.get()).toBe(false);
+  });
+
+  it('disableInputs / enableInputs', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    w.disableInputs();
+    expect(w.context.stores.$ui.get().inputsDisabled).toBe(true);
+    w.enableInputs();
+    expect(w.context.stores.$ui.get().inputsDisabled).toBe(false);
+  });
+
+  it('setCurrentRoom makes the room current and shows the chat', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    w.setCurrentRoom('room-9');
+    expect(w.stores.$currentRoomId.get()).toBe('room-9');
+    expect(w.context.stores.$ui.get().view).toBe('chat');
+    expect(() => w.setCurrentRoom('')).toThrow(CharlaError);
+  });
+});
+
+describe('widgetInstance service methods', () => {
+  it('opens a session with the API key, then calls with the bearer token', async () => {
+    const { fetchFn, calls } = service({ 'GET /v1/widget/rooms/r1': () => [200, room('r1')] });
+    const w = widget(fetchFn, { userNames: 'Ana' });
+    const r = await w.getRoom('r1');
+    expect(r.id).toBe('r1');
+    expect(calls[0]).toMatchObject({ method: 'POST', path: '/v1/widget/session', auth: undefined });
+    expect(calls[0]?.body).toMatchObject({ apiKey: 'key-0123456789abcdef', userId: 'u1', userNames: 'Ana' });
+    expect(calls[1]).toMatchObject({ method: 'GET', path: '/v1/widget/rooms/r1', auth: 'Bearer tok-1' });
+    expect(w.context.stores.$config.get()?.theme).toEqual({ position: 'bl' });
+    expect(w.stores.$rooms.get().map((x) => x.id)).toEqual(['r1']);
+    expect(w.stores.$currentRoomId.get()).toBe('bot-room');
+  });
+
+  it('getMembers returns the members list', async () => {
+    const member = { id: 'm1', referenceId: 'u2', roomId: 'r1', botId: null, companyId: 'c', socketId: null, createdAt: 'x', memberType: 'Client' };
+    const { fetchFn } = service({ 'GET /v1/widget/rooms/r1/members': () => [200, { members: [member] }] });
+    const w = widget(fetchFn);
+    expect(await w.getMembers('r1')).toEqual([member]);
+  });
+
+  it('joinRoom and leaveRoom post the user id and answer ApiResponse', async () => {
+    const { fetchFn, api } = service({
+      'POST /v1/widget/rooms/r1/join': () => [200, ok],
+      'POST /v1/widget/rooms/r1/leave': () => [200, ok],
+    });
+    const w = widget(fetchFn);
+    expect(await w.joinRoom('r1', 'u7')).toEqual(ok);
+    expect(await w.leaveRoom('r1', 'u7')).toEqual(ok);
+    expect(api().map((c) => [c.path, c.body])).toEqual([
+      ['/v1/widget/rooms/r1/join', { userId: 'u7' }],
+      ['/v1/widget/rooms/r1/leave', { userId: 'u7' }],
+    ]);
+  });
+
+  it('openRoomWithUser posts {id, names}, keeps the room and makes it current', async () => {
+    const { fetchFn, api } = service({ 'POST /v1/widget/rooms/direct': () => [200, room('d1')] });
+    const w = widget(fetchFn);
+    const r = await w.openRoomWithUser({ id: 'u2', names: 'Beto' });
+    expect(r.id).toBe('d1');
+    expect(api()[0]?.body).toEqual({ id: 'u2', names: 'Beto' });
+    expect(w.stores.$currentRoomId.get()).toBe('d1');
+    expect(w.stores.$rooms.get().map((x) => x.id)).toContain('d1');
+  });
+
+  it('addMember takes a contact or an id; addMembers defaults memberType to Client', async () => {
+    const { fetchFn, api } = service({
+      'POST /v1/widget/rooms/r1/members': () => [200, ok],
+      'POST /v1/widget/rooms/r1/members/bulk': () => [200, ok],
+    });
+    const w = widget(fetchFn);
+    await w.addMember({ id: 'c1', names: 'Carla' }, 'r1');
+    await w.addMember('c2', 'r1');
+    await w.addMembers('r1', [{ referenceId: 'd1', names: 'Dani' }, { referenceId: 'd2', memberType: 'Charla' }]);
+    expect(api().map((c) => c.body)).toEqual([
+      { member: { id: 'c1', names: 'Carla' } },
+      { member: 'c2' },
+      {
+        members: [
+          { referenceId: 'd1', names: 'Dani', memberType: 'Client' },
+          { referenceId: 'd2', memberType: 'Charla' },
+        ],
+      },
+    ]);
+    expect((await rejection(w.addMembers('r1', [{ referenceId: 'x', memberType: 'Boss' as 'Client' }]))).key).toBe(
+      'VALIDATION_ERROR',
+    );
+    expect((await rejection(w.addMember('c3', ''))).key).toBe('VALIDATION_ERROR');
+    expect(api()).toHaveLength(3);
+  });
+
+  it('getMessages defaults limit to 20 and id to null, and keeps the page in the store', async () => {
+    const page: Message[] = [1, 2].map(
+      (n) =>
+        ({
+          id: `m${n}`,
+          roomId: 'r1',
+          senderId: 'u2',
+          createdAt: 'x',
+          timestamp: n,
+          by: 'user',
+          type: 'TEXT',
+          status: 'DELIVERED',
+          text: `t${n}`,
+          seq: n,
+        }) as Message,
+    );
+    const { fetchFn, api } = service({ 'GET /v1/widget/rooms/r1/messages': () => [200, { messages: page }] });
+    const w = widget(fetchFn);
+    expect(await w.getMessages({ roomId: 'r1' })).toEqual(page);
+    await w.getMessages({ roomId: 'r1', limit: 5, id: 'm9' });
+    await w.getMessages({ roomId: 'r1', id: 42 });
+    expect(api().map((c) => c.query)).toEqual([{ limit: '20' }, { limit: '5', id: 'm9' }, { limit: '20', id: '42' }]);
+    w.setCurrentRoom('r1');
+    expect(w.context.stores.$currentMessages.get().map((m) => m.id)).toEqual(['m1', 'm2']);
+    expect((await rejection(w.getMessages({ roomId: 'r1', limit: 1000 }))).key).toBe('VALIDATION_ERROR');
+    expect((await rejection(w.getMessages({} as never))).key).toBe('VALIDATION_ERROR');
+  });
+
+  it('setFlow posts storedParams to the flow', async () => {
+    const { fetchFn, api } = service({ 'POST /v1/widget/flows/onboarding': () => [200, { ...ok, flowId: 'onboarding' }] });
+    const w = widget(fetchFn);
+    expect(await w.setFlow('onboarding', { plan: 'pro' })).toMatchObject({ flowId: 'onboarding' });
+    await w.setFlow('onboarding');
+    expect(api().map((c) => c.body)).toEqual([{ storedParams: { plan: 'pro' } }, {}]);
+  });
+
+  it('rejects with the service error body', async () => {
+    const { fetchFn } = service({ 'GET /v1/widget/rooms/r1': () => [403, errorBody('NOT_A_MEMBER')] });
+    const w = widget(fetchFn);
+    const e = await rejection(w.getRoom('r1'));
+    expect(e.httpStatus).toBe(403);
+    expect(e.code).toBe('E0432');
+    expect(e.body.error.key).toBe('NOT_A_MEMBER');
+  });
+
+  it('reports a refused session through the error event and rejects connect()', async () => {
+    const fetchFn = (async () => Response.json(errorBody('UNAUTHORIZED'), { status: 401 })) as typeof fetch;
+    const w = widget(fetchFn);
+    const errors: string[] = [];
+    w.on('error', (d) => errors.push(`${d.operation}:${d.error.key}`));
+    const e = await rejection(w.connect());
+    expect(e.key).toBe('UNAUTHORIZED');
+    expect(errors).toEqual(['connect:UNAUTHORIZED']);
+    expect(w.stores.$connection.get()).toBe('error');
+  });
+});
+
+describe('sendMessage', () => {
+  it('rejects invalid messages at once and sends nothing', async () => {
+    const { fetchFn, calls } = service();
+    const w = widget(fetchFn);
+    const cases: unknown[] = [
+      null,
+      { text: 'no type' },
+      { type: 'TEXT', roomId: 'r1' },
+      { type: 'IMAGE', roomId: 'r1', mediaUrl: 'http://cdn.example/a.png' },
+      { type: 'VIDEO', roomId: 'r1', mediaUrl: 'data:video/mp4;base64,AAAA' },
+      { type: 'DOCUMENT', roomId: 'r1' },
+      { type: 'AUDIO', roomId: 'r1', mediaUrl: 'ftp://x/a.mp3' },
+      { type: 'LOCATION', roomId: 'r1', lat: 'north', lng: '0' },
+      { type: 'POSTBACK', roomId: 'r1', text: 'x', payload: 'not an object' },
+      { type: 'EVENT', roomId: 'r1', description: 'no slug' },
+      { type: 'TEXT', text: 'hi', roomId: 'r1', id: 12 },
+    ];
+    for (const c of cases) {
+      const e = await rejection(w.sendMessage(c as never));
+      expect(e.key).toBe('VALIDATION_ERROR');
+    }
+    expect(calls).toHaveLength(0);
+    expect(w.core.outbox.size).toBe(0);
+    expect(w.core.stores.w.$messagesByRoom.get()).toEqual({});
+  });
+
+  it('shows a valid message as CREATED at once and keeps it in the outbox while offline', async () => {
+    const { fetchFn } = service();
+    const ns = `ns-${randomUUID()}`;
+    const w = widget(fetchFn, { namespace: ns });
+    w.setCurrentRoom('r1');
+    const id = randomUUID();
+    const pending = w.sendMessage({ id, type: 'TEXT', text: 'hola' });
+    pending.catch(() => undefined);
+    const held = w.context.stores.$currentMessages.get();
+    expect(held).toHaveLength(1);
+    expect(held[0]).toMatchObject({ id, roomId: 'r1', type: 'TEXT', text: 'hola', status: 'CREATED', senderId: 'u1' });
+    expect(w.core.outbox.list().map((e) => e.message.id)).toEqual([id]);
+    await w.core.outbox.settled();
+    const stored = JSON.parse(localStorage.getItem(`charla-outbox:${ns}`) ?? '{}') as Record<string, unknown>;
+    expect(Object.keys(stored)).toEqual([id]);
+    w.destroy();
+    expect((await rejection(pending)).key).toBe('DESTROYED');
+  });
+
+  it('fills in the current room and a UUID for each of the eight types', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    w.setCurrentRoom('r2');
+    const inputs = [
+      { type: 'TEXT', text: 't' },
+      { type: 'IMAGE', mediaUrl: 'https://cdn.test/i.png', caption: 'c' },
+      { type: 'AUDIO', mediaUrl: 'https://cdn.test/a.ogg' },
+      { type: 'VIDEO', mediaUrl: 'https://cdn.test/v.mp4' },
+      { type: 'DOCUMENT', mediaUrl: 'https://cdn.test/d.pdf' },
+      { type: 'LOCATION', lat: -12.05, lng: '-77.04' },
+      { type: 'POSTBACK', text: 'p', payload: { k: 1 } },
+      { type: 'EVENT', slug: 's', description: 'd', eventPayload: { a: 'b' } },
+    ];
+    for (const m of inputs) w.sendMessage(m).catch(() => undefined);
+    const held = w.context.stores.$currentMessages.get();
+    expect(held.map((m) => m.type)).toEqual(inputs.map((m) => m.type));
+    expect(held.every((m) => m.roomId === 'r2' && /^[0-9a-f-]{36}$/.test(String(m.id)))).toBe(true);
+    expect(held[5]).toMatchObject({ lat: '-12.05', lng: '-77.04' });
+    expect(w.core.outbox.size).toBe(8);
+  });
+});
