@@ -75,6 +75,25 @@ function convertScalars(schema: TSchema, data: unknown): unknown {
   return out;
 }
 
+/**
+ * Text PostgreSQL cannot store (NUL, unpaired surrogates), anywhere in a
+ * value, keys included: refused up front as a client's mistake, never left
+ * to fail in the database as a 500.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export function unstorableText(value: unknown, path = '', depth = 0): Record<string, string> | null {
+  const bad = (s: string) => s.includes('\u0000') || LONE_SURROGATE.test(s);
+  if (typeof value === 'string') return bad(value) ? { [path || '/']: 'must not contain NUL or unpaired surrogate characters' } : null;
+  if (typeof value !== 'object' || value === null || depth > 64) return null;
+  for (const [k, v] of Object.entries(value)) {
+    const at = `${path}/${k}`;
+    if (bad(k)) return { [path || '/']: 'keys must not contain NUL or unpaired surrogate characters' };
+    const inner = unstorableText(v, at, depth + 1);
+    if (inner) return inner;
+  }
+  return null;
+}
+
 /** A custom check for one part of one route (used for unions picked by a field). */
 export type PartCheck = (data: unknown) => Checked;
 
@@ -97,6 +116,8 @@ export function validatorCompiler(
         value = convertScalars(schema, value ?? {});
         value = Value.Default(schema, value);
       }
+      const unstorable = unstorableText(value);
+      if (unstorable) return { error: new ValidationFailure(unstorable, part) };
       const result = special ? special(value) : check(schema, value);
       if (result.ok) return { value: result.value };
       return { error: new ValidationFailure(result.errors, part) };

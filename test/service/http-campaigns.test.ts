@@ -283,6 +283,13 @@ describe('DELETE /v1/campaigns/{id}', () => {
     const missing = await call(server, 'DELETE', `/v1/campaigns/${uid('none')}`);
     expect(missing.status).toBe(404);
     expect(missing.body.error.key).toBe('NOT_FOUND');
+    // Text the database cannot hold is the client's mistake, not a 500.
+    const nul = await call(server, 'DELETE', '/v1/campaigns/%00');
+    expect(nul.status).toBe(400);
+    expect(Object.keys(nul.body.validationError)).toContain('params:/campaignId');
+    const lone = await createCampaign({ name: 'a\ud800b' });
+    expect(lone.status).toBe(400);
+    expect(Object.keys(lone.body.validationError)).toContain('/name');
   });
 
   it('accepts a JSON content type with no body, and needs credentials', async () => {
@@ -467,7 +474,7 @@ describe('the campaign scheduler', () => {
       [id],
     );
     expect(rows[0]?.status).toBe('COMPLETED');
-    expect(rows[0]?.delivered_messages + (rows[0]?.failed_messages ?? 0)).toBe(2);
+    expect((rows[0]?.delivered_messages ?? 0) + (rows[0]?.failed_messages ?? 0)).toBe(2);
   });
 
   it('runs by itself in a service started with the scheduler on: PENDING is sent at once', async () => {
