@@ -32,6 +32,13 @@ export interface RedisAdapterOptions {
   maxLen?: number;
   /** Longest wait between two reconnect attempts, ms. */
   maxReconnectDelayMs?: number;
+  /**
+   * How long a command (a broadcast among them) may wait for Redis, queued
+   * while it is away, before it is dropped. Above the reader's 5 s block.
+   */
+  commandTimeoutMs?: number;
+  /** How long a server-side query (fetchSockets) waits for the other processes before answering with this one's sockets. */
+  queryTimeoutMs?: number;
 }
 
 export interface RedisFanout {
@@ -64,6 +71,9 @@ export function attachRedisAdapter(
   const client = createClient({
     url: redisUrl,
     socket: { reconnectStrategy: (retries) => reconnectDelay(retries, maxDelay), connectTimeout: 5000 },
+    // The client's default (5 s) would drop a broadcast queued during an outage
+    // longer than that, and races the reader's 5 s blocking XREAD.
+    commandOptions: { timeout: options.commandTimeoutMs ?? 60_000 },
   });
 
   let down = false;
@@ -107,6 +117,7 @@ export function attachRedisAdapter(
   io.adapter(function charlaRedisAdapter(nsp: unknown) {
     const adapter = factory(nsp);
     open.add(adapter);
+    degradeWhileRedisIsDown(adapter as unknown as ClusterQueries, () => client.isReady, options.queryTimeoutMs ?? 1000);
     const closeAdapter = adapter.close.bind(adapter);
     adapter.close = () => {
       const result = closeAdapter();
@@ -118,6 +129,52 @@ export function attachRedisAdapter(
   } as unknown as Parameters<typeof io.adapter>[0]);
 
   return { ready, isReady: () => client.isReady, close };
+}
+
+/** The server-side queries of socket.io's ClusterAdapter that wait on Redis. */
+interface ClusterQueries {
+  serverCount(): Promise<number>;
+  fetchSockets(opts: { rooms: Set<string>; except?: Set<string>; flags?: Record<string, unknown> }): Promise<unknown[]>;
+}
+
+/**
+ * Server-side queries (`io.in(room).fetchSockets()`, which the live side asks
+ * on every message to tell DELIVERED_CHANNEL) must not hang while Redis is
+ * away: the adapter would first count the servers through Redis and then wait
+ * for their answers, so a message send would stall for the whole outage and
+ * fail. While Redis is down this process counts as alone, and a query the
+ * other processes do not answer in time falls back to this process's own
+ * sockets. Broadcasts are untouched: they wait in the client's queue and go
+ * out when Redis is back.
+ */
+function degradeWhileRedisIsDown(adapter: ClusterQueries, redisUp: () => boolean, timeoutMs: number): void {
+  const countThroughRedis = adapter.serverCount.bind(adapter);
+  adapter.serverCount = () =>
+    redisUp() ? withTimeout(countThroughRedis(), timeoutMs).catch(() => 1) : Promise.resolve(1);
+  const fetchEverywhere = adapter.fetchSockets.bind(adapter);
+  adapter.fetchSockets = (opts) => {
+    const local = () => fetchEverywhere({ ...opts, flags: { ...opts.flags, local: true } });
+    if (opts.flags?.['local']) return fetchEverywhere(opts);
+    if (!redisUp()) return local();
+    const bounded = { ...opts, flags: { ...opts.flags, timeout: opts.flags?.['timeout'] ?? timeoutMs } };
+    return fetchEverywhere(bounded).catch(local);
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
 }
 
 /** The URL without its password, for logs. */

@@ -197,32 +197,51 @@ export async function startNode(options: NodeOptions): Promise<Node> {
   return node;
 }
 
-/**
- * Restarts the Redis at `redisUrl` with nothing kept (shutdown nosave). Uses
- * .ci/services.sh when it started that Redis, else redis-cli and redis-server.
- * Resolves once Redis answers again; `downMs` is how long it stays down.
- */
-export async function restartRedis(redisUrl: string, downMs = 500): Promise<void> {
+function redisCli(redisUrl: string) {
   const u = new URL(redisUrl);
   const port = u.port || '6379';
   const host = u.hostname || '127.0.0.1';
-  const cli = (...args: string[]) => spawnSync('redis-cli', ['-h', host, '-p', port, ...args], { encoding: 'utf8' });
-  cli('shutdown', 'nosave');
-  await waitFor('redis to stop', () => cli('ping').stdout.trim() !== 'PONG', 10_000);
-  await sleep(downMs);
-  const ours = existsSync(SERVICES) && spawnSync('bash', [SERVICES, 'env'], { encoding: 'utf8' }).stdout.includes(`:${port}`);
+  return {
+    host,
+    port,
+    run: (...args: string[]) => spawnSync('redis-cli', ['-h', host, '-p', port, ...args], { encoding: 'utf8' }),
+  };
+}
+
+/** Stops the Redis at `redisUrl` with nothing kept (shutdown nosave); resolves once it no longer answers. */
+export async function stopRedis(redisUrl: string): Promise<void> {
+  const cli = redisCli(redisUrl);
+  cli.run('shutdown', 'nosave');
+  await waitFor('redis to stop', () => cli.run('ping').stdout.trim() !== 'PONG', 10_000);
+}
+
+/**
+ * Starts the Redis at `redisUrl` again, empty. Uses .ci/services.sh when it
+ * started that Redis, else redis-server. Resolves once Redis answers.
+ */
+export async function startRedis(redisUrl: string): Promise<void> {
+  const cli = redisCli(redisUrl);
+  const ours =
+    existsSync(SERVICES) && spawnSync('bash', [SERVICES, 'env'], { encoding: 'utf8' }).stdout.includes(`:${cli.port}`);
   if (ours) {
     const r = spawnSync('bash', [SERVICES, 'restart-redis'], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`restart-redis failed: ${r.stderr}`);
   } else {
     const r = spawnSync(
       'redis-server',
-      ['--daemonize', 'yes', '--bind', host, '--port', port, '--save', '', '--appendonly', 'no'],
+      ['--daemonize', 'yes', '--bind', cli.host, '--port', cli.port, '--save', '', '--appendonly', 'no'],
       { encoding: 'utf8' },
     );
     if (r.status !== 0) throw new Error(`redis-server failed: ${r.stderr}`);
   }
-  await waitFor('redis to answer', () => cli('ping').stdout.trim() === 'PONG', 10_000);
+  await waitFor('redis to answer', () => cli.run('ping').stdout.trim() === 'PONG', 10_000);
+}
+
+/** Stops Redis, keeps it down `downMs`, starts it again (empty). */
+export async function restartRedis(redisUrl: string, downMs = 500): Promise<void> {
+  await stopRedis(redisUrl);
+  await sleep(downMs);
+  await startRedis(redisUrl);
 }
 
 const redisClient = (url: string) => createClient({ url });

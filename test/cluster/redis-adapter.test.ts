@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Server } from 'socket.io';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { attachRedisAdapter, reconnectDelay, type RedisFanout } from '../../server/scale/redis-adapter.ts';
-import { requireServices, restartRedis, sleep, waitFor, withRedis } from './harness.ts';
+import { requireServices, restartRedis, sleep, startRedis, stopRedis, waitFor, withRedis } from './harness.ts';
 
 interface Peer {
   io: Server;
@@ -151,6 +151,37 @@ describe('attachRedisAdapter', () => {
     expect(warnings).toBeLessThanOrEqual(2);
     expect(a.logs.some((l) => l.includes('reconnected'))).toBe(true);
     expect(a.fanout.isReady()).toBe(true);
+  });
+
+  it('keeps what is broadcast during a long outage and delivers it when Redis is back', async () => {
+    prefix = `cluster-test-${Date.now()}-e`;
+    const a = await peer();
+    const b = await peer();
+    const onB = await client(b.url, 'chat');
+    const got: string[] = [];
+    onB.on('m', (v: string) => got.push(v));
+    await sleep(300);
+    a.io.to('chat').emit('m', 'before');
+    await waitFor('the first broadcast', () => got.length === 1, 5000);
+    await stopRedis(services.redisUrl);
+    try {
+      // Longer than the Redis client's own 5 s default command timeout.
+      a.io.to('chat').emit('m', 'during');
+      // Server-side queries answer at once with this process's sockets instead of hanging.
+      await waitFor('B to notice the outage', () => !b.fanout.isReady(), 5000);
+      const started = Date.now();
+      const seen = await b.io.in('chat').fetchSockets();
+      expect(Date.now() - started).toBeLessThan(200);
+      expect(seen.map((s) => s.id)).toEqual([onB.id]);
+      await sleep(6500);
+      expect(got).toEqual(['before']);
+    } finally {
+      await startRedis(services.redisUrl);
+    }
+    await waitFor('the broadcast made during the outage', () => got.length === 2, 15_000);
+    a.io.to('chat').emit('m', 'after');
+    await waitFor('the broadcast after the outage', () => got.length === 3, 5000);
+    expect(got).toEqual(['before', 'during', 'after']);
   });
 
   it('starts while Redis is down without failing, and says so once', async () => {
