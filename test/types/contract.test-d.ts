@@ -15,6 +15,12 @@ import {
   type Ack,
   type ApiResponse,
   type BotMessage,
+  type Campaign,
+  type Member,
+  type MemberType,
+  type WidgetCreateBody,
+  type WidgetPosition,
+  type WidgetType,
   type BotMessageContent,
   type BotMessageType,
   type CampaignStatus,
@@ -114,6 +120,20 @@ describe('schemas and their static types', () => {
     expectTypeOf<Room['membersInfo'][number]['memberType']>().toEqualTypeOf<'Client' | 'Charla'>();
     expectTypeOf<Message['by']>().toEqualTypeOf<'user' | 'bot' | 'charla' | 'company' | 'client'>();
     expectTypeOf<Room['type']>().toEqualTypeOf<'bot' | 'direct' | 'group'>();
+  });
+
+  it('keep every enumerated field a union of its values (never collapsed to never)', () => {
+    expectTypeOf<Campaign['status']>().toEqualTypeOf<CampaignStatus>();
+    expectTypeOf<NonNullable<CampaignListQuery['status']>>().toEqualTypeOf<
+      'COMPLETED' | 'PENDING' | 'IN_PROGRESS' | 'SCHEDULED'
+    >();
+    expectTypeOf<
+      NonNullable<NonNullable<WidgetCreateBody['widget']['theme']>['position']>
+    >().toEqualTypeOf<WidgetPosition>();
+    expectTypeOf<
+      NonNullable<NonNullable<WidgetCreateBody['widget']['properties']>['type']>
+    >().toEqualTypeOf<WidgetType>();
+    expectTypeOf<Member['memberType']>().toEqualTypeOf<MemberType>();
   });
 });
 
