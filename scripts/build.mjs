@@ -41,10 +41,10 @@ const ESM_EXTERNALS = [
 
 /** Modules that must never reach a browser bundle: the schema library stays on the server. */
 const FORBIDDEN_IN_BROWSER = [
-  /[\\/]node_modules[\\/]typebox[\\/]/,
-  /[\\/]node_modules[\\/]@sinclair[\\/]typebox[\\/]/,
-  /[\\/]types[\\/]schemas[\\/]/,
-  /[\\/]server[\\/]/,
+  /(^|\/)node_modules\/typebox\//,
+  /(^|\/)node_modules\/@sinclair\/typebox\//,
+  /^types\/schemas\//,
+  /^server\//,
 ];
 
 /** Rolldown/Vite warnings that mean a broken bundle, not a style note. */
@@ -109,7 +109,9 @@ async function bundle(
   for (const chunk of chunks) {
     if (!checkBrowser) continue;
     for (const id of chunk.moduleIds) {
-      if (FORBIDDEN_IN_BROWSER.some((re) => re.test(id))) {
+      // Project-relative, forward slashes: `server/app.ts`, `node_modules/typebox/...`.
+      const rel = relative(root, id.replace(/^\0/, '')).split('\\').join('/');
+      if (FORBIDDEN_IN_BROWSER.some((re) => re.test(rel))) {
         problems.push(
           `${relative(root, id)} is bundled into ${chunk.fileName}; browser code may import only types and constants from types/`,
         );
@@ -251,4 +253,7 @@ main().catch((error) => {
   console.error(`\nBuild failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
 });
-process.once('beforeExit', () => process.exitCode || import('./build-demo.mjs').then((m) => m.buildDemo()).catch(() => {})); // then the demo pages' bundles (dist/demo/)
+process.once(
+  'beforeExit',
+  () => process.exitCode || import('./build-demo.mjs').then((m) => m.buildDemo()).catch(() => {}),
+); // then the demo pages' bundles (dist/demo/)
