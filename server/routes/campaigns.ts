@@ -21,6 +21,8 @@ import { checkBotMessageContent } from './bot-messages.ts';
 import { errorResponses, ok } from './common.ts';
 
 const CreateWithoutMessage = Type.Omit(CampaignCreateBody, ['message']);
+/** Largest create body, in bytes (100,000 recipient ids of ~80 characters fit). */
+export const CAMPAIGN_BODY_LIMIT = 10 * 1024 * 1024;
 
 /** The create body, with its message checked against the variant its `type` names. */
 export function checkCampaignCreate(data: unknown): Checked {
@@ -75,6 +77,8 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: CampaignResult, ...errorResponses(400, 401, 403, 404, 422) },
       },
       validatorCompiler: validatorCompiler({ body: checkCampaignCreate }),
+      // Up to CAMPAIGN_RECIPIENTS_MAX recipient ids: more than the service's 1 MB default.
+      bodyLimit: CAMPAIGN_BODY_LIMIT,
       onRequest: auth,
     },
     async (request) => ok('Campaign created successfully.', await createCampaign(charla, request.body)),
