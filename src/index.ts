@@ -4,8 +4,22 @@
  */
 import './define.ts';
 
-export { createWidget, widgets, WidgetInstance, type SendableMessage, type WidgetOptions } from './widget/index.ts';
-export type { WidgetContext, WidgetStores, WidgetActions, UiState, WidgetView, HistoryState, UploadState } from './widget/index.ts';
+export {
+  createWidget,
+  widgets,
+  WidgetInstance,
+  type SendableMessage,
+  type WidgetOptions,
+} from './widget/index.ts';
+export type {
+  WidgetContext,
+  WidgetStores,
+  WidgetActions,
+  UiState,
+  WidgetView,
+  HistoryState,
+  UploadState,
+} from './widget/index.ts';
 export type { HostStores } from './stores/index.ts';
 export { CharlaError } from './transport/errors.ts';
 export * from './events/index.ts';

@@ -32,7 +32,8 @@ export interface WidgetEventMap {
   [name: string]: unknown;
 }
 
-export type WidgetEventName = 'open' | 'close' | 'message' | 'addedToRoom' | 'removedFromRoom' | 'connection' | 'error';
+export type WidgetEventName =
+  'open' | 'close' | 'message' | 'addedToRoom' | 'removedFromRoom' | 'connection' | 'error';
 
 /** The DOM event for a facade event. */
 export function domEventFor<K extends WidgetEventName>(name: K, detail: WidgetEventMap[K]): Event {

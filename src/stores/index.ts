@@ -3,7 +3,14 @@
  * makes its own set: two widgets on one page share nothing.
  */
 import { atom, computed, readonlyType, type ReadableAtom, type WritableAtom } from 'nanostores';
-import type { ConnectionState, Contact, Language, Message, Room, WidgetPublicConfig } from '../../types/index.ts';
+import type {
+  ConnectionState,
+  Contact,
+  Language,
+  Message,
+  Room,
+  WidgetPublicConfig,
+} from '../../types/index.ts';
 import type { HistoryState, UiState, UploadState, WidgetStores } from '../widget/context.ts';
 
 export * from './messages.ts';

@@ -82,7 +82,8 @@ export function applyStatus(
   if (at < 0) return null;
   const current = list[at] as Message;
   const nextStatus = mergeStatus(current.status, status);
-  if (nextStatus === current.status && !(nextStatus === 'FAILED' && error && error !== current.error)) return null;
+  if (nextStatus === current.status && !(nextStatus === 'FAILED' && error && error !== current.error))
+    return null;
   const updated = { ...current, status: nextStatus } as Message;
   if (nextStatus === 'FAILED' && error) updated.error = error;
   if (nextStatus !== 'FAILED') delete updated.error;

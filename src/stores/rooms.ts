@@ -13,14 +13,20 @@ export function upsertRooms(list: readonly Room[], incoming: readonly Room[]): R
     const current = byId.get(room.id);
     byId.set(room.id, current ? ({ ...current, ...room } as Room) : room);
   }
-  return [...byId.values()].sort((a, b) => (activity(a) < activity(b) ? 1 : activity(a) > activity(b) ? -1 : 0));
+  return [...byId.values()].sort((a, b) =>
+    activity(a) < activity(b) ? 1 : activity(a) > activity(b) ? -1 : 0,
+  );
 }
 
 /** The room with a member added (or replaced, by id or referenceId). */
 export function withMember(room: Room, member: Member): Room {
-  const membersInfo = room.membersInfo.filter((m) => m.id !== member.id && m.referenceId !== member.referenceId);
+  const membersInfo = room.membersInfo.filter(
+    (m) => m.id !== member.id && m.referenceId !== member.referenceId,
+  );
   membersInfo.push(member);
-  const members = room.members.includes(member.referenceId) ? room.members : [...room.members, member.referenceId];
+  const members = room.members.includes(member.referenceId)
+    ? room.members
+    : [...room.members, member.referenceId];
   return { ...room, membersInfo, members };
 }
 

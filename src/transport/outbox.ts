@@ -5,7 +5,12 @@
  * always safe: delivery is exactly once.
  */
 import type { OutgoingMessage } from '../../types/index.ts';
-import { createOutboxStorage, type OutboxEntry, type OutboxStorage, type OutboxStorageKind } from './outbox-storage.ts';
+import {
+  createOutboxStorage,
+  type OutboxEntry,
+  type OutboxStorage,
+  type OutboxStorageKind,
+} from './outbox-storage.ts';
 
 export type { OutboxEntry, OutboxStorage, OutboxStorageKind };
 

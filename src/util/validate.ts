@@ -2,8 +2,18 @@
  * Argument checks of the facade. Each throws a CharlaError (VALIDATION_ERROR)
  * naming the bad field, before anything is sent.
  */
-import { MEMBER_TYPES, SENDABLE_MESSAGE_TYPES, type MemberType, type SendableMessageType } from '../../types/enums.ts';
-import { ADD_MEMBERS_MAX, GET_MESSAGES_LIMIT_MAX, MESSAGE_TEXT_MAX, SHORT_TEXT_MAX } from '../../types/limits.ts';
+import {
+  MEMBER_TYPES,
+  SENDABLE_MESSAGE_TYPES,
+  type MemberType,
+  type SendableMessageType,
+} from '../../types/enums.ts';
+import {
+  ADD_MEMBERS_MAX,
+  GET_MESSAGES_LIMIT_MAX,
+  MESSAGE_TEXT_MAX,
+  SHORT_TEXT_MAX,
+} from '../../types/limits.ts';
 import type { AddMembersItem, Contact, OutgoingMessage } from '../../types/index.ts';
 import { invalidArgument } from '../transport/errors.ts';
 import { isSafeUrl } from './url.ts';
@@ -24,7 +34,8 @@ export function requireId(value: unknown, field: string): string {
 function optionalShortText(value: unknown, field: string): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw invalidArgument(`${field} must be a string`, field);
-  if (value.length > SHORT_TEXT_MAX) throw invalidArgument(`${field} must be at most ${SHORT_TEXT_MAX} characters`, field);
+  if (value.length > SHORT_TEXT_MAX)
+    throw invalidArgument(`${field} must be at most ${SHORT_TEXT_MAX} characters`, field);
   return value;
 }
 
@@ -32,7 +43,8 @@ function requireText(value: unknown, field: string, allowEmpty = false): string 
   if (typeof value !== 'string' || (!allowEmpty && value.trim().length === 0)) {
     throw invalidArgument(`${field} must be a non-empty string`, field);
   }
-  if (value.length > MESSAGE_TEXT_MAX) throw invalidArgument(`${field} must be at most ${MESSAGE_TEXT_MAX} characters`, field);
+  if (value.length > MESSAGE_TEXT_MAX)
+    throw invalidArgument(`${field} must be at most ${MESSAGE_TEXT_MAX} characters`, field);
   return value;
 }
 
@@ -62,7 +74,10 @@ function requireStringMap(value: unknown, field: string): Record<string, string>
  * Checks a message given to sendMessage and returns the outgoing shape (only
  * the fields the service takes). `id` must be a UUID when given.
  */
-export function toOutgoingMessage(input: unknown, defaults: { id: string; roomId: string | null }): OutgoingMessage {
+export function toOutgoingMessage(
+  input: unknown,
+  defaults: { id: string; roomId: string | null },
+): OutgoingMessage {
   if (!isPlainObject(input)) throw invalidArgument('message must be an object', 'message');
   const type = input['type'];
   if (typeof type !== 'string' || !(SENDABLE_MESSAGE_TYPES as readonly string[]).includes(type)) {
@@ -82,11 +97,23 @@ export function toOutgoingMessage(input: unknown, defaults: { id: string; roomId
     case 'TEXT':
       return { ...base, type: 'TEXT', text: requireText(input['text'], 'text') };
     case 'IMAGE':
-      return withCaption({ ...base, type: 'IMAGE' as const, mediaUrl: requireMediaUrl(input['mediaUrl'], 'mediaUrl') });
+      return withCaption({
+        ...base,
+        type: 'IMAGE' as const,
+        mediaUrl: requireMediaUrl(input['mediaUrl'], 'mediaUrl'),
+      });
     case 'VIDEO':
-      return withCaption({ ...base, type: 'VIDEO' as const, mediaUrl: requireMediaUrl(input['mediaUrl'], 'mediaUrl') });
+      return withCaption({
+        ...base,
+        type: 'VIDEO' as const,
+        mediaUrl: requireMediaUrl(input['mediaUrl'], 'mediaUrl'),
+      });
     case 'DOCUMENT':
-      return withCaption({ ...base, type: 'DOCUMENT' as const, mediaUrl: requireMediaUrl(input['mediaUrl'], 'mediaUrl') });
+      return withCaption({
+        ...base,
+        type: 'DOCUMENT' as const,
+        mediaUrl: requireMediaUrl(input['mediaUrl'], 'mediaUrl'),
+      });
     case 'AUDIO':
       return { ...base, type: 'AUDIO', mediaUrl: requireMediaUrl(input['mediaUrl'], 'mediaUrl') };
     case 'LOCATION':
@@ -108,7 +135,10 @@ export function toOutgoingMessage(input: unknown, defaults: { id: string; roomId
       }
       const description = input['description'] ?? '';
       if (typeof description !== 'string' || description.length > SHORT_TEXT_MAX) {
-        throw invalidArgument(`description must be a string of at most ${SHORT_TEXT_MAX} characters`, 'description');
+        throw invalidArgument(
+          `description must be a string of at most ${SHORT_TEXT_MAX} characters`,
+          'description',
+        );
       }
       return {
         ...base,
@@ -125,11 +155,14 @@ export function toOutgoingMessage(input: unknown, defaults: { id: string; roomId
 export function requireContact(value: unknown, field = 'contact'): Contact {
   if (!isPlainObject(value)) throw invalidArgument(`${field} must be an object`, field);
   const id = value['id'];
-  const idOk = (typeof id === 'string' && id.length > 0 && id.length <= 200) || (typeof id === 'number' && Number.isFinite(id));
+  const idOk =
+    (typeof id === 'string' && id.length > 0 && id.length <= 200) ||
+    (typeof id === 'number' && Number.isFinite(id));
   if (!idOk) throw invalidArgument(`${field}.id must be a non-empty string or a number`, `${field}.id`);
   for (const k of ['avatar', 'names', 'color', 'type'] as const) {
     const v = value[k];
-    if (v !== undefined && typeof v !== 'string') throw invalidArgument(`${field}.${k} must be a string`, `${field}.${k}`);
+    if (v !== undefined && typeof v !== 'string')
+      throw invalidArgument(`${field}.${k} must be a string`, `${field}.${k}`);
   }
   return value as unknown as Contact;
 }
@@ -141,30 +174,43 @@ export function requireContacts(value: unknown, field = 'contacts'): Contact[] {
 
 /** addMembers items, with memberType defaulting to Client. */
 export function requireMembers(value: unknown): (AddMembersItem & { memberType: MemberType })[] {
-  if (!Array.isArray(value) || value.length === 0) throw invalidArgument('members must be a non-empty array', 'members');
-  if (value.length > ADD_MEMBERS_MAX) throw invalidArgument(`at most ${ADD_MEMBERS_MAX} members at once`, 'members');
+  if (!Array.isArray(value) || value.length === 0)
+    throw invalidArgument('members must be a non-empty array', 'members');
+  if (value.length > ADD_MEMBERS_MAX)
+    throw invalidArgument(`at most ${ADD_MEMBERS_MAX} members at once`, 'members');
   return (value as unknown[]).map((m, i): AddMembersItem & { memberType: MemberType } => {
     if (!isPlainObject(m)) throw invalidArgument(`members[${i}] must be an object`, `members[${i}]`);
     const referenceId = requireId(m['referenceId'], `members[${i}].referenceId`);
     const names = optionalShortText(m['names'], `members[${i}].names`);
     const memberType = (m['memberType'] ?? 'Client') as MemberType;
     if (!(MEMBER_TYPES as readonly string[]).includes(memberType)) {
-      throw invalidArgument(`members[${i}].memberType must be one of ${MEMBER_TYPES.join(', ')}`, `members[${i}].memberType`);
+      throw invalidArgument(
+        `members[${i}].memberType must be one of ${MEMBER_TYPES.join(', ')}`,
+        `members[${i}].memberType`,
+      );
     }
     return names === undefined ? { referenceId, memberType } : { referenceId, names, memberType };
   });
 }
 
 /** getMessages options with their defaults. */
-export function requireGetMessages(value: unknown, defaultLimit: number): { roomId: string; limit: number; id: string | null } {
-  if (!isPlainObject(value)) throw invalidArgument('getMessages takes an object { roomId, limit?, id? }', 'options');
+export function requireGetMessages(
+  value: unknown,
+  defaultLimit: number,
+): { roomId: string; limit: number; id: string | null } {
+  if (!isPlainObject(value))
+    throw invalidArgument('getMessages takes an object { roomId, limit?, id? }', 'options');
   const roomId = requireId(value['roomId'], 'roomId');
   const limit = value['limit'] ?? defaultLimit;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > GET_MESSAGES_LIMIT_MAX) {
     throw invalidArgument(`limit must be an integer from 1 to ${GET_MESSAGES_LIMIT_MAX}`, 'limit');
   }
   const id = value['id'] ?? null;
-  if (id !== null && !(typeof id === 'string' && id.length > 0) && !(typeof id === 'number' && Number.isFinite(id))) {
+  if (
+    id !== null &&
+    !(typeof id === 'string' && id.length > 0) &&
+    !(typeof id === 'number' && Number.isFinite(id))
+  ) {
     throw invalidArgument('id must be a message id (string or number) or null', 'id');
   }
   return { roomId, limit, id: id === null ? null : String(id) };

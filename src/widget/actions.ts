@@ -4,7 +4,12 @@
  */
 import type { Contact, Language, Message, MessageOption, QuickReply, Room } from '../../types/index.ts';
 import { LANGUAGES } from '../../types/enums.ts';
-import { GET_MESSAGES_LIMIT_DEFAULT, UPLOAD_IMAGE_MAX_BYTES, UPLOAD_MEDIA_MAX_BYTES, UPLOAD_MEDIA_TYPES } from '../../types/limits.ts';
+import {
+  GET_MESSAGES_LIMIT_DEFAULT,
+  UPLOAD_IMAGE_MAX_BYTES,
+  UPLOAD_MEDIA_MAX_BYTES,
+  UPLOAD_MEDIA_TYPES,
+} from '../../types/limits.ts';
 import { ROUTES, routePath } from '../../types/routes.ts';
 import type { UploadResult } from '../../types/index.ts';
 import { patchUi } from '../stores/index.ts';
@@ -49,11 +54,15 @@ export function createActions(core: WidgetCore): CoreActions {
       core.refreshExpiredMedia(roomId);
     } catch (error) {
       const e = toCharlaError(error);
-      w.$historyByRoom.set({ ...w.$historyByRoom.get(), [roomId]: { loading: false, hasMore: state.hasMore, error: e.body } });
+      w.$historyByRoom.set({
+        ...w.$historyByRoom.get(),
+        [roomId]: { loading: false, hasMore: state.hasMore, error: e.body },
+      });
     }
   };
 
-  const sendTo = (message: Record<string, unknown>) => core.sendMessage({ roomId: currentRoom(), ...message });
+  const sendTo = (message: Record<string, unknown>) =>
+    core.sendMessage({ roomId: currentRoom(), ...message });
   const guard = <T>(fn: () => Promise<T>): Promise<T> => {
     try {
       return fn();
@@ -97,7 +106,11 @@ export function createActions(core: WidgetCore): CoreActions {
       if (core.currentSession) loadLatest(roomId);
     },
     sendMessage(message) {
-      return guard(() => (message && (message as { roomId?: unknown }).roomId ? core.sendMessage(message) : sendTo({ ...message })));
+      return guard(() =>
+        message && (message as { roomId?: unknown }).roomId
+          ? core.sendMessage(message)
+          : sendTo({ ...message }),
+      );
     },
     sendText(text: string) {
       return guard(() => sendTo({ type: 'TEXT', text }));
@@ -138,14 +151,17 @@ export function createActions(core: WidgetCore): CoreActions {
     },
     sendFile(file, type, caption) {
       return guard(async () => {
-        if (!file || typeof (file as Blob).size !== 'number') throw invalidArgument('file must be a Blob or File', 'file');
+        if (!file || typeof (file as Blob).size !== 'number')
+          throw invalidArgument('file must be a Blob or File', 'file');
         const accepted = UPLOAD_MEDIA_TYPES[type] as readonly string[] | undefined;
         if (!accepted) throw invalidArgument('type must be IMAGE, DOCUMENT, AUDIO or VIDEO', 'type');
         // Recorders add codec parameters (audio/webm;codecs=opus): compare the essence.
         const essence = (file.type || '').split(';')[0]?.trim().toLowerCase() ?? '';
-        if (!accepted.includes(essence)) throw invalidArgument(`${essence || 'this file type'} is not accepted for ${type}`, 'file');
+        if (!accepted.includes(essence))
+          throw invalidArgument(`${essence || 'this file type'} is not accepted for ${type}`, 'file');
         const max = type === 'IMAGE' ? UPLOAD_IMAGE_MAX_BYTES : UPLOAD_MEDIA_MAX_BYTES;
-        if (file.size > max) throw invalidArgument(`the file is larger than ${Math.round(max / 1024 / 1024)} MB`, 'file');
+        if (file.size > max)
+          throw invalidArgument(`the file is larger than ${Math.round(max / 1024 / 1024)} MB`, 'file');
         const roomId = currentRoom();
         const id = uuid();
         const name = file.name ?? 'file';
@@ -159,7 +175,8 @@ export function createActions(core: WidgetCore): CoreActions {
           form.append('roomId', roomId);
           form.append('file', file, name);
           const result = await core.rest.upload<UploadResult>(ROUTES.widgetUpload, form);
-          if (!result || !isSafeUrl(result.mediaUrl)) throw invalidArgument('the upload gave no usable address', 'mediaUrl');
+          if (!result || !isSafeUrl(result.mediaUrl))
+            throw invalidArgument('the upload gave no usable address', 'mediaUrl');
           setUpload({ progress: 1 });
           w.$uploads.set(w.$uploads.get().filter((u) => u.id !== id));
           const message: Record<string, unknown> = { roomId, type, mediaUrl: result.mediaUrl };
@@ -212,7 +229,8 @@ export function createActions(core: WidgetCore): CoreActions {
       w.$lastError.set(null);
     },
     setLanguage(language: Language) {
-      if (!(LANGUAGES as readonly string[]).includes(language)) throw invalidArgument(`language must be one of ${LANGUAGES.join(', ')}`, 'language');
+      if (!(LANGUAGES as readonly string[]).includes(language))
+        throw invalidArgument(`language must be one of ${LANGUAGES.join(', ')}`, 'language');
       w.$language.set(language);
     },
   };

@@ -24,10 +24,13 @@ export interface FullApi {
 }
 
 /** Options of Charla.createWidget on the script-tag build (those of createWidget). */
-export type BootOptions = { apiKey: string; baseUrl?: string; userId?: string; userNames?: string; container?: HTMLElement | null } & Record<
-  string,
-  unknown
->;
+export type BootOptions = {
+  apiKey: string;
+  baseUrl?: string;
+  userId?: string;
+  userNames?: string;
+  container?: HTMLElement | null;
+} & Record<string, unknown>;
 
 type WidgetLike = Record<string, unknown> & { destroy(): void };
 
@@ -57,7 +60,12 @@ const CSS =
   'button[aria-busy=true]{opacity:.8;cursor:progress}svg{width:28px;height:28px;fill:currentColor}';
 
 /** A launcher drawn with plain DOM in a shadow root, styled by a constructable stylesheet (strict CSP safe). */
-function liteLauncher(container: HTMLElement, position: string, label: string, onUse: () => void): HTMLElement {
+function liteLauncher(
+  container: HTMLElement,
+  position: string,
+  label: string,
+  onUse: () => void,
+): HTMLElement {
   const host = document.createElement('charla-loader');
   const root = host.attachShadow({ mode: 'open' });
   const button = document.createElement('button');
@@ -98,7 +106,8 @@ function liteLauncher(container: HTMLElement, position: string, label: string, o
 
 /** Runs `fn` when the browser is idle (or after a short delay). */
 function whenIdle(fn: () => void): void {
-  const ric = (globalThis as { requestIdleCallback?: (cb: () => void, o: { timeout: number }) => number }).requestIdleCallback;
+  const ric = (globalThis as { requestIdleCallback?: (cb: () => void, o: { timeout: number }) => number })
+    .requestIdleCallback;
   if (ric) ric(fn, { timeout: 3000 });
   else setTimeout(fn, 1500);
 }
@@ -113,7 +122,9 @@ export function scriptLoader(src: string, nonce?: string): () => Promise<FullApi
       s.async = true;
       if (nonce) s.nonce = nonce;
       s.addEventListener('load', () =>
-        window.__charlaFull ? resolve(window.__charlaFull) : reject(new Error('charla: the full bundle did not register')),
+        window.__charlaFull
+          ? resolve(window.__charlaFull)
+          : reject(new Error('charla: the full bundle did not register')),
       );
       s.addEventListener('error', () => reject(new Error(`charla: could not load ${src}`)));
       document.head.appendChild(s);
@@ -127,7 +138,8 @@ export function scriptOptions(script: HTMLOrSVGScriptElement | null): BootOption
   if (!d || !apiKey) return null;
   const options: BootOptions = {
     apiKey,
-    baseUrl: d['baseUrl'] || new URL((script as HTMLScriptElement).src || location.href, location.href).origin,
+    baseUrl:
+      d['baseUrl'] || new URL((script as HTMLScriptElement).src || location.href, location.href).origin,
     userId: d['userId'] || storedUserId(apiKey),
   };
   if (d['userNames']) options.userNames = d['userNames'];
@@ -141,7 +153,11 @@ export function scriptOptions(script: HTMLOrSVGScriptElement | null): BootOption
  * creates the data-init widget of `script`, runs queued calls and
  * dispatches `charla:load`.
  */
-export function boot(script: HTMLOrSVGScriptElement | null, loadFull: () => Promise<FullApi>, version: string): CharlaGlobal {
+export function boot(
+  script: HTMLOrSVGScriptElement | null,
+  loadFull: () => Promise<FullApi>,
+  version: string,
+): CharlaGlobal {
   const existing = window.Charla as (CharlaGlobal & { [MARK]?: true }) | undefined;
   const queued = Array.isArray(existing) ? existing : [];
   const defaults = scriptOptions(script);
@@ -181,7 +197,8 @@ export function boot(script: HTMLOrSVGScriptElement | null, loadFull: () => Prom
       let opened = false;
       const calls: [string, unknown[], (v: unknown) => void, (e: unknown) => void][] = [];
       const ready = new Promise<WidgetLike>((resolve, reject) => {
-        const start = () =>
+        const start = (): void => {
+          if (destroyed) return;
           void load().then(
             (api) => {
               if (destroyed) return;
@@ -203,6 +220,7 @@ export function boot(script: HTMLOrSVGScriptElement | null, loadFull: () => Prom
               reject(e);
             },
           );
+        };
         const container = opts.container === undefined ? document.body : opts.container;
         if (container) {
           const label = opts['language'] === 'en' ? 'Open chat' : 'Abrir chat';

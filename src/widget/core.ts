@@ -127,13 +127,15 @@ export class WidgetCore {
   private wantConnected = false;
 
   constructor(options: WidgetOptions) {
-    if (typeof options !== 'object' || options === null) throw invalidArgument('createWidget needs an options object', 'options');
+    if (typeof options !== 'object' || options === null)
+      throw invalidArgument('createWidget needs an options object', 'options');
     if (typeof options.apiKey !== 'string' || options.apiKey.trim().length === 0) {
       throw invalidArgument('apiKey is required', 'apiKey');
     }
     const origin = typeof location !== 'undefined' ? location.origin : undefined;
     const baseUrl = normalizeBaseUrl(options.baseUrl ?? origin);
-    if (!baseUrl) throw invalidArgument('baseUrl must be an https address (http only on localhost)', 'baseUrl');
+    if (!baseUrl)
+      throw invalidArgument('baseUrl must be an https address (http only on localhost)', 'baseUrl');
     if (options.userId !== undefined) requireId(options.userId, 'userId');
     if (options.userNames !== undefined && typeof options.userNames !== 'string') {
       throw invalidArgument('userNames must be a string', 'userNames');
@@ -207,7 +209,8 @@ export class WidgetCore {
     body['language'] = this.stores.w.$language.get();
     const result = await this.rest.post<SessionResult>(ROUTES.widgetSession, body, { auth: false });
     if (this.destroyed) throw clientError('DESTROYED');
-    if (!result || typeof result.token !== 'string') throw clientError('NETWORK_ERROR', 'malformed session result');
+    if (!result || typeof result.token !== 'string')
+      throw clientError('NETWORK_ERROR', 'malformed session result');
     this.session = result;
     const w = this.stores.w;
     w.$user.set({ id: result.user.id, names: result.user.names });
@@ -293,8 +296,10 @@ export class WidgetCore {
       getToken: () => this.session?.token ?? null,
     };
     if (this.options.transports) socketOptions.transports = this.options.transports;
-    if (this.options.reconnectionDelay !== undefined) socketOptions.reconnectionDelay = this.options.reconnectionDelay;
-    if (this.options.reconnectionDelayMax !== undefined) socketOptions.reconnectionDelayMax = this.options.reconnectionDelayMax;
+    if (this.options.reconnectionDelay !== undefined)
+      socketOptions.reconnectionDelay = this.options.reconnectionDelay;
+    if (this.options.reconnectionDelayMax !== undefined)
+      socketOptions.reconnectionDelayMax = this.options.reconnectionDelayMax;
     const socket = createSocket(socketOptions);
     this.socket = socket;
 
@@ -337,7 +342,11 @@ export class WidgetCore {
     if (held === undefined || room.lastSeq > held) this.baseline.set(room.id, room.lastSeq);
   }
 
-  private async syncThenFlush(socket: LiveSocket, epoch: number, after: Record<string, number>): Promise<void> {
+  private async syncThenFlush(
+    socket: LiveSocket,
+    epoch: number,
+    after: Record<string, number>,
+  ): Promise<void> {
     this.synced = false;
     try {
       await this.outbox.ready();
@@ -357,7 +366,8 @@ export class WidgetCore {
       }
       // The sync covered every room up to its lastSeq (older history loads on demand).
       for (const r of last?.rooms ?? []) {
-        if (typeof r.lastSeq === 'number' && r.lastSeq > (this.baseline.get(r.id) ?? -1)) this.baseline.set(r.id, r.lastSeq);
+        if (typeof r.lastSeq === 'number' && r.lastSeq > (this.baseline.get(r.id) ?? -1))
+          this.baseline.set(r.id, r.lastSeq);
       }
       this.synced = true;
       this.setConnection('connected');
@@ -372,7 +382,8 @@ export class WidgetCore {
       if (!e.transient && e.key !== 'NOT_CONNECTED') this.reportError(e, 'sync');
       // Try again while this connection stands (same snapshot); a new connection syncs anyway.
       this.later(() => {
-        if (epoch === this.epoch && socket === this.socket && socket.connected) void this.syncThenFlush(socket, epoch, after);
+        if (epoch === this.epoch && socket === this.socket && socket.connected)
+          void this.syncThenFlush(socket, epoch, after);
       }, RETRY_DELAY_MS);
     }
   }
@@ -381,7 +392,12 @@ export class WidgetCore {
     const w = this.stores.w;
     if (Array.isArray(result.rooms)) {
       const held = new Map(w.$rooms.get().map((r) => [r.id, r] as const));
-      w.$rooms.set(upsertRooms([], result.rooms.map((r) => ({ ...(held.get(r.id) ?? {}), ...r }) as Room)));
+      w.$rooms.set(
+        upsertRooms(
+          [],
+          result.rooms.map((r) => ({ ...(held.get(r.id) ?? {}), ...r }) as Room),
+        ),
+      );
       const unread: Record<string, number> = {};
       for (const r of result.rooms) unread[r.id] = r.unread;
       w.$unreadByRoom.set(unread);
@@ -472,7 +488,8 @@ export class WidgetCore {
       unreadChanged = true;
     }
     if (unreadChanged) this.stores.w.$unreadByRoom.set(unread);
-    if (ui.open && current !== null && added.some((m) => m.roomId === current && m.senderId !== me)) this.markCurrentRead();
+    if (ui.open && current !== null && added.some((m) => m.roomId === current && m.senderId !== me))
+      this.markCurrentRead();
   }
 
   /** Upserts messages into their rooms; returns the ones not held before. */
@@ -586,7 +603,16 @@ export class WidgetCore {
       if (held.status === 'CREATED') return this.waitFor(messageId);
       return Promise.resolve(held);
     }
-    const { senderId: _s, by: _b, status: _st, createdAt: _c, timestamp: _t, seq: _q, error: _e, ...rest } = held as Message & {
+    const {
+      senderId: _s,
+      by: _b,
+      status: _st,
+      createdAt: _c,
+      timestamp: _t,
+      seq: _q,
+      error: _e,
+      ...rest
+    } = held as Message & {
       error?: unknown;
     };
     // Reset to CREATED (FAILED and CREATED share a rank, so the store allows it).
@@ -643,10 +669,13 @@ export class WidgetCore {
           (e.key === 'UNKNOWN_ERROR' && attempt < UNKNOWN_ERROR_ATTEMPTS);
         if (transient) {
           // Never FAILED for a drop: it stays in the outbox and goes again.
-          this.later(() => {
-            const again = this.outbox.get(id);
-            if (again) this.trySend(again);
-          }, RETRY_DELAY_MS * Math.min(attempt, 5));
+          this.later(
+            () => {
+              const again = this.outbox.get(id);
+              if (again) this.trySend(again);
+            },
+            RETRY_DELAY_MS * Math.min(attempt, 5),
+          );
           return;
         }
         this.fail(id, e);
@@ -700,7 +729,8 @@ export class WidgetCore {
     const unread = this.stores.w.$unreadByRoom.get();
     if ((unread[roomId] ?? 0) > 0) this.stores.w.$unreadByRoom.set({ ...unread, [roomId]: 0 });
     const socket = this.socket;
-    if (socket?.connected) void request(socket, 'room:read', { roomId }, this.ackTimeout).catch(() => undefined);
+    if (socket?.connected)
+      void request(socket, 'room:read', { roomId }, this.ackTimeout).catch(() => undefined);
   }
 
   /** Batches "seen" reports (DELIVERED_USER for the senders). */
@@ -719,7 +749,9 @@ export class WidgetCore {
       const socket = this.socket;
       if (!socket?.connected) return;
       for (const [room, idSet] of this.seen) {
-        void request(socket, 'messages:seen', { roomId: room, ids: [...idSet] }, this.ackTimeout).catch(() => undefined);
+        void request(socket, 'messages:seen', { roomId: room, ids: [...idSet] }, this.ackTimeout).catch(
+          () => undefined,
+        );
       }
       this.seen.clear();
     }, SEEN_FLUSH_MS);
@@ -772,7 +804,8 @@ export class WidgetCore {
     );
     const messages = Array.isArray(res) ? res : (res.messages ?? []);
     this.upsert(messages, false);
-    for (const m of messages) if (this.outbox.has(messageKey(m)) && m.seq !== undefined) this.settle(messageKey(m), m);
+    for (const m of messages)
+      if (this.outbox.has(messageKey(m)) && m.seq !== undefined) this.settle(messageKey(m), m);
     return messages;
   }
 
@@ -860,7 +893,12 @@ export class WidgetCore {
 
 /** Accepts a bare object or one wrapped in `{ [key]: object }`. */
 function unwrap<T>(res: unknown, key: string): T {
-  if (res && typeof res === 'object' && key in res && typeof (res as Record<string, unknown>)[key] === 'object') {
+  if (
+    res &&
+    typeof res === 'object' &&
+    key in res &&
+    typeof (res as Record<string, unknown>)[key] === 'object'
+  ) {
     return (res as Record<string, T>)[key] as T;
   }
   return res as T;

@@ -2,4 +2,12 @@
 export { createWidget, widgets } from './create-widget.ts';
 export { WidgetInstance, type SendableMessage } from './instance.ts';
 export { WidgetCore, type WidgetOptions } from './core.ts';
-export type { WidgetContext, WidgetStores, WidgetActions, UiState, WidgetView, HistoryState, UploadState } from './context.ts';
+export type {
+  WidgetContext,
+  WidgetStores,
+  WidgetActions,
+  UiState,
+  WidgetView,
+  HistoryState,
+  UploadState,
+} from './context.ts';

@@ -8,7 +8,13 @@ import { ROUTES, routePath } from '../../types/routes.ts';
 import type { WidgetEventMap, WidgetEventName } from '../events/index.ts';
 import { mergeContacts, patchUi, uniqueContacts, type HostStores } from '../stores/index.ts';
 import { invalidArgument, toCharlaError } from '../transport/errors.ts';
-import { requireContact, requireContacts, requireId, requireMembers, optionalStringMap } from '../util/validate.ts';
+import {
+  requireContact,
+  requireContacts,
+  requireId,
+  requireMembers,
+  optionalStringMap,
+} from '../util/validate.ts';
 import { createActions, type CoreActions } from './actions.ts';
 import type { WidgetContext } from './context.ts';
 import { WidgetCore, type WidgetOptions } from './core.ts';
@@ -95,7 +101,8 @@ export class WidgetInstance {
 
   /** Listens to a widget event (open, close, message, addedToRoom, removedFromRoom, connection, error). */
   on<K extends WidgetEventName>(name: K, handler: (detail: WidgetEventMap[K]) => void): this {
-    if (!EVENT_NAMES.includes(name)) throw invalidArgument(`unknown event ${String(name)}; use one of ${EVENT_NAMES.join(', ')}`, 'name');
+    if (!EVENT_NAMES.includes(name))
+      throw invalidArgument(`unknown event ${String(name)}; use one of ${EVENT_NAMES.join(', ')}`, 'name');
     if (typeof handler !== 'function') throw invalidArgument('handler must be a function', 'handler');
     this.core.events.on(name, handler);
     return this;
@@ -116,7 +123,8 @@ export class WidgetInstance {
 
   /** Closes the widget; `disable` true also disables the start button (enable() or open() turn it on again). */
   close(disable?: boolean): void {
-    if (disable !== undefined && typeof disable !== 'boolean') throw invalidArgument('disable must be a boolean', 'disable');
+    if (disable !== undefined && typeof disable !== 'boolean')
+      throw invalidArgument('disable must be a boolean', 'disable');
     this.actions.close(disable ?? false);
   }
 
@@ -130,7 +138,10 @@ export class WidgetInstance {
     return attempt(() => {
       requireId(flowId, 'flowId');
       const params = optionalStringMap(storedParams, 'storedParams');
-      return this.core.postApi<unknown>(routePath(ROUTES.widgetFlow, { flowId }), params ? { storedParams: params } : {});
+      return this.core.postApi<unknown>(
+        routePath(ROUTES.widgetFlow, { flowId }),
+        params ? { storedParams: params } : {},
+      );
     });
   }
 
@@ -251,7 +262,9 @@ export class WidgetInstance {
     return attempt(() => {
       const m = typeof member === 'string' ? requireId(member, 'member') : requireContact(member, 'member');
       requireId(roomId, 'roomId');
-      return this.core.postApi<ApiResponse | string>(routePath(ROUTES.widgetRoomMembers, { roomId }), { member: m });
+      return this.core.postApi<ApiResponse | string>(routePath(ROUTES.widgetRoomMembers, { roomId }), {
+        member: m,
+      });
     });
   }
 
@@ -260,7 +273,9 @@ export class WidgetInstance {
     return attempt(() => {
       requireId(roomId, 'roomId');
       const list = requireMembers(members);
-      return this.core.postApi<ApiResponse | string>(routePath(ROUTES.widgetRoomMembersBulk, { roomId }), { members: list });
+      return this.core.postApi<ApiResponse | string>(routePath(ROUTES.widgetRoomMembersBulk, { roomId }), {
+        members: list,
+      });
     });
   }
 

@@ -75,10 +75,12 @@ function drop(w: WidgetInstance): void {
 }
 
 async function storedRows(roomId: string) {
-  const r = await app.charla.db.query<{ id: string; seq: string; sender_id: string; body: { text?: string } }>(
-    'SELECT id, seq, sender_id, body FROM messages WHERE room_id = $1 ORDER BY seq',
-    [roomId],
-  );
+  const r = await app.charla.db.query<{
+    id: string;
+    seq: string;
+    sender_id: string;
+    body: { text?: string };
+  }>('SELECT id, seq, sender_id, body FROM messages WHERE room_id = $1 ORDER BY seq', [roomId]);
   return r.rows;
 }
 
@@ -101,87 +103,95 @@ afterAll(async () => {
 });
 
 describe('widget transport under chaos', () => {
-  it(
-    `delivers ${PER_SIDE} messages each way through ${DISCONNECTS} drops and ${RESTARTS} restarts: 0 lost, 0 doubled, order kept`,
-    async () => {
-      const a = widget(`a-${randomUUID()}`);
-      const b = widget(`b-${randomUUID()}`);
-      await Promise.all([a.connect(), b.connect()]);
-      const room = await a.openRoomWithUser({ id: b.userId, names: 'B' });
-      const roomId = room.id;
-      await waitFor(() => b.stores.$rooms.get().some((r) => r.id === roomId), 10_000, 'B sees the room');
+  it(`delivers ${PER_SIDE} messages each way through ${DISCONNECTS} drops and ${RESTARTS} restarts: 0 lost, 0 doubled, order kept`, async () => {
+    const a = widget(`a-${randomUUID()}`);
+    const b = widget(`b-${randomUUID()}`);
+    await Promise.all([a.connect(), b.connect()]);
+    const room = await a.openRoomWithUser({ id: b.userId, names: 'B' });
+    const roomId = room.id;
+    await waitFor(() => b.stores.$rooms.get().some((r) => r.id === roomId), 10_000, 'B sees the room');
 
-      const arrivals = { a: new Map<string, number>(), b: new Map<string, number>() };
-      a.on('message', (d) => d.roomId === roomId && arrivals.a.set(String(d.message.id), (arrivals.a.get(String(d.message.id)) ?? 0) + 1));
-      b.on('message', (d) => d.roomId === roomId && arrivals.b.set(String(d.message.id), (arrivals.b.get(String(d.message.id)) ?? 0) + 1));
+    const arrivals = { a: new Map<string, number>(), b: new Map<string, number>() };
+    a.on(
+      'message',
+      (d) =>
+        d.roomId === roomId &&
+        arrivals.a.set(String(d.message.id), (arrivals.a.get(String(d.message.id)) ?? 0) + 1),
+    );
+    b.on(
+      'message',
+      (d) =>
+        d.roomId === roomId &&
+        arrivals.b.set(String(d.message.id), (arrivals.b.get(String(d.message.id)) ?? 0) + 1),
+    );
 
-      const sends: Promise<Message>[] = [];
-      const ROUNDS = 20;
-      const perRound = PER_SIDE / ROUNDS;
-      const dropsPerRound = DISCONNECTS / ROUNDS;
-      let drops = 0;
-      let restarts = 0;
-      for (let round = 0; round < ROUNDS; round++) {
-        for (let i = 0; i < perRound; i++) {
-          const n = round * perRound + i;
-          sends.push(a.sendMessage({ roomId, type: 'TEXT', text: `a-${n}` }));
-          sends.push(b.sendMessage({ roomId, type: 'TEXT', text: `b-${n}` }));
-          if (i % Math.floor(perRound / dropsPerRound) === 0 && drops < DISCONNECTS) {
-            drop(drops % 2 === 0 ? a : b);
-            drops++;
-          }
-          if (i % 10 === 0) await new Promise((r) => setTimeout(r, 5));
+    const sends: Promise<Message>[] = [];
+    const ROUNDS = 20;
+    const perRound = PER_SIDE / ROUNDS;
+    const dropsPerRound = DISCONNECTS / ROUNDS;
+    let drops = 0;
+    let restarts = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < perRound; i++) {
+        const n = round * perRound + i;
+        sends.push(a.sendMessage({ roomId, type: 'TEXT', text: `a-${n}` }));
+        sends.push(b.sendMessage({ roomId, type: 'TEXT', text: `b-${n}` }));
+        if (i % Math.floor(perRound / dropsPerRound) === 0 && drops < DISCONNECTS) {
+          drop(drops % 2 === 0 ? a : b);
+          drops++;
         }
-        if ((round === 6 || round === 13) && restarts < RESTARTS) {
-          await restart();
-          restarts++;
-        }
-        await new Promise((r) => setTimeout(r, 30));
+        if (i % 10 === 0) await new Promise((r) => setTimeout(r, 5));
       }
-      expect(drops).toBe(DISCONNECTS);
-      expect(restarts).toBe(RESTARTS);
+      if ((round === 6 || round === 13) && restarts < RESTARTS) {
+        await restart();
+        restarts++;
+      }
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    expect(drops).toBe(DISCONNECTS);
+    expect(restarts).toBe(RESTARTS);
 
-      const delivered = await Promise.all(sends);
-      expect(delivered).toHaveLength(2 * PER_SIDE);
-      expect(delivered.every((m) => m.status !== 'CREATED' && m.status !== 'FAILED')).toBe(true);
+    const delivered = await Promise.all(sends);
+    expect(delivered).toHaveLength(2 * PER_SIDE);
+    expect(delivered.every((m) => m.status !== 'CREATED' && m.status !== 'FAILED')).toBe(true);
 
-      // The service holds each message once, and each sender's messages in send order.
-      const rows = await storedRows(roomId);
-      expect(rows).toHaveLength(2 * PER_SIDE);
-      expect(new Set(rows.map((r) => r.id)).size).toBe(2 * PER_SIDE);
-      const textsBy = (prefix: string) => rows.map((r) => r.body.text ?? '').filter((t) => t.startsWith(prefix));
-      const expected = (prefix: string) => Array.from({ length: PER_SIDE }, (_, n) => `${prefix}${n}`);
-      expect(textsBy('a-')).toEqual(expected('a-'));
-      expect(textsBy('b-')).toEqual(expected('b-'));
-      const seqs = rows.map((r) => Number(r.seq));
-      expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
+    // The service holds each message once, and each sender's messages in send order.
+    const rows = await storedRows(roomId);
+    expect(rows).toHaveLength(2 * PER_SIDE);
+    expect(new Set(rows.map((r) => r.id)).size).toBe(2 * PER_SIDE);
+    const textsBy = (prefix: string) =>
+      rows.map((r) => r.body.text ?? '').filter((t) => t.startsWith(prefix));
+    const expected = (prefix: string) => Array.from({ length: PER_SIDE }, (_, n) => `${prefix}${n}`);
+    expect(textsBy('a-')).toEqual(expected('a-'));
+    expect(textsBy('b-')).toEqual(expected('b-'));
+    const seqs = rows.map((r) => Number(r.seq));
+    expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
 
-      // Both widgets hold exactly what the service holds, in the same order.
-      const serviceOrder = rows.map((r) => r.id);
-      const held = (w: WidgetInstance) => (w.core.stores.w.$messagesByRoom.get()[roomId] ?? []).map((m) => String(m.id));
-      await waitFor(
-        () => held(a).length === 2 * PER_SIDE && held(b).length === 2 * PER_SIDE,
-        30_000,
-        'both widgets hold every message',
-      ).catch((e: Error) => {
-        throw new Error(`${e.message}: A holds ${held(a).length}, B holds ${held(b).length}`);
-      });
-      expect(held(a)).toEqual(serviceOrder);
-      expect(held(b)).toEqual(serviceOrder);
-      expect(a.core.outbox.size).toBe(0);
-      expect(b.core.outbox.size).toBe(0);
+    // Both widgets hold exactly what the service holds, in the same order.
+    const serviceOrder = rows.map((r) => r.id);
+    const held = (w: WidgetInstance) =>
+      (w.core.stores.w.$messagesByRoom.get()[roomId] ?? []).map((m) => String(m.id));
+    await waitFor(
+      () => held(a).length === 2 * PER_SIDE && held(b).length === 2 * PER_SIDE,
+      30_000,
+      'both widgets hold every message',
+    ).catch((e: Error) => {
+      throw new Error(`${e.message}: A holds ${held(a).length}, B holds ${held(b).length}`);
+    });
+    expect(held(a)).toEqual(serviceOrder);
+    expect(held(b)).toEqual(serviceOrder);
+    expect(a.core.outbox.size).toBe(0);
+    expect(b.core.outbox.size).toBe(0);
 
-      // Each side was told of each of the other side's messages exactly once.
-      const fromA = new Set(rows.filter((r) => r.sender_id === a.userId).map((r) => r.id));
-      const fromB = new Set(rows.filter((r) => r.sender_id === b.userId).map((r) => r.id));
-      expect(fromA.size).toBe(PER_SIDE);
-      expect(fromB.size).toBe(PER_SIDE);
-      for (const id of fromA) expect(arrivals.b.get(id)).toBe(1);
-      for (const id of fromB) expect(arrivals.a.get(id)).toBe(1);
-      expect([...arrivals.a.values(), ...arrivals.b.values()].every((n) => n === 1)).toBe(true);
-    },
-    180_000,
-  );
+    // Each side was told of each of the other side's messages exactly once.
+    const fromA = new Set(rows.filter((r) => r.sender_id === a.userId).map((r) => r.id));
+    const fromB = new Set(rows.filter((r) => r.sender_id === b.userId).map((r) => r.id));
+    expect(fromA.size).toBe(PER_SIDE);
+    expect(fromB.size).toBe(PER_SIDE);
+    for (const id of fromA) expect(arrivals.b.get(id)).toBe(1);
+    for (const id of fromB) expect(arrivals.a.get(id)).toBe(1);
+    expect([...arrivals.a.values(), ...arrivals.b.values()].every((n) => n === 1)).toBe(true);
+  }, 180_000);
 
   it('delivers once a message sent just before the page reloads', async () => {
     const userId = `r-${randomUUID()}`;
@@ -202,7 +212,11 @@ describe('widget transport under chaos', () => {
     const second = widget(userId, namespace);
     await second.connect();
     await waitFor(() => second.core.outbox.size === 0, 10_000, 'outbox flushed');
-    await waitFor(() => second.core.findMessage(id)?.seq !== undefined, 10_000, 'message held with a sequence');
+    await waitFor(
+      () => second.core.findMessage(id)?.seq !== undefined,
+      10_000,
+      'message held with a sequence',
+    );
     const rows = (await storedRows(roomId)).filter((r) => r.id === id);
     expect(rows).toHaveLength(1);
     expect(second.core.findMessage(id)?.status).not.toBe('FAILED');

@@ -120,7 +120,11 @@ describe('widgetInstance against the service', () => {
       w.sendMessage({ type: 'IMAGE', mediaUrl: 'http://evil.example/a.png' }),
       w.sendMessage({ type: 'IMAGE', mediaUrl: 'javascript:alert(1)' }),
       w.sendMessage({ type: 'LOCATION', lat: '100', lng: '0' }),
-      w.sendMessage({ type: 'EVENT', slug: 'x', eventPayload: { n: 1 } as unknown as Record<string, string> }),
+      w.sendMessage({
+        type: 'EVENT',
+        slug: 'x',
+        eventPayload: { n: 1 } as unknown as Record<string, string>,
+      }),
       w.sendMessage({ type: 'STICKER' }),
       w.sendMessage({ type: 'TEXT', text: 'x', roomId: '' }),
       w.sendMessage({ type: 'TEXT', text: 'x', id: 'not-a-uuid' }),
@@ -205,7 +209,10 @@ describe('widgetInstance against the service', () => {
     expect(r1).toMatchObject({ status: true });
     const r2 = await a.addMember(c2, roomId);
     expect(r2).toMatchObject({ status: true });
-    const r3 = await a.addMembers(roomId, [{ referenceId: `d-${randomUUID()}`, names: 'Dani' }, { referenceId: c1 }]);
+    const r3 = await a.addMembers(roomId, [
+      { referenceId: `d-${randomUUID()}`, names: 'Dani' },
+      { referenceId: c1 },
+    ]);
     expect(r3).toMatchObject({ status: true });
     expect((r3 as { message: string[] }).message).toHaveLength(2);
     const members = await a.getMembers(roomId);
@@ -236,7 +243,9 @@ describe('widgetInstance against the service', () => {
     expect(e.httpStatus).toBe(404);
     expect(e.key).toBe('NOT_FOUND');
     expect((await rejection(w.setFlow(''))).key).toBe('VALIDATION_ERROR');
-    expect((await rejection(w.setFlow('x', { n: 1 } as unknown as Record<string, string>))).key).toBe('VALIDATION_ERROR');
+    expect((await rejection(w.setFlow('x', { n: 1 } as unknown as Record<string, string>))).key).toBe(
+      'VALIDATION_ERROR',
+    );
   });
 
   it('a message the service refuses becomes FAILED with its reason, and retry sends it again', async () => {
@@ -247,7 +256,9 @@ describe('widgetInstance against the service', () => {
     outsider.on('error', (d) => errors.push(d.error.key));
     const e = await rejection(outsider.sendMessage({ roomId, type: 'TEXT', text: 'no soy miembro' }));
     expect(e.key).toBe('NOT_A_MEMBER');
-    const failed = outsider.core.findMessage(String(outsider.core.stores.w.$messagesByRoom.get()[roomId]?.[0]?.id));
+    const failed = outsider.core.findMessage(
+      String(outsider.core.stores.w.$messagesByRoom.get()[roomId]?.[0]?.id),
+    );
     expect(failed?.status).toBe('FAILED');
     expect(failed?.error?.key).toBe('NOT_A_MEMBER');
     expect(errors).toContain('NOT_A_MEMBER');
@@ -270,10 +281,14 @@ describe('widgetInstance against the service', () => {
     const expired = h.app.charla.signer.sign(key, -60, h.baseUrl);
     const m = await a.sendMessage({ roomId, type: 'IMAGE', mediaUrl: expired });
     a.core.refreshExpiredMedia(roomId);
-    await waitFor(() => {
-      const held = a.core.findMessage(String(m.id)) as { mediaUrl?: string } | undefined;
-      return held?.mediaUrl !== undefined && held.mediaUrl !== expired;
-    }, 5000, 'fresh address');
+    await waitFor(
+      () => {
+        const held = a.core.findMessage(String(m.id)) as { mediaUrl?: string } | undefined;
+        return held?.mediaUrl !== undefined && held.mediaUrl !== expired;
+      },
+      5000,
+      'fresh address',
+    );
     const fresh = (a.core.findMessage(String(m.id)) as { mediaUrl: string }).mediaUrl;
     const res = await fetch(fresh);
     expect(res.status).toBe(200);
@@ -299,7 +314,11 @@ describe('widgetInstance against the service', () => {
     w.setContacts([{ id: 1, names: 'Uno' }]);
     w.addContacts([{ id: 2 }, { id: 1, names: 'Uno bis' }]);
     w.addContact({ id: 'tres' });
-    expect(w.context.stores.$contacts.get()).toEqual([{ id: 1, names: 'Uno bis' }, { id: 2 }, { id: 'tres' }]);
+    expect(w.context.stores.$contacts.get()).toEqual([
+      { id: 1, names: 'Uno bis' },
+      { id: 2 },
+      { id: 'tres' },
+    ]);
     w.disableInputs();
     expect(w.context.stores.$ui.get().inputsDisabled).toBe(true);
     w.enableInputs();

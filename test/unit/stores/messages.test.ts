@@ -89,7 +89,11 @@ describe('messages of a room', () => {
 
   it('keeps the reason of a FAILED message and drops it once delivered', () => {
     const list = upsertMessages([], [msg('f', undefined)]).list;
-    const failed = applyStatus(list, 'f', 'FAILED', { code: 'E0432', key: 'NOT_A_MEMBER', description: 'no' });
+    const failed = applyStatus(list, 'f', 'FAILED', {
+      code: 'E0432',
+      key: 'NOT_A_MEMBER',
+      description: 'no',
+    });
     expect(failed?.[0]).toMatchObject({ status: 'FAILED', error: { key: 'NOT_A_MEMBER' } });
     const ok = upsertMessages(failed ?? [], [msg('f', 7)]).list;
     expect(ok[0]?.status).toBe('DELIVERED');

@@ -52,9 +52,16 @@ describe('RestClient', () => {
   it('times out', async () => {
     const { fetchFn } = network(
       (_url, init) =>
-        new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(new Error('aborted')))),
+        new Promise((_, reject) =>
+          init.signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+        ),
     );
-    const rest = new RestClient({ baseUrl: 'https://charla.test', getToken: () => null, fetch: fetchFn, timeoutMs: 20 });
+    const rest = new RestClient({
+      baseUrl: 'https://charla.test',
+      getToken: () => null,
+      fetch: fetchFn,
+      timeoutMs: 20,
+    });
     const e = (await rest.get('/v1/slow').catch((err: unknown) => err)) as CharlaError;
     expect(e.key).toBe('TIMEOUT');
   });

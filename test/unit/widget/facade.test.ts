@@ -11,11 +11,7 @@ import type { Message, Room } from '../../../types/index.ts';
 import { createWidget, widgets } from '../../../src/widget/create-widget.ts';
 import type { WidgetInstance } from '../../../src/widget/instance.ts';
 import { CharlaError } from '../../../src/transport/errors.ts';
-import {
-  CharlaCloseEvent,
-  CharlaOpenEvent,
-  type CloseDetail,
-} from '../../../src/events/index.ts';
+import { CharlaCloseEvent, CharlaOpenEvent, type CloseDetail } from '../../../src/events/index.ts';
 
 const BASE = 'http://localhost:9';
 const made: WidgetInstance[] = [];
@@ -239,7 +235,10 @@ describe('widgetInstance UI methods', () => {
     const { fetchFn } = service();
     const w = widget(fetchFn);
     w.setContacts([{ id: 1, names: 'Ana' }, { id: 2 }]);
-    w.addContacts([{ id: 3, avatar: 'https://x.test/a.png' }, { id: 1, names: 'Ana María' }]);
+    w.addContacts([
+      { id: 3, avatar: 'https://x.test/a.png' },
+      { id: 1, names: 'Ana María' },
+    ]);
     w.addContact({ id: 'z', color: '#f00', type: 'agent' });
     expect(w.context.stores.$contacts.get()).toEqual([
       { id: 1, names: 'Ana María' },
@@ -313,7 +312,16 @@ describe('widgetInstance service methods', () => {
   });
 
   it('getMembers returns the members list', async () => {
-    const member = { id: 'm1', referenceId: 'u2', roomId: 'r1', botId: null, companyId: 'c', socketId: null, createdAt: 'x', memberType: 'Client' };
+    const member = {
+      id: 'm1',
+      referenceId: 'u2',
+      roomId: 'r1',
+      botId: null,
+      companyId: 'c',
+      socketId: null,
+      createdAt: 'x',
+      memberType: 'Client',
+    };
     const { fetchFn } = service({ 'GET /v1/widget/rooms/r1/members': () => [200, { members: [member] }] });
     const w = widget(fetchFn);
     expect(await w.getMembers('r1')).toEqual([member]);
@@ -351,7 +359,10 @@ describe('widgetInstance service methods', () => {
     const w = widget(fetchFn);
     await w.addMember({ id: 'c1', names: 'Carla' }, 'r1');
     await w.addMember('c2', 'r1');
-    await w.addMembers('r1', [{ referenceId: 'd1', names: 'Dani' }, { referenceId: 'd2', memberType: 'Charla' }]);
+    await w.addMembers('r1', [
+      { referenceId: 'd1', names: 'Dani' },
+      { referenceId: 'd2', memberType: 'Charla' },
+    ]);
     expect(api().map((c) => c.body)).toEqual([
       { member: { id: 'c1', names: 'Carla' } },
       { member: 'c2' },
@@ -362,9 +373,9 @@ describe('widgetInstance service methods', () => {
         ],
       },
     ]);
-    expect((await rejection(w.addMembers('r1', [{ referenceId: 'x', memberType: 'Boss' as 'Client' }]))).key).toBe(
-      'VALIDATION_ERROR',
-    );
+    expect(
+      (await rejection(w.addMembers('r1', [{ referenceId: 'x', memberType: 'Boss' as 'Client' }]))).key,
+    ).toBe('VALIDATION_ERROR');
     expect((await rejection(w.addMember('c3', ''))).key).toBe('VALIDATION_ERROR');
     expect(api()).toHaveLength(3);
   });
@@ -390,7 +401,11 @@ describe('widgetInstance service methods', () => {
     expect(await w.getMessages({ roomId: 'r1' })).toEqual(page);
     await w.getMessages({ roomId: 'r1', limit: 5, id: 'm9' });
     await w.getMessages({ roomId: 'r1', id: 42 });
-    expect(api().map((c) => c.query)).toEqual([{ limit: '20' }, { limit: '5', id: 'm9' }, { limit: '20', id: '42' }]);
+    expect(api().map((c) => c.query)).toEqual([
+      { limit: '20' },
+      { limit: '5', id: 'm9' },
+      { limit: '20', id: '42' },
+    ]);
     w.setCurrentRoom('r1');
     expect(w.context.stores.$currentMessages.get().map((m) => m.id)).toEqual(['m1', 'm2']);
     expect((await rejection(w.getMessages({ roomId: 'r1', limit: 1000 }))).key).toBe('VALIDATION_ERROR');
@@ -398,7 +413,9 @@ describe('widgetInstance service methods', () => {
   });
 
   it('setFlow posts storedParams to the flow', async () => {
-    const { fetchFn, api } = service({ 'POST /v1/widget/flows/onboarding': () => [200, { ...ok, flowId: 'onboarding' }] });
+    const { fetchFn, api } = service({
+      'POST /v1/widget/flows/onboarding': () => [200, { ...ok, flowId: 'onboarding' }],
+    });
     const w = widget(fetchFn);
     expect(await w.setFlow('onboarding', { plan: 'pro' })).toMatchObject({ flowId: 'onboarding' });
     await w.setFlow('onboarding');
@@ -462,7 +479,14 @@ describe('sendMessage', () => {
     pending.catch(() => undefined);
     const held = w.context.stores.$currentMessages.get();
     expect(held).toHaveLength(1);
-    expect(held[0]).toMatchObject({ id, roomId: 'r1', type: 'TEXT', text: 'hola', status: 'CREATED', senderId: 'u1' });
+    expect(held[0]).toMatchObject({
+      id,
+      roomId: 'r1',
+      type: 'TEXT',
+      text: 'hola',
+      status: 'CREATED',
+      senderId: 'u1',
+    });
     expect(w.core.outbox.list().map((e) => e.message.id)).toEqual([id]);
     await w.core.outbox.settled();
     const stored = JSON.parse(localStorage.getItem(`charla-outbox:${ns}`) ?? '{}') as Record<string, unknown>;

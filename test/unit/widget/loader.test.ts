@@ -1,0 +1,197 @@
+/**
+ * The script-tag boot (src/widget/boot.ts, used by src/loader.ts and
+ * src/iife.ts): window.Charla, queued calls, charla:load, the small launcher,
+ * the handover to the full bundle, several widgets on one page.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { errorBody } from '../../../types/errors.ts';
+import { boot, scriptOptions, type CharlaGlobal, type FullApi } from '../../../src/widget/boot.ts';
+import { createWidget } from '../../../src/widget/create-widget.ts';
+import type { WidgetInstance } from '../../../src/widget/instance.ts';
+
+/** The real full API, as src/iife.ts hands it over. */
+const full = { createWidget, version: '0.1.0' } as unknown as FullApi;
+/** The network stand-in: every call is refused (the widget stays offline). */
+const offline = (async () => Response.json(errorBody('UNAUTHORIZED'), { status: 401 })) as typeof fetch;
+
+function script(data: Record<string, string>, src = 'https://cdn.charla.test/charla.js'): HTMLScriptElement {
+  const s = document.createElement('script');
+  s.src = src;
+  for (const [k, v] of Object.entries(data)) s.dataset[k] = v;
+  return s;
+}
+
+let loads = 0;
+const loadFull = async () => {
+  loads++;
+  return full;
+};
+
+const realFetch = globalThis.fetch;
+beforeEach(() => {
+  // The data-init widget connects with the page's fetch: keep it off the network.
+  globalThis.fetch = offline;
+  loads = 0;
+  delete window.Charla;
+  delete window.__charlaFull;
+});
+afterEach(() => {
+  globalThis.fetch = realFetch;
+  const c = window.Charla as CharlaGlobal | undefined;
+  if (c && !Array.isArray(c)) for (const w of c.widgets.slice()) w.destroy();
+  document.body.replaceChildren();
+  localStorage.clear();
+});
+
+describe('script-tag boot', () => {
+  it('sets window.Charla and runs the calls queued before it arrived, with the Charla object', () => {
+    const seen: unknown[] = [];
+    window.Charla = [(c) => seen.push(['first', c]), (c) => seen.push(['second', c])];
+    const charla = boot(script({}), loadFull, '0.1.0');
+    expect(window.Charla).toBe(charla);
+    expect(charla.version).toBe('0.1.0');
+    expect(typeof charla.createWidget).toBe('function');
+    expect(charla.widgets).toEqual([]);
+    expect(seen).toEqual([
+      ['first', charla],
+      ['second', charla],
+    ]);
+    // After load, push runs at once.
+    charla.push((c) => seen.push(['later', c]));
+    expect(seen[2]).toEqual(['later', charla]);
+    expect(loads).toBe(0);
+  });
+
+  it('reads the data-* attributes with their defaults', () => {
+    const opts = scriptOptions(script({ apiKey: 'KEY-1234567890abcd', userNames: 'Ana' }));
+    expect(opts?.apiKey).toBe('KEY-1234567890abcd');
+    expect(opts?.baseUrl).toBe('https://cdn.charla.test');
+    expect(opts?.userNames).toBe('Ana');
+    expect(opts?.userId).toMatch(/^[0-9a-f-]{36}$/);
+    // The made-up user id is kept per API key.
+    expect(scriptOptions(script({ apiKey: 'KEY-1234567890abcd' }))?.userId).toBe(opts?.userId);
+    expect(localStorage.getItem('charla:user:KEY-1234567890abcd')).toBe(opts?.userId);
+    const given = scriptOptions(
+      script({ apiKey: 'K2', userId: 'page-user', baseUrl: 'https://api.example' }),
+    );
+    expect(given).toMatchObject({ userId: 'page-user', baseUrl: 'https://api.example' });
+    expect(scriptOptions(script({}))).toBeNull();
+  });
+
+  it('with data-init="true" creates a widget, shows the small launcher and dispatches charla:load with it', () => {
+    const events: CustomEvent[] = [];
+    document.addEventListener('charla:load', (e) => events.push(e as CustomEvent), { once: true });
+    const charla = boot(
+      script({ apiKey: 'KEY-init-000000000', init: 'true', baseUrl: 'http://localhost:9' }),
+      loadFull,
+      '0.1.0',
+    );
+    expect(charla.widgets).toHaveLength(1);
+    expect(events).toHaveLength(1);
+    expect(events[0]?.detail.widgetInstance).toBe(charla.widgets[0]);
+    expect(events[0]?.detail.Charla).toBe(charla);
+    const host = document.body.querySelector('charla-loader') as HTMLElement;
+    expect(host).not.toBeNull();
+    const button = host.shadowRoot?.querySelector('button') as HTMLButtonElement;
+    expect(button.getAttribute('aria-label')).toBe('Abrir chat');
+    // Strict CSP: no style attribute anywhere, the sheet is adopted.
+    expect(host.shadowRoot?.querySelector('[style]')).toBeNull();
+    expect(host.shadowRoot?.querySelector('style')).toBeNull();
+    expect(host.shadowRoot?.adoptedStyleSheets.length).toBe(1);
+    expect(button.dataset['p']).toBe('br');
+  });
+
+  it('without data-init creates nothing and charla:load carries no instance', () => {
+    let detail: { widgetInstance?: unknown } | undefined;
+    document.addEventListener('charla:load', (e) => (detail = (e as CustomEvent).detail), { once: true });
+    const charla = boot(script({ apiKey: 'KEY-x-00000000000' }), loadFull, '0.1.0');
+    expect(charla.widgets).toHaveLength(0);
+    expect(detail?.widgetInstance).toBeUndefined();
+    expect(document.body.querySelector('charla-loader')).toBeNull();
+  });
+
+  it('queues calls until the full bundle loads on first interaction, then hands over', async () => {
+    const charla = boot(script({}), loadFull, '0.1.0');
+    const handle = charla.createWidget({
+      apiKey: 'KEY-handover-00000',
+      baseUrl: 'http://localhost:9',
+      userId: 'u1',
+      fetch: offline,
+      position: 'top-left',
+    });
+    const queued = (handle['setContacts'] as (c: unknown) => Promise<unknown>)([{ id: 1, names: 'Ana' }]);
+    expect(loads).toBe(0);
+    const host = document.body.querySelector('charla-loader') as HTMLElement;
+    const button = host.shadowRoot?.querySelector('button') as HTMLButtonElement;
+    expect(button.dataset['p']).toBe('tl');
+    button.click();
+    expect(button.getAttribute('aria-busy')).toBe('true');
+    const real = (await (handle['ready'] as Promise<WidgetInstance>)) as WidgetInstance;
+    await queued;
+    expect(loads).toBe(1);
+    expect(document.body.querySelector('charla-loader')).toBeNull();
+    expect(document.body.querySelector('charla-widget')).toBe(real.element);
+    expect(real.context.stores.$contacts.get()).toEqual([{ id: 1, names: 'Ana' }]);
+    // The click opened it.
+    expect(real.context.stores.$ui.get().open).toBe(true);
+    // After the handover the handle forwards synchronously.
+    (handle['close'] as (d?: boolean) => void)(true);
+    expect(real.context.stores.$ui.get()).toMatchObject({ open: false, launcherDisabled: true });
+    expect(handle['userId']).toBe('u1');
+    handle.destroy();
+    expect(charla.widgets).toHaveLength(0);
+    expect(document.body.querySelector('charla-widget')).toBeNull();
+  });
+
+  it('a second script tag reuses window.Charla: several widgets side by side', async () => {
+    const first = boot(
+      script({ apiKey: 'KEY-one-0000000000', init: 'true', baseUrl: 'http://localhost:9' }),
+      loadFull,
+      '0.1.0',
+    );
+    const second = boot(
+      script({ apiKey: 'KEY-two-0000000000', init: 'true', baseUrl: 'http://localhost:9' }),
+      loadFull,
+      '0.1.0',
+    );
+    expect(second).toBe(first);
+    expect(first.widgets).toHaveLength(2);
+    expect(document.body.querySelectorAll('charla-loader')).toHaveLength(2);
+    await first.load();
+    const [a, b] = (await Promise.all(first.widgets.map((w) => w['ready']))) as WidgetInstance[];
+    expect(a?.core.apiKey).toBe('KEY-one-0000000000');
+    expect(b?.core.apiKey).toBe('KEY-two-0000000000');
+    expect(a?.context.stores).not.toBe(b?.context.stores);
+    expect(a?.core.namespace).not.toBe(b?.core.namespace);
+    expect(loads).toBe(1);
+  });
+
+  it('destroying a handle before the bundle arrives removes its launcher and creates nothing later', async () => {
+    const charla = boot(script({}), loadFull, '0.1.0');
+    const handle = charla.createWidget({
+      apiKey: 'KEY-gone-000000000',
+      baseUrl: 'http://localhost:9',
+      fetch: offline,
+    });
+    handle.destroy();
+    expect(document.body.querySelector('charla-loader')).toBeNull();
+    expect(charla.widgets).toHaveLength(0);
+    await charla.load();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(document.body.querySelector('charla-widget')).toBeNull();
+  });
+
+  it('when the full bundle is already there, createWidget returns the real instance', () => {
+    window.__charlaFull = full;
+    const charla = boot(script({}), loadFull, '0.1.0');
+    const w = charla.createWidget({
+      apiKey: 'KEY-direct-0000000',
+      baseUrl: 'http://localhost:9',
+      fetch: offline,
+    }) as unknown as WidgetInstance;
+    expect(typeof w.core).toBe('object');
+    expect(charla.widgets).toEqual([w]);
+    w.destroy();
+    expect(charla.widgets).toEqual([]);
+  });
+});
