@@ -241,11 +241,17 @@ async function main() {
     .filter((d) => d.customElement).length;
   console.log(`  wrote custom-elements.json (${elements} custom element${elements === 1 ? '' : 's'})`);
 
-  const js = files(dist).filter((p) => p.endsWith('.js'));
+  const js = files(dist).filter((p) => p.endsWith('.js') && !p.startsWith(join(dist, 'demo')));
   printArtefacts([...js, manifestPath]);
   const dtsCount = files(join(dist, 'types')).filter((p) => p.endsWith('.d.ts')).length;
   const dtsBytes = files(join(dist, 'types')).reduce((n, p) => n + statSync(p).size, 0);
   console.log(`dist/types: ${dtsCount} declaration files, ${formatBytes(dtsBytes)}`);
+
+  // Then the demo pages (dist/demo/), which consume dist/charla.js and dist/api.js as a customer would.
+  if (existsSync(join(root, 'scripts', 'build-demo.mjs'))) {
+    const { buildDemo } = await import('./build-demo.mjs');
+    await buildDemo();
+  }
   console.log(`\nBuild finished in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -253,7 +259,3 @@ main().catch((error) => {
   console.error(`\nBuild failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
 });
-process.once(
-  'beforeExit',
-  () => process.exitCode || import('./build-demo.mjs').then((m) => m.buildDemo()).catch(() => {}),
-); // then the demo pages' bundles (dist/demo/)
