@@ -1,0 +1,280 @@
+/**
+ * Helpers of the end-to-end journeys: the built widget (built here when
+ * dist/ is missing or older than the sources), the real service with the demo
+ * seed and static pages on an ephemeral port, Debian's Chromium through
+ * playwright-core, pages that record every console error, page error and
+ * CSP violation, screenshots under test-results/e2e/, and waits that fail
+ * with a message naming the missing piece.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/app.ts';
+import type { Config } from '../../server/config.ts';
+import { createClient, type CharlaClient } from '../../src/api/index.ts';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const RESULTS_DIR = join(ROOT, 'test-results', 'e2e');
+export const CHROMIUM_PATH = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export const DEMO_BOT_ID = 'demo-bot';
+export const DEMO_NORMAL_API_KEY = 'demo-normal-widget-key-0000000000000000';
+export const DEMO_GROUP_API_KEY = 'demo-group-widget-key-00000000000000000';
+
+/* ---------------- the build ---------------- */
+
+const ARTEFACTS = ['charla.js', 'api.js', 'charla.iife.js', 'charla-loader.iife.js', 'demo/console.js', 'demo/spa.js', 'demo/group-user.js'];
+const SOURCES = ['src', 'types', 'demo/src', 'scripts'];
+
+function newestMtime(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Why dist/ needs building, or null when it is current. */
+function staleReason(): string | null {
+  const dist = join(ROOT, 'dist');
+  const missing = ARTEFACTS.filter((a) => !existsSync(join(dist, a)));
+  if (missing.length) return `missing ${missing.map((m) => `dist/${m}`).join(', ')}`;
+  const built = Math.min(...ARTEFACTS.map((a) => statSync(join(dist, a)).mtimeMs));
+  const source = Math.max(...SOURCES.map((s) => newestMtime(join(ROOT, s))));
+  return source > built ? 'sources are newer than dist/' : null;
+}
+
+let built = false;
+
+/**
+ * Builds once per process when dist/ is missing or stale (`node scripts/build.mjs`,
+ * which also builds the demo bundles). E2E_SKIP_BUILD=1 uses dist/ as it is.
+ */
+export function ensureBuilt(): void {
+  if (built || process.env['E2E_SKIP_BUILD'] === '1') return;
+  const reason = staleReason();
+  if (reason) {
+    const run = (script: string) =>
+      spawnSync(process.execPath, [join(ROOT, 'scripts', script)], { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
+    const result = run('build.mjs');
+    if (result.status !== 0) {
+      throw new Error(`e2e: dist/ is stale (${reason}) and \`node scripts/build.mjs\` failed:\n${result.stdout}\n${result.stderr}`);
+    }
+    if (!existsSync(join(ROOT, 'dist', 'demo', 'console.js'))) {
+      const demo = run('build-demo.mjs');
+      if (demo.status !== 0) throw new Error(`e2e: the demo build failed:\n${demo.stdout}\n${demo.stderr}`);
+    }
+    const still = staleReason();
+    if (still?.startsWith('missing')) throw new Error(`e2e: after building, ${still}`);
+  }
+  built = true;
+}
+
+/* ---------------- the service ---------------- */
+
+export interface Service {
+  app: FastifyInstance;
+  base: string;
+  api: CharlaClient;
+  close(): Promise<void>;
+}
+
+/** The real service: in-memory storage, the demo seed, the built widget and the demo pages. */
+export async function startService(options: Partial<Config> = {}): Promise<Service> {
+  ensureBuilt();
+  const app = await buildApp({
+    databaseUrl: 'memory://',
+    serveStatic: true,
+    seedDemo: true,
+    logger: false,
+    schedulerIntervalMs: 200,
+    ...options,
+  });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const api = createClient({ baseUrl: base, clientId: 'demo-client', clientSecret: 'demo-secret', allowLoopbackHttp: true });
+  return { app, base, api, close: () => app.close() };
+}
+
+/* ---------------- the browser ---------------- */
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium, or set CHROMIUM_PATH.`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+export interface Watched {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors, page errors and CSP violations seen so far. */
+  problems: string[];
+}
+
+/** Records CSP violations in the page (they also reach the console, but this names the blocked URI and directive). */
+const CSP_PROBE = `
+  window.__cspViolations = [];
+  document.addEventListener('securitypolicyviolation', (e) => {
+    window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI);
+  });
+`;
+
+/** A fresh context and page that record what goes wrong. */
+export async function openPage(browser: Browser, url: string, viewport = { width: 1280, height: 900 }): Promise<Watched> {
+  const context = await browser.newContext({ viewport, locale: 'es-ES' });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await page.addInitScript(CSP_PROBE);
+  await page.goto(url);
+  return { context, page, problems };
+}
+
+/** CSP violations the page recorded (in every frame). */
+export async function cspViolations(page: Page): Promise<string[]> {
+  const all: string[] = [];
+  for (const frame of page.frames()) {
+    const v = await frame.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []).catch(() => []);
+    all.push(...v);
+  }
+  return all;
+}
+
+/** Problems except the expected ones (e.g. the failed requests of a network drop). */
+export function unexpected(problems: string[], allowed: RegExp[] = []): string[] {
+  return problems.filter((p) => !allowed.some((re) => re.test(p)));
+}
+
+let shotCounter = 0;
+/** Saves a screenshot as test-results/e2e/<journey>/<nn>-<name>.png. */
+export async function shot(page: Page, journey: string, name: string): Promise<string> {
+  const dir = join(RESULTS_DIR, journey);
+  mkdirSync(dir, { recursive: true });
+  shotCounter += 1;
+  const path = join(dir, `${String(shotCounter).padStart(2, '0')}-${name}.png`);
+  await page.screenshot({ path });
+  return path;
+}
+
+/**
+ * Waits for a locator to be visible; on timeout, fails naming what should
+ * have been there and whose work provides it.
+ */
+export async function need(locator: Locator, what: string, timeout = 15_000): Promise<Locator> {
+  try {
+    await locator.first().waitFor({ state: 'visible', timeout });
+  } catch {
+    throw new Error(`e2e: expected ${what} within ${timeout} ms, but it did not appear (${String(locator)}).`);
+  }
+  return locator.first();
+}
+
+/** Polls fn until it returns something other than undefined, or fails naming what was awaited. */
+export async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeout = 15_000): Promise<T> {
+  const end = Date.now() + timeout;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v !== undefined) return v;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > end) {
+      throw new Error(`e2e: timed out after ${timeout} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/* ---------------- the widget in a page ---------------- */
+
+/** The widget's launcher (the loader's or the full one). */
+export function launcher(page: Page | ReturnType<Page['frameLocator']>): Locator {
+  return page.getByRole('button', { name: /^(Abrir chat|Open chat)/ });
+}
+
+/** The widget's message input. */
+export function messageInput(scope: Page | ReturnType<Page['frameLocator']>): Locator {
+  return scope.getByRole('textbox', { name: /^(Mensaje|Message)$/ });
+}
+
+/** The widget's message log (the message list region). */
+export function messageLog(scope: Page | ReturnType<Page['frameLocator']>): Locator {
+  return scope.getByRole('log');
+}
+
+/** Reads the stored messages of a room (oldest first) through the service's storage. */
+export async function roomMessages(app: FastifyInstance, roomId: string): Promise<Array<Record<string, unknown> & { id: string }>> {
+  const { rows } = await app.charla.db.query<{ id: string; body: Record<string, unknown> | string; seq: number; status: string }>(
+    'SELECT id, body, seq, status FROM messages WHERE room_id = $1 ORDER BY seq',
+    [roomId],
+  );
+  return rows.map((r) => ({ ...(typeof r.body === 'string' ? JSON.parse(r.body) : r.body), id: r.id, seq: Number(r.seq), status: r.status }));
+}
+
+/** The bot room of a user with the demo bot (or undefined before it exists). */
+export async function botRoomOf(app: FastifyInstance, userId: string, botId = DEMO_BOT_ID): Promise<string | undefined> {
+  const { rows } = await app.charla.db.query<{ id: string }>('SELECT id FROM rooms WHERE room_key = $1', [`bot:${botId}:${userId}`]);
+  return rows[0]?.id;
+}
+
+/** A user id unique to this run. */
+export function uniqueUser(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+type Scope = Page | ReturnType<Page['frameLocator']>;
+
+/** The widget's panel (a dialog). */
+export function panel(scope: Scope): Locator {
+  return scope.locator('charla-widget').getByRole('dialog');
+}
+
+/** The visible message list of the open room. */
+export function messagesRegion(scope: Scope): Locator {
+  return scope.getByRole('region', { name: /^(Mensajes|Messages)$/ });
+}
+
+/** Own messages' status marks that say the service has the message (DELIVERED or beyond). */
+export function deliveredMarks(scope: Scope): Locator {
+  return messagesRegion(scope).getByRole('img', { name: /^(Enviado|Entregado|Leído|Sent|Delivered|Read)$/ });
+}
+
+/**
+ * Opens the panel (when closed) and gets to the conversation with the bot:
+ * straight there, or through the home menu's room list.
+ */
+export async function enterBotConversation(scope: Scope, botName = 'Charla'): Promise<void> {
+  const input = messageInput(scope);
+  if (!(await panel(scope).isVisible().catch(() => false))) {
+    await need(launcher(scope), 'the launcher button "Abrir chat" (widget UI, issue 6)');
+    await launcher(scope).first().click();
+  }
+  await need(panel(scope), 'the chat panel (role dialog) after clicking the launcher');
+  const room = panel(scope).getByRole('button', { name: new RegExp(botName) });
+  const which = await until('the conversation or the home menu to show', async () => {
+    if (await input.isVisible().catch(() => false)) return 'chat';
+    if (await room.first().isVisible().catch(() => false)) return 'home';
+    return undefined;
+  });
+  if (which === 'home') await room.first().click();
+  await need(input, 'the message input (composer) of the bot conversation');
+}
