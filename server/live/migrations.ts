@@ -80,4 +80,11 @@ CREATE TABLE IF NOT EXISTS flow_states (
 );
 `,
   },
+  {
+    id: '011_live_indexes',
+    sql: `
+CREATE INDEX IF NOT EXISTS room_members_socket ON room_members (socket_id) WHERE socket_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS flow_states_bot ON flow_states (bot_id);
+`,
+  },
 ];

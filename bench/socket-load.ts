@@ -1,0 +1,347 @@
+#!/usr/bin/env -S npx tsx
+/**
+ * Socket load: CLIENTS concurrent widget connections in rooms of two, each
+ * sending a text every INTERVAL ms (random phase) for DURATION s, driven from
+ * this process against the service in a second process on loopback.
+ *
+ * The service runs in a child process (this file with `--serve`, in-memory
+ * PGlite by default, PostgreSQL when DATABASE_URL is set). It makes one widget,
+ * CLIENTS/2 direct rooms and a session token per user, and reports its memory
+ * over IPC (after a forced GC) before and after the clients connect.
+ *
+ * This process connects every client (socket.io-client, websocket), then each
+ * client sends `message:send` with a fresh UUID; its room partner must receive
+ * `message:new` with that id exactly once. Measured:
+ *   - delivery latency: send -> the partner's `message:new` (same clock), p50/p99;
+ *   - ack latency: send -> the acknowledgement, p50/p99;
+ *   - messages/s stored (acked) and delivered;
+ *   - memory per connection (service RSS and heap growth / CLIENTS);
+ *   - lost (acked but never delivered to the partner after a drain period),
+ *     duplicated (delivered more than once), failed acks, disconnects.
+ * Budgets (bench/budgets.json, socketLoad): p99 delivery latency, lost,
+ * duplicated (and failed acks, disconnects) must hold, or the run exits 1.
+ *
+ * Env (defaults from budgets.json): SOCKET_LOAD_CLIENTS (2000),
+ * SOCKET_LOAD_DURATION_S (30), SOCKET_LOAD_INTERVAL_MS (10000),
+ * SOCKET_LOAD_DRAIN_MS (5000); SOCKET_LOAD_DB_STATS=1 prints storage timings,
+ * SOCKET_LOAD_PROFILE=1 writes a CPU profile of the service to bench/results/.
+ * Writes bench/results/socket-load.json.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+
+const BUDGETS = (
+  JSON.parse(readFileSync(join(here, 'budgets.json'), 'utf8')) as {
+    socketLoad?: {
+      clients?: number;
+      durationS?: number;
+      intervalMs?: number;
+      p99MaxMs?: number;
+      lostMax?: number;
+      duplicatedMax?: number;
+    };
+  }
+).socketLoad ?? {};
+const CLIENTS = Math.max(2, Math.floor(Number(process.env['SOCKET_LOAD_CLIENTS'] ?? BUDGETS.clients ?? 2000) / 2) * 2);
+const DURATION_S = Number(process.env['SOCKET_LOAD_DURATION_S'] ?? BUDGETS.durationS ?? 30);
+const INTERVAL_MS = Number(process.env['SOCKET_LOAD_INTERVAL_MS'] ?? BUDGETS.intervalMs ?? 10_000);
+const DRAIN_MS = Number(process.env['SOCKET_LOAD_DRAIN_MS'] ?? 5000);
+const CONNECT_CONCURRENCY = 50;
+
+interface Memory {
+  rss: number;
+  heapUsed: number;
+}
+type ToChild = { type: 'setup'; pairs: number } | { type: 'memory' };
+type FromChild =
+  | { type: 'ready'; port: number }
+  | { type: 'setup'; users: { token: string; roomId: string }[] }
+  | { type: 'memory'; memory: Memory };
+
+if (process.argv.includes('--serve')) {
+  await serve();
+} else {
+  await drive();
+}
+
+/* ---------------- the service process ---------------- */
+
+async function serve(): Promise<void> {
+  const { buildApp } = await import('../server/app.ts');
+  const { liveOf } = await import('../server/live/index.ts');
+  const app = await buildApp({
+    databaseUrl: process.env['DATABASE_URL'] || 'memory://',
+    scheduler: false,
+    seedDemo: false,
+    serveStatic: false,
+    logger: false,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = app.server.address();
+  const port = addr && typeof addr === 'object' ? addr.port : 0;
+  const send = (m: FromChild) => process.send?.(m);
+  // Time spent in storage (SOCKET_LOAD_DB_STATS=1), printed when asked for memory.
+  const dbStats = { n: 0, ms: 0, max: 0, slow: 0 };
+  if (process.env['SOCKET_LOAD_DB_STATS']) {
+    const db = app.charla.db as { query: (...a: unknown[]) => Promise<unknown> };
+    const orig = db.query.bind(db);
+    db.query = async (...a: unknown[]) => {
+      const t = performance.now();
+      try {
+        return await orig(...a);
+      } finally {
+        const d = performance.now() - t;
+        dbStats.n++;
+        dbStats.ms += d;
+        dbStats.max = Math.max(dbStats.max, d);
+        if (d > 50) dbStats.slow++;
+      }
+    };
+  }
+  const gc = (globalThis as { gc?: () => void }).gc;
+
+  process.on('message', async (raw: ToChild) => {
+    if (raw.type === 'memory') {
+      if (dbStats.n) console.log(`  [service] db: ${dbStats.n} queries, mean ${(dbStats.ms / dbStats.n).toFixed(2)} ms, max ${dbStats.max.toFixed(0)} ms, ${dbStats.slow} over 50 ms`);
+      Object.assign(dbStats, { n: 0, ms: 0, max: 0, slow: 0 });
+      gc?.();
+      await new Promise((r) => setTimeout(r, 200));
+      gc?.();
+      const m = process.memoryUsage();
+      send({ type: 'memory', memory: { rss: m.rss, heapUsed: m.heapUsed } });
+    } else if (raw.type === 'setup') {
+      const { db, config } = app.charla;
+      const live = liveOf(app);
+      const botId = `bench-bot-${randomUUID()}`;
+      const widgetId = `bench-widget-${randomUUID()}`;
+      await db.query('INSERT INTO bots (id, company_id, name) VALUES ($1, $2, $3)', [botId, config.companyId, 'Bench']);
+      await db.query('INSERT INTO widgets (id, bot_id, company_id, config) VALUES ($1, $2, $3, $4::jsonb)', [
+        widgetId,
+        botId,
+        config.companyId,
+        JSON.stringify({ properties: { type: 'normal' }, theme: {}, credentials: {} }),
+      ]);
+      const key = `bench-${randomUUID()}`;
+      const { hashApiKey } = await import('../server/live/session.ts');
+      await db.query('INSERT INTO api_keys (widget_id, key_hash) VALUES ($1, $2)', [widgetId, hashApiKey(key)]);
+      const access = await live.sessions.accessByKey(key);
+      const users: { token: string; roomId: string }[] = [];
+      for (let i = 0; i < raw.pairs; i++) {
+        const a = { id: `a${i}-${randomUUID().slice(0, 8)}`, names: `A ${i}` };
+        const b = { id: `b${i}-${randomUUID().slice(0, 8)}`, names: `B ${i}` };
+        const { roomId } = await live.messaging.rooms.openDirect(config.companyId, a, b);
+        users.push({ token: live.sessions.issue(access, a.id).token, roomId });
+        users.push({ token: live.sessions.issue(access, b.id).token, roomId });
+      }
+      send({ type: 'setup', users });
+    }
+  });
+  process.on('disconnect', () => {
+    void app.close().finally(() => process.exit(0));
+  });
+  send({ type: 'ready', port });
+}
+
+/* ---------------- the driving process ---------------- */
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i] as number;
+}
+
+function ask<T extends FromChild['type']>(child: ChildProcess, msg: ToChild | null, type: T): Promise<Extract<FromChild, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: FromChild) => {
+      if (m.type === type) {
+        child.off('message', onMessage);
+        resolve(m as Extract<FromChild, { type: T }>);
+      }
+    };
+    child.on('message', onMessage);
+    child.once('exit', (code) => reject(new Error(`service exited (${code})`)));
+    if (msg) child.send(msg);
+  });
+}
+
+async function drive(): Promise<void> {
+  const { io } = await import('socket.io-client');
+  const { SOCKET_PATH } = await import('../types/routes.ts');
+  type Ack = { ok: true; data: { id: string } } | { ok: false; error: unknown };
+
+  console.log(`socket-load: ${CLIENTS} clients, ${CLIENTS / 2} rooms, ${DURATION_S} s, one message per client every ${INTERVAL_MS} ms`);
+  const profile = process.env['SOCKET_LOAD_PROFILE'] ? ['--cpu-prof', `--cpu-prof-dir=${join(here, 'results')}`] : [];
+  const child = spawn(process.execPath, ['--expose-gc', ...profile, '--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: process.env,
+  });
+  const stop = () => {
+    if (child.connected) child.disconnect();
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  };
+  try {
+    const { port } = await ask(child, null, 'ready');
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const t0 = performance.now();
+    const { users } = await ask(child, { type: 'setup', pairs: CLIENTS / 2 }, 'setup');
+    console.log(`  setup: ${users.length} sessions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const memBefore = (await ask(child, { type: 'memory' }, 'memory')).memory;
+
+    // Connect every client.
+    const sent = new Map<string, { at: number; to: number }>();
+    const receivedCount = new Map<string, number>();
+    const deliveryMs: number[] = [];
+    const ackMs: number[] = [];
+    let duplicated = 0;
+    let ackFailures = 0;
+    let disconnects = 0;
+    let measuring = false;
+    const sockets = new Array<ReturnType<typeof io>>(users.length);
+    const tc = performance.now();
+    for (let start = 0; start < users.length; start += CONNECT_CONCURRENCY) {
+      await Promise.all(
+        users.slice(start, start + CONNECT_CONCURRENCY).map(
+          (u, k) =>
+            new Promise<void>((resolve, reject) => {
+              const index = start + k;
+              const s = io(baseUrl, {
+                path: SOCKET_PATH,
+                transports: ['websocket'],
+                auth: { token: u.token },
+                reconnection: false,
+                forceNew: true,
+              });
+              sockets[index] = s;
+              s.on('message:new', (m: { id: string }) => {
+                const info = sent.get(m.id);
+                if (!info || info.to !== index) return; // the sender's own echo
+                const n = (receivedCount.get(m.id) ?? 0) + 1;
+                receivedCount.set(m.id, n);
+                if (n > 1) duplicated++;
+                else if (measuring) deliveryMs.push(performance.now() - info.at);
+              });
+              s.on('disconnect', () => {
+                disconnects++;
+              });
+              s.once('connect', () => resolve());
+              s.once('connect_error', (e) => reject(e));
+            }),
+        ),
+      );
+    }
+    console.log(`  connected ${users.length} in ${((performance.now() - tc) / 1000).toFixed(1)} s`);
+    disconnects = 0;
+    const memAfter = (await ask(child, { type: 'memory' }, 'memory')).memory;
+
+    // Traffic.
+    const partner = (i: number) => (i % 2 === 0 ? i + 1 : i - 1);
+    const timers: NodeJS.Timeout[] = [];
+    let acked = 0;
+    const sendOne = (i: number) => {
+      const s = sockets[i];
+      const u = users[i];
+      if (!s || !u) return;
+      const id = randomUUID();
+      const at = performance.now();
+      sent.set(id, { at, to: partner(i) });
+      s.timeout(10_000).emit('message:send', { id, roomId: u.roomId, type: 'TEXT', text: `hello ${i} ${at.toFixed(0)}` }, (err: Error | null, res: Ack) => {
+        if (err || !res.ok) {
+          ackFailures++;
+          sent.delete(id);
+          return;
+        }
+        acked++;
+        ackMs.push(performance.now() - at);
+      });
+    };
+    measuring = true;
+    const tStart = performance.now();
+    for (let i = 0; i < users.length; i++) {
+      const first = setTimeout(() => {
+        sendOne(i);
+        timers.push(setInterval(() => sendOne(i), INTERVAL_MS));
+      }, Math.random() * INTERVAL_MS);
+      timers.push(first);
+    }
+    await new Promise((r) => setTimeout(r, DURATION_S * 1000));
+    for (const t of timers) clearTimeout(t);
+    const elapsed = (performance.now() - tStart) / 1000;
+    await new Promise((r) => setTimeout(r, DRAIN_MS));
+    measuring = false;
+
+    if (process.env['SOCKET_LOAD_DB_STATS']) await ask(child, { type: 'memory' }, 'memory');
+    let lost = 0;
+    for (const id of sent.keys()) if (!receivedCount.has(id)) lost++;
+    const received = [...receivedCount.values()].filter((n) => n >= 1).length;
+    const delivery = Float64Array.from(deliveryMs).sort();
+    const acks = Float64Array.from(ackMs).sort();
+    const round = (n: number) => Math.round(n * 10) / 10;
+    const connections = users.length;
+
+    const budget = {
+      p99MaxMs: BUDGETS.p99MaxMs ?? 100,
+      lostMax: BUDGETS.lostMax ?? 0,
+      duplicatedMax: BUDGETS.duplicatedMax ?? 0,
+    };
+    const result = {
+      clients: connections,
+      rooms: connections / 2,
+      durationS: round(elapsed),
+      intervalMs: INTERVAL_MS,
+      database: process.env['DATABASE_URL'] ? 'postgres' : 'pglite (memory)',
+      sent: sent.size + ackFailures,
+      acked,
+      delivered: received,
+      messagesPerSecond: round(acked / elapsed),
+      deliveryLatencyMs: { p50: round(percentile(delivery, 50)), p99: round(percentile(delivery, 99)), max: round(delivery[delivery.length - 1] ?? NaN) },
+      ackLatencyMs: { p50: round(percentile(acks, 50)), p99: round(percentile(acks, 99)) },
+      memoryPerConnectionBytes: {
+        rss: Math.round((memAfter.rss - memBefore.rss) / connections),
+        heap: Math.round((memAfter.heapUsed - memBefore.heapUsed) / connections),
+      },
+      serviceMemory: { before: memBefore, afterConnect: memAfter },
+      lost,
+      duplicated,
+      ackFailures,
+      disconnects,
+      budget,
+      at: new Date().toISOString(),
+    };
+    const failures: string[] = [];
+    if (!(result.deliveryLatencyMs.p99 <= budget.p99MaxMs)) failures.push(`p99 ${result.deliveryLatencyMs.p99} ms > ${budget.p99MaxMs} ms`);
+    if (lost > budget.lostMax) failures.push(`${lost} lost`);
+    if (duplicated > budget.duplicatedMax) failures.push(`${duplicated} duplicated`);
+    if (ackFailures > 0) failures.push(`${ackFailures} failed acks`);
+    if (disconnects > 0) failures.push(`${disconnects} disconnects`);
+    const pass = failures.length === 0;
+    mkdirSync(join(here, 'results'), { recursive: true });
+    writeFileSync(join(here, 'results', 'socket-load.json'), JSON.stringify({ ...result, pass, failures }, null, 2) + '\n');
+
+    for (const s of sockets) s?.close();
+    console.table({
+      'messages/s (stored)': result.messagesPerSecond,
+      'delivery p50 ms': result.deliveryLatencyMs.p50,
+      'delivery p99 ms': result.deliveryLatencyMs.p99,
+      'ack p99 ms': result.ackLatencyMs.p99,
+      'memory/connection (RSS, KB)': round(result.memoryPerConnectionBytes.rss / 1024),
+      'memory/connection (heap, KB)': round(result.memoryPerConnectionBytes.heap / 1024),
+      lost,
+      duplicated,
+      'failed acks': ackFailures,
+    });
+    console.log(pass ? 'socket-load: within budget' : `socket-load: OVER BUDGET: ${failures.join('; ')}`);
+    stop();
+    process.exit(pass ? 0 : 1);
+  } catch (err) {
+    console.error('socket-load failed:', err);
+    stop();
+    process.exit(1);
+  }
+}
