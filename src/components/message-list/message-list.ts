@@ -7,51 +7,15 @@ import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
 import type { WidgetContext } from '../../widget/context.ts';
-import { dayKey, formatDay, messageDate, summarize } from '../shared/format.ts';
+import { formatDay, summarize } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
+import { ItemsBuilder, isOwn, type ListItem } from './items.ts';
 import { styles } from './message-list.styles.ts';
 
-/** One row of the virtualized list: a date separator or a message. */
-export type ListItem =
-  | { kind: 'day'; key: string; date: Date }
-  | { kind: 'message'; key: string; message: Message; own: boolean; grouped: boolean; showSender: boolean };
+export { buildItems, isOwn, type ListItem } from './items.ts';
 
 /** Which way the list holds its scroll position across changes. */
 type Anchor = { mode: 'bottom' } | { mode: 'item'; key: string } | { mode: 'free' };
-
-const dayCache = new WeakMap<Message, string>();
-function dayOf(m: Message): string {
-  let key = dayCache.get(m);
-  if (key === undefined) {
-    key = dayKey(messageDate(m));
-    dayCache.set(m, key);
-  }
-  return key;
-}
-
-/** Rows for messages: a separator before each new day, sender names in group rooms, grouping of runs. */
-export function buildItems(messages: readonly Message[], userId: string | null, groupRoom: boolean): ListItem[] {
-  const items: ListItem[] = [];
-  let lastDay = '';
-  let lastSender = '';
-  for (const m of messages) {
-    const day = dayOf(m);
-    if (day !== lastDay) {
-      items.push({ kind: 'day', key: `day:${day}`, date: messageDate(m) });
-      lastDay = day;
-      lastSender = '';
-    }
-    const own = isOwn(m, userId);
-    const grouped = m.senderId === lastSender && m.type !== 'EVENT';
-    items.push({ kind: 'message', key: String(m.id), message: m, own, grouped, showSender: groupRoom && !own && !grouped });
-    lastSender = m.type === 'EVENT' ? '' : m.senderId;
-  }
-  return items;
-}
-
-export function isOwn(m: Message, userId: string | null): boolean {
-  return userId ? m.senderId === userId : (m.by as string) === 'user';
-}
 
 const BOTTOM_SLACK = 48;
 const TOP_SLACK = 240;
@@ -89,6 +53,7 @@ export class CharlaMessageList extends LitElement {
   ]);
 
   private items: ListItem[] = [];
+  private readonly builder = new ItemsBuilder();
   private itemsFrom: readonly Message[] | undefined;
   private itemsUser: string | null = null;
   private roomId: string | null = null;
@@ -106,7 +71,7 @@ export class CharlaMessageList extends LitElement {
     if (messages !== this.itemsFrom || userId !== this.itemsUser) {
       this.trackArrivals(messages, userId);
       const room = this.stores.get('$rooms')?.find((r) => r.id === roomId);
-      this.items = buildItems(messages, userId, (room?.type as string | undefined) === 'group' || (room?.members.length ?? 0) > 2);
+      this.items = this.builder.build(messages, userId, (room?.type as string | undefined) === 'group' || (room?.members.length ?? 0) > 2);
       this.itemsFrom = messages;
       this.itemsUser = userId;
     }
@@ -132,13 +97,14 @@ export class CharlaMessageList extends LitElement {
   private trackArrivals(messages: readonly Message[], userId: string | null): void {
     const lastIndex = this.lastMessageKey ? findIndexFromEnd(messages, this.lastMessageKey) : -1;
     const fresh: Message[] = [];
+    // Only the tail after the last message held can be new; history paged in above it never is.
     for (let i = messages.length - 1; i > lastIndex; i--) {
       const m = messages[i]!;
       const id = String(m.id);
       if (this.knownIds.has(id)) continue;
+      this.knownIds.add(id);
       fresh.push(m);
     }
-    for (const m of messages) this.knownIds.add(String(m.id));
     if (messages.length) this.lastMessageKey = String(messages[messages.length - 1]!.id);
     if (fresh.length === 0) return;
     fresh.reverse();

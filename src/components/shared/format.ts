@@ -18,8 +18,24 @@ export function locale(language: string): string {
   return language === 'en' ? 'en' : 'es';
 }
 
+// Intl formatters are costly to make and a list formats hundreds of dates: one per language and style.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(language: string, style: 'time' | 'day' | 'dayYear'): Intl.DateTimeFormat {
+  const key = `${locale(language)}:${style}`;
+  let f = formatters.get(key);
+  if (!f) {
+    const options: Intl.DateTimeFormatOptions =
+      style === 'time'
+        ? { hour: '2-digit', minute: '2-digit' }
+        : { day: 'numeric', month: 'long', year: style === 'dayYear' ? 'numeric' : undefined };
+    f = new Intl.DateTimeFormat(locale(language), options);
+    formatters.set(key, f);
+  }
+  return f;
+}
+
 export function formatTime(date: Date, language: string): string {
-  return date.toLocaleTimeString(locale(language), { hour: '2-digit', minute: '2-digit' });
+  return formatter(language, 'time').format(date);
 }
 
 /** "Hoy", "Ayer" or the date. */
@@ -30,11 +46,7 @@ export function formatDay(date: Date, language: string, t: Translate, now = new 
   const key = dayKey(date);
   if (key === today) return t('today');
   if (key === dayKey(yesterday)) return t('yesterday');
-  return date.toLocaleDateString(locale(language), {
-    day: 'numeric',
-    month: 'long',
-    year: date.getFullYear() === now.getFullYear() ? undefined : 'numeric',
-  });
+  return formatter(language, date.getFullYear() === now.getFullYear() ? 'day' : 'dayYear').format(date);
 }
 
 export function formatBytes(bytes: number): string {

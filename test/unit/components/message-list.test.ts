@@ -148,3 +148,26 @@ describe('<charla-message-list>', () => {
     expect(q.queryByRole('button', { name: /Mensajes nuevos/ })).toBeNull();
   });
 });
+
+describe('ItemsBuilder', () => {
+  it('appends rows for new messages and patches changed ones, matching a full rebuild', async () => {
+    const { ItemsBuilder } = await import('../../../src/components/message-list/items.ts');
+    const b = new ItemsBuilder();
+    const day1 = Date.UTC(2026, 0, 10, 12);
+    const first = [msg({ timestamp: day1, senderId: 'a' }), msg({ timestamp: day1 + 1, senderId: 'a' })];
+    const rows1 = b.build(first, 'me', true);
+    const next = [
+      first[0]!,
+      { ...first[1]!, status: 'DELIVERED_USER' } as typeof first[1],
+      msg({ timestamp: day1 + 2, senderId: 'a' }),
+      msg({ timestamp: Date.UTC(2026, 0, 12, 9), senderId: 'me' }),
+    ];
+    const rows2 = b.build(next, 'me', true);
+    expect(rows2).not.toBe(rows1);
+    expect(rows2).toEqual(buildItems(next, 'me', true));
+    expect(rows2[2]).toMatchObject({ kind: 'message', message: next[1] });
+    // Prepending history cannot be patched: a rebuild gives the same rows as building afresh.
+    const older = [msg({ timestamp: day1 - 1000, senderId: 'b' }), ...next];
+    expect(b.build(older, 'me', true)).toEqual(buildItems(older, 'me', true));
+  });
+});

@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+/**
+ * Render benchmark of the widget UI in headless Chromium (playwright-core):
+ *   launcher   ms from the first script's start to the launcher painted
+ *   open       opening a room with 10,000 messages: ms to its first painted frame, message elements in the DOM
+ *   scroll     scrolling through it: p95 of frame intervals and of per-frame main-thread work
+ *   burst      1,000 incoming messages within one second, each in its own task: long tasks over 50 ms
+ * The page bundles src/define.ts with a test-only context (bench/render/page.ts),
+ * minified, in production mode. Budgets: bench/budgets.json "render".
+ * Writes bench/results/render.json; exits non-zero over budget.
+ */
+import { createServer } from 'node:http';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { build } from 'vite';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const budgets = JSON.parse(readFileSync(join(root, 'bench', 'budgets.json'), 'utf8')).render;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const MESSAGES = 10_000;
+const RUNS = Number(process.env.CHARLA_RENDER_RUNS ?? 5);
+
+const p95 = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)] ?? 0;
+};
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? 0;
+};
+const round = (x) => Math.round(x * 100) / 100;
+
+const out = mkdtempSync(join(tmpdir(), 'charla-render-'));
+await build({
+  configFile: false,
+  logLevel: 'silent',
+  root,
+  define: { 'process.env.NODE_ENV': '"production"' },
+  build: {
+    outDir: out,
+    emptyOutDir: true,
+    minify: true,
+    lib: { entry: join(root, 'bench/render/page.ts'), formats: ['iife'], name: 'RenderBench', fileName: () => 'page.js' },
+  },
+});
+const pageJs = readFileSync(join(out, 'page.js'));
+rmSync(out, { recursive: true, force: true });
+
+const html = '<!doctype html><html lang="es"><head><meta charset="utf-8"><title>render</title></head>' +
+  '<body><script src="/t0.js"></script><script src="/page.js"></script></body></html>';
+const server = createServer((req, res) => {
+  const path = new URL(req.url ?? '/', 'http://x').pathname;
+  if (path === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end(html);
+  if (path === '/t0.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end('window.__t0 = performance.now();');
+  if (path === '/page.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(pageJs);
+  res.writeHead(404).end();
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const origin = `http://127.0.0.1:${server.address().port}`;
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+
+const runs = [];
+try {
+  for (let run = 0; run < RUNS; run++) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      window.__longTasks = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+      }).observe({ type: 'longtask', buffered: true });
+    });
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    await page.goto(`${origin}/`);
+    await page.waitForFunction(() => !!window.__bench);
+    const launcher = await page.evaluate(() => window.__bench.launcher());
+    const open = await page.evaluate((n) => window.__bench.openRoom(n), MESSAGES);
+    const scroll = await page.evaluate(() => window.__bench.scroll(240, 120));
+    const burstStart = await page.evaluate(() => performance.now());
+    const burst = await page.evaluate(() => window.__bench.burst(1000, 1000));
+    const longTasks = await page.evaluate((t) => window.__longTasks.filter((e) => e.start >= t), burstStart);
+    runs.push({ launcher, open, scroll, burst, longTasks });
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
+
+const result = {
+  date: new Date().toISOString(),
+  runs: RUNS,
+  messages: MESSAGES,
+  launcherVisibleMs: { median: round(median(runs.map((r) => r.launcher))), max: round(Math.max(...runs.map((r) => r.launcher))) },
+  openRoomFirstPaintMs: { median: round(median(runs.map((r) => r.open.ms))), max: round(Math.max(...runs.map((r) => r.open.ms))) },
+  messageElementsMax: Math.max(...runs.map((r) => Math.max(r.open.rows, r.scroll.maxRows, r.burst.rows))),
+  scrollFrameIntervalP95Ms: round(p95(runs.flatMap((r) => r.scroll.intervals))),
+  scrollFrameWorkP95Ms: round(p95(runs.flatMap((r) => r.scroll.work))),
+  burst: {
+    messages: runs[0]?.burst.total ?? 0,
+    longTasksOver50Ms: runs.reduce((n, r) => n + r.longTasks.filter((t) => t.duration > 50).length, 0),
+    longestTaskMs: round(Math.max(0, ...runs.flatMap((r) => r.longTasks.map((t) => t.duration)))),
+  },
+  budgets,
+};
+
+const failures = [];
+const over = (name, value, max) => {
+  if (typeof max === 'number' && value > max) failures.push(`${name} ${value} > ${max}`);
+};
+// Budgets hold for every run (max), not just the typical one.
+over('launcher visible ms (max of runs)', result.launcherVisibleMs.max, budgets.launcherVisibleMaxMs);
+over('open room first paint ms (max of runs)', result.openRoomFirstPaintMs.max, budgets.openRoomFirstPaintMaxMs);
+over('message elements', result.messageElementsMax, budgets.messageElementsMax);
+over('scroll frame p95 ms', result.scrollFrameIntervalP95Ms, budgets.scrollFrameP95MaxMs);
+over('burst long tasks > 50 ms', result.burst.longTasksOver50Ms, budgets.burstLongTasksMax);
+result.failures = failures;
+
+mkdirSync(join(root, 'bench', 'results'), { recursive: true });
+writeFileSync(join(root, 'bench', 'results', 'render.json'), JSON.stringify(result, null, 2) + '\n');
+console.log('render (widget UI, headless Chromium, %d runs)', RUNS);
+console.table({
+  'launcher visible (ms)': { median: result.launcherVisibleMs.median, max: result.launcherVisibleMs.max, budget: budgets.launcherVisibleMaxMs },
+  'open 10k room, first paint (ms)': { median: result.openRoomFirstPaintMs.median, max: result.openRoomFirstPaintMs.max, budget: budgets.openRoomFirstPaintMaxMs },
+  'message elements in DOM (max)': { median: '', max: result.messageElementsMax, budget: budgets.messageElementsMax },
+  'scroll frame interval p95 (ms)': { median: '', max: result.scrollFrameIntervalP95Ms, budget: budgets.scrollFrameP95MaxMs },
+  'scroll frame work p95 (ms)': { median: '', max: result.scrollFrameWorkP95Ms, budget: '' },
+  'burst 1000/s: long tasks > 50 ms': { median: '', max: result.burst.longTasksOver50Ms, budget: budgets.burstLongTasksMax },
+  'burst 1000/s: longest task (ms)': { median: '', max: result.burst.longestTaskMs, budget: '' },
+});
+if (failures.length) {
+  console.error('over budget:\n  ' + failures.join('\n  '));
+  process.exit(1);
+}
