@@ -171,7 +171,8 @@ describe('attachRedisAdapter', () => {
       await waitFor('B to notice the outage', () => !b.fanout.isReady(), 5000);
       const started = Date.now();
       const seen = await b.io.in('chat').fetchSockets();
-      expect(Date.now() - started).toBeLessThan(200);
+      // Well under the 1 s query timeout: no round trip to Redis was attempted.
+      expect(Date.now() - started).toBeLessThan(500);
       expect(seen.map((s) => s.id)).toEqual([onB.id]);
       await sleep(6500);
       expect(got).toEqual(['before']);
