@@ -136,20 +136,18 @@ export async function listCampaigns(
     params.push(query.elementName);
     where += ` AND element_name = $${params.length}`;
   }
-  const count = await charla.db.query<{ total: string | number }>(
-    `SELECT count(*) AS total FROM campaigns WHERE ${where}`,
-    params,
+  // One round trip: the count and the page together (the page is empty past the end).
+  const n = params.length;
+  const { rows: joined } = await charla.db.query<CampaignRow & { total: string | number }>(
+    `WITH t AS (SELECT count(*) AS total FROM campaigns WHERE ${where})
+     SELECT t.total, p.* FROM t LEFT JOIN LATERAL (
+       SELECT ${COLUMNS} FROM campaigns WHERE ${where}
+       ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}
+     ) p ON true`,
+    [...params, limit, offset],
   );
-  const total = Number(count.rows[0]?.total ?? 0);
-  const rows =
-    offset >= total
-      ? []
-      : (
-          await charla.db.query<CampaignRow>(
-            `SELECT ${COLUMNS} FROM campaigns WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-            [...params, limit, offset],
-          )
-        ).rows;
+  const total = Number(joined[0]?.total ?? 0);
+  const rows = joined.filter((r) => r.id !== null);
   return {
     results: rows.map(toCampaign),
     pagination: { limit, page, total, offset, totalPages: Math.ceil(total / limit) },
