@@ -147,6 +147,22 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
     expect(dave.inRoom(roomId)).toHaveLength(10);
   });
 
+  it('stores a room post sent at once to both processes with the same message ids once', async () => {
+    const kim = await user(b, 'kim');
+    await kim.connect();
+    const roomId = kim.session.botRoomId;
+    const messages = Array.from({ length: 5 }, (_, i) => ({ id: randomUUID(), type: 'TEXT', text: `post ${i}` }));
+    const path = `/v1/rooms/${encodeURIComponent(roomId)}/message`;
+    const body = { senderId: 'operator-1', messages };
+    await Promise.all([api(a.url, 'POST', path, body), api(b.url, 'POST', path, body)]);
+    const ids: string[] = messages.map((m) => m.id);
+    const rows = await sql<{ id: string }>(database!.url, 'SELECT id FROM messages WHERE id = ANY($1)', [ids]);
+    expect(rows.map((r) => r.id).sort()).toEqual([...ids].sort());
+    await waitFor('the posts live on B', () => ids.every((id) => kim.received.some((m) => String(m.id) === id)), 10_000);
+    await sleep(300);
+    expect(doubled(kim.received.filter((m) => ids.includes(String(m.id))))).toEqual([]);
+  });
+
   it('delivers a bot message sent to process A to the user connected to process B', async () => {
     const erin = await user(b, 'erin');
     await erin.connect();
