@@ -25,6 +25,7 @@ export const en: Catalogue = {
   loadingOlder: 'Loading earlier messages…',
   historyStart: 'Start of the conversation',
   today: 'Today',
+  months: 'January,February,March,April,May,June,July,August,September,October,November,December',
   yesterday: 'Yesterday',
   you: 'You',
   statusCREATED: 'Sending',

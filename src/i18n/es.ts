@@ -23,6 +23,7 @@ export const es = {
   loadingOlder: 'Cargando mensajes anteriores…',
   historyStart: 'Inicio de la conversación',
   today: 'Hoy',
+  months: 'enero,febrero,marzo,abril,mayo,junio,julio,agosto,septiembre,octubre,noviembre,diciembre',
   yesterday: 'Ayer',
   you: 'Tú',
   statusCREATED: 'Enviando',

@@ -17,14 +17,13 @@ export { buildItems, isOwn, type ListItem } from './items.ts';
 /** Which way the list holds its scroll position across changes. */
 type Anchor = { mode: 'bottom' } | { mode: 'item'; key: string } | { mode: 'free' };
 
-const BOTTOM_SLACK = 48;
-const TOP_SLACK = 240;
+/** Older history is asked for when one of the first rows shows. */
+const TOP_ROWS = 2;
 const ANNOUNCEMENTS_KEPT = 10;
 
 /**
  * @summary The current room's messages: virtualized, with date separators, history paging and a live region.
  * @tag charla-message-list
- * @event none - Talks to the widget through its context's actions (loadOlder, markSeen, retry...).
  * @csspart message-list - The scrolling region.
  * @csspart message - Each message row (forwarded from charla-message).
  * @csspart bubble - Each bubble (forwarded from charla-message).
@@ -124,25 +123,23 @@ export class CharlaMessageList extends LitElement {
     }
   }
 
-  private handleScroll(): void {
-    const el = this.scroller;
-    if (!el) return;
-    const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_SLACK;
-    if (atBottom && this.anchor.mode !== 'bottom') {
-      this.anchor = { mode: 'bottom' };
-      this.unseenBelow = 0;
-    }
-    if (el.scrollTop < TOP_SLACK) this.maybeLoadOlder();
-  }
-
   private handleUnpinned(): void {
     // The user scrolled on purpose: stop holding the view.
     if (this.anchor.mode !== 'free') this.anchor = { mode: 'free' };
   }
 
+  /**
+   * The virtualizer reports the visible range after its own layout, so the list reacts to
+   * scrolling here without reading geometry (which would force a layout on every scroll).
+   */
   private handleVisibilityChanged(event: Event): void {
     const e = event as Event & { first: number; last: number };
     this.visible = { first: e.first, last: e.last };
+    if (e.last >= this.items.length - 1 && this.anchor.mode !== 'bottom') {
+      this.anchor = { mode: 'bottom' };
+      this.unseenBelow = 0;
+    }
+    if (e.first <= TOP_ROWS) this.maybeLoadOlder();
     this.markVisibleSeen();
   }
 
@@ -237,7 +234,6 @@ export class CharlaMessageList extends LitElement {
         role="region"
         aria-label=${t('messages')}
         tabindex="0"
-        @scroll=${this.handleScroll}
         @unpinned=${this.handleUnpinned}
         @visibilityChanged=${this.handleVisibilityChanged}
       >

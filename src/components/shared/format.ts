@@ -18,24 +18,16 @@ export function locale(language: string): string {
   return language === 'en' ? 'en' : 'es';
 }
 
-// Intl formatters are costly to make and a list formats hundreds of dates: one per language and style.
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(language: string, style: 'time' | 'day' | 'dayYear'): Intl.DateTimeFormat {
-  const key = `${locale(language)}:${style}`;
-  let f = formatters.get(key);
-  if (!f) {
-    const options: Intl.DateTimeFormatOptions =
-      style === 'time'
-        ? { hour: '2-digit', minute: '2-digit' }
-        : { day: 'numeric', month: 'long', year: style === 'dayYear' ? 'numeric' : undefined };
-    f = new Intl.DateTimeFormat(locale(language), options);
-    formatters.set(key, f);
-  }
-  return f;
-}
-
+/**
+ * Times and dates are formatted by hand: the first Intl.DateTimeFormat of a
+ * page loads locale data (tens of milliseconds), which would land on the
+ * first paint of a room.
+ */
 export function formatTime(date: Date, language: string): string {
-  return formatter(language, 'time').format(date);
+  const h = date.getHours();
+  const m = String(date.getMinutes()).padStart(2, '0');
+  if (language === 'en') return `${h % 12 || 12}:${m} ${h < 12 ? 'AM' : 'PM'}`;
+  return `${String(h).padStart(2, '0')}:${m}`;
 }
 
 /** "Hoy", "Ayer" or the date. */
@@ -46,7 +38,9 @@ export function formatDay(date: Date, language: string, t: Translate, now = new 
   const key = dayKey(date);
   if (key === today) return t('today');
   if (key === dayKey(yesterday)) return t('yesterday');
-  return formatter(language, date.getFullYear() === now.getFullYear() ? 'day' : 'dayYear').format(date);
+  const month = t('months').split(',')[date.getMonth()] ?? '';
+  const year = date.getFullYear() === now.getFullYear() ? '' : ` ${date.getFullYear()}`;
+  return language === 'en' ? `${month} ${date.getDate()}${year ? `,${year}` : ''}` : `${date.getDate()} de ${month}${year ? ` de${year}` : ''}`;
 }
 
 export function formatBytes(bytes: number): string {

@@ -110,25 +110,29 @@ describe('<charla-message-list>', () => {
     expect(callsOf('markSeen')).toHaveLength(1);
   });
 
-  it('asks for older history when scrolled to the top', async () => {
+  it('asks for older history when scrolled to the top, not lower down', async () => {
     const f = makeContext();
-    f.stores.$currentHistory.set({ loading: false, hasMore: true });
-    f.stores.$currentMessages.set([msg(), msg()]);
-    const { scroller, callsOf, stores, el, q } = await mount(f);
-    scroller().dispatchEvent(new Event('scroll'));
+    f.stores.$currentMessages.set([msg(), msg(), msg(), msg(), msg(), msg()]);
+    const { visible, callsOf, stores, el, q } = await mount(f);
+    stores.$currentHistory.set({ loading: false, hasMore: true });
+    await settle(el);
+    visible(3, 6);
+    expect(callsOf('loadOlder')).toHaveLength(0);
+    visible(2, 3);
     expect(callsOf('loadOlder')).toHaveLength(1);
     stores.$currentHistory.set({ loading: true, hasMore: true });
     await settle(el);
     expect(q.getByRole('status').textContent).toContain('Cargando mensajes anteriores');
-    scroller().dispatchEvent(new Event('scroll'));
+    visible(0, 3);
     expect(callsOf('loadOlder')).toHaveLength(1);
   });
 
   it('does not ask for history when the first message is held', async () => {
     const f = makeContext();
     f.stores.$currentHistory.set({ loading: false, hasMore: false });
-    const { scroller, callsOf } = await mount(f);
-    scroller().dispatchEvent(new Event('scroll'));
+    f.stores.$currentMessages.set([msg(), msg()]);
+    const { visible, callsOf } = await mount(f);
+    visible(0, 2);
     expect(callsOf('loadOlder')).toHaveLength(0);
   });
 

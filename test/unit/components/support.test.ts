@@ -93,3 +93,19 @@ describe('theme', () => {
     expect(links[0]!.getAttribute('href')).toBe('https://fonts.googleapis.com/css2?family=Open+Sans:wght@400;600&display=swap');
   });
 });
+
+describe('dates', () => {
+  it('formats times and day separators in each language', async () => {
+    const { formatDay, formatTime } = await import('../../../src/components/shared/format.ts');
+    const { translator } = await import('../../../src/i18n/index.ts');
+    const at = new Date(2026, 2, 3, 14, 5);
+    expect(formatTime(at, 'es')).toBe('14:05');
+    expect(formatTime(at, 'en')).toBe('2:05 PM');
+    const now = new Date(2026, 2, 10, 9, 0);
+    expect(formatDay(at, 'es', translator('es'), now)).toBe('3 de marzo');
+    expect(formatDay(new Date(2025, 11, 24), 'es', translator('es'), now)).toBe('24 de diciembre de 2025');
+    expect(formatDay(new Date(2025, 11, 24), 'en', translator('en'), now)).toBe('December 24, 2025');
+    expect(formatDay(new Date(2026, 2, 9, 23), 'es', translator('es'), now)).toBe('Ayer');
+    expect(formatDay(new Date(2026, 2, 10, 1), 'en', translator('en'), now)).toBe('Today');
+  });
+});
