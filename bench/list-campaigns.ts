@@ -77,7 +77,9 @@ async function serve(): Promise<void> {
   const seedMs = performance.now() - started;
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const count = (await app.charla.db.query<{ n: string }>('SELECT count(*) AS n FROM campaigns')).rows[0]?.n;
-  process.stdout.write(`${JSON.stringify({ ready: true, address, stored: Number(count), seedMs, storage: app.charla.db.kind })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ ready: true, address, stored: Number(count), seedMs, storage: app.charla.db.kind })}\n`,
+  );
   const stop = async () => {
     await app.close();
     if (schema) {
@@ -115,27 +117,37 @@ async function drive(): Promise<void> {
   const duration = Number(process.env['BENCH_DURATION'] ?? budgets.durationSeconds ?? 10);
   // autocannon ships no types; loaded by name so the type checker leaves it alone.
   const autocannonModule: string = 'autocannon';
-  const autocannon = (await import(autocannonModule)).default as (opts: unknown, cb: (err: Error | null, r: any) => void) => void;
+  const autocannon = (await import(autocannonModule)).default as (
+    opts: unknown,
+    cb: (err: Error | null, r: any) => void,
+  ) => void;
 
-  const child = spawn(process.execPath, [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), fileURLToPath(import.meta.url), '--serve'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: process.env,
-  });
-  const info = await new Promise<{ address: string; stored: number; seedMs: number; storage: string }>((resolve, reject) => {
-    let buf = '';
-    child.stdout.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const line = buf.split('\n').find((l) => l.startsWith('{"ready"'));
-      if (line) resolve(JSON.parse(line));
+  const child = spawn(
+    process.execPath,
+    [join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), fileURLToPath(import.meta.url), '--serve'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: process.env,
+    },
+  );
+  const info = await new Promise<{ address: string; stored: number; seedMs: number; storage: string }>(
+    (resolve, reject) => {
+      let buf = '';
+      child.stdout.on('data', (d: Buffer) => {
+        buf += d.toString();
+        const line = buf.split('\n').find((l) => l.startsWith('{"ready"'));
+        if (line) resolve(JSON.parse(line));
+      });
+      child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    },
+  );
+  const kill = () =>
+    new Promise<void>((r) => {
+      child.once('exit', () => r());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
     });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  const kill = () => new Promise<void>((r) => {
-    child.once('exit', () => r());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-  });
 
   try {
     // Deterministic mix of queries.
@@ -168,7 +180,12 @@ async function drive(): Promise<void> {
             duration: opts.duration,
             ...(opts.overallRate ? { overallRate: opts.overallRate } : {}),
             headers: { authorization: BASIC },
-            requests: [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: nextPath() }) }],
+            requests: [
+              {
+                method: 'GET',
+                setupRequest: (req: Record<string, unknown>) => ({ ...req, path: nextPath() }),
+              },
+            ],
           },
           (err: Error | null, r: any) => {
             if (err) return reject(err);
@@ -213,8 +230,20 @@ async function drive(): Promise<void> {
     writeFileSync(join(here, 'results', 'list-campaigns.json'), `${JSON.stringify(result, null, 2)}\n`);
     console.log('\nlist-campaigns (GET /v1/campaigns, %d campaigns stored, %s)', info.stored, info.storage);
     console.table({
-      throughput: { 'req/s': throughput.requestsPerSecond, 'p50 ms': throughput.p50Ms, 'p99 ms': throughput.p99Ms, non2xx: throughput.non2xx, connections },
-      [`paced @ ${pace}/s`]: { 'req/s': paced.requestsPerSecond, 'p50 ms': paced.p50Ms, 'p99 ms': paced.p99Ms, non2xx: paced.non2xx, connections },
+      throughput: {
+        'req/s': throughput.requestsPerSecond,
+        'p50 ms': throughput.p50Ms,
+        'p99 ms': throughput.p99Ms,
+        non2xx: throughput.non2xx,
+        connections,
+      },
+      [`paced @ ${pace}/s`]: {
+        'req/s': paced.requestsPerSecond,
+        'p50 ms': paced.p50Ms,
+        'p99 ms': paced.p99Ms,
+        non2xx: paced.non2xx,
+        connections,
+      },
     });
     console.log(`budget: p99 <= ${p99MaxMs} ms at the paced rate -> ${over ? 'OVER BUDGET' : 'ok'}`);
     await kill();

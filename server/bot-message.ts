@@ -52,7 +52,8 @@ function contactsSummary(contacts: BotContact[]): string {
 export function toWidgetMessage(content: BotMessageContent): PreparedMessage {
   switch (content.type) {
     case 'text': {
-      if (!('buttons' in content) || content.buttons === undefined) return { type: 'TEXT', text: content.text };
+      if (!('buttons' in content) || content.buttons === undefined)
+        return { type: 'TEXT', text: content.text };
       const b = content.buttons;
       const options: MessageOption[] = b.options.map((o, i) => ({
         type: 'postback',
@@ -107,11 +108,26 @@ function isPrivateAddress(host: string): boolean {
   const kind = isIP(h);
   if (kind === 4) {
     const [a = 0, b = 0] = h.split('.').map(Number);
-    return a === 10 || a === 127 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+    return (
+      a === 10 ||
+      a === 127 ||
+      a === 0 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
   }
   if (kind === 6) {
     const l = h.toLowerCase();
-    return l === '::1' || l === '::' || l.startsWith('fc') || l.startsWith('fd') || l.startsWith('fe80') || l.startsWith('::ffff:');
+    return (
+      l === '::1' ||
+      l === '::' ||
+      l.startsWith('fc') ||
+      l.startsWith('fd') ||
+      l.startsWith('fe80') ||
+      l.startsWith('::ffff:')
+    );
   }
   return h === 'localhost' || h.endsWith('.localhost');
 }
@@ -130,7 +146,10 @@ export function mediaUrlProblem(raw: string, allowLoopback: boolean): string | n
   }
   if (url.username || url.password) return 'must not carry credentials';
   const loopback = LOOPBACK_HOSTS.has(url.hostname);
-  if (loopback) return allowLoopback && (url.protocol === 'http:' || url.protocol === 'https:') ? null : 'must be a public https address';
+  if (loopback)
+    return allowLoopback && (url.protocol === 'http:' || url.protocol === 'https:')
+      ? null
+      : 'must be a public https address';
   if (url.protocol !== 'https:') return 'must be an https address';
   if (isPrivateAddress(url.hostname)) return 'must be a public https address';
   return null;
@@ -157,7 +176,9 @@ export async function checkVideo(
     const problem = mediaUrlProblem(current, allowLoopback);
     if (problem) {
       if (hop === 0) throw validationFailed({ '/mediaUrl': problem });
-      throw new ApiError('INVALID_MEDIA_URL', { message: `The media address redirects to an address that ${problem}.` });
+      throw new ApiError('INVALID_MEDIA_URL', {
+        message: `The media address redirects to an address that ${problem}.`,
+      });
     }
     let res: Response;
     try {
@@ -167,7 +188,8 @@ export async function checkVideo(
     }
     if (res.status >= 300 && res.status < 400) {
       const location = res.headers.get('location');
-      if (!location) throw new ApiError('INVALID_MEDIA_URL', { message: 'The media address redirects nowhere.' });
+      if (!location)
+        throw new ApiError('INVALID_MEDIA_URL', { message: 'The media address redirects nowhere.' });
       current = new URL(location, current).toString();
       continue;
     }
@@ -185,7 +207,9 @@ export async function checkVideo(
     }
     const length = res.headers.get('content-length');
     if (length !== null && /^\d+$/.test(length.trim()) && Number(length) > VIDEO_MAX_BYTES) {
-      throw new ApiError('MEDIA_TOO_LARGE', { message: `The file is ${length} bytes; the limit is ${VIDEO_MAX_BYTES}.` });
+      throw new ApiError('MEDIA_TOO_LARGE', {
+        message: `The file is ${length} bytes; the limit is ${VIDEO_MAX_BYTES}.`,
+      });
     }
     return;
   }
@@ -196,10 +220,17 @@ export async function checkVideo(
  * Everything a bot message needs before it can go to anyone: the bot exists,
  * calling is on for voice_call, the video file is fine. Returns the widget form.
  */
-export async function prepareBotMessage(charla: Charla, botId: string, content: BotMessageContent): Promise<PreparedMessage> {
+export async function prepareBotMessage(
+  charla: Charla,
+  botId: string,
+  content: BotMessageContent,
+): Promise<PreparedMessage> {
   const bot = await requireBot(charla.db, botId);
   if (content.type === 'voice_call' && !bot.calling_enabled) {
-    throw new ApiError('CALLING_NOT_ENABLED', { message: `Calling is not enabled for bot ${botId}.`, data: { botId } });
+    throw new ApiError('CALLING_NOT_ENABLED', {
+      message: `Calling is not enabled for bot ${botId}.`,
+      data: { botId },
+    });
   }
   if (content.type === 'video') await checkVideo(content.mediaUrl, charla.config.allowLoopbackMedia);
   return toWidgetMessage(content);

@@ -25,9 +25,16 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['Resources'],
         summary: 'Signed media',
+        operationId: 'getSignedMedia',
         description: 'Serves a stored file to whoever holds a valid, unexpired signed address.',
         querystring: MediaQuery,
-        response: { 403: ErrorBodySchema, 404: ErrorBodySchema },
+        response: {
+          200: { description: 'The file, with its content type', type: 'string', format: 'binary' },
+          206: { description: 'One byte range of the file (Range requests)', type: 'string', format: 'binary' },
+          403: ErrorBodySchema,
+          404: ErrorBodySchema,
+          416: { description: 'The range is outside the file', type: 'null' },
+        },
       },
     },
     async (request, reply) => {
@@ -49,7 +56,24 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
         .header('Access-Control-Allow-Origin', '*')
         .header('Cross-Origin-Resource-Policy', 'cross-origin')
         .header('Content-Disposition', `inline; filename*=UTF-8''${encodeURIComponent(media.name)}`)
+        .header('Accept-Ranges', 'bytes')
         .type(media.content_type);
+      // Video and audio players seek with Range requests: one range, bytes only.
+      const range = /^bytes=(\d*)-(\d*)$/.exec(String(request.headers.range ?? '').trim());
+      if (range && (range[1] || range[2])) {
+        const size = body.length;
+        let start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+        let end = range[1] ? (range[2] ? Math.min(Number(range[2]), size - 1) : size - 1) : size - 1;
+        if (!Number.isSafeInteger(start) || start >= size || end < start) {
+          return reply.code(416).header('Content-Range', `bytes */${size}`).send();
+        }
+        start = Math.max(0, start);
+        end = Math.max(start, end);
+        return reply
+          .code(206)
+          .header('Content-Range', `bytes ${start}-${end}/${size}`)
+          .send(body.subarray(start, end + 1));
+      }
       return reply.send(body);
     },
   );

@@ -101,14 +101,21 @@ async function markRecipient(
 }
 
 /** Sends a claimed campaign to its pending recipients; COMPLETED when none is left. */
-export async function runCampaign(charla: Charla, campaignId: string, options: SchedulerOptions): Promise<boolean> {
-  const { rows } = await charla.db.query<{ bot_id: string; message: BotMessageContent | string; status: string }>(
-    'SELECT bot_id, message, status FROM campaigns WHERE id = $1',
-    [campaignId],
-  );
+export async function runCampaign(
+  charla: Charla,
+  campaignId: string,
+  options: SchedulerOptions,
+): Promise<boolean> {
+  const { rows } = await charla.db.query<{
+    bot_id: string;
+    message: BotMessageContent | string;
+    status: string;
+  }>('SELECT bot_id, message, status FROM campaigns WHERE id = $1', [campaignId]);
   const campaign = rows[0];
   if (!campaign || campaign.status !== 'IN_PROGRESS') return false;
-  const content = (typeof campaign.message === 'string' ? JSON.parse(campaign.message) : campaign.message) as BotMessageContent;
+  const content = (
+    typeof campaign.message === 'string' ? JSON.parse(campaign.message) : campaign.message
+  ) as BotMessageContent;
   const message = toWidgetMessage(content);
   const batch = options.recipientBatch ?? 200;
   for (;;) {
@@ -122,10 +129,22 @@ export async function runCampaign(charla: Charla, campaignId: string, options: S
       const id = campaignMessageId(campaignId, userId);
       try {
         const sent = await deliverPrepared(charla, { botId: campaign.bot_id, userId, message, id });
-        await markRecipient(charla, campaignId, userId, { status: 'delivered', messageId: sent.messageId }, options.instanceId);
+        await markRecipient(
+          charla,
+          campaignId,
+          userId,
+          { status: 'delivered', messageId: sent.messageId },
+          options.instanceId,
+        );
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
-        await markRecipient(charla, campaignId, userId, { status: 'failed', error: reason }, options.instanceId);
+        await markRecipient(
+          charla,
+          campaignId,
+          userId,
+          { status: 'failed', error: reason },
+          options.instanceId,
+        );
       }
     }
   }

@@ -48,7 +48,10 @@ export function parseDate(text: string): ParsedDate | null {
 }
 
 /** The list range: [from, toExclusive). A date-only end takes in the whole day. */
-export function listRange(startAt: string, endAt: string): { from: Date; to: Date } | { errors: Record<string, string> } {
+export function listRange(
+  startAt: string,
+  endAt: string,
+): { from: Date; to: Date } | { errors: Record<string, string> } {
   const start = parseDate(startAt);
   const end = parseDate(endAt);
   const errors: Record<string, string> = {};

@@ -156,11 +156,16 @@ export async function listCampaigns(
 
 /** 404 when the campaign does not exist, 409 (with its status) when it exists in another state. */
 async function explainMiss(charla: Charla, campaignId: string, action: string): Promise<never> {
-  const { rows } = await charla.db.query<{ status: CampaignStatus }>('SELECT status FROM campaigns WHERE id = $1', [
-    campaignId,
-  ]);
+  const { rows } = await charla.db.query<{ status: CampaignStatus }>(
+    'SELECT status FROM campaigns WHERE id = $1',
+    [campaignId],
+  );
   const found = rows[0];
-  if (!found) throw new ApiError('NOT_FOUND', { message: `Campaign ${campaignId} does not exist.`, data: { campaignId } });
+  if (!found)
+    throw new ApiError('NOT_FOUND', {
+      message: `Campaign ${campaignId} does not exist.`,
+      data: { campaignId },
+    });
   throw new ApiError('INVALID_STATE', {
     message: `Only a SCHEDULED campaign can be ${action}; this one is ${found.status}.`,
     data: { campaignId, status: found.status },
@@ -195,9 +200,10 @@ export async function updateCampaign(
   );
   const row = rows[0];
   if (row) return toCampaign(row);
-  const { rows: found } = await charla.db.query<CampaignRow>(`SELECT ${COLUMNS} FROM campaigns WHERE id = $1`, [
-    campaignId,
-  ]);
+  const { rows: found } = await charla.db.query<CampaignRow>(
+    `SELECT ${COLUMNS} FROM campaigns WHERE id = $1`,
+    [campaignId],
+  );
   const current = found[0];
   if (current?.status === 'SCHEDULED' && scheduledAt) {
     throw validationFailed({

@@ -17,7 +17,8 @@ export function safeEqual(a: string, b: string): boolean {
  */
 export function checkBasic(request: FastifyRequest, config: Config, allowCompanyToken: boolean): void {
   const header = request.headers.authorization;
-  if (typeof header !== 'string') throw new ApiError('UNAUTHORIZED', { message: 'Missing Authorization header.' });
+  if (typeof header !== 'string')
+    throw new ApiError('UNAUTHORIZED', { message: 'Missing Authorization header.' });
   const match = /^Basic\s+(\S+)\s*$/i.exec(header);
   if (!match) throw new ApiError('UNAUTHORIZED', { message: 'Authorization must use the Basic scheme.' });
   const value = match[1] ?? '';

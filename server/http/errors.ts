@@ -11,7 +11,11 @@ export class ApiError extends Error {
   readonly body: ErrorBody;
   constructor(
     key: ErrorKey,
-    options: { message?: string; validationError?: Record<string, string>; data?: Record<string, unknown> } = {},
+    options: {
+      message?: string;
+      validationError?: Record<string, string>;
+      data?: Record<string, unknown>;
+    } = {},
   ) {
     super(options.message ?? ERRORS[key].description);
     this.name = 'ApiError';
@@ -25,7 +29,8 @@ export class ApiError extends Error {
 export function validationFailed(validationError: Record<string, string>, message?: string): ApiError {
   const fields = Object.keys(validationError);
   return new ApiError('VALIDATION_ERROR', {
-    message: message ?? (fields.length ? fields.map((f) => `${f}: ${validationError[f]}`) .join('; ') : undefined),
+    message:
+      message ?? (fields.length ? fields.map((f) => `${f}: ${validationError[f]}`).join('; ') : undefined),
     validationError,
   });
 }
@@ -46,7 +51,12 @@ export function validationMap(errors: readonly AjvLikeError[], prefix = ''): Rec
       // Ajv names one missing property, TypeBox all of them: one entry per field.
       const one = e.params?.['missingProperty'];
       const many = e.params?.['requiredProperties'];
-      const names = typeof one === 'string' ? [one] : Array.isArray(many) ? many.filter((m) => typeof m === 'string') : [];
+      const names =
+        typeof one === 'string'
+          ? [one]
+          : Array.isArray(many)
+            ? many.filter((m) => typeof m === 'string')
+            : [];
       for (const name of names) {
         const field = `${prefix}${path}/${name}`;
         if (!(field in out)) out[field] = 'is required';
@@ -101,6 +111,9 @@ export function installErrorHandling(app: FastifyInstance): void {
     return sendError(reply, new ApiError('UNKNOWN_ERROR'));
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(reply, new ApiError('NOT_FOUND', { message: `No route ${request.method} ${request.url.split('?')[0]}` })),
+    sendError(
+      reply,
+      new ApiError('NOT_FOUND', { message: `No route ${request.method} ${request.url.split('?')[0]}` }),
+    ),
   );
 }

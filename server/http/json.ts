@@ -13,7 +13,8 @@ function poisoned(value: unknown, depth = 0): boolean {
   for (const key of Object.keys(value)) {
     const v = (value as Record<string, unknown>)[key];
     if (key === '__proto__') return true;
-    if (key === 'constructor' && typeof v === 'object' && v !== null && Object.hasOwn(v, 'prototype')) return true;
+    if (key === 'constructor' && typeof v === 'object' && v !== null && Object.hasOwn(v, 'prototype'))
+      return true;
     if (poisoned(v, depth + 1)) return true;
   }
   return false;
@@ -31,11 +32,20 @@ export function installJsonParser(app: FastifyInstance): void {
     try {
       value = JSON.parse(text);
     } catch (err) {
-      done(validationFailed({ '/': 'body is not valid JSON' }, `Body is not valid JSON: ${(err as Error).message}`), undefined);
+      done(
+        validationFailed(
+          { '/': 'body is not valid JSON' },
+          `Body is not valid JSON: ${(err as Error).message}`,
+        ),
+        undefined,
+      );
       return;
     }
     if ((text.includes('__proto__') || text.includes('constructor')) && poisoned(value)) {
-      done(validationFailed({ '/': 'body carries a forbidden key (__proto__ or constructor.prototype)' }), undefined);
+      done(
+        validationFailed({ '/': 'body carries a forbidden key (__proto__ or constructor.prototype)' }),
+        undefined,
+      );
       return;
     }
     done(null, value);

@@ -83,7 +83,8 @@ function convertScalars(schema: TSchema, data: unknown): unknown {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 export function unstorableText(value: unknown, path = '', depth = 0): Record<string, string> | null {
   const bad = (s: string) => s.includes('\u0000') || LONE_SURROGATE.test(s);
-  if (typeof value === 'string') return bad(value) ? { [path || '/']: 'must not contain NUL or unpaired surrogate characters' } : null;
+  if (typeof value === 'string')
+    return bad(value) ? { [path || '/']: 'must not contain NUL or unpaired surrogate characters' } : null;
   if (typeof value !== 'object' || value === null || depth > 64) return null;
   for (const [k, v] of Object.entries(value)) {
     const at = `${path}/${k}`;

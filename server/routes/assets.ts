@@ -19,6 +19,7 @@ export async function assetRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['Resources'],
         summary: 'Refresh a media URL',
+        operationId: 'refreshAsset',
         description:
           'Signs an address of the media this service serves for ttl seconds (900-3600). Addresses that are not its own media: 422 E1126 SIGNED_URL_ERROR.',
         security: [{ basicAuth: [] }],
@@ -32,9 +33,12 @@ export async function assetRoutes(app: FastifyInstance): Promise<void> {
       const key = charla.signer.mediaKeyOf(resourceUrl, charla.ownBaseUrls(request));
       const exists =
         key !== null &&
-        (await charla.db.query<{ key: string }>('SELECT key FROM media WHERE key = $1', [key])).rows.length > 0;
+        (await charla.db.query<{ key: string }>('SELECT key FROM media WHERE key = $1', [key])).rows.length >
+          0;
       if (!exists || key === null) {
-        throw new ApiError('SIGNED_URL_ERROR', { message: 'The address is not a media resource of this service.' });
+        throw new ApiError('SIGNED_URL_ERROR', {
+          message: 'The address is not a media resource of this service.',
+        });
       }
       return { signedUrl: charla.signer.sign(key, ttl, charla.baseUrlFor(request)) };
     },

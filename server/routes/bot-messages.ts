@@ -30,15 +30,22 @@ function contentSchemaOf(variant: TSchema): TSchema {
   return s;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function pickVariant(data: unknown, prefix: string): { schema: TSchema } | { errors: Record<string, string> } {
+function pickVariant(
+  data: unknown,
+  prefix: string,
+): { schema: TSchema } | { errors: Record<string, string> } {
   if (!isObject(data)) return { errors: { [prefix || '/']: 'must be object' } };
   const schema = botMessageSchemaFor(data) as TSchema | undefined;
   if (!schema) {
     const field = `${prefix}/type`;
     return {
-      errors: { [field]: data['type'] === undefined ? 'is required' : `must be one of ${BOT_MESSAGE_TYPES.join(', ')}` },
+      errors: {
+        [field]:
+          data['type'] === undefined ? 'is required' : `must be one of ${BOT_MESSAGE_TYPES.join(', ')}`,
+      },
     };
   }
   return { schema };
@@ -66,6 +73,7 @@ export async function botMessageRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['Bot messages'],
         summary: 'Send a message to a user through a bot',
+        operationId: 'sendBotMessage',
         description:
           'Variants: text, text with buttons (1-10 options), contacts, voice_call (bot must have calling enabled, else 403 CALLING_NOT_ENABLED), video (https file checked with HEAD: 422 INVALID_MEDIA_URL, MEDIA_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE), contact_info_request.',
         security: [{ basicAuth: [] }],

@@ -50,6 +50,7 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['Campaigns'],
         summary: 'List campaigns',
+        operationId: 'listCampaigns',
         description:
           'Campaigns of a bot created between startAt and endAt (the range filters on createdAt; a date-only endAt takes in that whole day, UTC), newest first.',
         security,
@@ -70,6 +71,7 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['Campaigns'],
         summary: 'Create a campaign',
+        operationId: 'createCampaign',
         description:
           'Ours. With a future scheduledAt the campaign is SCHEDULED; without one it is PENDING and sent at once. The message is a bot message without userId.',
         security,
@@ -90,6 +92,7 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['Campaigns'],
         summary: 'Cancel a scheduled campaign',
+        operationId: 'cancelCampaign',
         description: 'A SCHEDULED campaign becomes CANCELLED and reaches no recipient. Other states: 409.',
         security,
         params: CampaignIdParams,
@@ -97,7 +100,8 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
       },
       onRequest: auth,
     },
-    async (request) => ok('Campaign cancelled successfully.', await cancelCampaign(charla, request.params.campaignId)),
+    async (request) =>
+      ok('Campaign cancelled successfully.', await cancelCampaign(charla, request.params.campaignId)),
   );
 
   r.put(
@@ -106,6 +110,7 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['Campaigns'],
         summary: 'Update a scheduled campaign',
+        operationId: 'updateCampaign',
         description:
           'name, scheduledAt (ISO 8601 with a time zone, later than the current scheduled date), or both. Only while SCHEDULED (409 otherwise).',
         security,
@@ -116,6 +121,9 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
       onRequest: auth,
     },
     async (request) =>
-      ok('Campaign updated successfully.', await updateCampaign(charla, request.params.campaignId, request.body)),
+      ok(
+        'Campaign updated successfully.',
+        await updateCampaign(charla, request.params.campaignId, request.body),
+      ),
   );
 }

@@ -9,6 +9,9 @@ export function errorResponses(...statuses: number[]): Record<number, typeof Err
 }
 
 /** The success envelope of our own answers (cancel, update, create, room post). */
-export function ok<T>(message: string, data: T): { message: string[]; statusMessage: string; status: number; data: T } {
+export function ok<T>(
+  message: string,
+  data: T,
+): { message: string[]; statusMessage: string; status: number; data: T } {
   return { message: [message], statusMessage: 'success', status: 1, data };
 }

@@ -21,7 +21,8 @@ const Envelope = Type.Object({
   messages: Type.Array(Type.Unknown(), { minItems: 1, maxItems: ROOM_POST_MESSAGES_MAX }),
 });
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The envelope, then each message against the shape its type names (text for TEXT, mediaUrl otherwise). */
 export function checkRoomPost(data: unknown): Checked {
@@ -37,9 +38,14 @@ export function checkRoomPost(data: unknown): Checked {
       }
       const type = m['type'];
       const schema =
-        type === 'TEXT' ? PostText : (MEDIA_MESSAGE_TYPES as readonly unknown[]).includes(type) ? PostMedia : undefined;
+        type === 'TEXT'
+          ? PostText
+          : (MEDIA_MESSAGE_TYPES as readonly unknown[]).includes(type)
+            ? PostMedia
+            : undefined;
       if (!schema) {
-        errors[`${at}/type`] = type === undefined ? 'is required' : `must be TEXT or one of ${MEDIA_MESSAGE_TYPES.join(', ')}`;
+        errors[`${at}/type`] =
+          type === undefined ? 'is required' : `must be TEXT or one of ${MEDIA_MESSAGE_TYPES.join(', ')}`;
         if (m['id'] === undefined) errors[`${at}/id`] = 'is required';
         return;
       }
@@ -58,6 +64,7 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['Rooms'],
         summary: 'Post messages into a room',
+        operationId: 'postRoomMessage',
         description:
           'External messages into an active room. Each message needs a UUID id (the idempotency key), a type, text when TEXT, an https mediaUrl otherwise. Answers the ids stored now and the ids that were already stored.',
         security: [{ basicAuth: [] }, { companyToken: [] }],
@@ -80,7 +87,8 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
       });
       if (Object.keys(bad).length) throw validationFailed(bad);
       const room = await charla.messaging.findRoom(roomId);
-      if (!room) throw new ApiError('NOT_FOUND', { message: `Room ${roomId} does not exist.`, data: { roomId } });
+      if (!room)
+        throw new ApiError('NOT_FOUND', { message: `Room ${roomId} does not exist.`, data: { roomId } });
       // The room's bot speaks as the bot; anyone else (a system, a flow) as the service.
       const by = room.botId !== null && senderId === room.botId ? 'bot' : 'charla';
       const messageIds: string[] = [];

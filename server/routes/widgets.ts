@@ -55,7 +55,10 @@ interface WidgetRow {
 }
 
 export function toWidgetRecord(row: WidgetRow): WidgetRecord {
-  const config = (typeof row.config === 'string' ? JSON.parse(row.config) : row.config) as Record<string, unknown>;
+  const config = (typeof row.config === 'string' ? JSON.parse(row.config) : row.config) as Record<
+    string,
+    unknown
+  >;
   const part = (name: string) => {
     const v = config[name];
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
@@ -102,14 +105,27 @@ export async function createWidgetRecord(
   return charla.db.transaction(async (tx: Queryable) => {
     let bot: BotRow | undefined;
     if (body.bot.id !== undefined) {
-      bot = (await tx.query<BotRow>('SELECT * FROM bots WHERE id = $1 AND company_id = $2', [body.bot.id, companyId]))
-        .rows[0];
-      if (!bot) throw new ApiError('NOT_FOUND', { message: `Bot ${body.bot.id} does not exist.`, data: { botId: body.bot.id } });
+      bot = (
+        await tx.query<BotRow>('SELECT * FROM bots WHERE id = $1 AND company_id = $2', [
+          body.bot.id,
+          companyId,
+        ])
+      ).rows[0];
+      if (!bot)
+        throw new ApiError('NOT_FOUND', {
+          message: `Bot ${body.bot.id} does not exist.`,
+          data: { botId: body.bot.id },
+        });
     } else {
       bot = (
         await tx.query<BotRow>(
           `INSERT INTO bots (id, company_id, name, calling_enabled) VALUES ($1, $2, $3, $4) RETURNING *`,
-          [options.botId ?? randomUUID(), companyId, body.bot.name ?? 'Charla Bot', body.bot.callingEnabled ?? false],
+          [
+            options.botId ?? randomUUID(),
+            companyId,
+            body.bot.name ?? 'Charla Bot',
+            body.bot.callingEnabled ?? false,
+          ],
         )
       ).rows[0];
     }
@@ -157,6 +173,7 @@ export async function widgetRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['Widgets'],
         summary: 'Create a widget',
+        operationId: 'createWidget',
         description:
           'Creates a widget with a new bot (`bot: {}`) or an existing one (`bot: { id }`), and issues its API key. Content-Type must be application/json.',
         security: [{ basicAuth: [] }, { companyToken: [] }],
@@ -167,7 +184,8 @@ export async function widgetRoutes(app: FastifyInstance): Promise<void> {
         auth,
         async (request) => {
           // Checked before parsing, so an empty body with a wrong type is 415 too.
-          if (!isJsonContentType(request.headers['content-type'])) throw new ApiError('UNSUPPORTED_CONTENT_TYPE');
+          if (!isJsonContentType(request.headers['content-type']))
+            throw new ApiError('UNSUPPORTED_CONTENT_TYPE');
         },
       ],
     },

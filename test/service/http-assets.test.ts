@@ -86,8 +86,13 @@ describe('POST /v1/external/assets/refresh', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(Object.keys(res.body.validationError), JSON.stringify(body)).toContain(field);
     }
-    expect((await refresh({ resourceUrl: ownUrl(), ttl: 900 }, { authorization: undefined })).status).toBe(401);
-    expect((await refresh({ resourceUrl: ownUrl(), ttl: 900 }, { authorization: 'Basic demo-company-token' })).status).toBe(401);
+    expect((await refresh({ resourceUrl: ownUrl(), ttl: 900 }, { authorization: undefined })).status).toBe(
+      401,
+    );
+    expect(
+      (await refresh({ resourceUrl: ownUrl(), ttl: 900 }, { authorization: 'Basic demo-company-token' }))
+        .status,
+    ).toBe(401);
     expect(await snapshot(server)).toEqual(before);
   });
 });
@@ -128,6 +133,25 @@ describe('GET /v1/media/<key> (signed)', () => {
     }
   });
 
+  it('answers byte ranges (206) for players that seek, 416 outside the file', async () => {
+    const signedUrl = (await refresh({ resourceUrl: ownUrl(), ttl: 900 })).body.signedUrl as string;
+    const u = new URL(signedUrl);
+    const get = (range: string) => fetch(server.base + u.pathname + u.search, { headers: { range } });
+    const mid = await get('bytes=2-5');
+    expect(mid.status).toBe(206);
+    expect(mid.headers.get('content-range')).toBe(`bytes 2-5/${bytes.length}`);
+    expect(Buffer.from(await mid.arrayBuffer())).toEqual(bytes.subarray(2, 6));
+    const tail = await get('bytes=-3');
+    expect(tail.status).toBe(206);
+    expect(Buffer.from(await tail.arrayBuffer())).toEqual(bytes.subarray(bytes.length - 3));
+    const open = await get('bytes=7-');
+    expect(Buffer.from(await open.arrayBuffer())).toEqual(bytes.subarray(7));
+    expect((await get('bytes=100-')).status).toBe(416);
+    const whole = await get('items=1-2');
+    expect(whole.status).toBe(200);
+    expect(Buffer.from(await whole.arrayBuffer())).toEqual(bytes);
+  });
+
   it('is 404 for a validly signed key with no stored file', async () => {
     const signed = server.app.charla.signer.sign(uid('nothing'), 900, PUBLIC_BASE);
     expect((await fetchSigned(signed)).status).toBe(404);
@@ -157,11 +181,14 @@ describe('GET /v1/openapi.json', () => {
       expect(op.security, `${method} ${path}`).toEqual(expect.arrayContaining([{ basicAuth: [] }]));
     }
     const list = doc.paths['/v1/campaigns'].get;
-    const required = list.parameters.filter((p: { required?: boolean }) => p.required).map((p: { name: string }) => p.name);
+    const required = list.parameters
+      .filter((p: { required?: boolean }) => p.required)
+      .map((p: { name: string }) => p.name);
     expect(required.sort()).toEqual(['botId', 'endAt', 'startAt']);
     const limit = list.parameters.find((p: { name: string }) => p.name === 'limit');
     expect(limit.schema).toMatchObject({ maximum: 50, default: 10 });
-    const botBody = doc.paths['/v1/bots/{botId}/messages'].post.requestBody.content['application/json'].schema;
+    const botBody =
+      doc.paths['/v1/bots/{botId}/messages'].post.requestBody.content['application/json'].schema;
     expect(JSON.stringify(botBody)).toContain('voice_call');
     expect(doc.components.securitySchemes.basicAuth).toMatchObject({ type: 'http', scheme: 'basic' });
   });

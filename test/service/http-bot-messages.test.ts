@@ -67,13 +67,18 @@ const send = (body: unknown, bot = botId, headers: Record<string, string | undef
   call(server, 'POST', `/v1/bots/${encodeURIComponent(bot)}/messages`, { body, headers });
 
 async function stored(messageId: string): Promise<Record<string, any> | undefined> {
-  const { rows } = await server.app.charla.db.query<{ body: Record<string, any> }>('SELECT body FROM messages WHERE id = $1', [
-    messageId,
-  ]);
+  const { rows } = await server.app.charla.db.query<{ body: Record<string, any> }>(
+    'SELECT body FROM messages WHERE id = $1',
+    [messageId],
+  );
   return rows[0]?.body;
 }
 
-const option = (i: number, extra: Record<string, unknown> = {}) => ({ title: `Opción ${i}`, payload: `p${i}`, ...extra });
+const option = (i: number, extra: Record<string, unknown> = {}) => ({
+  title: `Opción ${i}`,
+  payload: `p${i}`,
+  ...extra,
+});
 
 describe('POST /v1/bots/{botId}/messages', () => {
   it('sends a text into the room of the bot and the user, created on first need', async () => {
@@ -90,7 +95,12 @@ describe('POST /v1/bots/{botId}/messages', () => {
   });
 
   it('sends text with options as buttons: 1 and 10 options, title 24, description 72, default button text', async () => {
-    const one = await send({ type: 'text', text: 'Elige', userId: uid('u'), buttons: { options: [option(1)] } });
+    const one = await send({
+      type: 'text',
+      text: 'Elige',
+      userId: uid('u'),
+      buttons: { options: [option(1)] },
+    });
     expect(one.status).toBe(200);
     const m1 = await stored(one.body.messageId);
     expect(m1?.['interactive']).toEqual({ kind: 'options', buttonText: 'Opciones' });
@@ -124,7 +134,10 @@ describe('POST /v1/bots/{botId}/messages', () => {
       [{ options: Array.from({ length: 11 }, (_, i) => option(i)) }, '/buttons/options'],
       [{ options: [option(1, { title: 't'.repeat(25) })] }, '/buttons/options/0/title'],
       [{ options: [option(1, { title: '' })] }, '/buttons/options/0/title'],
-      [{ options: [option(1), option(2, { description: 'd'.repeat(73) })] }, '/buttons/options/1/description'],
+      [
+        { options: [option(1), option(2, { description: 'd'.repeat(73) })] },
+        '/buttons/options/1/description',
+      ],
       [{ options: [{ payload: 'x' }] }, '/buttons/options/0/title'],
       [{}, '/buttons/options'],
       [{ options: [option(1)], buttonText: { type: 'image', text: 'x' } }, '/buttons/buttonText/type'],
@@ -135,7 +148,9 @@ describe('POST /v1/bots/{botId}/messages', () => {
       expect(res.status, JSON.stringify(buttons)).toBe(400);
       expect(Object.keys(res.body.validationError), JSON.stringify(buttons)).toContain(field);
       // The variant's fields only: nothing about contacts or mediaUrl.
-      expect(Object.keys(res.body.validationError).some((k) => /contacts|mediaUrl|parameters/.test(k))).toBe(false);
+      expect(Object.keys(res.body.validationError).some((k) => /contacts|mediaUrl|parameters/.test(k))).toBe(
+        false,
+      );
     }
     expect(await snapshot(server)).toEqual(before);
   });
@@ -171,12 +186,22 @@ describe('POST /v1/bots/{botId}/messages', () => {
     void before;
     const bad = await send({ type: 'contacts', contacts: [], userId: 'u' });
     expect(Object.keys(bad.body.validationError)).toContain('/contacts');
-    const email = await send({ type: 'contacts', contacts: [{ emails: [{ email: 'not-an-email' }] }], userId: 'u' });
+    const email = await send({
+      type: 'contacts',
+      contacts: [{ emails: [{ email: 'not-an-email' }] }],
+      userId: 'u',
+    });
     expect(Object.keys(email.body.validationError)).toContain('/contacts/0/emails/0/email');
   });
 
   it('sends a call button only for a bot with calling enabled', async () => {
-    const body = { type: 'voice_call', header: 'Llámanos', text: 'Habla con un agente', parameters: { display_text: 'Llamar' }, userId: uid('u') };
+    const body = {
+      type: 'voice_call',
+      header: 'Llámanos',
+      text: 'Habla con un agente',
+      parameters: { display_text: 'Llamar' },
+      userId: uid('u'),
+    };
     const ok = await send(body, callingBot);
     expect(ok.status).toBe(200);
     expect(await stored(ok.body.messageId)).toMatchObject({
@@ -212,7 +237,11 @@ describe('POST /v1/bots/{botId}/messages', () => {
     for (const path of ['/ok.mp4', '/exact.mp4', '/clip.3gp', '/clip2.3gp', '/redirect-ok']) {
       const res = await send({ type: 'video', mediaUrl: mediaBase + path, text: 'Mira', userId: uid('u') });
       expect(res.status, path).toBe(200);
-      expect(await stored(res.body.messageId)).toMatchObject({ type: 'VIDEO', mediaUrl: mediaBase + path, caption: 'Mira' });
+      expect(await stored(res.body.messageId)).toMatchObject({
+        type: 'VIDEO',
+        mediaUrl: mediaBase + path,
+        caption: 'Mira',
+      });
     }
     const noCaption = await send({ type: 'video', mediaUrl: `${mediaBase}/ok.mp4`, userId: uid('u') });
     expect((await stored(noCaption.body.messageId))?.['caption']).toBeUndefined();
@@ -302,7 +331,8 @@ describe('POST /v1/bots/{botId}/messages', () => {
     for (const [body, status, fields] of cases) {
       const res = await send(body);
       expect(res.status, JSON.stringify(body)).toBe(status);
-      for (const f of fields) expect(Object.keys(res.body.validationError), JSON.stringify(body)).toContain(f);
+      for (const f of fields)
+        expect(Object.keys(res.body.validationError), JSON.stringify(body)).toContain(f);
     }
     const text4096 = await send({ type: 'text', text: 'x'.repeat(4096), userId: uid('u') });
     expect(text4096.status).toBe(200);
@@ -311,7 +341,9 @@ describe('POST /v1/bots/{botId}/messages', () => {
     expect(unknown.status).toBe(404);
     const noAuth = await send({ type: 'text', text: 'x', userId: 'u' }, botId, { authorization: undefined });
     expect(noAuth.status).toBe(401);
-    const token = await send({ type: 'text', text: 'x', userId: 'u' }, botId, { authorization: 'Basic demo-company-token' });
+    const token = await send({ type: 'text', text: 'x', userId: 'u' }, botId, {
+      authorization: 'Basic demo-company-token',
+    });
     expect(token.status).toBe(401);
     expect(await snapshot(server)).toEqual(after4096);
     expect(before).not.toEqual(after4096);

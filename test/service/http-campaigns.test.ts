@@ -10,7 +10,12 @@ import {
   until,
   type Server,
 } from './helpers/http.ts';
-import { campaignMessageId, claimDueCampaigns, runCampaign, runDueCampaigns } from '../../server/scheduler.ts';
+import {
+  campaignMessageId,
+  claimDueCampaigns,
+  runCampaign,
+  runDueCampaigns,
+} from '../../server/scheduler.ts';
 
 let server: Server;
 let botId: string;
@@ -28,12 +33,22 @@ const textMessage = { type: 'text', text: 'Hola' };
 
 async function createCampaign(body: Record<string, unknown> = {}) {
   return call(server, 'POST', '/v1/campaigns', {
-    body: { name: 'Promo', elementName: 'promo-1', botId, recipients: ['u1', 'u2'], message: textMessage, ...body },
+    body: {
+      name: 'Promo',
+      elementName: 'promo-1',
+      botId,
+      recipients: ['u1', 'u2'],
+      message: textMessage,
+      ...body,
+    },
   });
 }
 
 async function statusOf(id: string): Promise<string> {
-  const { rows } = await server.app.charla.db.query<{ status: string }>('SELECT status FROM campaigns WHERE id = $1', [id]);
+  const { rows } = await server.app.charla.db.query<{ status: string }>(
+    'SELECT status FROM campaigns WHERE id = $1',
+    [id],
+  );
   return rows[0]?.status ?? 'missing';
 }
 
@@ -91,9 +106,9 @@ describe('GET /v1/campaigns', () => {
       (await list(`botId=${bot}&${q}`)).body.data.results.map((r: { name: string }) => r.name).sort();
     expect(await names('startAt=2025-05-01&endAt=2025-05-10')).toEqual(['first', 'lastday']);
     expect(await names('startAt=2025-05-01T00:00:01Z&endAt=2025-05-10T23:59:59Z')).toEqual([]);
-    expect(await names(`startAt=${encodeURIComponent('2025-05-01T02:00:00+02:00')}&endAt=2025-05-01T00:00:00Z`)).toEqual([
-      'first',
-    ]);
+    expect(
+      await names(`startAt=${encodeURIComponent('2025-05-01T02:00:00+02:00')}&endAt=2025-05-01T00:00:00Z`),
+    ).toEqual(['first']);
     expect(await names('startAt=2025-05-10&endAt=2025-05-10')).toEqual(['lastday']);
   });
 
@@ -127,7 +142,10 @@ describe('GET /v1/campaigns', () => {
     const bot = uid('bot');
     await insertCampaigns(
       server,
-      Array.from({ length: 55 }, (_, i) => ({ botId: bot, createdAt: `2025-07-01T00:${String(i).padStart(2, '0')}:00Z` })),
+      Array.from({ length: 55 }, (_, i) => ({
+        botId: bot,
+        createdAt: `2025-07-01T00:${String(i).padStart(2, '0')}:00Z`,
+      })),
     );
     const q = `botId=${bot}&startAt=2025-07-01&endAt=2025-07-01`;
     const l50 = await list(`${q}&limit=50`);
@@ -137,7 +155,16 @@ describe('GET /v1/campaigns', () => {
     const l1 = await list(`${q}&limit=1&page=55`);
     expect(l1.body.data.results).toHaveLength(1);
     expect(l1.body.data.pagination.offset).toBe(54);
-    for (const bad of ['limit=51', 'limit=0', 'limit=-1', 'limit=abc', 'limit=1.5', 'page=0', 'page=abc', 'page=2.5']) {
+    for (const bad of [
+      'limit=51',
+      'limit=0',
+      'limit=-1',
+      'limit=abc',
+      'limit=1.5',
+      'page=0',
+      'page=abc',
+      'page=2.5',
+    ]) {
       const res = await list(`${q}&${bad}`);
       expect(res.status, bad).toBe(400);
       expect(res.body.status).toBe(0);
@@ -252,9 +279,16 @@ describe('DELETE /v1/campaigns/{id}', () => {
     const id = created.body.data.id;
     const res = await call(server, 'DELETE', `/v1/campaigns/${id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 1, statusMessage: 'success', data: { id, status: 'CANCELLED' } });
+    expect(res.body).toMatchObject({
+      status: 1,
+      statusMessage: 'success',
+      data: { id, status: 'CANCELLED' },
+    });
     // Even when its time has come, the scheduler leaves it alone.
-    await server.app.charla.db.query(`UPDATE campaigns SET scheduled_at = now() - interval '1 minute' WHERE id = $1`, [id]);
+    await server.app.charla.db.query(
+      `UPDATE campaigns SET scheduled_at = now() - interval '1 minute' WHERE id = $1`,
+      [id],
+    );
     await runDueCampaigns(server.app.charla, opts());
     expect(await statusOf(id)).toBe('CANCELLED');
     const { rows } = await server.app.charla.db.query<{ status: string }>(
@@ -295,10 +329,14 @@ describe('DELETE /v1/campaigns/{id}', () => {
   it('accepts a JSON content type with no body, and needs credentials', async () => {
     const created = await createCampaign({ scheduledAt: inSeconds(3600) });
     const id = created.body.data.id;
-    const noAuth = await call(server, 'DELETE', `/v1/campaigns/${id}`, { headers: { authorization: undefined } });
+    const noAuth = await call(server, 'DELETE', `/v1/campaigns/${id}`, {
+      headers: { authorization: undefined },
+    });
     expect(noAuth.status).toBe(401);
     expect(await statusOf(id)).toBe('SCHEDULED');
-    const res = await call(server, 'DELETE', `/v1/campaigns/${id}`, { headers: { 'content-type': 'application/json' } });
+    const res = await call(server, 'DELETE', `/v1/campaigns/${id}`, {
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(200);
   });
 
@@ -308,7 +346,9 @@ describe('DELETE /v1/campaigns/{id}', () => {
       const user = uid('race');
       const created = await createCampaign({ scheduledAt: inSeconds(3600), recipients: [user] });
       const id = created.body.data.id;
-      await charla.db.query(`UPDATE campaigns SET scheduled_at = now() - interval '1 second' WHERE id = $1`, [id]);
+      await charla.db.query(`UPDATE campaigns SET scheduled_at = now() - interval '1 second' WHERE id = $1`, [
+        id,
+      ]);
       const [cancel] = await Promise.all([
         call(server, 'DELETE', `/v1/campaigns/${id}`),
         claimDueCampaigns(charla, opts(`racer-${round}`)),
@@ -322,7 +362,9 @@ describe('DELETE /v1/campaigns/{id}', () => {
         await runCampaign(charla, id, opts(`racer-${round}`));
         expect(await statusOf(id)).toBe('COMPLETED');
       }
-      const sent = await charla.db.query('SELECT 1 FROM messages WHERE id = $1', [campaignMessageId(id, user)]);
+      const sent = await charla.db.query('SELECT 1 FROM messages WHERE id = $1', [
+        campaignMessageId(id, user),
+      ]);
       expect(sent.rows.length).toBe(cancel.status === 200 ? 0 : 1);
     }
   });
@@ -334,7 +376,12 @@ describe('PUT /v1/campaigns/{id}', () => {
     const id = (await createCampaign({ scheduledAt: at })).body.data.id;
     const r1 = await call(server, 'PUT', `/v1/campaigns/${id}`, { body: { name: 'Nuevo' } });
     expect(r1.status).toBe(200);
-    expect(r1.body.data).toMatchObject({ id, name: 'Nuevo', status: 'SCHEDULED', scheduledAt: new Date(at).toISOString() });
+    expect(r1.body.data).toMatchObject({
+      id,
+      name: 'Nuevo',
+      status: 'SCHEDULED',
+      scheduledAt: new Date(at).toISOString(),
+    });
     const later = new Date(Date.parse(at) + 60_000);
     const offset = later.toISOString().replace('Z', '+00:00');
     const r2 = await call(server, 'PUT', `/v1/campaigns/${id}`, { body: { scheduledAt: offset } });
@@ -396,22 +443,32 @@ describe('the campaign scheduler', () => {
     // Not due yet: left alone.
     await runDueCampaigns(charla, opts());
     expect(await statusOf(id)).toBe('SCHEDULED');
-    await charla.db.query(`UPDATE campaigns SET scheduled_at = now() - interval '1 second' WHERE id = $1`, [id]);
+    await charla.db.query(`UPDATE campaigns SET scheduled_at = now() - interval '1 second' WHERE id = $1`, [
+      id,
+    ]);
     const claimed = await claimDueCampaigns(charla, opts());
     expect(claimed).toContain(id);
     expect(await statusOf(id)).toBe('IN_PROGRESS');
     await runCampaign(charla, id, opts());
     const bot = uid('b');
     void bot;
-    const listed = await call(server, 'GET', `/v1/campaigns?botId=${botId}&startAt=2020-01-01&endAt=2100-01-01&status=COMPLETED&limit=50`);
+    const listed = await call(
+      server,
+      'GET',
+      `/v1/campaigns?botId=${botId}&startAt=2020-01-01&endAt=2100-01-01&status=COMPLETED&limit=50`,
+    );
     const c = listed.body.data.results.find((r: { id: string }) => r.id === id);
-    expect(c).toMatchObject({ status: 'COMPLETED', totalMessages: 3, deliveredMessages: 3, failedMessages: 0 });
+    expect(c).toMatchObject({
+      status: 'COMPLETED',
+      totalMessages: 3,
+      deliveredMessages: 3,
+      failedMessages: 0,
+    });
     expect(Date.parse(c.completedAt)).toBeGreaterThan(Date.parse(c.createdAt) - 1);
     for (const u of users) {
-      const { rows } = await charla.db.query<{ body: { type: string; text: string; by: string; senderId: string } }>(
-        'SELECT body FROM messages WHERE id = $1',
-        [campaignMessageId(id, u)],
-      );
+      const { rows } = await charla.db.query<{
+        body: { type: string; text: string; by: string; senderId: string };
+      }>('SELECT body FROM messages WHERE id = $1', [campaignMessageId(id, u)]);
       expect(rows[0]?.body).toMatchObject({ type: 'TEXT', text: 'Hola', by: 'bot', senderId: botId });
     }
     // Running it again sends nothing more.
@@ -427,7 +484,9 @@ describe('the campaign scheduler', () => {
     const charla = server.app.charla;
     const users = Array.from({ length: 6 }, () => uid('u'));
     const id = (await createCampaign({ scheduledAt: inSeconds(3600), recipients: users })).body.data.id;
-    await charla.db.query(`UPDATE campaigns SET scheduled_at = now() - interval '1 second' WHERE id = $1`, [id]);
+    await charla.db.query(`UPDATE campaigns SET scheduled_at = now() - interval '1 second' WHERE id = $1`, [
+      id,
+    ]);
     // A process claims it and "dies" after two recipients (one of them delivered but not yet marked).
     await claimDueCampaigns(charla, opts('dead-node'));
     let sent = 0;
@@ -445,14 +504,26 @@ describe('the campaign scheduler', () => {
     // Another node does not take a fresh claim...
     expect(await claimDueCampaigns(charla, opts('live-node'))).not.toContain(id);
     // ...but takes a stale one.
-    await charla.db.query(`UPDATE campaigns SET claimed_at = now() - interval '10 minutes' WHERE id = $1`, [id]);
+    await charla.db.query(`UPDATE campaigns SET claimed_at = now() - interval '10 minutes' WHERE id = $1`, [
+      id,
+    ]);
     await runDueCampaigns(charla, opts('live-node'));
     expect(await statusOf(id)).toBe('COMPLETED');
-    const { rows } = await charla.db.query<{ total_messages: number; delivered_messages: number; failed_messages: number; claimed_by: string | null }>(
+    const { rows } = await charla.db.query<{
+      total_messages: number;
+      delivered_messages: number;
+      failed_messages: number;
+      claimed_by: string | null;
+    }>(
       'SELECT total_messages, delivered_messages, failed_messages, claimed_by FROM campaigns WHERE id = $1',
       [id],
     );
-    expect(rows[0]).toMatchObject({ total_messages: 6, delivered_messages: 6, failed_messages: 0, claimed_by: null });
+    expect(rows[0]).toMatchObject({
+      total_messages: 6,
+      delivered_messages: 6,
+      failed_messages: 0,
+      claimed_by: null,
+    });
     for (const u of users) {
       const m = await charla.db.query<{ n: string }>(
         `SELECT count(*) AS n FROM messages m JOIN rooms r ON r.id = m.room_id WHERE m.id = $1`,
@@ -469,10 +540,11 @@ describe('the campaign scheduler', () => {
     // deleting the bot between creation and sending.
     await charla.db.query(`UPDATE campaigns SET bot_id = $2 WHERE id = $1`, [id, uid('gone')]);
     await runDueCampaigns(charla, opts());
-    const { rows } = await charla.db.query<{ status: string; delivered_messages: number; failed_messages: number }>(
-      'SELECT status, delivered_messages, failed_messages FROM campaigns WHERE id = $1',
-      [id],
-    );
+    const { rows } = await charla.db.query<{
+      status: string;
+      delivered_messages: number;
+      failed_messages: number;
+    }>('SELECT status, delivered_messages, failed_messages FROM campaigns WHERE id = $1', [id]);
     expect(rows[0]?.status).toBe('COMPLETED');
     expect((rows[0]?.delivered_messages ?? 0) + (rows[0]?.failed_messages ?? 0)).toBe(2);
   });
@@ -496,13 +568,21 @@ describe('the campaign scheduler', () => {
       expect(done.delivered_messages).toBe(2);
       // A scheduled one starts at its time.
       const soon = await call(own, 'POST', '/v1/campaigns', {
-        body: { name: 'Soon', elementName: 'soon', botId: bot, recipients: ['x3'], message: textMessage, scheduledAt: inSeconds(1) },
+        body: {
+          name: 'Soon',
+          elementName: 'soon',
+          botId: bot,
+          recipients: ['x3'],
+          message: textMessage,
+          scheduledAt: inSeconds(1),
+        },
       });
       expect(soon.body.data.status).toBe('SCHEDULED');
       await until(async () => {
-        const r = await own.app.charla.db.query<{ status: string }>('SELECT status FROM campaigns WHERE id = $1', [
-          soon.body.data.id,
-        ]);
+        const r = await own.app.charla.db.query<{ status: string }>(
+          'SELECT status FROM campaigns WHERE id = $1',
+          [soon.body.data.id],
+        );
         return r.rows[0]?.status === 'COMPLETED';
       });
     } finally {

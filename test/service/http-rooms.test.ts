@@ -48,9 +48,21 @@ describe('POST /v1/rooms/{roomId}/message', () => {
     });
     const [text] = await stored(t);
     expect(text?.room_id).toBe(roomId);
-    expect(text?.body).toMatchObject({ type: 'TEXT', text: 'Tu pedido salió', senderId: 'system-crm', by: 'charla' });
-    expect((await stored(i))[0]?.body).toMatchObject({ type: 'IMAGE', mediaUrl: 'https://cdn.example.com/a.png', caption: 'Foto' });
-    expect((await stored(d))[0]?.body).toMatchObject({ type: 'DOCUMENT', mediaUrl: 'https://cdn.example.com/f.pdf' });
+    expect(text?.body).toMatchObject({
+      type: 'TEXT',
+      text: 'Tu pedido salió',
+      senderId: 'system-crm',
+      by: 'charla',
+    });
+    expect((await stored(i))[0]?.body).toMatchObject({
+      type: 'IMAGE',
+      mediaUrl: 'https://cdn.example.com/a.png',
+      caption: 'Foto',
+    });
+    expect((await stored(d))[0]?.body).toMatchObject({
+      type: 'DOCUMENT',
+      mediaUrl: 'https://cdn.example.com/f.pdf',
+    });
   });
 
   it('speaks as the bot when the sender is the room bot', async () => {
@@ -73,25 +85,46 @@ describe('POST /v1/rooms/{roomId}/message', () => {
     expect(await stored(id)).toHaveLength(1);
     // Twice in one request: one stored.
     const twin = randomUUID();
-    const both = await post({ senderId: 's', messages: [{ id: twin, type: 'TEXT', text: 'a' }, { id: twin, type: 'TEXT', text: 'a' }] });
+    const both = await post({
+      senderId: 's',
+      messages: [
+        { id: twin, type: 'TEXT', text: 'a' },
+        { id: twin, type: 'TEXT', text: 'a' },
+      ],
+    });
     expect(both.body.data).toMatchObject({ messageIds: [twin], duplicates: [twin] });
   });
 
   it('accepts the company token; 401 without credentials, 404 for an unknown room', async () => {
-    const ok = await post({ senderId: 's', messages: [{ id: randomUUID(), type: 'TEXT', text: 'x' }] }, roomId, {
-      authorization: COMPANY,
-    });
+    const ok = await post(
+      { senderId: 's', messages: [{ id: randomUUID(), type: 'TEXT', text: 'x' }] },
+      roomId,
+      {
+        authorization: COMPANY,
+      },
+    );
     expect(ok.status).toBe(200);
     const before = await snapshot(server);
-    const noAuth = await post({ senderId: 's', messages: [{ id: randomUUID(), type: 'TEXT', text: 'x' }] }, roomId, {
-      authorization: undefined,
-    });
+    const noAuth = await post(
+      { senderId: 's', messages: [{ id: randomUUID(), type: 'TEXT', text: 'x' }] },
+      roomId,
+      {
+        authorization: undefined,
+      },
+    );
     expect(noAuth.status).toBe(401);
-    const wrong = await post({ senderId: 's', messages: [{ id: randomUUID(), type: 'TEXT', text: 'x' }] }, roomId, {
-      authorization: 'Basic bad-token',
-    });
+    const wrong = await post(
+      { senderId: 's', messages: [{ id: randomUUID(), type: 'TEXT', text: 'x' }] },
+      roomId,
+      {
+        authorization: 'Basic bad-token',
+      },
+    );
     expect(wrong.status).toBe(401);
-    const missing = await post({ senderId: 's', messages: [{ id: randomUUID(), type: 'TEXT', text: 'x' }] }, uid('room'));
+    const missing = await post(
+      { senderId: 's', messages: [{ id: randomUUID(), type: 'TEXT', text: 'x' }] },
+      uid('room'),
+    );
     expect(missing.status).toBe(404);
     expect(missing.body.error.key).toBe('NOT_FOUND');
     expect(await snapshot(server)).toEqual(before);
@@ -105,27 +138,58 @@ describe('POST /v1/rooms/{roomId}/message', () => {
       [{ senderId: '', messages: [good] }, ['/senderId']],
       [{ senderId: 's' }, ['/messages']],
       [{ senderId: 's', messages: [] }, ['/messages']],
-      [{ senderId: 's', messages: Array.from({ length: 101 }, () => ({ ...good, id: randomUUID() })) }, ['/messages']],
-      [{ senderId: 's', messages: [good, { id: 'not-a-uuid', type: 'TEXT', text: 'x' }] }, ['/messages/1/id']],
+      [
+        { senderId: 's', messages: Array.from({ length: 101 }, () => ({ ...good, id: randomUUID() })) },
+        ['/messages'],
+      ],
+      [
+        { senderId: 's', messages: [good, { id: 'not-a-uuid', type: 'TEXT', text: 'x' }] },
+        ['/messages/1/id'],
+      ],
       [{ senderId: 's', messages: [{ type: 'TEXT', text: 'x' }] }, ['/messages/0/id']],
       [{ senderId: 's', messages: [{ id: randomUUID(), type: 'TEXT' }] }, ['/messages/0/text']],
       [{ senderId: 's', messages: [{ id: randomUUID(), type: 'TEXT', text: '' }] }, ['/messages/0/text']],
       [{ senderId: 's', messages: [{ id: randomUUID(), type: 'IMAGE' }] }, ['/messages/0/mediaUrl']],
-      [{ senderId: 's', messages: [{ id: randomUUID(), type: 'VIDEO', text: 'x' }] }, ['/messages/0/mediaUrl']],
-      [{ senderId: 's', messages: [{ id: randomUUID(), type: 'DOCUMENT', mediaUrl: 'http://example.com/a.pdf' }] }, ['/messages/0/mediaUrl']],
-      [{ senderId: 's', messages: [{ id: randomUUID(), type: 'IMAGE', mediaUrl: 'https://192.168.0.1/a.png' }] }, ['/messages/0/mediaUrl']],
-      [{ senderId: 's', messages: [{ id: randomUUID(), type: 'LOCATION', lat: '1', lng: '2' }] }, ['/messages/0/type']],
+      [
+        { senderId: 's', messages: [{ id: randomUUID(), type: 'VIDEO', text: 'x' }] },
+        ['/messages/0/mediaUrl'],
+      ],
+      [
+        {
+          senderId: 's',
+          messages: [{ id: randomUUID(), type: 'DOCUMENT', mediaUrl: 'http://example.com/a.pdf' }],
+        },
+        ['/messages/0/mediaUrl'],
+      ],
+      [
+        {
+          senderId: 's',
+          messages: [{ id: randomUUID(), type: 'IMAGE', mediaUrl: 'https://192.168.0.1/a.png' }],
+        },
+        ['/messages/0/mediaUrl'],
+      ],
+      [
+        { senderId: 's', messages: [{ id: randomUUID(), type: 'LOCATION', lat: '1', lng: '2' }] },
+        ['/messages/0/type'],
+      ],
       [{ senderId: 's', messages: [{ id: randomUUID() }] }, ['/messages/0/type']],
       [{ senderId: 's', messages: ['hola'] }, ['/messages/0']],
-      [{ senderId: 's', messages: [good, { id: randomUUID(), type: 'TEXT', text: 5 }] }, ['/messages/1/text']],
+      [
+        { senderId: 's', messages: [good, { id: randomUUID(), type: 'TEXT', text: 5 }] },
+        ['/messages/1/text'],
+      ],
     ];
     for (const [body, fields] of cases) {
       const res = await post(body);
       expect(res.status, JSON.stringify(body).slice(0, 200)).toBe(400);
-      for (const f of fields) expect(Object.keys(res.body.validationError), JSON.stringify(body).slice(0, 200)).toContain(f);
+      for (const f of fields)
+        expect(Object.keys(res.body.validationError), JSON.stringify(body).slice(0, 200)).toContain(f);
     }
     expect(await snapshot(server)).toEqual(before);
-    const hundred = await post({ senderId: 's', messages: Array.from({ length: 100 }, () => ({ ...good, id: randomUUID() })) });
+    const hundred = await post({
+      senderId: 's',
+      messages: Array.from({ length: 100 }, () => ({ ...good, id: randomUUID() })),
+    });
     expect(hundred.status).toBe(200);
     expect(hundred.body.data.messageIds).toHaveLength(100);
   });

@@ -19,7 +19,10 @@ const widget = {
     colors: { primary: '#123456' },
     menus: [{ label: 'Inicio' }],
   },
-  credentials: { whiteList: ['https://shop.example.com', 'https://*.example.org'], blackList: ['http://localhost:3000'] },
+  credentials: {
+    whiteList: ['https://shop.example.com', 'https://*.example.org'],
+    blackList: ['http://localhost:3000'],
+  },
   panels: { home: { title: 'Hola' } },
 };
 
@@ -35,7 +38,12 @@ describe('POST /v1/widget/create', () => {
     expect(res.body.message).toEqual(expect.any(Array));
     const { Bot, Widget, ApiKey } = res.body.data;
     expect(Bot).toMatchObject({ id: expect.any(String), callingEnabled: false, companyId: 'company-1' });
-    expect(Widget).toMatchObject({ botId: Bot.id, properties: widget.properties, theme: widget.theme, credentials: widget.credentials });
+    expect(Widget).toMatchObject({
+      botId: Bot.id,
+      properties: widget.properties,
+      theme: widget.theme,
+      credentials: widget.credentials,
+    });
     // Stored whole, further visual properties included.
     expect(Widget.config).toEqual(widget);
     expect(ApiKey).toMatchObject({ id: expect.any(Number), state: expect.any(Number), widgetId: Widget.id });
@@ -44,13 +52,19 @@ describe('POST /v1/widget/create', () => {
     // At least 32 random bytes, and only a hash stored.
     const raw = Buffer.from(String(ApiKey.key).replace(/^ck_/, ''), 'base64url');
     expect(raw.length).toBeGreaterThanOrEqual(32);
-    const { rows } = await server.app.charla.db.query<{ key_hash: string }>('SELECT key_hash FROM api_keys WHERE id = $1', [
-      ApiKey.id,
-    ]);
+    const { rows } = await server.app.charla.db.query<{ key_hash: string }>(
+      'SELECT key_hash FROM api_keys WHERE id = $1',
+      [ApiKey.id],
+    );
     expect(rows[0]?.key_hash).toBe(createHash('sha256').update(ApiKey.key).digest('hex'));
-    const stored = await server.app.charla.db.query('SELECT * FROM api_keys WHERE key_hash = $1', [ApiKey.key]);
+    const stored = await server.app.charla.db.query('SELECT * FROM api_keys WHERE key_hash = $1', [
+      ApiKey.key,
+    ]);
     expect(stored.rows).toHaveLength(0);
-    const config = await server.app.charla.db.query<{ config: unknown }>('SELECT config FROM widgets WHERE id = $1', [Widget.id]);
+    const config = await server.app.charla.db.query<{ config: unknown }>(
+      'SELECT config FROM widgets WHERE id = $1',
+      [Widget.id],
+    );
     expect(config.rows[0]?.config).toEqual(widget);
   });
 
@@ -81,7 +95,12 @@ describe('POST /v1/widget/create', () => {
     expect((await create({ bot: {}, widget: {} }, { authorization: COMPANY })).status).toBe(200);
     expect((await create({ bot: {}, widget: {} }, { authorization: BASIC })).status).toBe(200);
     const before = await snapshot(server);
-    for (const authorization of [undefined, 'Basic nope', 'Basic ' + Buffer.from('demo-client:x').toString('base64'), 'Bearer demo-company-token']) {
+    for (const authorization of [
+      undefined,
+      'Basic nope',
+      'Basic ' + Buffer.from('demo-client:x').toString('base64'),
+      'Bearer demo-company-token',
+    ]) {
       const res = await create({ bot: {}, widget: {} }, { authorization });
       expect(res.status).toBe(401);
       expect(res.body.error.key).toBe('UNAUTHORIZED');
@@ -100,7 +119,10 @@ describe('POST /v1/widget/create', () => {
       { ct: 'multipart/form-data; boundary=x', raw: '--x--' },
     ];
     for (const c of cases) {
-      const res = await call(server, 'POST', '/v1/widget/create', { raw: c.raw, headers: { 'content-type': c.ct } });
+      const res = await call(server, 'POST', '/v1/widget/create', {
+        raw: c.raw,
+        headers: { 'content-type': c.ct },
+      });
       expect(res.status, JSON.stringify(c)).toBe(415);
       expect(res.body.error.key).toBe('UNSUPPORTED_CONTENT_TYPE');
     }
@@ -126,8 +148,14 @@ describe('POST /v1/widget/create', () => {
       [{ bot: {}, widget: { theme: { status: 'on' } } }, ['/widget/theme/status']],
       [{ bot: {}, widget: { theme: { font: { googlefont: 1 } } } }, ['/widget/theme/font/googlefont']],
       [{ bot: {}, widget: { theme: { font: { name: '</style><script>' } } } }, ['/widget/theme/font/name']],
-      [{ bot: {}, widget: { credentials: { whiteList: 'https://a.com' } } }, ['/widget/credentials/whiteList']],
-      [{ bot: {}, widget: { credentials: { blackList: ['javascript:alert(1)'] } } }, ['/widget/credentials/blackList/0']],
+      [
+        { bot: {}, widget: { credentials: { whiteList: 'https://a.com' } } },
+        ['/widget/credentials/whiteList'],
+      ],
+      [
+        { bot: {}, widget: { credentials: { blackList: ['javascript:alert(1)'] } } },
+        ['/widget/credentials/blackList/0'],
+      ],
       [
         { bot: {}, widget: { properties: { type: 'x' }, theme: { position: 'x' } } },
         ['/widget/properties/type', '/widget/theme/position'],
@@ -139,10 +167,14 @@ describe('POST /v1/widget/create', () => {
       const res = await create(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.key).toBe('VALIDATION_ERROR');
-      for (const f of fields) expect(Object.keys(res.body.validationError), JSON.stringify(body)).toContain(f);
+      for (const f of fields)
+        expect(Object.keys(res.body.validationError), JSON.stringify(body)).toContain(f);
     }
     for (const raw of ['', '{', '{"bot":{}, "widget":{}, "__proto__": {"x": 1}}', 'null']) {
-      const res = await call(server, 'POST', '/v1/widget/create', { raw, headers: { 'content-type': 'application/json' } });
+      const res = await call(server, 'POST', '/v1/widget/create', {
+        raw,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status, raw).toBe(400);
     }
     expect(await snapshot(server)).toEqual(before);

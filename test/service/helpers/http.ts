@@ -87,7 +87,11 @@ export async function call<T = any>(
 ): Promise<Res<T>> {
   const base = typeof server === 'string' ? server : server.base;
   const headers: Record<string, string> = {};
-  const given = { authorization: BASIC, ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}), ...options.headers };
+  const given = {
+    authorization: BASIC,
+    ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    ...options.headers,
+  };
   for (const [k, v] of Object.entries(given)) if (v !== undefined) headers[k] = v;
   const res = await fetch(base + path, {
     method,
@@ -108,7 +112,10 @@ export async function call<T = any>(
 export const uid = (prefix = 'x') => `${prefix}-${randomUUID()}`;
 
 /** Creates a bot (and a widget) through the API; returns the bot id. */
-export async function createBot(server: Server, options: { callingEnabled?: boolean; name?: string } = {}): Promise<string> {
+export async function createBot(
+  server: Server,
+  options: { callingEnabled?: boolean; name?: string } = {},
+): Promise<string> {
   const res = await call(server, 'POST', '/v1/widget/create', {
     body: { bot: { ...options }, widget: { properties: { type: 'normal' } } },
   });
@@ -141,7 +148,11 @@ export async function snapshot(server: Server): Promise<Record<string, string>> 
 export const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
 
 /** Waits until fn returns truthy (or times out). */
-export async function until<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, stepMs = 50): Promise<T> {
+export async function until<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 10_000,
+  stepMs = 50,
+): Promise<T> {
   const start = Date.now();
   for (;;) {
     const v = await fn();
@@ -163,7 +174,15 @@ export async function insertCampaigns(
     await server.app.charla.db.query(
       `INSERT INTO campaigns (id, company_id, name, element_name, bot_id, status, message, created_at, completed_at)
        VALUES ($1, 'company-1', $2, $3, $4, $5, $6, $7, CASE WHEN $5 = 'COMPLETED' THEN $7::timestamptz ELSE NULL END)`,
-      [id, r.name ?? 'c', r.elementName ?? 'el', r.botId, r.status ?? 'COMPLETED', JSON.stringify({ type: 'text', text: 'hi' }), r.createdAt],
+      [
+        id,
+        r.name ?? 'c',
+        r.elementName ?? 'el',
+        r.botId,
+        r.status ?? 'COMPLETED',
+        JSON.stringify({ type: 'text', text: 'hi' }),
+        r.createdAt,
+      ],
     );
   }
   return ids;
