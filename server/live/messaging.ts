@@ -59,7 +59,198 @@ export interface LiveMessaging extends Messaging {
   markSeen(roomId: string, viewerId: string, ids: string[]): Promise<number>;
 }
 
+/** A message waiting for its turn to be stored. */
+interface Pending {
+  id: string;
+  input: NewMessageInput;
+  body: Record<string, unknown>;
+  status: MessageStatus;
+  resolve: (r: { message: Message; duplicate: boolean }) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Most messages stored by one statement. */
+export const WRITE_BATCH_MAX = 200;
+
+const SELECT_STORED = 'SELECT id, room_id, seq, status, body FROM messages WHERE id = ANY($1)';
+
+/**
+ * One message: take the room's next number (the row lock orders concurrent
+ * writers) unless the id is stored already, insert, and count it unread for
+ * everyone else. A retry costs no number.
+ */
+const INSERT_ONE = `WITH r AS (
+    UPDATE rooms SET last_seq = last_seq + 1, last_message_at = $4, updated_at = $4
+    WHERE id = $2 AND NOT deleted AND NOT EXISTS (SELECT 1 FROM messages WHERE id = $1)
+    RETURNING last_seq, bot_id
+  ), m AS (
+    INSERT INTO messages (id, room_id, seq, sender_id, status, body, created_at)
+    SELECT $1, $2, r.last_seq, $3, $5, $6::jsonb, $4 FROM r
+    ON CONFLICT (id) DO NOTHING RETURNING seq
+  ), u AS (
+    UPDATE room_members SET unread = unread + 1
+    WHERE room_id = $2 AND user_id <> $3 AND EXISTS (SELECT 1 FROM m)
+  )
+  SELECT $1 AS id, (SELECT seq FROM m) AS seq, (SELECT bot_id FROM r) AS bot_id`;
+
+/**
+ * Many messages in one statement (group commit): the same steps for a batch,
+ * each room's numbers handed out in the batch's order.
+ */
+const INSERT_MANY = `WITH input AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb)
+      AS x(id text, room_id text, sender_id text, status text, body jsonb, created_at timestamptz, ord int)
+  ), fresh AS (
+    SELECT i.* FROM input i WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = i.id)
+  ), counts AS (
+    SELECT room_id, count(*)::int AS n, max(created_at) AS at FROM fresh GROUP BY room_id
+  ), r AS (
+    UPDATE rooms SET last_seq = rooms.last_seq + c.n, last_message_at = c.at, updated_at = c.at
+    FROM counts c WHERE rooms.id = c.room_id AND NOT rooms.deleted
+    RETURNING rooms.id, rooms.last_seq AS top, c.n, rooms.bot_id
+  ), numbered AS (
+    SELECT f.*, r.top - r.n + row_number() OVER (PARTITION BY f.room_id ORDER BY f.ord) AS seq, r.bot_id
+    FROM fresh f JOIN r ON r.id = f.room_id
+  ), m AS (
+    INSERT INTO messages (id, room_id, seq, sender_id, status, body, created_at)
+    SELECT id, room_id, seq, sender_id, status, body, created_at FROM numbered
+    ON CONFLICT (id) DO NOTHING RETURNING id, seq
+  ), u AS (
+    UPDATE room_members rm SET unread = rm.unread + x.k
+    FROM (
+      SELECT n.room_id, o.user_id, count(*)::int AS k
+      FROM numbered n JOIN m ON m.id = n.id
+      JOIN room_members o ON o.room_id = n.room_id AND o.user_id <> n.sender_id
+      GROUP BY n.room_id, o.user_id
+    ) x
+    WHERE rm.room_id = x.room_id AND rm.user_id = x.user_id
+  )
+  SELECT n.id, m.seq, n.bot_id FROM numbered n LEFT JOIN m ON m.id = n.id`;
+
+interface WriteRow {
+  id: string;
+  seq: string | number | null;
+  bot_id: string | null;
+}
+
+/** PostgreSQL's deadlock and serialization failures: the statement may simply run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+
+async function withRetry<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (attempt >= 3 || typeof code !== 'string' || !RETRYABLE.has(code)) throw err;
+    }
+  }
+}
+
+/**
+ * Stores messages one statement at a time, per process: while one statement
+ * runs, new messages queue, and the next statement takes them all. Alone, a
+ * message goes straight through; under load, the cost of a statement is
+ * shared by many.
+ */
+class Writer {
+  private queue: Pending[] = [];
+  private busy = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly done: (p: Pending, seq: number, botId: string | null) => void,
+  ) {}
+
+  push(p: Pending): void {
+    this.queue.push(p);
+    if (!this.busy) void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    this.busy = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, WRITE_BATCH_MAX);
+        try {
+          await this.write(batch);
+        } catch {
+          // Find the one at fault: each on its own.
+          for (const p of batch) await this.write([p]).catch((err: unknown) => p.reject(err));
+        }
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async write(batch: Pending[]): Promise<void> {
+    // The same id twice in one batch: the first is stored, the others are its retries.
+    const first = new Map<string, Pending>();
+    const later: Pending[] = [];
+    for (const p of batch) {
+      if (first.has(p.id)) later.push(p);
+      else first.set(p.id, p);
+    }
+    const unique = [...first.values()];
+    let rows: WriteRow[];
+    if (unique.length === 1) {
+      const p = unique[0] as Pending;
+      const at = p.body['createdAt'] as string;
+      rows = (
+        await withRetry(() =>
+          this.db.query<WriteRow>(INSERT_ONE, [p.id, p.input.roomId, p.input.senderId, at, p.status, JSON.stringify(p.body)]),
+        )
+      ).rows;
+    } else {
+      const input = unique.map((p, ord) => ({
+        id: p.id,
+        room_id: p.input.roomId,
+        sender_id: p.input.senderId,
+        status: p.status,
+        body: p.body,
+        created_at: p.body['createdAt'],
+        ord,
+      }));
+      rows = (await withRetry(() => this.db.query<WriteRow>(INSERT_MANY, [JSON.stringify(input)]))).rows;
+    }
+    const stored = new Map(rows.filter((r) => r.seq !== null).map((r) => [r.id, r]));
+    const missing = unique.filter((p) => !stored.has(p.id)).map((p) => p.id);
+    const before = new Map<string, Message>();
+    if (missing.length > 0 || later.length > 0) {
+      const ids = [...missing, ...later.map((p) => p.id)];
+      const r = await this.db.query<MessageRow>(SELECT_STORED, [ids]);
+      for (const row of r.rows) before.set(row.id, toMessage(row));
+    }
+    for (const p of unique) {
+      const row = stored.get(p.id);
+      if (row) {
+        this.done(p, Number(row.seq), row.bot_id);
+        continue;
+      }
+      // Stored before (a retry), or raced in from elsewhere, or no such room.
+      const message = before.get(p.id);
+      if (message) p.resolve({ message, duplicate: true });
+      else p.reject(new ApiError('NOT_FOUND', { message: `No room ${p.input.roomId}.` }));
+    }
+    for (const p of later) {
+      const message = before.get(p.id);
+      if (message) p.resolve({ message, duplicate: true });
+      else p.reject(new ApiError('NOT_FOUND', { message: `No room ${p.input.roomId}.` }));
+    }
+  }
+}
+
 export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
+  const writer = new Writer(db, (p, seq, botId) => {
+    const message = { ...p.body, seq, status: p.status } as unknown as Message;
+    hub.messageNew(message);
+    const { input } = p;
+    if (botId && PEOPLE.has(input.by) && input.senderId !== botId && messaging.onPersonMessage) {
+      messaging.onPersonMessage(message, { id: input.roomId, botId });
+    }
+    p.resolve({ message, duplicate: false });
+  });
   const messaging: LiveMessaging = {
     rooms,
     onPersonMessage: null,
@@ -98,47 +289,7 @@ export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
       if (input.options !== undefined) body['options'] = input.options;
       if (input.QuickReplies !== undefined) body['QuickReplies'] = input.QuickReplies;
       if (input.interactive !== undefined) body['interactive'] = input.interactive;
-
-      // One statement: take the room's next number (the row lock orders
-      // concurrent writers) unless the id is stored already, insert, and
-      // count it unread for everyone else. A retry costs no number.
-      let result;
-      try {
-        result = await db.query<{ room_seq: string | null; seq: string | null; bot_id: string | null }>(
-          `WITH r AS (
-             UPDATE rooms SET last_seq = last_seq + 1, last_message_at = $4, updated_at = $4
-             WHERE id = $2 AND NOT deleted AND NOT EXISTS (SELECT 1 FROM messages WHERE id = $1)
-             RETURNING last_seq, bot_id
-           ), m AS (
-             INSERT INTO messages (id, room_id, seq, sender_id, status, body, created_at)
-             SELECT $1, $2, r.last_seq, $3, $5, $6::jsonb, $4 FROM r
-             ON CONFLICT (id) DO NOTHING RETURNING seq
-           ), u AS (
-             UPDATE room_members SET unread = unread + 1
-             WHERE room_id = $2 AND user_id <> $3 AND EXISTS (SELECT 1 FROM m)
-           )
-           SELECT (SELECT last_seq FROM r) AS room_seq, (SELECT seq FROM m) AS seq, (SELECT bot_id FROM r) AS bot_id`,
-          [id, input.roomId, input.senderId, now.toISOString(), status, JSON.stringify(body)],
-        );
-      } catch (err) {
-        // The same id raced in from another room or process: the stored copy wins.
-        const again = await db.query<MessageRow>('SELECT id, room_id, seq, status, body FROM messages WHERE id = $1', [id]);
-        if (again.rows[0]) return { message: toMessage(again.rows[0]), duplicate: true };
-        throw err;
-      }
-      const row = result.rows[0];
-      if (!row || row.room_seq === null || row.seq === null) {
-        // Stored before (a retry), or raced in between, or no such room.
-        const again = await db.query<MessageRow>('SELECT id, room_id, seq, status, body FROM messages WHERE id = $1', [id]);
-        if (again.rows[0]) return { message: toMessage(again.rows[0]), duplicate: true };
-        throw new ApiError('NOT_FOUND', { message: `No room ${input.roomId}.` });
-      }
-      const message = { ...body, seq: Number(row.seq), status } as unknown as Message;
-      hub.messageNew(message);
-      if (row.bot_id && PEOPLE.has(input.by) && input.senderId !== row.bot_id && messaging.onPersonMessage) {
-        messaging.onPersonMessage(message, { id: input.roomId, botId: row.bot_id });
-      }
-      return { message, duplicate: false };
+      return new Promise((resolve, reject) => writer.push({ id, input, body, status, resolve, reject }));
     },
 
     async markSeen(roomId, viewerId, ids) {
