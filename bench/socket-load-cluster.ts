@@ -19,8 +19,9 @@
  * without them it prints "skipped" and exits 0. Each run uses a database of its
  * own, created and dropped on the server DATABASE_URL names.
  *
- * Env: SOCKET_LOAD_CLIENTS (2000), SOCKET_LOAD_DURATION_S (30),
- * SOCKET_LOAD_INTERVAL_MS (4000), SOCKET_LOAD_DRAIN_MS (5000),
+ * Env (defaults from budgets.json socketLoad, as the single-process run):
+ * SOCKET_LOAD_CLIENTS (2000), SOCKET_LOAD_DURATION_S (30),
+ * SOCKET_LOAD_INTERVAL_MS (10000), SOCKET_LOAD_DRAIN_MS (5000),
  * SOCKET_LOAD_CLUSTER_RUNS ("1,2": which process counts to run).
  * Budgets: bench/budgets.json socketLoad (p99, lost, duplicated) for every run.
  * Writes bench/results/socket-load-cluster.json.
@@ -34,9 +35,26 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 
-const CLIENTS = Math.max(2, Math.floor(Number(process.env['SOCKET_LOAD_CLIENTS'] ?? 2000) / 2) * 2);
-const DURATION_S = Number(process.env['SOCKET_LOAD_DURATION_S'] ?? 30);
-const INTERVAL_MS = Number(process.env['SOCKET_LOAD_INTERVAL_MS'] ?? 4000);
+/** The single-process run's section of the budgets: same traffic, same limits. */
+const SOCKET_LOAD =
+  (
+    JSON.parse(readFileSync(join(here, 'budgets.json'), 'utf8')) as {
+      socketLoad?: {
+        clients?: number;
+        durationS?: number;
+        intervalMs?: number;
+        p99MaxMs?: number;
+        lostMax?: number;
+        duplicatedMax?: number;
+      };
+    }
+  ).socketLoad ?? {};
+const CLIENTS = Math.max(
+  2,
+  Math.floor(Number(process.env['SOCKET_LOAD_CLIENTS'] ?? SOCKET_LOAD.clients ?? 2000) / 2) * 2,
+);
+const DURATION_S = Number(process.env['SOCKET_LOAD_DURATION_S'] ?? SOCKET_LOAD.durationS ?? 30);
+const INTERVAL_MS = Number(process.env['SOCKET_LOAD_INTERVAL_MS'] ?? SOCKET_LOAD.intervalMs ?? 10_000);
 const DRAIN_MS = Number(process.env['SOCKET_LOAD_DRAIN_MS'] ?? 5000);
 const RUNS = (process.env['SOCKET_LOAD_CLUSTER_RUNS'] ?? '1,2')
   .split(',')
@@ -96,7 +114,11 @@ async function serve(): Promise<void> {
     const live = liveOf(app);
     const botId = `bench-bot-${randomUUID()}`;
     const widgetId = `bench-widget-${randomUUID()}`;
-    await db.query('INSERT INTO bots (id, company_id, name) VALUES ($1, $2, $3)', [botId, config.companyId, 'Bench']);
+    await db.query('INSERT INTO bots (id, company_id, name) VALUES ($1, $2, $3)', [
+      botId,
+      config.companyId,
+      'Bench',
+    ]);
     await db.query('INSERT INTO widgets (id, bot_id, company_id, config) VALUES ($1, $2, $3, $4::jsonb)', [
       widgetId,
       botId,
@@ -169,13 +191,10 @@ async function main(): Promise<void> {
     );
     process.exit(0);
   }
-  const budgets = JSON.parse(readFileSync(join(here, 'budgets.json'), 'utf8')) as {
-    socketLoad?: { p99MaxMs?: number; lostMax?: number; duplicatedMax?: number };
-  };
   const budget = {
-    p99MaxMs: budgets.socketLoad?.p99MaxMs ?? 100,
-    lostMax: budgets.socketLoad?.lostMax ?? 0,
-    duplicatedMax: budgets.socketLoad?.duplicatedMax ?? 0,
+    p99MaxMs: SOCKET_LOAD.p99MaxMs ?? 100,
+    lostMax: SOCKET_LOAD.lostMax ?? 0,
+    duplicatedMax: SOCKET_LOAD.duplicatedMax ?? 0,
   };
   console.log(
     `socket-load-cluster: ${CLIENTS} clients, ${CLIENTS / 2} rooms, ${DURATION_S} s, one message per client every ${INTERVAL_MS} ms; runs: ${RUNS.join(', ')} process(es)`,
@@ -207,10 +226,24 @@ async function main(): Promise<void> {
   mkdirSync(join(here, 'results'), { recursive: true });
   writeFileSync(
     join(here, 'results', 'socket-load-cluster.json'),
-    JSON.stringify({ clients: CLIENTS, durationS: DURATION_S, intervalMs: INTERVAL_MS, budget, runs: results, pass, failures, at: new Date().toISOString() }, null, 2) +
-      '\n',
+    JSON.stringify(
+      {
+        clients: CLIENTS,
+        durationS: DURATION_S,
+        intervalMs: INTERVAL_MS,
+        budget,
+        runs: results,
+        pass,
+        failures,
+        at: new Date().toISOString(),
+      },
+      null,
+      2,
+    ) + '\n',
   );
-  console.log(pass ? 'socket-load-cluster: within budget' : `socket-load-cluster: OVER BUDGET: ${failures.join('; ')}`);
+  console.log(
+    pass ? 'socket-load-cluster: within budget' : `socket-load-cluster: OVER BUDGET: ${failures.join('; ')}`,
+  );
   process.exit(pass ? 0 : 1);
 }
 
@@ -245,22 +278,28 @@ async function runOnce(
           }),
       ),
     );
-    await withPg(databaseUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)).catch(() => {});
+    await withPg(databaseUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`)).catch(
+      () => {},
+    );
   };
   try {
     const ports: number[] = [];
     // One after the other: the first runs the migrations on the empty database.
     for (let n = 0; n < nodes; n++) {
-      const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], {
-        cwd: root,
-        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-        env: {
-          ...process.env,
-          DATABASE_URL: dbUrl.toString(),
-          REDIS_URL: nodes > 1 ? redisUrl : '',
-          CHARLA_INSTANCE_ID: `bench-${n}`,
+      const child = spawn(
+        process.execPath,
+        ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve'],
+        {
+          cwd: root,
+          stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+          env: {
+            ...process.env,
+            DATABASE_URL: dbUrl.toString(),
+            REDIS_URL: nodes > 1 ? redisUrl : '',
+            CHARLA_INSTANCE_ID: `bench-${n}`,
+          },
         },
-      });
+      );
       children.push(child);
       ports.push((await ask(child, null, 'ready')).port);
     }
@@ -268,7 +307,8 @@ async function runOnce(
     const t0 = performance.now();
     const { users } = await ask(first, { type: 'setup', pairs: CLIENTS / 2 }, 'setup');
     console.log(`  setup: ${users.length} sessions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    const memory = async () => Promise.all(children.map(async (c) => (await ask(c, { type: 'memory' }, 'memory')).memory));
+    const memory = async () =>
+      Promise.all(children.map(async (c) => (await ask(c, { type: 'memory' }, 'memory')).memory));
     const memBefore = await memory();
 
     const sent = new Map<string, { at: number; to: number }>();
@@ -314,7 +354,9 @@ async function runOnce(
         ),
       );
     }
-    console.log(`  connected ${users.length} in ${((performance.now() - tc) / 1000).toFixed(1)} s to ${nodes} process(es)`);
+    console.log(
+      `  connected ${users.length} in ${((performance.now() - tc) / 1000).toFixed(1)} s to ${nodes} process(es)`,
+    );
     disconnects = 0;
     const memAfter = await memory();
     // Let every adapter's stream reader settle before measuring.

@@ -92,7 +92,8 @@ export function attachRedisAdapter(
     () => log.info({ redis: where }, 'redis fan-out: connected'),
     (err: unknown) => {
       // Only reached when the client is closed before it ever connected.
-      if (!closed) log.error({ err: { message: String(err) }, redis: where }, 'redis fan-out: could not connect');
+      if (!closed)
+        log.error({ err: { message: String(err) }, redis: where }, 'redis fan-out: could not connect');
     },
   );
 
@@ -117,7 +118,11 @@ export function attachRedisAdapter(
   io.adapter(function charlaRedisAdapter(nsp: unknown) {
     const adapter = factory(nsp);
     open.add(adapter);
-    degradeWhileRedisIsDown(adapter as unknown as ClusterQueries, () => client.isReady, options.queryTimeoutMs ?? 1000);
+    degradeWhileRedisIsDown(
+      adapter as unknown as ClusterQueries,
+      () => client.isReady,
+      options.queryTimeoutMs ?? 1000,
+    );
     const closeAdapter = adapter.close.bind(adapter);
     adapter.close = () => {
       const result = closeAdapter();
@@ -134,7 +139,11 @@ export function attachRedisAdapter(
 /** The server-side queries of socket.io's ClusterAdapter that wait on Redis. */
 interface ClusterQueries {
   serverCount(): Promise<number>;
-  fetchSockets(opts: { rooms: Set<string>; except?: Set<string>; flags?: Record<string, unknown> }): Promise<unknown[]>;
+  fetchSockets(opts: {
+    rooms: Set<string>;
+    except?: Set<string>;
+    flags?: Record<string, unknown>;
+  }): Promise<unknown[]>;
 }
 
 /**

@@ -84,7 +84,11 @@ export class WidgetUser {
   /** Opens a session on `baseUrl` (the process this user's page talks to). */
   static async open(baseUrl: string, apiKey: string, userId: string): Promise<WidgetUser> {
     const u = new WidgetUser(userId, baseUrl);
-    u.session = await api<SessionResult>(baseUrl, 'POST', ROUTES.widgetSession, { apiKey, userId, userNames: userId });
+    u.session = await api<SessionResult>(baseUrl, 'POST', ROUTES.widgetSession, {
+      apiKey,
+      userId,
+      userNames: userId,
+    });
     return u;
   }
 
@@ -94,7 +98,13 @@ export class WidgetUser {
 
   /** The direct room of this user and another (created once). */
   async directRoomWith(otherId: string): Promise<string> {
-    const room = await api<{ id: string }>(this.baseUrl, 'POST', ROUTES.widgetDirectRoom, { id: otherId }, this.bearer);
+    const room = await api<{ id: string }>(
+      this.baseUrl,
+      'POST',
+      ROUTES.widgetDirectRoom,
+      { id: otherId },
+      this.bearer,
+    );
     return room.id;
   }
 
@@ -111,7 +121,10 @@ export class WidgetUser {
     socket.on('message:new', (m) => this.received.push(m));
     this.socket = socket;
     await new Promise<void>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`${this.userId}: socket did not connect to ${baseUrl}`)), 15_000);
+      const t = setTimeout(
+        () => reject(new Error(`${this.userId}: socket did not connect to ${baseUrl}`)),
+        15_000,
+      );
       socket.once('connect', () => {
         clearTimeout(t);
         resolve();

@@ -38,7 +38,10 @@ export function requireServices(): Services {
 }
 
 /** A new empty database on the same server, dropped by the returned function. */
-export async function freshDatabase(databaseUrl: string, label: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshDatabase(
+  databaseUrl: string,
+  label: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `charla_${label.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`.toLowerCase();
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
@@ -64,7 +67,11 @@ export async function freshDatabase(databaseUrl: string, label: string): Promise
 }
 
 /** Runs one query on a database and closes the connection. */
-export async function sql<T = Record<string, unknown>>(databaseUrl: string, text: string, params: unknown[] = []): Promise<T[]> {
+export async function sql<T = Record<string, unknown>>(
+  databaseUrl: string,
+  text: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const c = new pg.Client({ connectionString: databaseUrl });
   await c.connect();
   try {
@@ -89,7 +96,12 @@ export function freePort(): Promise<number> {
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Polls `check` every `everyMs` until it returns true or `timeoutMs` passes (then throws `what`). */
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 15_000, everyMs = 50) {
+export async function waitFor(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 15_000,
+  everyMs = 50,
+) {
   const until = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;
@@ -204,7 +216,8 @@ function redisCli(redisUrl: string) {
   return {
     host,
     port,
-    run: (...args: string[]) => spawnSync('redis-cli', ['-h', host, '-p', port, ...args], { encoding: 'utf8' }),
+    run: (...args: string[]) =>
+      spawnSync('redis-cli', ['-h', host, '-p', port, ...args], { encoding: 'utf8' }),
   };
 }
 
@@ -222,7 +235,8 @@ export async function stopRedis(redisUrl: string): Promise<void> {
 export async function startRedis(redisUrl: string): Promise<void> {
   const cli = redisCli(redisUrl);
   const ours =
-    existsSync(SERVICES) && spawnSync('bash', [SERVICES, 'env'], { encoding: 'utf8' }).stdout.includes(`:${cli.port}`);
+    existsSync(SERVICES) &&
+    spawnSync('bash', [SERVICES, 'env'], { encoding: 'utf8' }).stdout.includes(`:${cli.port}`);
   if (ours) {
     const r = spawnSync('bash', [SERVICES, 'restart-redis'], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`restart-redis failed: ${r.stderr}`);

@@ -98,7 +98,11 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
     expect(ids.size).toBe(perSide * 2);
 
     for (const u of [alice, bob]) {
-      await waitFor(`${u.userId} to see all ${ids.size} messages`, () => u.inRoom(roomId).length >= ids.size, 15_000);
+      await waitFor(
+        `${u.userId} to see all ${ids.size} messages`,
+        () => u.inRoom(roomId).length >= ids.size,
+        15_000,
+      );
     }
     await sleep(300);
     for (const u of [alice, bob]) {
@@ -117,9 +121,11 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
       const s = side.map((m) => m.seq ?? 0);
       expect([...s].sort((x, y) => x - y)).toEqual(s);
     }
-    const stored = await sql<{ n: string }>(database!.url, 'SELECT count(*)::text AS n FROM messages WHERE room_id = $1', [
-      roomId,
-    ]);
+    const stored = await sql<{ n: string }>(
+      database!.url,
+      'SELECT count(*)::text AS n FROM messages WHERE room_id = $1',
+      [roomId],
+    );
     expect(stored[0]?.n).toBe(String(ids.size));
   });
 
@@ -133,13 +139,18 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
 
     for (let i = 0; i < 10; i++) {
       const id = randomUUID();
-      const [x, y] = await Promise.all([carol.send(roomId, `twice ${i}`, id), carolTab2.send(roomId, `twice ${i}`, id)]);
+      const [x, y] = await Promise.all([
+        carol.send(roomId, `twice ${i}`, id),
+        carolTab2.send(roomId, `twice ${i}`, id),
+      ]);
       expect(x.id).toBe(id);
       expect(y.seq).toBe(x.seq);
     }
-    const rows = await sql<{ n: string }>(database!.url, 'SELECT count(*)::text AS n FROM messages WHERE room_id = $1', [
-      roomId,
-    ]);
+    const rows = await sql<{ n: string }>(
+      database!.url,
+      'SELECT count(*)::text AS n FROM messages WHERE room_id = $1',
+      [roomId],
+    );
     expect(rows[0]?.n).toBe('10');
     await waitFor('dave to see 10 messages', () => dave.inRoom(roomId).length >= 10, 10_000);
     await sleep(300);
@@ -151,14 +162,24 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
     const kim = await user(b, 'kim');
     await kim.connect();
     const roomId = kim.session.botRoomId;
-    const messages = Array.from({ length: 5 }, (_, i) => ({ id: randomUUID(), type: 'TEXT', text: `post ${i}` }));
+    const messages = Array.from({ length: 5 }, (_, i) => ({
+      id: randomUUID(),
+      type: 'TEXT',
+      text: `post ${i}`,
+    }));
     const path = `/v1/rooms/${encodeURIComponent(roomId)}/message`;
     const body = { senderId: 'operator-1', messages };
     await Promise.all([api(a.url, 'POST', path, body), api(b.url, 'POST', path, body)]);
     const ids: string[] = messages.map((m) => m.id);
-    const rows = await sql<{ id: string }>(database!.url, 'SELECT id FROM messages WHERE id = ANY($1)', [ids]);
+    const rows = await sql<{ id: string }>(database!.url, 'SELECT id FROM messages WHERE id = ANY($1)', [
+      ids,
+    ]);
     expect(rows.map((r) => r.id).sort()).toEqual([...ids].sort());
-    await waitFor('the posts live on B', () => ids.every((id) => kim.received.some((m) => String(m.id) === id)), 10_000);
+    await waitFor(
+      'the posts live on B',
+      () => ids.every((id) => kim.received.some((m) => String(m.id) === id)),
+      10_000,
+    );
     await sleep(300);
     expect(doubled(kim.received.filter((m) => ids.includes(String(m.id))))).toEqual([]);
   });
@@ -168,13 +189,22 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
     await erin.connect();
     const roomId = erin.session.botRoomId;
     const text = `hello from the bot ${randomUUID()}`;
-    const res = await api<{ success: boolean; messageId: string }>(a.url, 'POST', botMessagePath(widget.botId), {
-      userId: 'erin',
-      type: 'text',
-      text,
-    });
+    const res = await api<{ success: boolean; messageId: string }>(
+      a.url,
+      'POST',
+      botMessagePath(widget.botId),
+      {
+        userId: 'erin',
+        type: 'text',
+        text,
+      },
+    );
     expect(res.success).toBe(true);
-    await waitFor('the bot message on B', () => erin.inRoom(roomId).some((m) => m.id === res.messageId), 10_000);
+    await waitFor(
+      'the bot message on B',
+      () => erin.inRoom(roomId).some((m) => m.id === res.messageId),
+      10_000,
+    );
     const got = erin.inRoom(roomId).filter((m) => m.id === res.messageId);
     expect(got).toHaveLength(1);
     expect(got[0]).toMatchObject({ type: 'TEXT', text, senderId: widget.botId });
@@ -200,7 +230,9 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
     await waitFor(
       'the campaign to complete',
       async () => {
-        const r = await sql<{ status: string }>(database!.url, 'SELECT status FROM campaigns WHERE id = $1', [campaignId]);
+        const r = await sql<{ status: string }>(database!.url, 'SELECT status FROM campaigns WHERE id = $1', [
+          campaignId,
+        ]);
         return r[0]?.status === 'COMPLETED';
       },
       60_000,
@@ -215,16 +247,24 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
        WHERE m.body->>'text' = $1 GROUP BY r.room_key`,
       [text],
     );
-    expect(perRoom.map((r) => r.room_key).sort()).toEqual(recipients.map((u) => `bot:${widget.botId}:${u}`).sort());
+    expect(perRoom.map((r) => r.room_key).sort()).toEqual(
+      recipients.map((u) => `bot:${widget.botId}:${u}`).sort(),
+    );
     expect(perRoom.filter((r) => r.n !== '1')).toEqual([]);
-    const [campaign] = await sql<{ total_messages: number; delivered_messages: number; failed_messages: number }>(
+    const [campaign] = await sql<{
+      total_messages: number;
+      delivered_messages: number;
+      failed_messages: number;
+    }>(
       database!.url,
       'SELECT total_messages, delivered_messages, failed_messages FROM campaigns WHERE id = $1',
       [campaignId],
     );
     expect(campaign).toEqual({ total_messages: 40, delivered_messages: 40, failed_messages: 0 });
 
-    await waitFor('the campaign message live on B', () => frank.received.some((m) => m.type === 'TEXT' && m.text === text));
+    await waitFor('the campaign message live on B', () =>
+      frank.received.some((m) => m.type === 'TEXT' && m.text === text),
+    );
     await sleep(300);
     expect(frank.received.filter((m) => m.type === 'TEXT' && m.text === text)).toHaveLength(1);
   });
@@ -256,7 +296,9 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
         30_000,
       ).catch((err: Error) => {
         const missing = [...ids].filter((id) => !u.inRoom(roomId).some((m) => m.id === id));
-        throw new Error(`${err.message}; missing ${missing.length}: ${missing.slice(0, 5).join(', ')}\n${logsOnFailure()}`);
+        throw new Error(
+          `${err.message}; missing ${missing.length}: ${missing.slice(0, 5).join(', ')}\n${logsOnFailure()}`,
+        );
       });
     }
     await sleep(300);
@@ -293,10 +335,18 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
     } finally {
       await startRedis(services.redisUrl);
     }
-    await waitFor('the message sent during the outage, live on B', () => jose.inRoom(roomId).some((m) => m.id === during.id), 15_000);
+    await waitFor(
+      'the message sent during the outage, live on B',
+      () => jose.inRoom(roomId).some((m) => m.id === during.id),
+      15_000,
+    );
     await ines.send(roomId, 'after');
     await waitFor('the message after the outage on B', () => jose.inRoom(roomId).length === 3, 10_000);
-    expect(jose.inRoom(roomId).map((m) => m.type === 'TEXT' && m.text)).toEqual(['before', 'during', 'after']);
+    expect(jose.inRoom(roomId).map((m) => m.type === 'TEXT' && m.text)).toEqual([
+      'before',
+      'during',
+      'after',
+    ]);
   });
 
   it('finishes a campaign on the other process when the one sending it is killed', async () => {
@@ -315,9 +365,11 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
     const sentSoFar = async () =>
       Number(
         (
-          await sql<{ n: string }>(database!.url, `SELECT count(*)::text AS n FROM messages WHERE body->>'text' = $1`, [
-            text,
-          ])
+          await sql<{ n: string }>(
+            database!.url,
+            `SELECT count(*)::text AS n FROM messages WHERE body->>'text' = $1`,
+            [text],
+          )
         )[0]?.n ?? 0,
       );
 
@@ -332,7 +384,8 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
           'SELECT status, claimed_by FROM campaigns WHERE id = $1',
           [campaignId],
         );
-        if (c?.status === 'COMPLETED') throw new Error('the campaign completed before a process could be killed mid-way');
+        if (c?.status === 'COMPLETED')
+          throw new Error('the campaign completed before a process could be killed mid-way');
         const n = await sentSoFar();
         if (c?.status !== 'IN_PROGRESS' || n === 0) return false;
         victim = [a, b].find((x) => x.name === c.claimed_by);
@@ -351,7 +404,9 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
     await waitFor(
       'the survivor to complete the campaign',
       async () => {
-        const r = await sql<{ status: string }>(database!.url, 'SELECT status FROM campaigns WHERE id = $1', [campaignId]);
+        const r = await sql<{ status: string }>(database!.url, 'SELECT status FROM campaigns WHERE id = $1', [
+          campaignId,
+        ]);
         return r[0]?.status === 'COMPLETED';
       },
       90_000,
@@ -367,7 +422,10 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
       [text],
     );
     expect(perRoom).toHaveLength(total);
-    expect(perRoom.filter((r) => r.n !== '1'), 'recipients sent to twice').toEqual([]);
+    expect(
+      perRoom.filter((r) => r.n !== '1'),
+      'recipients sent to twice',
+    ).toEqual([]);
     const [campaign] = await sql<{ delivered_messages: number; failed_messages: number }>(
       database!.url,
       'SELECT delivered_messages, failed_messages FROM campaigns WHERE id = $1',

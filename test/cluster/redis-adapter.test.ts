@@ -10,7 +10,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Server } from 'socket.io';
 import { io as connect, type Socket as ClientSocket } from 'socket.io-client';
 import { attachRedisAdapter, reconnectDelay, type RedisFanout } from '../../server/scale/redis-adapter.ts';
-import { requireServices, restartRedis, sleep, startRedis, stopRedis, waitFor, withRedis } from './harness.ts';
+import {
+  requireServices,
+  restartRedis,
+  sleep,
+  startRedis,
+  stopRedis,
+  waitFor,
+  withRedis,
+} from './harness.ts';
 
 interface Peer {
   io: Server;
@@ -110,7 +118,11 @@ describe('attachRedisAdapter', () => {
     a.io.in('lobby').socketsJoin('later');
     const got: number[] = [];
     s.on('n', (n: number) => got.push(n));
-    await waitFor('the join to land on B', async () => (await a.io.in('later').fetchSockets()).length === 1, 5000);
+    await waitFor(
+      'the join to land on B',
+      async () => (await a.io.in('later').fetchSockets()).length === 1,
+      5000,
+    );
     a.io.to('later').emit('n', 1);
     await waitFor('the broadcast to the joined room', () => got.length === 1, 5000);
     expect(got).toEqual([1]);
@@ -141,7 +153,11 @@ describe('attachRedisAdapter', () => {
     }
     expect(restarted).toBe(true);
     const want = Array.from({ length: total }, (_, i) => i);
-    await waitFor('every broadcast on both servers', () => gotA.length >= total && gotB.length >= total, 30_000);
+    await waitFor(
+      'every broadcast on both servers',
+      () => gotA.length >= total && gotB.length >= total,
+      30_000,
+    );
     await sleep(500);
     expect([...gotA].sort((x, y) => x - y)).toEqual(want);
     expect([...gotB].sort((x, y) => x - y)).toEqual(want);
@@ -192,7 +208,10 @@ describe('attachRedisAdapter', () => {
     const io = new Server(http);
     const logs: string[] = [];
     const log = { info: () => {}, warn: (_o: object, m?: string) => logs.push(m ?? ''), error: () => {} };
-    const fanout = attachRedisAdapter(io, 'redis://127.0.0.1:1', log, { keyPrefix: prefix, maxReconnectDelayMs: 200 });
+    const fanout = attachRedisAdapter(io, 'redis://127.0.0.1:1', log, {
+      keyPrefix: prefix,
+      maxReconnectDelayMs: 200,
+    });
     await sleep(1000);
     expect(fanout.isReady()).toBe(false);
     expect(logs.length).toBe(1);
