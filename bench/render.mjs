@@ -54,9 +54,9 @@ const html = '<!doctype html><html lang="es"><head><meta charset="utf-8"><title>
   '<body><script src="/t0.js"></script><script src="/page.js"></script></body></html>';
 const server = createServer((req, res) => {
   const path = new URL(req.url ?? '/', 'http://x').pathname;
-  if (path === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end(html);
+  if (path === '/') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
   if (path === '/t0.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end('window.__t0 = performance.now();');
-  if (path === '/page.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(pageJs);
+  if (path === '/page.js') return res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(pageJs);
   res.writeHead(404).end();
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));

@@ -62,14 +62,14 @@ const bench = {
     return painted - ((window as unknown as { __t0?: number }).__t0 ?? 0);
   },
   /** Opens the room holding n messages; ms to the first frame with its newest messages painted. */
-  async openRoom(n: number): Promise<{ ms: number; rows: number }> {
+  async openRoom(n: number): Promise<{ ms: number; rows: number; frames: number }> {
     f.stores.$currentMessages.set(history(n));
     const t0 = performance.now();
     f.context.actions.open();
-    for (;;) {
+    for (let frames = 1; ; frames++) {
       const painted = await afterPaint();
       const { rows } = list();
-      if (rows > 0) return { ms: painted - t0, rows };
+      if (rows > 0) return { ms: painted - t0, rows, frames };
       if (painted - t0 > 5000) throw new Error('room did not render');
     }
   },

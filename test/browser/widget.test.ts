@@ -60,9 +60,9 @@ describe('<charla-widget> focus and keyboard', () => {
     const widget = await mountWidget(f);
     const { rows } = listOf(widget);
     const row = await waitFor(() => rows()[0], 'row');
-    const open = await waitFor(() => row.shadowRoot!.querySelector<HTMLButtonElement>('.image__open'), 'image button');
+    const open = await waitFor(() => row.querySelector<HTMLButtonElement>('.image__open'), 'image button');
     open.click();
-    const dialog = row.shadowRoot!.querySelector('dialog')!;
+    const dialog = row.querySelector('dialog')!;
     expect(dialog.open).toBe(true);
     await userEvent.keyboard('{Escape}');
     await waitFor(() => !dialog.open, 'dialog closed');

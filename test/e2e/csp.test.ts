@@ -52,8 +52,8 @@ beforeAll(async () => {
     };
     if (url.pathname === '/') return send('text/html; charset=utf-8', page('/page.js'));
     if (url.pathname === '/bundle') return send('text/html; charset=utf-8', page('/charla.iife.js'));
-    if (url.pathname === '/page.js') return send('text/javascript', readFileSync(join(out, 'page.js')));
-    if (url.pathname === '/charla.iife.js' && existsSync(BUNDLE)) return send('text/javascript', readFileSync(BUNDLE));
+    if (url.pathname === '/page.js') return send('text/javascript; charset=utf-8', readFileSync(join(out, 'page.js')));
+    if (url.pathname === '/charla.iife.js' && existsSync(BUNDLE)) return send('text/javascript; charset=utf-8', readFileSync(BUNDLE));
     if (url.pathname === '/pixel.png') return send('image/png', PIXEL);
     res.writeHead(404, { 'content-security-policy': CSP });
     res.end();

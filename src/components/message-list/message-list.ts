@@ -10,6 +10,7 @@ import type { WidgetContext } from '../../widget/context.ts';
 import { formatDay, summarize } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { ItemsBuilder, isOwn, type ListItem } from './items.ts';
+import { styles as messageStyles } from '../message/message.styles.ts';
 import { styles } from './message-list.styles.ts';
 
 export { buildItems, isOwn, type ListItem } from './items.ts';
@@ -31,7 +32,7 @@ const ANNOUNCEMENTS_KEPT = 10;
  * @cssproperty --charla-color-surface - Background of the list.
  */
 export class CharlaMessageList extends LitElement {
-  static override styles = [base, styles];
+  static override styles = [base, styles, messageStyles];
 
   @property({ attribute: false }) context?: WidgetContext;
 
@@ -206,7 +207,6 @@ export class CharlaMessageList extends LitElement {
     }
     return html`<charla-message
       data-key=${item.key}
-      exportparts="message, bubble, option, chip, system"
       .message=${item.message}
       .actions=${this.context?.actions}
       language=${language}

@@ -1,7 +1,12 @@
 import { css } from 'lit';
 
+/**
+ * Rows render into the message list's shadow root (no shadow root per row: a
+ * long scroll creates many rows), so these rules are part of the list's
+ * stylesheet and name the element instead of `:host`.
+ */
 export const styles = css`
-  :host {
+  charla-message {
     display: block;
     padding: 2px 12px;
     contain: content;
@@ -12,13 +17,13 @@ export const styles = css`
     align-items: flex-start;
     max-width: 100%;
   }
-  :host([own]) .row {
+  charla-message[own] .row {
     align-items: flex-end;
   }
-  :host([grouped]) {
+  charla-message[grouped] {
     padding-top: 0;
   }
-  :host(:not([grouped])) {
+  charla-message:not([grouped]) {
     padding-top: 8px;
   }
   .sender {
@@ -35,11 +40,11 @@ export const styles = css`
     color: var(--charla-color-bubble-text, #1f2328);
     overflow-wrap: anywhere;
   }
-  :host([own]) .bubble {
+  charla-message[own] .bubble {
     background: var(--charla-color-primary, #2563eb);
     color: var(--charla-color-on-primary, #fff);
   }
-  :host([own]) .bubble a {
+  charla-message[own] .bubble a {
     color: inherit;
   }
   .bubble--media {

@@ -3,7 +3,6 @@ import { property } from 'lit/decorators.js';
 import type { Message, MessageStatus } from '../../../types/index.ts';
 import { MediaRefreshController } from '../../controllers/media-refresh.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
-import { base } from '../../styles/base.ts';
 import type { WidgetActions } from '../../widget/context.ts';
 import { formatTime, messageDate } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
@@ -13,7 +12,6 @@ import { renderAudio, renderDocument, renderImage, renderVideo } from '../messag
 import type { RenderContext } from '../messages/render-context.ts';
 import { renderEvent, renderPostback, renderUnknown } from '../messages/system.ts';
 import { renderText } from '../messages/text.ts';
-import { styles } from './message.styles.ts';
 
 /** The renderer for a message's type; unknown types get a neutral placeholder. */
 export function renderBody(m: Message, r: RenderContext): TemplateResult {
@@ -50,6 +48,9 @@ const STATUS_ICONS: Record<MessageStatus, () => TemplateResult> = {
 
 /**
  * @summary One message of the chat: sender name, bubble with the type's renderer, the bot's options, time and status.
+ *
+ * Renders without a shadow root of its own: it lives in `<charla-message-list>`'s shadow root,
+ * which carries its styles (message.styles.ts), so scrolling a long room creates plain elements.
  * @tag charla-message
  * @csspart message - The row.
  * @csspart bubble - The bubble.
@@ -59,7 +60,9 @@ const STATUS_ICONS: Record<MessageStatus, () => TemplateResult> = {
  * @cssproperty --charla-color-primary - Background of the user's own bubbles.
  */
 export class CharlaMessage extends LitElement {
-  static override styles = [base, styles];
+  protected override createRenderRoot(): HTMLElement {
+    return this;
+  }
 
   @property({ attribute: false }) message?: Message;
   @property({ attribute: false }) actions?: WidgetActions;

@@ -13,8 +13,9 @@ async function show(message: Message, props: Partial<Pick<CharlaMessage, 'own' |
   Object.assign(el, { latest: true, ...props });
   document.body.append(el);
   await settle(el);
-  const shadow = el.shadowRoot!;
-  return { el, shadow, q: within(shadow as unknown as HTMLElement), ...f };
+  // Rows render into their own light DOM (the list's shadow root holds them and their styles).
+  const shadow = el;
+  return { el, shadow, q: within(el), ...f };
 }
 
 afterEach(() => document.body.replaceChildren());
