@@ -38,22 +38,45 @@ export interface UpsertResult {
   changed: boolean;
 }
 
-/** Upserts messages into an ordered list, returning a new list when anything changed. */
-export function upsertMessages(list: readonly Message[], incoming: readonly Message[]): UpsertResult {
+/** Position of a message by id, searching from the newest end (where updates land). */
+export function indexOfMessage(list: readonly Message[], id: string): number {
+  for (let i = list.length - 1; i >= 0; i--) if (messageKey(list[i] as Message) === id) return i;
+  return -1;
+}
+
+/**
+ * Upserts messages into an ordered list, returning a new list when anything
+ * changed. `has(id)`, when given, says whether the list holds an id (an
+ * index kept by the caller), so a new message costs no search.
+ */
+export function upsertMessages(
+  list: readonly Message[],
+  incoming: readonly Message[],
+  has?: (id: string) => boolean,
+): UpsertResult {
   if (incoming.length === 0) return { list: list as Message[], added: [], changed: false };
-  const index = new Map<string, number>();
-  list.forEach((m, i) => index.set(messageKey(m), i));
+  // Big batches (gap fill, history) use a full index; single messages search from the end.
+  let index: Map<string, number> | null = null;
+  if (!has && incoming.length > 8) {
+    index = new Map();
+    list.forEach((m, i) => index?.set(messageKey(m), i));
+  }
   const next = list.slice();
   const added: Message[] = [];
+  const addedKeys = new Set<string>();
   let changed = false;
   let needsSort = false;
   for (const m of incoming) {
     const key = messageKey(m);
-    const at = index.get(key);
-    if (at === undefined) {
+    let at: number;
+    if (index) at = index.get(key) ?? -1;
+    else if (has && !has(key) && !addedKeys.has(key)) at = -1;
+    else at = indexOfMessage(next, key);
+    if (at < 0) {
       const last = next[next.length - 1];
       if (last && compareMessages(last, m) > 0) needsSort = true;
-      index.set(key, next.length);
+      index?.set(key, next.length);
+      addedKeys.add(key);
       next.push(m);
       added.push(m);
       changed = true;
@@ -78,7 +101,7 @@ export function applyStatus(
   status: MessageStatus,
   error?: Message['error'],
 ): Message[] | null {
-  const at = list.findIndex((m) => messageKey(m) === id);
+  const at = indexOfMessage(list, id);
   if (at < 0) return null;
   const current = list[at] as Message;
   const nextStatus = mergeStatus(current.status, status);

@@ -27,6 +27,7 @@ import { domEventFor, type WidgetEventMap, type WidgetEventName } from '../event
 import {
   applyStatus,
   createStores,
+  indexOfMessage,
   lastSeq,
   messageKey,
   patchUi,
@@ -116,6 +117,8 @@ export class WidgetCore {
   private epoch = 0;
   /** Per room, the sequence up to which a sync (or a live room load) covered it. */
   private readonly baseline = new Map<string, number>();
+  /** Room of every held message, by id (a held message is never moved to another room). */
+  private readonly messageRooms = new Map<string, string>();
   private readonly inFlight = new Set<string>();
   private readonly attempts = new Map<string, number>();
   private readonly waiters = new Map<string, Waiter[]>();
@@ -504,12 +507,14 @@ export class WidgetCore {
     const all = this.stores.w.$messagesByRoom.get();
     let next: Record<string, Message[]> | null = null;
     const added: Message[] = [];
+    const has = (id: string) => this.messageRooms.has(id);
     for (const [roomId, list] of byRoom) {
-      const result = upsertMessages(all[roomId] ?? [], list);
+      const result = upsertMessages(all[roomId] ?? [], list, has);
       if (result.changed) {
         next ??= { ...all };
         next[roomId] = result.list;
       }
+      for (const m of result.added) this.messageRooms.set(messageKey(m), roomId);
       if (fromService) added.push(...result.added);
     }
     if (next) this.stores.w.$messagesByRoom.set(next);
@@ -628,12 +633,12 @@ export class WidgetCore {
     });
   }
 
+  /** A held message by id. */
   findMessage(id: string): Message | undefined {
-    for (const list of Object.values(this.stores.w.$messagesByRoom.get())) {
-      const found = list.find((m) => messageKey(m) === id);
-      if (found) return found;
-    }
-    return undefined;
+    const roomId = this.messageRooms.get(id);
+    if (roomId === undefined) return undefined;
+    const list = this.stores.w.$messagesByRoom.get()[roomId] ?? [];
+    return list[indexOfMessage(list, id)];
   }
 
   /** Emits every outbox entry not yet in flight, in order. */
