@@ -11,7 +11,7 @@
  */
 import { createServer } from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -78,12 +78,13 @@ try {
     await page.goto(`${origin}/`);
     await page.waitForFunction(() => !!window.__bench);
     const launcher = await page.evaluate(() => window.__bench.launcher());
+    const idle = await page.evaluate(() => window.__bench.idleFrames(60));
     const open = await page.evaluate((n) => window.__bench.openRoom(n), MESSAGES);
     const scroll = await page.evaluate(() => window.__bench.scroll(240, 120));
     const burstStart = await page.evaluate(() => performance.now());
     const burst = await page.evaluate(() => window.__bench.burst(1000, 1000));
     const longTasks = await page.evaluate((t) => window.__longTasks.filter((e) => e.start >= t), burstStart);
-    runs.push({ launcher, open, scroll, burst, longTasks });
+    runs.push({ launcher, idle, open, scroll, burst, longTasks });
     await context.close();
   }
 } finally {
@@ -97,6 +98,9 @@ const result = {
   messages: MESSAGES,
   launcherVisibleMs: { median: round(median(runs.map((r) => r.launcher))), max: round(Math.max(...runs.map((r) => r.launcher))) },
   openRoomFirstPaintMs: { median: round(median(runs.map((r) => r.open.ms))), max: round(Math.max(...runs.map((r) => r.open.ms))) },
+  /** Not a result: idle rAF intervals (p95) before the work, to tell a loaded machine from a slow widget. */
+  idleFrameIntervalP95Ms: round(p95(runs.flatMap((r) => r.idle))),
+  loadAverage: os.loadavg().map(round),
   messageElementsMax: Math.max(...runs.map((r) => Math.max(r.open.rows, r.scroll.maxRows, r.burst.rows))),
   scrollFrameIntervalP95Ms: round(p95(runs.flatMap((r) => r.scroll.intervals))),
   scrollFrameWorkP95Ms: round(p95(runs.flatMap((r) => r.scroll.work))),
@@ -122,7 +126,7 @@ result.failures = failures;
 
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
 writeFileSync(join(root, 'bench', 'results', 'render.json'), JSON.stringify(result, null, 2) + '\n');
-console.log('render (widget UI, headless Chromium, %d runs)', RUNS);
+console.log('render (widget UI, headless Chromium, %d runs; load average %s)', RUNS, result.loadAverage.join(' '));
 console.table({
   'launcher visible (ms)': { median: result.launcherVisibleMs.median, max: result.launcherVisibleMs.max, budget: budgets.launcherVisibleMaxMs },
   'open 10k room, first paint (ms)': { median: result.openRoomFirstPaintMs.median, max: result.openRoomFirstPaintMs.max, budget: budgets.openRoomFirstPaintMaxMs },
@@ -131,6 +135,7 @@ console.table({
   'scroll frame work p95 (ms)': { median: '', max: result.scrollFrameWorkP95Ms, budget: '' },
   'burst 1000/s: long tasks > 50 ms': { median: '', max: result.burst.longTasksOver50Ms, budget: budgets.burstLongTasksMax },
   'burst 1000/s: longest task (ms)': { median: '', max: result.burst.longestTaskMs, budget: '' },
+  'idle frame interval p95 (ms, machine load)': { median: '', max: result.idleFrameIntervalP95Ms, budget: '' },
 });
 if (failures.length) {
   console.error('over budget:\n  ' + failures.join('\n  '));

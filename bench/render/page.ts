@@ -56,6 +56,17 @@ function history(n: number, start = Date.UTC(2026, 0, 1, 9)): Message[] {
 }
 
 const bench = {
+  /** rAF-to-rAF intervals of an idle page: how loaded the machine is while the bench runs. */
+  async idleFrames(frames: number): Promise<number[]> {
+    const out: number[] = [];
+    let last = await frame();
+    for (let i = 0; i < frames; i++) {
+      const t = await frame();
+      out.push(t - last);
+      last = t;
+    }
+    return out;
+  },
   /** ms from the first script's start to the launcher painted. */
   async launcher(): Promise<number> {
     const painted = await launcherShown;
