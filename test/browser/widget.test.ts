@@ -143,6 +143,39 @@ describe('<charla-widget> layout', () => {
   });
 });
 
+describe('<charla-widget> theming from the host page', () => {
+  it('exposes parts through every shadow root, and its own styles stay inside', async () => {
+    await page.viewport(1280, 800);
+    const style = document.createElement('style');
+    style.textContent = `
+      charla-widget::part(launcher) { background: rgb(1, 2, 3); }
+      charla-widget::part(header) { background: rgb(4, 5, 6); }
+      charla-widget::part(send-button) { background: rgb(7, 8, 9); }
+      charla-widget::part(bubble) { background: rgb(10, 11, 12); }
+      charla-widget { --charla-radius: 4px; }
+    `;
+    document.head.append(style);
+    const outside = document.createElement('button');
+    outside.textContent = 'Comprar';
+    document.body.append(outside);
+    const before = getComputedStyle(outside).backgroundColor;
+    try {
+      const f = makeContext({ ui: { open: true } });
+      f.stores.$currentMessages.set([msg({ text: 'Hola' })]);
+      const widget = await mountWidget(f);
+      await waitFor(() => listOf(widget).rows().length > 0, 'rows');
+      expect(getComputedStyle(launcherOf(widget)).backgroundColor).toBe('rgb(1, 2, 3)');
+      expect(getComputedStyle(deep(widget, 'charla-chat', '[part=header]')!).backgroundColor).toBe('rgb(4, 5, 6)');
+      expect(getComputedStyle(deep(widget, 'charla-chat', 'charla-composer', '[part=send-button]')!).backgroundColor).toBe('rgb(7, 8, 9)');
+      expect(getComputedStyle(listOf(widget).rows()[0]!.querySelector('[part=bubble]')!).backgroundColor).toBe('rgb(10, 11, 12)');
+      expect(getComputedStyle(panelOf(widget)).borderTopLeftRadius).toBe('4px');
+      expect(getComputedStyle(outside).backgroundColor).toBe(before);
+    } finally {
+      style.remove();
+    }
+  });
+});
+
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 async function axeViolations(): Promise<string[]> {
