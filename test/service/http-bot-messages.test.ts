@@ -311,7 +311,7 @@ describe('POST /v1/bots/{botId}/messages', () => {
     } finally {
       await strict.close();
     }
-  });
+  }, 120_000);
 
   it('needs type and userId; unknown type, mismatched botId, unknown bot and no credentials are refused', async () => {
     const before = await snapshot(server);

@@ -588,5 +588,5 @@ describe('the campaign scheduler', () => {
     } finally {
       await own.close();
     }
-  });
+  }, 120_000);
 });

@@ -66,7 +66,7 @@ describe('restart survival', () => {
       expect(bots.rows).toHaveLength(1);
       // The scheduler of the restarted process resumes its own claim.
       const done = await (async () => {
-        for (let i = 0; i < 200; i++) {
+        for (let i = 0; i < 600; i++) {
           const r = await second.app.charla.db.query<{
             status: string;
             delivered_messages: number;
@@ -90,5 +90,5 @@ describe('restart survival', () => {
     } finally {
       await second.close();
     }
-  });
+  }, 180_000);
 });

@@ -150,7 +150,7 @@ export const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOStr
 /** Waits until fn returns truthy (or times out). */
 export async function until<T>(
   fn: () => Promise<T | undefined | null | false>,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
   stepMs = 50,
 ): Promise<T> {
   const start = Date.now();
