@@ -3,7 +3,89 @@
  * interface's error body (from the service, or built here for errors that
  * never reached it) so hosts handle both the same way.
  */
-import { errorBody, isErrorBody, type ErrorBody } from '../../types/errors.ts';
+import type { ErrorBody } from '../../types/errors.ts';
+
+/**
+ * The catalogue entries the widget builds itself (client-side checks, bodies
+ * that are not the error shape). Same codes and texts as types/errors.ts
+ * ERRORS (a unit test holds them equal); copied so the browser bundle does
+ * not carry the whole catalogue.
+ */
+export const WIDGET_ERRORS = {
+  VALIDATION_ERROR: [
+    'E0400',
+    'Invalid format or missing required fields.',
+    'Formato inválido o faltan campos obligatorios.',
+    'Revisa los datos enviados.',
+    'Please check the data you sent.',
+  ],
+  UNAUTHORIZED: [
+    'E0401',
+    'Invalid or missing credentials.',
+    'Credenciales inválidas o ausentes.',
+    'No autorizado.',
+    'Not authorized.',
+  ],
+  FORBIDDEN: [
+    'E0403',
+    'This caller may not perform this operation.',
+    'Quien llama no puede realizar esta operación.',
+    'No tienes permiso para hacer esto.',
+    'You are not allowed to do this.',
+  ],
+  NOT_FOUND: [
+    'E0404',
+    'The resource does not exist.',
+    'El recurso no existe.',
+    'No encontrado.',
+    'Not found.',
+  ],
+  RATE_LIMITED: [
+    'E0429',
+    'Too many requests.',
+    'Demasiadas peticiones.',
+    'Vas demasiado rápido; inténtalo en un momento.',
+    'Too fast; try again in a moment.',
+  ],
+  UNKNOWN_ERROR: [
+    'E0000',
+    'Unexpected failure.',
+    'Fallo inesperado.',
+    'Algo salió mal.',
+    'Something went wrong.',
+  ],
+} as const satisfies Record<string, readonly [string, string, string, string, string]>;
+export type WidgetErrorKey = keyof typeof WIDGET_ERRORS;
+
+/** The interface's error body for one of WIDGET_ERRORS. */
+export function errorBody(
+  key: WidgetErrorKey,
+  options: { message?: string | string[]; validationError?: Record<string, string> } = {},
+): ErrorBody {
+  const [code, description, es, clientEs, clientEn] = WIDGET_ERRORS[key];
+  return {
+    message: options.message ?? description,
+    statusMessage: 'failed',
+    status: 0,
+    error: {
+      code,
+      key,
+      description,
+      developerMessages: { es, en: description },
+      clientMessages: { es: clientEs, en: clientEn },
+    },
+    validationError: options.validationError ?? {},
+    data: {},
+  };
+}
+
+/** True when a value has the error body's shape. */
+export function isErrorBody(value: unknown): value is ErrorBody {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  const e = v['error'] as Record<string, unknown> | undefined;
+  return v['status'] === 0 && typeof e === 'object' && e !== null && typeof e['code'] === 'string';
+}
 
 /** Keys of errors made on the client (they never come from the service). */
 export type ClientErrorKey = 'NETWORK_ERROR' | 'TIMEOUT' | 'DESTROYED' | 'NOT_CONNECTED';

@@ -54,7 +54,7 @@ declare global {
 const MARK = '__charlaBoot';
 const CSS =
   ':host{all:initial}button{position:fixed;z-index:2147483000;width:56px;height:56px;border:0;border-radius:50%;' +
-  'background:var(--charla-color-primary,#1f6feb);color:var(--charla-color-on-primary,#fff);cursor:pointer;display:grid;' +
+  'background:var(--charla-color-primary,#2563eb);color:var(--charla-color-on-primary,#fff);cursor:pointer;display:grid;' +
   'place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);padding:0}button:focus-visible{outline:3px solid #111;outline-offset:2px}' +
   'button[data-p^=b]{bottom:24px}button[data-p^=t]{top:24px}button[data-p$=r]{right:24px}button[data-p$=l]{left:24px}' +
   'button[aria-busy=true]{opacity:.8;cursor:progress}svg{width:28px;height:28px;fill:currentColor}';

@@ -128,6 +128,7 @@ export class WidgetCore {
   private seenTimer: ReturnType<typeof setTimeout> | null = null;
   private destroyed = false;
   private wantConnected = false;
+  private nudging = false;
 
   constructor(options: WidgetOptions) {
     if (typeof options !== 'object' || options === null)
@@ -288,6 +289,19 @@ export class WidgetCore {
     this.setConnection('offline');
   }
 
+  /**
+   * The network is back (the page's `online` event): try at once instead of
+   * waiting out socket.io's backoff.
+   */
+  reconnectNow(): void {
+    const socket = this.socket;
+    if (!socket || socket.connected || !this.wantConnected || this.destroyed) return;
+    this.nudging = true;
+    socket.disconnect();
+    this.nudging = false;
+    socket.connect();
+  }
+
   /** The socket, for tests that force a disconnect. */
   get liveSocket(): LiveSocket | null {
     return this.socket;
@@ -416,7 +430,7 @@ export class WidgetCore {
     socket.sendBuffer = [];
     if (this.destroyed) return;
     if (reason === 'io client disconnect') {
-      this.setConnection('offline');
+      this.setConnection(this.nudging ? 'reconnecting' : 'offline');
       return;
     }
     this.setConnection('reconnecting');

@@ -33,5 +33,10 @@ export function createWidget(options: WidgetOptions): WidgetInstance {
     instance.core.element = element;
     container.appendChild(element);
   }
+  if (typeof window !== 'undefined' && typeof window.addEventListener === 'function') {
+    const online = () => instance.core.reconnectNow();
+    window.addEventListener('online', online);
+    instance.addCleanup(() => window.removeEventListener('online', online));
+  }
   return instance;
 }

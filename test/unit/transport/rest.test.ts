@@ -97,3 +97,14 @@ describe('RestClient', () => {
     expect(calls).toHaveLength(2);
   });
 });
+
+describe('widget error bodies', () => {
+  it('are the catalogue entries of types/errors.ts', async () => {
+    const { ERRORS, errorBody: catalogueBody } = await import('../../../types/errors.ts');
+    const { WIDGET_ERRORS, errorBody: widgetBody } = await import('../../../src/transport/errors.ts');
+    for (const key of Object.keys(WIDGET_ERRORS) as (keyof typeof WIDGET_ERRORS)[]) {
+      expect(ERRORS[key]).toBeDefined();
+      expect(widgetBody(key)).toEqual(catalogueBody(key));
+    }
+  });
+});
