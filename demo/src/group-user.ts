@@ -42,19 +42,16 @@ widget.stores.$currentRoomId.subscribe((roomId) => {
   byId('current-room').textContent = roomId ?? 'ninguna';
   (byId('leave-room') as HTMLButtonElement).disabled = roomId === null;
 });
-widget.on('message', (m) => {
-  const message = m as { senderNames?: string; senderId?: string; type?: string };
-  log(`mensaje ${message.type ?? ''} de ${message.senderNames ?? message.senderId ?? '?'}`);
+widget.on('message', ({ message }) => {
+  log(`mensaje ${message.type} de ${message.senderNames ?? message.senderId}`);
 });
-widget.on('addedToRoom', (e) => {
-  const change = e as { type: string; member?: { names?: string | null; referenceId?: string } };
-  log(`${change.type === 'me' ? 'me han añadido' : `entra ${change.member?.names ?? change.member?.referenceId ?? '?'}`}`);
+widget.on('addedToRoom', ({ type, member }) => {
+  log(type === 'me' ? 'me han añadido a una sala' : `entra ${member.names ?? member.referenceId}`);
 });
-widget.on('removedFromRoom', (e) => {
-  const change = e as { type: string; member?: { names?: string | null; referenceId?: string } };
-  log(`${change.type === 'me' ? 'he salido' : `sale ${change.member?.names ?? change.member?.referenceId ?? '?'}`}`);
+widget.on('removedFromRoom', ({ type, member }) => {
+  log(type === 'me' ? 'he salido de la sala' : `sale ${member.names ?? member.referenceId}`);
 });
-widget.on('error', (e) => log(`error: ${(e as { message?: string }).message ?? String(e)}`));
+widget.on('error', ({ error, operation }) => log(`error en ${operation}: ${error.message}`));
 
 for (const other of DEMO_USERS.filter((u) => u.id !== me.id)) {
   const button = h('button', { type: 'button', class: 'secondary' }, `Chatear con ${other.names.split(' ')[0]}`);

@@ -7,7 +7,7 @@
  * with a message naming the missing piece.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -141,7 +141,7 @@ export async function openPage(browser: Browser, url: string, viewport = { width
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);
   });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message} @ ${(e.stack ?? '').split('\n').slice(1, 4).join(' | ')}`));
   await page.addInitScript(CSP_PROBE);
   await page.goto(url);
   return { context, page, problems };
@@ -162,13 +162,15 @@ export function unexpected(problems: string[], allowed: RegExp[] = []): string[]
   return problems.filter((p) => !allowed.some((re) => re.test(p)));
 }
 
-let shotCounter = 0;
-/** Saves a screenshot as test-results/e2e/<journey>/<nn>-<name>.png. */
+const shotCounters = new Map<string, number>();
+/** Saves a screenshot as test-results/e2e/<journey>/<nn>-<name>.png (the journey's folder is emptied on its first shot). */
 export async function shot(page: Page, journey: string, name: string): Promise<string> {
   const dir = join(RESULTS_DIR, journey);
+  if (!shotCounters.has(journey)) rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  shotCounter += 1;
-  const path = join(dir, `${String(shotCounter).padStart(2, '0')}-${name}.png`);
+  const n = (shotCounters.get(journey) ?? 0) + 1;
+  shotCounters.set(journey, n);
+  const path = join(dir, `${String(n).padStart(2, '0')}-${name}.png`);
   await page.screenshot({ path });
   return path;
 }
