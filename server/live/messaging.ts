@@ -171,6 +171,9 @@ class Writer {
     this.busy = true;
     try {
       while (this.queue.length > 0) {
+        // Let the event loop read what arrived meanwhile (PGlite runs on this
+        // thread, so nothing is read while a statement runs): it joins this batch.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         const batch = this.queue.splice(0, WRITE_BATCH_MAX);
         try {
           await this.write(batch);
