@@ -2,6 +2,7 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import { property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { virtualize, virtualizerRef, type VirtualizerHostElement } from '@lit-labs/virtualizer/virtualize.js';
+import { flow } from '@lit-labs/virtualizer/layouts/flow.js';
 import type { Message } from '../../../types/index.ts';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
@@ -191,14 +192,18 @@ export class CharlaMessageList extends LitElement {
     if (last >= 0) this.scroller?.[virtualizerRef]?.element(last)?.scrollIntoView({ block: 'end' });
   }
 
-  private layout(): { pin?: { index: number; block: 'start' | 'end' } } {
-    if (this.anchor.mode === 'bottom' && this.items.length) return { pin: { index: this.items.length - 1, block: 'end' } };
+  /**
+   * The flow layout named outright: left to the virtualizer it is a dynamic import, which an
+   * app's bundler may split into a chunk fetched on the first open of a room.
+   */
+  private layout() {
+    if (this.anchor.mode === 'bottom' && this.items.length) return flow({ pin: { index: this.items.length - 1, block: 'end' } });
     if (this.anchor.mode === 'item') {
       const key = this.anchor.key;
       const index = this.items.findIndex((i) => i.key === key);
-      if (index >= 0) return { pin: { index, block: 'start' } };
+      if (index >= 0) return flow({ pin: { index, block: 'start' } });
     }
-    return {};
+    return flow({});
   }
 
   private renderItem(item: ListItem, t: Translate, language: string, disabled: boolean, lastKey: string | undefined): TemplateResult {
