@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ON_POSTGRES,
   call,
   createBot,
   inSeconds,
@@ -17,7 +18,7 @@ import {
   runDueCampaigns,
 } from '../../server/scheduler.ts';
 
-let server: Server;
+let server: Awaited<ReturnType<typeof startServer>>;
 let botId: string;
 
 beforeAll(async () => {
@@ -532,6 +533,67 @@ describe('the campaign scheduler', () => {
       expect(Number(m.rows[0]?.n)).toBe(1);
     }
   });
+
+  it('two schedulers at once (two processes on PostgreSQL) never send one campaign twice', async () => {
+    // On PostgreSQL a second service shares this one's schema; on PGlite two instance ids share the one store.
+    const other = ON_POSTGRES ? await startServer({}, { schema: server.schema, keep: true }) : null;
+    try {
+      const a = server.app.charla;
+      const b = other ? other.app.charla : server.app.charla;
+      // Every deliver call is seen: a second send of one message would come back as a duplicate.
+      const calls: Array<{ id: string; duplicate: boolean }> = [];
+      const restore: Array<() => void> = [];
+      for (const c of new Set([a, b])) {
+        const original = c.messaging.deliver;
+        c.messaging.deliver = async (input) => {
+          const r = await original.call(c.messaging, input);
+          calls.push({ id: String(r.message.id), duplicate: r.duplicate });
+          return r;
+        };
+        restore.push(() => {
+          c.messaging.deliver = original;
+        });
+      }
+      const ids: string[] = [];
+      const users = new Map<string, string[]>();
+      for (let i = 0; i < 6; i++) {
+        const recipients = Array.from({ length: 5 }, () => uid('twin'));
+        const id = (await createCampaign({ recipients })).body.data.id as string;
+        ids.push(id);
+        users.set(id, recipients);
+      }
+      for (let round = 0; round < 20; round++) {
+        await Promise.all([
+          runDueCampaigns(a, { ...opts('node-a'), claimBatch: 2 }),
+          runDueCampaigns(b, { ...opts('node-b'), claimBatch: 2 }),
+        ]);
+        const left = await a.db.query(
+          `SELECT 1 FROM campaigns WHERE id = ANY($1::text[]) AND status <> 'COMPLETED'`,
+          [ids],
+        );
+        if (left.rows.length === 0) break;
+      }
+      for (const id of ids) {
+        const { rows } = await a.db.query<{
+          status: string;
+          delivered_messages: number;
+          failed_messages: number;
+        }>('SELECT status, delivered_messages, failed_messages FROM campaigns WHERE id = $1', [id]);
+        expect(rows[0]).toMatchObject({ status: 'COMPLETED', delivered_messages: 5, failed_messages: 0 });
+        for (const u of users.get(id) ?? []) {
+          const m = await a.db.query('SELECT 1 FROM messages WHERE id = $1', [campaignMessageId(id, u)]);
+          expect(m.rows).toHaveLength(1);
+        }
+      }
+      const ours = new Set(ids.flatMap((id) => (users.get(id) ?? []).map((u) => campaignMessageId(id, u))));
+      const mine = calls.filter((c) => ours.has(c.id));
+      expect(mine.filter((c) => c.duplicate)).toEqual([]);
+      expect(mine).toHaveLength(30);
+      restore.forEach((r) => r());
+    } finally {
+      await other?.close();
+    }
+  }, 120_000);
 
   it('counts failed recipients', async () => {
     const charla = server.app.charla;
