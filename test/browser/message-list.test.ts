@@ -98,4 +98,20 @@ describe('<charla-message-list> in Chromium', () => {
     await waitFor(() => rows().find((r) => r.getAttribute('data-id') === 'fresh'), 'fresh row');
     await waitFor(() => !list!.shadowRoot!.querySelector('[part=new-messages-button]'), 'button gone');
   });
+
+  it('reports as seen only the incoming messages actually on screen', async () => {
+    const f = makeContext();
+    f.stores.$currentMessages.set(manyMessages(2000));
+    const widget = await mountWidget(f);
+    const { rows } = listOf(widget);
+    await waitFor(() => f.callsOf('markSeen').length > 0, 'markSeen');
+    const seen = f.callsOf('markSeen').flatMap((c) => c.args[1] as string[]);
+    expect(f.callsOf('markSeen')[0]!.args[0]).toBe('r1');
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.length).toBeLessThanOrEqual(rows().length);
+    expect(seen).toContain('h1999');
+    expect(seen).not.toContain('h0');
+    // Own messages (every third here) are never reported.
+    expect(seen.every((id) => Number(id.slice(1)) % 3 !== 0)).toBe(true);
+  });
 });
