@@ -22,6 +22,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -218,6 +219,8 @@ async function drive(): Promise<void> {
       date: new Date().toISOString(),
       node: process.version,
       storage: info.storage,
+      // Other work on the machine shows in the latency tail: say how busy it was.
+      machine: { cpus: cpus().length, loadAverage1m: Number(loadavg()[0]?.toFixed(2)) },
       campaignsStored: info.stored,
       seedMs: Math.round(info.seedMs),
       sampleTotal: probeBody.data?.pagination?.total ?? null,
@@ -245,7 +248,9 @@ async function drive(): Promise<void> {
         connections,
       },
     });
-    console.log(`budget: p99 <= ${p99MaxMs} ms at the paced rate -> ${over ? 'OVER BUDGET' : 'ok'}`);
+    console.log(
+      `budget: p99 <= ${p99MaxMs} ms at the paced rate -> ${over ? 'OVER BUDGET' : 'ok'} (load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} CPUs)`,
+    );
     await kill();
     process.exit(over ? 1 : 0);
   } catch (err) {
