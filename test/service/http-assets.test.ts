@@ -158,6 +158,35 @@ describe('GET /v1/media/<key> (signed)', () => {
   });
 });
 
+describe('signing key rotation', () => {
+  it('signs with the newest key and still serves addresses signed with an older one', async () => {
+    const oldSecret = 'demo-signing-secret-change-me';
+    const rotated = await startServer({ signingKeys: { k2: 'a-newer-secret', k1: oldSecret } });
+    try {
+      await rotated.app.charla.db.query(
+        'INSERT INTO media (key, company_id, content_type, size, name, data) VALUES ($1, $2, $3, $4, $5, $6)',
+        [key, 'company-1', 'video/mp4', bytes.length, 'clip one.mp4', bytes],
+      );
+      // Signed by the service before the rotation (k1).
+      const before = server.app.charla.signer.sign(key, 900, PUBLIC_BASE);
+      const u = new URL(before);
+      expect(u.searchParams.get('kid')).toBe('k1');
+      expect((await fetch(rotated.base + u.pathname + u.search)).status).toBe(200);
+      const res = await call(rotated, 'POST', '/v1/external/assets/refresh', {
+        body: { resourceUrl: before, ttl: 900 },
+      });
+      expect(res.status).toBe(200);
+      const fresh = new URL(res.body.signedUrl);
+      expect(fresh.searchParams.get('kid')).toBe('k2');
+      expect((await fetch(rotated.base + fresh.pathname + fresh.search)).status).toBe(200);
+      // The old service does not know k2.
+      expect((await fetchSigned(res.body.signedUrl)).status).toBe(403);
+    } finally {
+      await rotated.close();
+    }
+  }, 120_000);
+});
+
 describe('GET /v1/openapi.json', () => {
   it('is an OpenAPI 3.1 document with every operation of the interface, served without credentials', async () => {
     const res = await call(server, 'GET', '/v1/openapi.json', { headers: { authorization: undefined } });
