@@ -24,10 +24,12 @@
  * Env (defaults from budgets.json): SOCKET_LOAD_CLIENTS (2000),
  * SOCKET_LOAD_DURATION_S (30), SOCKET_LOAD_INTERVAL_MS (10000),
  * SOCKET_LOAD_DRAIN_MS (5000); SOCKET_LOAD_DB_STATS=1 prints storage timings,
- * SOCKET_LOAD_PROFILE=1 writes a CPU profile of the service to bench/results/.
+ * SOCKET_LOAD_PROFILE=1 writes a CPU profile of the service's traffic phase to
+ * bench/results/socket-load.cpuprofile.
  * Writes bench/results/socket-load.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -58,11 +60,22 @@ interface Memory {
   rss: number;
   heapUsed: number;
 }
-type ToChild = { type: 'setup'; pairs: number } | { type: 'memory' };
+type ToChild = { type: 'setup'; pairs: number } | { type: 'memory' } | { type: 'profile'; on: boolean };
 type FromChild =
   | { type: 'ready'; port: number }
   | { type: 'setup'; users: { token: string; roomId: string }[] }
-  | { type: 'memory'; memory: Memory };
+  | { type: 'memory'; memory: Memory; loopDelay: LoopDelay | null };
+
+interface LoopDelay {
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+const loopDelayOf = (h: IntervalHistogram): LoopDelay => ({
+  p50Ms: Math.round(h.percentile(50) / 1e4) / 100,
+  p99Ms: Math.round(h.percentile(99) / 1e4) / 100,
+  maxMs: Math.round(h.max / 1e4) / 100,
+});
 
 if (process.argv.includes('--serve')) {
   await serve();
@@ -105,8 +118,27 @@ async function serve(): Promise<void> {
     };
   }
   const gc = (globalThis as { gc?: () => void }).gc;
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
 
   process.on('message', async (raw: ToChild) => {
+    if (raw.type === 'profile') {
+      // A CPU profile of the traffic phase only (SOCKET_LOAD_PROFILE=1).
+      const { Session } = await import('node:inspector/promises');
+      const g = globalThis as { __profiler?: InstanceType<typeof Session> };
+      if (raw.on) {
+        g.__profiler = new Session();
+        g.__profiler.connect();
+        await g.__profiler.post('Profiler.enable');
+        await g.__profiler.post('Profiler.start');
+      } else if (g.__profiler) {
+        const { profile } = await g.__profiler.post('Profiler.stop');
+        const { writeFileSync: write } = await import('node:fs');
+        write(join(here, 'results', 'socket-load.cpuprofile'), JSON.stringify(profile));
+        g.__profiler.disconnect();
+      }
+      return;
+    }
     if (raw.type === 'memory') {
       if (dbStats.n) console.log(`  [service] db: ${dbStats.n} queries, mean ${(dbStats.ms / dbStats.n).toFixed(2)} ms, max ${dbStats.max.toFixed(0)} ms, ${dbStats.slow} over 50 ms`);
       Object.assign(dbStats, { n: 0, ms: 0, max: 0, slow: 0 });
@@ -114,7 +146,9 @@ async function serve(): Promise<void> {
       await new Promise((r) => setTimeout(r, 200));
       gc?.();
       const m = process.memoryUsage();
-      send({ type: 'memory', memory: { rss: m.rss, heapUsed: m.heapUsed } });
+      const loopDelay = loop.count > 0 ? loopDelayOf(loop) : null;
+      loop.reset();
+      send({ type: 'memory', memory: { rss: m.rss, heapUsed: m.heapUsed }, loopDelay });
     } else if (raw.type === 'setup') {
       const { db, config } = app.charla;
       const live = liveOf(app);
@@ -176,8 +210,7 @@ async function drive(): Promise<void> {
   type Ack = { ok: true; data: { id: string } } | { ok: false; error: unknown };
 
   console.log(`socket-load: ${CLIENTS} clients, ${CLIENTS / 2} rooms, ${DURATION_S} s, one message per client every ${INTERVAL_MS} ms`);
-  const profile = process.env['SOCKET_LOAD_PROFILE'] ? ['--cpu-prof', `--cpu-prof-dir=${join(here, 'results')}`] : [];
-  const child = spawn(process.execPath, ['--expose-gc', ...profile, '--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: process.env,
@@ -261,6 +294,9 @@ async function drive(): Promise<void> {
         ackMs.push(performance.now() - at);
       });
     };
+    if (process.env['SOCKET_LOAD_PROFILE']) child.send({ type: 'profile', on: true });
+    const driverLoop = monitorEventLoopDelay({ resolution: 10 });
+    driverLoop.enable();
     measuring = true;
     const tStart = performance.now();
     for (let i = 0; i < users.length; i++) {
@@ -273,10 +309,12 @@ async function drive(): Promise<void> {
     await new Promise((r) => setTimeout(r, DURATION_S * 1000));
     for (const t of timers) clearTimeout(t);
     const elapsed = (performance.now() - tStart) / 1000;
+    if (process.env['SOCKET_LOAD_PROFILE']) child.send({ type: 'profile', on: false });
     await new Promise((r) => setTimeout(r, DRAIN_MS));
     measuring = false;
 
-    if (process.env['SOCKET_LOAD_DB_STATS']) await ask(child, { type: 'memory' }, 'memory');
+    driverLoop.disable();
+    const serviceLoop = (await ask(child, { type: 'memory' }, 'memory')).loopDelay;
     let lost = 0;
     for (const id of sent.keys()) if (!receivedCount.has(id)) lost++;
     const received = [...receivedCount.values()].filter((n) => n >= 1).length;
@@ -307,6 +345,10 @@ async function drive(): Promise<void> {
         heap: Math.round((memAfter.heapUsed - memBefore.heapUsed) / connections),
       },
       serviceMemory: { before: memBefore, afterConnect: memAfter },
+      // How late each process's event loop ran during the traffic (CPU contention shows here).
+      eventLoopDelay: { service: serviceLoop, driver: loopDelayOf(driverLoop) },
+      loadAverage: (await import('node:os')).loadavg().map((x) => Math.round(x * 100) / 100),
+      cpus: (await import('node:os')).cpus().length,
       lost,
       duplicated,
       ackFailures,
@@ -335,6 +377,9 @@ async function drive(): Promise<void> {
       lost,
       duplicated,
       'failed acks': ackFailures,
+      'service loop delay p99 ms': serviceLoop?.p99Ms ?? NaN,
+      'driver loop delay p99 ms': result.eventLoopDelay.driver.p99Ms,
+      'load average (1 min)': result.loadAverage[0],
     });
     console.log(pass ? 'socket-load: within budget' : `socket-load: OVER BUDGET: ${failures.join('; ')}`);
     stop();
