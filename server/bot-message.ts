@@ -4,6 +4,7 @@
  * widget message it shows as, and deliver it into the bot's room with the user.
  */
 import { randomUUID } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import {
   DEFAULT_BUTTON_TEXT,
@@ -145,6 +146,7 @@ export function mediaUrlProblem(raw: string, allowLoopback: boolean): string | n
     return 'must be an absolute address';
   }
   if (url.username || url.password) return 'must not carry credentials';
+  if (url.hostname.endsWith('.')) return 'must name its host without a trailing dot';
   const loopback = LOOPBACK_HOSTS.has(url.hostname);
   if (loopback)
     return allowLoopback && (url.protocol === 'http:' || url.protocol === 'https:')
@@ -179,6 +181,19 @@ export async function checkVideo(
       throw new ApiError('INVALID_MEDIA_URL', {
         message: `The media address redirects to an address that ${problem}.`,
       });
+    }
+    const host = new URL(current).hostname;
+    if (!LOOPBACK_HOSTS.has(host) && isIP(host.replace(/^\[|\]$/g, '')) === 0) {
+      // A public name must not lead to a private address (DNS pointing inside).
+      let addresses: Array<{ address: string }>;
+      try {
+        addresses = await lookup(host, { all: true });
+      } catch {
+        throw new ApiError('INVALID_MEDIA_URL', { message: 'The media host does not resolve.' });
+      }
+      if (addresses.length === 0 || addresses.some((a) => isPrivateAddress(a.address))) {
+        throw new ApiError('INVALID_MEDIA_URL', { message: 'The media host resolves to a private address.' });
+      }
     }
     let res: Response;
     try {

@@ -266,6 +266,10 @@ describe('POST /v1/bots/{botId}/messages', () => {
       expect(res.status, path).toBe(422);
       expect(res.body.error, path).toMatchObject({ key, code });
     }
+    // A name that does not resolve is unreachable.
+    const nowhere = await send({ type: 'video', mediaUrl: 'https://nothing.invalid/a.mp4', userId: uid('u') });
+    expect(nowhere.status).toBe(422);
+    expect(nowhere.body.error.key).toBe('INVALID_MEDIA_URL');
     // A closed port is unreachable.
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
@@ -290,6 +294,7 @@ describe('POST /v1/bots/{botId}/messages', () => {
       'https://192.168.1.10/a.mp4',
       'https://169.254.169.254/latest/meta-data',
       'https://user:pass@example.com/a.mp4',
+      'https://localhost./a.mp4',
       'https://',
       'javascript:alert(1)',
     ]) {
