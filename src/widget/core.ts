@@ -89,6 +89,7 @@ interface Waiter {
 const UNKNOWN_ERROR_ATTEMPTS = 5;
 const RETRY_DELAY_MS = 1_000;
 const SEEN_FLUSH_MS = 250;
+const READ_REPORT_MS = 250;
 /** A room returning this many messages in one sync may have more (the service caps a page). */
 const SYNC_PAGE_HINT = 1000;
 
@@ -126,6 +127,7 @@ export class WidgetCore {
   private readonly refreshes = new Map<string, Promise<string>>();
   private readonly seen = new Map<string, Set<string>>();
   private seenTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly readTimers = new Map<string, ReturnType<typeof setTimeout>>();
   private destroyed = false;
   private wantConnected = false;
   private nudging = false;
@@ -372,7 +374,7 @@ export class WidgetCore {
       for (let page = 0; page < 100; page++) {
         const result = await request(socket, 'messages:sync', { after: point }, this.ackTimeout);
         if (epoch !== this.epoch || this.destroyed) return;
-        this.applySync(result);
+        this.applySync(result, point);
         last = result;
         // A room gives at most a capped page per sync: ask again from where it stopped.
         const counts = new Map<string, number>();
@@ -405,7 +407,12 @@ export class WidgetCore {
     }
   }
 
-  private applySync(result: SyncResult): void {
+  /**
+   * Applies a sync answer. Unread counts come from the service's rooms (they
+   * already count what was missed). Messages after a sync point are news
+   * (announced as `message`); a room's latest page without one is history.
+   */
+  private applySync(result: SyncResult, after: Record<string, number>): void {
     const w = this.stores.w;
     if (Array.isArray(result.rooms)) {
       const held = new Map(w.$rooms.get().map((r) => [r.id, r] as const));
@@ -419,7 +426,9 @@ export class WidgetCore {
       for (const r of result.rooms) unread[r.id] = r.unread;
       w.$unreadByRoom.set(unread);
     }
-    if (Array.isArray(result.messages)) this.handleIncoming(result.messages);
+    if (Array.isArray(result.messages)) {
+      this.handleIncoming(result.messages, { announce: (m) => m.roomId in after, countUnread: false });
+    }
   }
 
   private handleDisconnect(socket: LiveSocket, reason: string): void {
@@ -485,8 +494,13 @@ export class WidgetCore {
   /* ------------------------------------------------------------------ */
 
   /** Messages from the service (live or gap fill): upsert, settle pending sends, tell the host. */
-  handleIncoming(messages: readonly Message[]): void {
+  handleIncoming(
+    messages: readonly Message[],
+    how: { announce?: (m: Message) => boolean; countUnread?: boolean } = {},
+  ): void {
     if (messages.length === 0) return;
+    const announce = how.announce ?? (() => true);
+    const countUnread = how.countUnread ?? true;
     const added = this.upsert(messages, true);
     for (const m of messages) {
       const id = messageKey(m);
@@ -498,8 +512,8 @@ export class WidgetCore {
     const unread = { ...this.stores.w.$unreadByRoom.get() };
     let unreadChanged = false;
     for (const m of added) {
-      this.emit('message', { roomId: m.roomId, message: m });
-      if (m.senderId === me) continue;
+      if (announce(m)) this.emit('message', { roomId: m.roomId, message: m });
+      if (!countUnread || m.senderId === me) continue;
       if (ui.open && current === m.roomId) continue;
       unread[m.roomId] = (unread[m.roomId] ?? 0) + 1;
       unreadChanged = true;
@@ -747,9 +761,18 @@ export class WidgetCore {
   markRead(roomId: string): void {
     const unread = this.stores.w.$unreadByRoom.get();
     if ((unread[roomId] ?? 0) > 0) this.stores.w.$unreadByRoom.set({ ...unread, [roomId]: 0 });
-    const socket = this.socket;
-    if (socket?.connected)
-      void request(socket, 'room:read', { roomId }, this.ackTimeout).catch(() => undefined);
+    // One report per room per moment, however many messages arrive while the room is open.
+    if (this.readTimers.has(roomId)) return;
+    this.readTimers.set(
+      roomId,
+      setTimeout(() => {
+        this.readTimers.delete(roomId);
+        const socket = this.socket;
+        if (socket?.connected && !this.destroyed) {
+          void request(socket, 'room:read', { roomId }, this.ackTimeout).catch(() => undefined);
+        }
+      }, READ_REPORT_MS),
+    );
   }
 
   /** Batches "seen" reports (DELIVERED_USER for the senders). */
@@ -895,6 +918,8 @@ export class WidgetCore {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     if (this.seenTimer) clearTimeout(this.seenTimer);
+    for (const t of this.readTimers.values()) clearTimeout(t);
+    this.readTimers.clear();
     this.socket?.removeAllListeners();
     this.socket?.disconnect();
     this.socket = null;

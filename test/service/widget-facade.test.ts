@@ -324,4 +324,31 @@ describe('widgetInstance against the service', () => {
     w.enableInputs();
     expect(w.context.stores.$ui.get().inputsDisabled).toBe(false);
   });
+  it('counts unread per room while closed, clears it on open, and seen messages become DELIVERED_USER for the sender', async () => {
+    const { a, b, roomId } = await pair();
+    const sent = await Promise.all(
+      [1, 2, 3].map((n) => a.sendMessage({ roomId, type: 'TEXT', text: `u${n}` })),
+    );
+    await waitFor(() => (b.stores.$unreadByRoom.get()[roomId] ?? 0) === 3, 5000, 'three unread on B');
+    expect(b.stores.$unreadTotal.get()).toBeGreaterThanOrEqual(3);
+    b.setCurrentRoom(roomId);
+    b.open();
+    expect(b.stores.$unreadByRoom.get()[roomId]).toBe(0);
+    b.context.actions.markSeen(
+      roomId,
+      sent.map((m) => String(m.id)),
+    );
+    await waitFor(
+      () => sent.every((m) => a.core.findMessage(String(m.id))?.status === 'DELIVERED_USER'),
+      5000,
+      'DELIVERED_USER on the sender side',
+    );
+    // The service keeps the read state: a new page of B starts at 0 unread.
+    await new Promise((r) => setTimeout(r, 400));
+    const again = widget(b.userId);
+    await again.connect();
+    expect(again.stores.$unreadByRoom.get()[roomId]).toBe(0);
+    // Its first sync loads the room's latest page as history: held, not announced as new.
+    expect(again.core.findMessage(String(sent[2]?.id))).toBeDefined();
+  });
 });
