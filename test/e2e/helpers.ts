@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
+import * as live from '../../server/live/index.ts';
 import type { Config } from '../../server/config.ts';
 import { createClient, type CharlaClient } from '../../src/api/index.ts';
 
@@ -279,4 +280,20 @@ export async function enterBotConversation(scope: Scope, botName = 'Charla'): Pr
   });
   if (which === 'home') await room.first().click();
   await need(input, 'the message input (composer) of the bot conversation');
+}
+
+/**
+ * Drops live sockets from the service side (a network cut that offline
+ * emulation alone does not make: it leaves open WebSockets alone): every
+ * socket, or only those of one user.
+ */
+export async function dropLiveSockets(app: FastifyInstance, userId?: string): Promise<number> {
+  type Sock = { data?: { userId?: string }; disconnect(close?: boolean): void };
+  type Io = { fetchSockets(): Promise<Sock[]> };
+  const parts = (live as { liveOf?: (a: FastifyInstance) => { io?: Io } }).liveOf?.(app);
+  const io = parts?.io ?? (app as unknown as { charlaLive?: { io?: Io } }).charlaLive?.io;
+  if (!io) throw new Error('e2e: cannot reach the live side’s socket.io server (liveOf(app).io)');
+  const sockets = (await io.fetchSockets()).filter((s) => userId === undefined || s.data?.userId === userId);
+  for (const s of sockets) s.disconnect(true);
+  return sockets.length;
 }
