@@ -300,6 +300,17 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       file.file.resume();
       throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: `Files of type ${contentType || 'unknown'} are not accepted.` });
     }
+    // A widget names the room it uploads for: only its members may.
+    const roomField = file.fields['roomId'];
+    const roomId = roomField && !Array.isArray(roomField) && 'value' in roomField ? roomField.value : undefined;
+    if (typeof roomId === 'string' && roomId !== '') {
+      try {
+        await requireMember(request, roomId);
+      } catch (err) {
+        file.file.resume();
+        throw err;
+      }
+    }
     const data = await file.toBuffer();
     const max = type === 'IMAGE' ? UPLOAD_IMAGE_MAX_BYTES : UPLOAD_MEDIA_MAX_BYTES;
     if (data.length > max || file.file.truncated) {

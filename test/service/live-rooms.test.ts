@@ -189,6 +189,12 @@ describe('widget rooms over REST', () => {
     expect(big.status).toBe(413);
     const pdf = await send(new Blob([new Uint8Array(2 * 1024 * 1024)], { type: 'application/pdf' }), 'doc.pdf');
     expect(pdf.status).toBe(200);
+    // For a room the user is not in: refused.
+    const form = new FormData();
+    form.append('roomId', randomUUID());
+    form.append('file', new Blob([new Uint8Array(makePng())], { type: 'image/png' }), 'x.png');
+    const notMine = await fetch(h.baseUrl + ROUTES.widgetUpload, { method: 'POST', headers: { authorization: `Bearer ${s.token}` }, body: form });
+    expect(notMine.status).toBe(403);
   });
 
   it('acks room:read and messages:seen only for members', async () => {
