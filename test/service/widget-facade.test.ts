@@ -351,4 +351,38 @@ describe('widgetInstance against the service', () => {
     // Its first sync loads the room's latest page as history: held, not announced as new.
     expect(again.core.findMessage(String(sent[2]?.id))).toBeDefined();
   });
+  it('opens a new session when the handshake refuses the old token, and carries on', async () => {
+    const w = widget();
+    await w.connect();
+    const session = w.core.currentSession as { token: string };
+    session.token = 'not-a-valid-token';
+    const states: string[] = [];
+    w.on('connection', (d) => states.push(d.state));
+    w.core.liveSocket?.io.engine?.close();
+    await waitFor(() => states.at(-1) === 'connected', 10_000, 'connected again');
+    expect(w.core.currentSession?.token).not.toBe('not-a-valid-token');
+    const m = await w.sendMessage({ type: 'TEXT', text: 'sigo aquí' });
+    expect(m.seq).toBeTypeOf('number');
+  });
+
+  it('rejects connect() with the service error when the origin is not allowed', async () => {
+    const { apiKey: listed } = await h.createWidget({
+      credentials: { whiteList: ['https://allowed.example'] },
+    });
+    const w = createWidget({
+      apiKey: listed,
+      baseUrl: h.baseUrl,
+      userId: `o-${randomUUID()}`,
+      container: null,
+      outboxStorage: 'memory',
+    });
+    made.push(w);
+    const errors: string[] = [];
+    w.on('error', (d) => errors.push(`${d.operation}:${d.error.key}`));
+    const e = await rejection(w.connect());
+    expect(e.httpStatus).toBe(403);
+    expect(e.key).toBe('ORIGIN_NOT_ALLOWED');
+    expect(errors).toEqual(['connect:ORIGIN_NOT_ALLOWED']);
+    expect(w.stores.$connection.get()).toBe('error');
+  });
 });
