@@ -385,4 +385,36 @@ describe('widgetInstance against the service', () => {
     expect(errors).toEqual(['connect:ORIGIN_NOT_ALLOWED']);
     expect(w.stores.$connection.get()).toBe('error');
   });
+  it('setFlow starts a flow of the bot with storedParams, and a chosen option answers it', async () => {
+    await h.insertBot('demo-bot', 'Demo Bot');
+    const { apiKey: demoKey } = await h.createWidget({ botId: 'demo-bot' });
+    const w = createWidget({
+      apiKey: demoKey,
+      baseUrl: h.baseUrl,
+      userId: `f-${randomUUID()}`,
+      container: null,
+      outboxStorage: 'memory',
+      namespace: `ns-${randomUUID()}`,
+      transports: ['websocket'],
+    });
+    made.push(w);
+    await w.connect();
+    const got: Message[] = [];
+    w.on('message', (d) => got.push(d.message));
+    const res = await w.setFlow('order_status', { name: 'Ana', orderId: 'A-17' });
+    expect(res).toMatchObject({ status: true });
+    const text = (m: Message) => (m as { text?: string }).text ?? '';
+    await waitFor(() => got.some((m) => (m.options?.length ?? 0) > 0), 10_000, 'the options message');
+    expect(got.some((m) => text(m) === 'Hola Ana: tu pedido A-17 está en camino.')).toBe(true);
+    const ask = got.find((m) => (m.options?.length ?? 0) > 0) as Message;
+    const nothingMore = ask.options?.find((o) => o.title === 'Nada más');
+    expect(nothingMore).toBeDefined();
+    const answer = await w.context.actions.chooseOption(ask, nothingMore as NonNullable<typeof nothingMore>);
+    expect(answer).toMatchObject({ type: 'POSTBACK', text: 'Nada más' });
+    await waitFor(
+      () => got.some((m) => text(m) === '¡Perfecto! Aquí estaré si me necesitas.'),
+      10_000,
+      'the flow goes on',
+    );
+  });
 });
