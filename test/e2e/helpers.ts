@@ -297,3 +297,40 @@ export async function dropLiveSockets(app: FastifyInstance, userId?: string): Pr
   for (const s of sockets) s.disconnect(true);
   return sockets.length;
 }
+
+/** The outcome of a QA console form: its state and what it showed. */
+export interface FormOutcome {
+  state: 'ok' | 'error';
+  text: string;
+  /** The shown value parsed as JSON (undefined when it is not JSON). */
+  value: any;
+}
+
+/**
+ * Fills the named fields of a QA console form (checkboxes take 'true'/'false'),
+ * runs it and waits for its result.
+ */
+export async function runConsoleForm(page: Page, name: string, values: Record<string, string> = {}): Promise<FormOutcome> {
+  const form = page.getByRole('form', { name, exact: true });
+  await need(form, `the QA console form "${name}"`);
+  for (const [field, value] of Object.entries(values)) {
+    const input = form.getByLabel(field, { exact: true });
+    if (value === 'true' || value === 'false') await input.setChecked(value === 'true');
+    else await input.fill(value);
+  }
+  const result = form.locator('pre[data-result]');
+  // A fresh run: the form marks its result pending at once.
+  await form.getByRole('button', { name: 'Ejecutar' }).click();
+  const state = await until(`the console form "${name}" to answer`, async () => {
+    const s = await result.getAttribute('data-state');
+    return s === 'ok' || s === 'error' ? s : undefined;
+  });
+  const text = (await result.textContent()) ?? '';
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  return { state, text, value };
+}
