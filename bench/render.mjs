@@ -23,6 +23,14 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const MESSAGES = 10_000;
 const RUNS = Number(process.env.CHARLA_RENDER_RUNS ?? 5);
+/**
+ * rAF timestamps and performance.now() are clamped to 100 µs in a page that is not
+ * cross-origin isolated, so a steady 60 Hz reads as 16.6, 16.7 or 16.8 ms. Frame
+ * intervals are compared with their budget allowing that one clamp step, no more.
+ */
+const TIMER_RESOLUTION_MS = 0.1;
+/** A frame interval this much over the idle page's median is a missed frame. */
+const MISSED_FRAME_FACTOR = 1.5;
 
 const p95 = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -104,6 +112,11 @@ const result = {
   messageElementsMax: Math.max(...runs.map((r) => Math.max(r.open.rows, r.scroll.maxRows, r.burst.rows))),
   scrollFrameIntervalP95Ms: round(p95(runs.flatMap((r) => r.scroll.intervals))),
   scrollFrameWorkP95Ms: round(p95(runs.flatMap((r) => r.scroll.work))),
+  scrollMissedFrames: (() => {
+    const limit = median(runs.flatMap((r) => r.idle)) * MISSED_FRAME_FACTOR;
+    const all = runs.flatMap((r) => r.scroll.intervals);
+    return { missed: all.filter((x) => x > limit).length, of: all.length };
+  })(),
   burst: {
     messages: runs[0]?.burst.total ?? 0,
     longTasksOver50Ms: runs.reduce((n, r) => n + r.longTasks.filter((t) => t.duration > 50).length, 0),
@@ -120,7 +133,7 @@ const over = (name, value, max) => {
 over('launcher visible ms (max of runs)', result.launcherVisibleMs.max, budgets.launcherVisibleMaxMs);
 over('open room first paint ms (max of runs)', result.openRoomFirstPaintMs.max, budgets.openRoomFirstPaintMaxMs);
 over('message elements', result.messageElementsMax, budgets.messageElementsMax);
-over('scroll frame p95 ms', result.scrollFrameIntervalP95Ms, budgets.scrollFrameP95MaxMs);
+over('scroll frame p95 ms (budget + 0.1 ms timer clamp)', result.scrollFrameIntervalP95Ms, budgets.scrollFrameP95MaxMs + TIMER_RESOLUTION_MS);
 over('burst long tasks > 50 ms', result.burst.longTasksOver50Ms, budgets.burstLongTasksMax);
 result.failures = failures;
 
@@ -133,6 +146,7 @@ console.table({
   'message elements in DOM (max)': { median: '', max: result.messageElementsMax, budget: budgets.messageElementsMax },
   'scroll frame interval p95 (ms)': { median: '', max: result.scrollFrameIntervalP95Ms, budget: budgets.scrollFrameP95MaxMs },
   'scroll frame work p95 (ms)': { median: '', max: result.scrollFrameWorkP95Ms, budget: '' },
+  'scroll missed frames': { median: '', max: `${result.scrollMissedFrames.missed}/${result.scrollMissedFrames.of}`, budget: '' },
   'burst 1000/s: long tasks > 50 ms': { median: '', max: result.burst.longTasksOver50Ms, budget: budgets.burstLongTasksMax },
   'burst 1000/s: longest task (ms)': { median: '', max: result.burst.longestTaskMs, budget: '' },
   'idle frame interval p95 (ms, machine load)': { median: '', max: result.idleFrameIntervalP95Ms, budget: '' },

@@ -63,6 +63,26 @@ export class CharlaMessageList extends LitElement {
   private lastMessageKey: string | undefined;
   private visible = { first: -1, last: -1 };
 
+  /**
+   * A burst of arrivals (each in its own task) renders once per frame instead of once per
+   * message: the update waits for the next animation frame, whose paint it was headed for anyway.
+   * The first render (opening a room) and the user's own moves (an anchor change) do not wait.
+   */
+  protected override async scheduleUpdate(): Promise<void> {
+    const wait = this.hasUpdated && !this.immediate && document.visibilityState !== 'hidden';
+    if (wait && typeof requestAnimationFrame === 'function') await new Promise((resolve) => requestAnimationFrame(resolve));
+    this.immediate = false;
+    super.scheduleUpdate();
+  }
+
+  /** The next update answers the user, not a message burst: render it without waiting a frame. */
+  private immediate = false;
+
+  private setAnchor(anchor: Anchor): void {
+    this.immediate = true;
+    this.anchor = anchor;
+  }
+
   override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('context')) this.stores.use(this.context);
     const roomId = this.stores.get('$currentRoomId') ?? null;
@@ -127,7 +147,7 @@ export class CharlaMessageList extends LitElement {
 
   private handleUnpinned(): void {
     // The user scrolled on purpose: stop holding the view.
-    if (this.anchor.mode !== 'free') this.anchor = { mode: 'free' };
+    if (this.anchor.mode !== 'free') this.setAnchor({ mode: 'free' });
   }
 
   /**
@@ -138,7 +158,7 @@ export class CharlaMessageList extends LitElement {
     const e = event as Event & { first: number; last: number };
     this.visible = { first: e.first, last: e.last };
     if (e.last >= this.items.length - 1 && this.anchor.mode !== 'bottom') {
-      this.anchor = { mode: 'bottom' };
+      this.setAnchor({ mode: 'bottom' });
       this.unseenBelow = 0;
     }
     if (e.first <= TOP_ROWS) this.maybeLoadOlder();
@@ -151,7 +171,7 @@ export class CharlaMessageList extends LitElement {
     if (!actions || !history || history.loading || !history.hasMore) return;
     // Hold the first fully visible row where it is while older rows are put above it.
     const key = this.firstVisibleKey();
-    if (key) this.anchor = { mode: 'item', key };
+    if (key) this.setAnchor({ mode: 'item', key });
     actions.loadOlder().catch(() => undefined);
   }
 
@@ -186,7 +206,7 @@ export class CharlaMessageList extends LitElement {
   }
 
   private handleJumpClick(): void {
-    this.anchor = { mode: 'bottom' };
+    this.setAnchor({ mode: 'bottom' });
     this.unseenBelow = 0;
     const last = this.items.length - 1;
     if (last >= 0) this.scroller?.[virtualizerRef]?.element(last)?.scrollIntoView({ block: 'end' });
