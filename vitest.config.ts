@@ -53,7 +53,9 @@ export default defineConfig({
             // Only the contract and its tests: other code's type errors are tsc's (npm run typecheck), not this run's.
             tsconfig: 'test/types/tsconfig.json',
           },
-          testTimeout: 30_000,
+          // Some tests start their own service (a fresh PGlite) inside the test: on 2 busy cores
+          // that alone has taken close to 30 s, so the limit is a minute, like the hooks'.
+          testTimeout: 60_000,
           hookTimeout: 60_000,
           // PGlite instances are heavy: keep a few files at a time on 2 cores.
           maxWorkers: 2,
