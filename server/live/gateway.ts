@@ -94,20 +94,24 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
       const auth = socket.handshake.auth as { token?: unknown } | undefined;
       const origin = socket.handshake.headers.origin;
       const { claims } = await sessions.authorize(auth?.token, typeof origin === 'string' ? origin : undefined);
-      const names = await db.query<{ names: string | null }>(
-        'SELECT names FROM live_users WHERE company_id = $1 AND id = $2',
-        [claims.cid, claims.uid],
+      // The user's names and rooms in one round trip.
+      const found = await db.query<{ names: string | null; rooms: string[] | null }>(
+        `SELECT (SELECT names FROM live_users WHERE company_id = $2 AND id = $1) AS names,
+           ARRAY(SELECT r.id FROM room_members m JOIN rooms r ON r.id = m.room_id
+                 WHERE m.user_id = $1 AND r.company_id = $2 AND NOT r.deleted) AS rooms`,
+        [claims.uid, claims.cid],
       );
+      const row = found.rows[0];
       socket.data = {
         userId: claims.uid,
         widgetId: claims.wid,
         companyId: claims.cid,
         botId: claims.bid,
-        names: names.rows[0]?.names ?? null,
+        names: row?.names ?? null,
         keyId: claims.key,
         exp: claims.exp,
       };
-      initialRooms.set(socket, await roomIdsOf(db, claims.uid, claims.cid));
+      initialRooms.set(socket, Array.isArray(row?.rooms) ? row.rooms : []);
       next();
     } catch (err) {
       const body = err instanceof ApiError ? err.body : errorBody('UNKNOWN_ERROR');

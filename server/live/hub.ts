@@ -70,27 +70,32 @@ export class Hub {
   }
 
   /**
-   * True when a member other than `exceptUserId` has a socket in the room now.
-   * This is what DELIVERED_CHANNEL means on the web channel.
+   * Whether a member other than `exceptUserId` has a socket in the room on
+   * this process: `true`, or `false` when this process alone serves sockets;
+   * `'ask'` when other processes may hold one (a cluster adapter), which
+   * {@link otherMemberOnlineAnywhere} answers off the hot path. A socket's
+   * `data.userId` tells its user. This is what DELIVERED_CHANNEL means on the
+   * web channel.
    */
-  async otherMemberOnline(roomId: string, exceptUserId: string): Promise<boolean> {
+  otherMemberOnlineHere(roomId: string, exceptUserId: string): boolean | 'ask' {
     if (!this.io) return false;
-    const channel = roomChannel(roomId);
-    // Fast path for the in-memory adapter: no allocation per socket.
-    const adapter = this.io.of('/').adapter as unknown as {
-      rooms?: Map<string, Set<string>>;
-      constructor: { name: string };
-    };
-    if (adapter.constructor.name === 'Adapter' && adapter.rooms) {
-      const ids = adapter.rooms.get(channel);
-      if (!ids) return false;
+    const nsp = this.io.of('/');
+    // Every adapter keeps this process's own sockets in `rooms`.
+    const adapter = nsp.adapter as unknown as { rooms?: Map<string, Set<string>>; constructor: { name: string } };
+    const ids = adapter.rooms?.get(roomChannel(roomId));
+    if (ids) {
       for (const id of ids) {
-        const s = this.io.of('/').sockets.get(id);
+        const s = nsp.sockets.get(id);
         if (s && s.data.userId !== exceptUserId) return true;
       }
-      return false;
     }
-    const sockets = await this.io.in(channel).fetchSockets();
+    return adapter.constructor.name === 'Adapter' ? false : 'ask';
+  }
+
+  /** The same question across every process (a round trip through the adapter). */
+  async otherMemberOnlineAnywhere(roomId: string, exceptUserId: string): Promise<boolean> {
+    if (!this.io) return false;
+    const sockets = await this.io.in(roomChannel(roomId)).fetchSockets();
     return sockets.some((s) => s.data.userId !== exceptUserId);
   }
 }

@@ -254,6 +254,19 @@ export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
     }
     p.resolve({ message, duplicate: false });
   });
+  /** A member connected to another process makes a stored message DELIVERED_CHANNEL (and the room hears of it). */
+  async function upgradeIfOnlineElsewhere(message: Message): Promise<void> {
+    try {
+      if (!(await hub.otherMemberOnlineAnywhere(message.roomId, message.senderId))) return;
+      const r = await db.query(
+        `UPDATE messages SET status = 'DELIVERED_CHANNEL' WHERE id = $1 AND status = 'DELIVERED'`,
+        [String(message.id)],
+      );
+      if (r.rowCount > 0) hub.status({ roomId: message.roomId, id: String(message.id), status: 'DELIVERED_CHANNEL' });
+    } catch {
+      // A status that stays DELIVERED is still true.
+    }
+  }
   const messaging: LiveMessaging = {
     rooms,
     onPersonMessage: null,
@@ -272,11 +285,11 @@ export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
     async deliver(input) {
       const id = input.id ?? randomUUID();
       const fields = typeFields(input);
-      // DELIVERED_CHANNEL on the web channel: at the moment it is stored, the
-      // message is pushed to an open widget connection of another member.
-      const status: MessageStatus = (await hub.otherMemberOnline(input.roomId, input.senderId))
-        ? 'DELIVERED_CHANNEL'
-        : 'DELIVERED';
+      // DELIVERED_CHANNEL on the web channel: when it is stored, the message
+      // is pushed to an open widget connection of another member.
+      // In a cluster, a member on another process is asked about after storing.
+      const here = hub.otherMemberOnlineHere(input.roomId, input.senderId);
+      const status: MessageStatus = here === true ? 'DELIVERED_CHANNEL' : 'DELIVERED';
       const now = new Date();
       const body: Record<string, unknown> = {
         id,
@@ -292,7 +305,11 @@ export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
       if (input.options !== undefined) body['options'] = input.options;
       if (input.QuickReplies !== undefined) body['QuickReplies'] = input.QuickReplies;
       if (input.interactive !== undefined) body['interactive'] = input.interactive;
-      return new Promise((resolve, reject) => writer.push({ id, input, body, status, resolve, reject }));
+      const result = await new Promise<{ message: Message; duplicate: boolean }>((resolve, reject) =>
+        writer.push({ id, input, body, status, resolve, reject }),
+      );
+      if (here === 'ask' && !result.duplicate) void upgradeIfOnlineElsewhere(result.message);
+      return result;
     },
 
     async markSeen(roomId, viewerId, ids) {

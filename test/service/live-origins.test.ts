@@ -137,3 +137,20 @@ describe('widget origins on the socket handshake', () => {
     expect(err.data?.error.key).toBe('UNAUTHORIZED');
   });
 });
+
+describe('session expiry on the socket', () => {
+  it('tells a connected widget its session expired and closes the socket', async () => {
+    const { liveOf } = await import('../../server/live/index.ts');
+    const { SESSION_TTL_SECONDS } = await import('../../types/index.ts');
+    const { sessions } = liveOf(h.app);
+    const access = await sessions.accessByKey(open.apiKey);
+    // Issued long ago: one second of life left.
+    const { token } = sessions.issue(access, 'x1', Date.now() - SESSION_TTL_SECONDS * 1000 + 1000);
+    const socket = await h.connect(token);
+    const expired = new Promise<void>((resolve) => socket.once('session:expired', () => resolve()));
+    const closed = new Promise<void>((resolve) => socket.once('disconnect', () => resolve()));
+    await expired;
+    await closed;
+    expect(socket.connected).toBe(false);
+  });
+});
