@@ -44,7 +44,17 @@ export interface CharlaGlobal {
   load(): Promise<FullApi>;
 }
 
+/** Detail of the `charla:load` event on document. */
+export interface CharlaLoadDetail {
+  /** The handle of the widget `data-init="true"` created, if any. */
+  widgetInstance: WidgetLike | undefined;
+  Charla: CharlaGlobal;
+}
+
 declare global {
+  interface DocumentEventMap {
+    'charla:load': CustomEvent<CharlaLoadDetail>;
+  }
   interface Window {
     Charla?: CharlaGlobal | ((charla: CharlaGlobal) => void)[];
     __charlaFull?: FullApi;
@@ -286,6 +296,8 @@ export function boot(
     (widgetInstance['connect'] as () => Promise<unknown>)().catch(() => undefined);
   }
   charla.push(...queued.filter((f) => typeof f === 'function'));
-  document.dispatchEvent(new CustomEvent('charla:load', { detail: { widgetInstance, Charla: charla } }));
+  document.dispatchEvent(
+    new CustomEvent<CharlaLoadDetail>('charla:load', { detail: { widgetInstance, Charla: charla } }),
+  );
   return charla;
 }

@@ -394,7 +394,13 @@ export class WidgetCore {
       const first = this.firstSync;
       this.firstSync = null;
       first?.resolve();
-      if (this.options.autoShow && first) patchUi(this.stores.w.$ui, { open: true, launcherDisabled: false });
+      if (
+        this.options.autoShow &&
+        first &&
+        patchUi(this.stores.w.$ui, { open: true, launcherDisabled: false })
+      ) {
+        this.emit('open', {});
+      }
       this.markCurrentRead();
     } catch (error) {
       const e = toCharlaError(error);

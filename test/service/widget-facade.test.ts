@@ -417,4 +417,41 @@ describe('widgetInstance against the service', () => {
       'the flow goes on',
     );
   });
+  it('a message sent while offline shows as CREATED and is delivered once when the connection returns', async () => {
+    const { a, b, roomId } = await pair();
+    const got: Message[] = [];
+    b.on('message', (d) => got.push(d.message));
+    a.disconnect();
+    expect(a.stores.$connection.get()).toBe('offline');
+    const pending = a.sendMessage({ roomId, type: 'TEXT', text: 'sin conexión' });
+    const id = String(a.core.outbox.list()[0]?.message.id);
+    expect(a.core.findMessage(id)?.status).toBe('CREATED');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got).toHaveLength(0);
+    await a.connect();
+    const delivered = await pending;
+    expect(String(delivered.id)).toBe(id);
+    await waitFor(() => got.some((m) => String(m.id) === id), 5000, 'B gets it');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(got.filter((m) => String(m.id) === id)).toHaveLength(1);
+    expect((await a.getMessages({ roomId })).filter((m) => String(m.id) === id)).toHaveLength(1);
+  });
+
+  it('autoShow opens the panel once connected', async () => {
+    const w = createWidget({
+      apiKey,
+      baseUrl: h.baseUrl,
+      userId: `s-${randomUUID()}`,
+      container: null,
+      outboxStorage: 'memory',
+      autoShow: true,
+    });
+    made.push(w);
+    const opened: unknown[] = [];
+    w.on('open', (d) => opened.push(d));
+    expect(w.stores.$open.get()).toBe(false);
+    await w.connect();
+    expect(w.stores.$open.get()).toBe(true);
+    expect(opened).toHaveLength(1);
+  });
 });
