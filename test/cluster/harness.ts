@@ -193,7 +193,7 @@ export async function startNode(options: NodeOptions): Promise<Node> {
         if (dead) throw new Error(`${options.name} exited before listening:\n${out.slice(-4000)}`);
         try {
           const r = await fetch(`${url}/v1/openapi.json`, { signal: AbortSignal.timeout(1000) });
-          await r.body?.cancel();
+          await r.arrayBuffer();
           return r.status > 0;
         } catch {
           return false;
