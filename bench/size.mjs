@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { minifySync } from 'rolldown/utils';
 import { build } from 'vite';
 
 const root = resolveRoot();
@@ -73,6 +74,65 @@ async function buildFloor() {
   const chunk = results.flatMap((r) => ('output' in r ? r.output : [])).find((o) => o.type === 'chunk');
   if (!chunk) throw new Error('the dependency floor build produced no chunk');
   return chunk.code;
+}
+
+/**
+ * Where the widget's bytes come from: src/iife.ts bundled again in memory (same
+ * options as scripts/build.mjs), its modules grouped by package or by src/
+ * folder, each group minified alone. Shares of the whole, so estimates.
+ */
+async function widgetBreakdown() {
+  const output = await build({
+    configFile: false,
+    root,
+    tsconfig: join(root, 'tsconfig.json'),
+    mode: 'production',
+    logLevel: 'error',
+    publicDir: false,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    build: {
+      write: false,
+      target: 'es2022',
+      minify: true,
+      reportCompressedSize: false,
+      lib: { entry: join(root, 'src', 'iife.ts'), formats: ['iife'], name: 'Charla', fileName: () => 'w.js' },
+    },
+  });
+  const results = Array.isArray(output) ? output : [output];
+  const chunk = results.flatMap((r) => ('output' in r ? r.output : [])).find((o) => o.type === 'chunk');
+  if (!chunk) return [];
+  const groups = new Map();
+  for (const [id, info] of Object.entries(chunk.modules)) {
+    const path = id.replace(/^\0/, '').split('\\').join('/');
+    const nm = path.lastIndexOf('node_modules/');
+    let group;
+    if (nm >= 0) {
+      const parts = path.slice(nm + 'node_modules/'.length).split('/');
+      group = parts[0]?.startsWith('@') ? `${parts[0]}/${parts[1]}` : (parts[0] ?? path);
+    } else {
+      const rel = path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
+      group = rel
+        .split('/')
+        .slice(0, rel.startsWith('src/') ? 2 : 1)
+        .join('/');
+    }
+    groups.set(group, `${groups.get(group) ?? ''}${info.code ?? ''}\n`);
+  }
+  // Each group's code minified on its own: a closer proxy of its weight than the rendered length.
+  const sizes = new Map();
+  for (const [group, code] of groups) {
+    let bytes = code.length;
+    try {
+      bytes = minifySync(`${group}.js`, code, { compress: true, mangle: true }).code.length;
+    } catch {
+      // Keep the rendered length when a fragment does not minify alone.
+    }
+    sizes.set(group, bytes);
+  }
+  const total = [...sizes.values()].reduce((a, b) => a + b, 0) || 1;
+  return [...sizes.entries()]
+    .map(([group, bytes]) => ({ group, share: bytes / total }))
+    .sort((a, b) => b.share - a.share);
 }
 
 const kb = (n) => `${(n / 1024).toFixed(2)} KB`;
@@ -138,6 +198,20 @@ async function main() {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of table.slice(1)) console.log(line(r));
 
+  const breakdown = widget ? await widgetBreakdown() : [];
+  if (widget && breakdown.length > 0) {
+    console.log(
+      `\nWhere the widget's ${kb(widget.gzip)} gzip come from (estimated: each part minified alone):`,
+    );
+    const top = breakdown.slice(0, 14);
+    const w = Math.max(...top.map((b) => b.group.length));
+    for (const b of top) {
+      console.log(
+        `  ${b.group.padEnd(w)}  ${(b.share * 100).toFixed(1).padStart(5)} %  ~${kb(b.share * widget.gzip)}`,
+      );
+    }
+  }
+
   const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' });
   const result = {
     bench: 'size',
@@ -147,6 +221,10 @@ async function main() {
     unit: 'bytes',
     bundles: Object.fromEntries(rows.map(({ name, ...r }) => [name, r])),
     floor: { includes: ['lit', 'lit/decorators.js', 'nanostores', 'socket.io-client'], ...floor },
+    widgetBreakdown: breakdown.map((b) => ({
+      ...b,
+      gzipEstimate: widget ? Math.round(b.share * widget.gzip) : null,
+    })),
   };
   mkdirSync(join(root, 'bench', 'results'), { recursive: true });
   writeFileSync(join(root, 'bench', 'results', 'size.json'), `${JSON.stringify(result, null, 2)}\n`);
