@@ -210,64 +210,75 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
     expect(got[0]).toMatchObject({ type: 'TEXT', text, senderId: widget.botId });
   });
 
-  it('sends a campaign once although both processes run the scheduler', async () => {
-    const recipients = Array.from({ length: 40 }, (_, i) => `camp-once-${i}`);
-    // One recipient is online on B, to see the campaign arrive live and once.
-    const frank = await user(b, recipients[0]!);
-    await frank.connect();
-    const text = `campaign ${randomUUID()}`;
-    const created = await api<CampaignResult>(a.url, 'POST', ROUTES.createCampaign, {
-      name: 'once',
-      elementName: 'cluster-test',
-      botId: widget.botId,
-      recipients,
-      message: { type: 'text', text },
-      scheduledAt: new Date(Date.now() + 1500).toISOString(),
-    });
-    expect(created.data.status).toBe('SCHEDULED');
-    const campaignId = created.data.id;
+  it.each([
+    { variant: 'scheduled', due: true },
+    { variant: 'sent at once', due: false },
+  ])(
+    'sends a campaign ($variant) once although both processes run the scheduler',
+    async ({ variant, due }) => {
+      const prefix = `camp-once-${due ? 's' : 'p'}`;
+      const recipients = Array.from({ length: 40 }, (_, i) => `${prefix}-${i}`);
+      // One recipient is online on B, to see the campaign arrive live and once.
+      const frank = await user(b, recipients[0]!);
+      await frank.connect();
+      const text = `campaign ${variant} ${randomUUID()}`;
+      // A scheduled one is made on A, one sent at once on B (which pokes its own scheduler first).
+      const created = await api<CampaignResult>(due ? a.url : b.url, 'POST', ROUTES.createCampaign, {
+        name: 'once',
+        elementName: 'cluster-test',
+        botId: widget.botId,
+        recipients,
+        message: { type: 'text', text },
+        ...(due ? { scheduledAt: new Date(Date.now() + 1500).toISOString() } : {}),
+      });
+      expect(['SCHEDULED', 'PENDING', 'IN_PROGRESS', 'COMPLETED']).toContain(created.data.status);
+      if (due) expect(created.data.status).toBe('SCHEDULED');
+      const campaignId = created.data.id;
 
-    await waitFor(
-      'the campaign to complete',
-      async () => {
-        const r = await sql<{ status: string }>(database!.url, 'SELECT status FROM campaigns WHERE id = $1', [
-          campaignId,
-        ]);
-        return r[0]?.status === 'COMPLETED';
-      },
-      60_000,
-      200,
-    ).catch((err: Error) => {
-      throw new Error(`${err.message}\n${logsOnFailure()}`);
-    });
+      await waitFor(
+        'the campaign to complete',
+        async () => {
+          const r = await sql<{ status: string }>(
+            database!.url,
+            'SELECT status FROM campaigns WHERE id = $1',
+            [campaignId],
+          );
+          return r[0]?.status === 'COMPLETED';
+        },
+        60_000,
+        200,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}\n${logsOnFailure()}`);
+      });
 
-    const perRoom = await sql<{ room_key: string; n: string }>(
-      database!.url,
-      `SELECT r.room_key, count(*)::text AS n FROM messages m JOIN rooms r ON r.id = m.room_id
+      const perRoom = await sql<{ room_key: string; n: string }>(
+        database!.url,
+        `SELECT r.room_key, count(*)::text AS n FROM messages m JOIN rooms r ON r.id = m.room_id
        WHERE m.body->>'text' = $1 GROUP BY r.room_key`,
-      [text],
-    );
-    expect(perRoom.map((r) => r.room_key).sort()).toEqual(
-      recipients.map((u) => `bot:${widget.botId}:${u}`).sort(),
-    );
-    expect(perRoom.filter((r) => r.n !== '1')).toEqual([]);
-    const [campaign] = await sql<{
-      total_messages: number;
-      delivered_messages: number;
-      failed_messages: number;
-    }>(
-      database!.url,
-      'SELECT total_messages, delivered_messages, failed_messages FROM campaigns WHERE id = $1',
-      [campaignId],
-    );
-    expect(campaign).toEqual({ total_messages: 40, delivered_messages: 40, failed_messages: 0 });
+        [text],
+      );
+      expect(perRoom.map((r) => r.room_key).sort()).toEqual(
+        recipients.map((u) => `bot:${widget.botId}:${u}`).sort(),
+      );
+      expect(perRoom.filter((r) => r.n !== '1')).toEqual([]);
+      const [campaign] = await sql<{
+        total_messages: number;
+        delivered_messages: number;
+        failed_messages: number;
+      }>(
+        database!.url,
+        'SELECT total_messages, delivered_messages, failed_messages FROM campaigns WHERE id = $1',
+        [campaignId],
+      );
+      expect(campaign).toEqual({ total_messages: 40, delivered_messages: 40, failed_messages: 0 });
 
-    await waitFor('the campaign message live on B', () =>
-      frank.received.some((m) => m.type === 'TEXT' && m.text === text),
-    );
-    await sleep(300);
-    expect(frank.received.filter((m) => m.type === 'TEXT' && m.text === text)).toHaveLength(1);
-  });
+      await waitFor('the campaign message live on B', () =>
+        frank.received.some((m) => m.type === 'TEXT' && m.text === text),
+      );
+      await sleep(300);
+      expect(frank.received.filter((m) => m.type === 'TEXT' && m.text === text)).toHaveLength(1);
+    },
+  );
 
   it('loses nothing when Redis restarts in the middle of a conversation', async () => {
     const gina = await user(a, 'gina');
