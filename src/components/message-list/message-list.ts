@@ -8,13 +8,13 @@ import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
 import type { WidgetContext } from '../../widget/context.ts';
-import { formatDay, summarize } from '../shared/format.ts';
+import { formatDay, messageDate, summarize } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
-import { ItemsBuilder, isOwn, type ListItem } from './items.ts';
+import { isOwn, rowInfo } from './items.ts';
 import { styles as messageStyles } from '../message/message.styles.ts';
 import { styles } from './message-list.styles.ts';
 
-export { buildItems, isOwn, type ListItem } from './items.ts';
+export { isOwn, rowInfo, type RowInfo } from './items.ts';
 
 /** Which way the list holds its scroll position across changes. */
 type Anchor = { mode: 'bottom' } | { mode: 'item'; key: string } | { mode: 'free' };
@@ -53,10 +53,10 @@ export class CharlaMessageList extends LitElement {
     '$language',
   ]);
 
-  private items: ListItem[] = [];
-  private readonly builder = new ItemsBuilder();
-  private itemsFrom: readonly Message[] | undefined;
-  private itemsUser: string | null = null;
+  /** The store's array itself: the virtualizer's items (one row per message). */
+  private items: readonly Message[] = [];
+  private userId: string | null = null;
+  private groupRoom = false;
   private roomId: string | null = null;
   private knownIds = new Set<string>();
   private seenIds = new Set<string>();
@@ -89,13 +89,11 @@ export class CharlaMessageList extends LitElement {
     const messages = this.stores.get('$currentMessages') ?? [];
     const userId = this.stores.get('$user')?.id ?? null;
     if (roomId !== this.roomId) this.resetRoom(roomId, messages);
-    if (messages !== this.itemsFrom || userId !== this.itemsUser) {
-      this.trackArrivals(messages, userId);
-      const room = this.stores.get('$rooms')?.find((r) => r.id === roomId);
-      this.items = this.builder.build(messages, userId, (room?.type as string | undefined) === 'group' || (room?.members.length ?? 0) > 2);
-      this.itemsFrom = messages;
-      this.itemsUser = userId;
-    }
+    if (messages !== this.items) this.trackArrivals(messages, userId);
+    this.items = messages;
+    this.userId = userId;
+    const room = this.stores.get('$rooms')?.find((r) => r.id === roomId);
+    this.groupRoom = (room?.type as string | undefined) === 'group' || (room?.members.length ?? 0) > 2;
   }
 
   override updated(): void {
@@ -104,8 +102,8 @@ export class CharlaMessageList extends LitElement {
 
   private resetRoom(roomId: string | null, messages: readonly Message[]): void {
     this.roomId = roomId;
-    // History already present when a room opens is never announced.
-    this.knownIds = new Set(messages.map((m) => String(m.id)));
+    // History already present when a room opens is never announced: only what comes after its last message is.
+    this.knownIds = new Set();
     this.seenIds = new Set();
     this.lastMessageKey = messages.length ? String(messages[messages.length - 1]!.id) : undefined;
     this.anchor = { mode: 'bottom' };
@@ -197,10 +195,12 @@ export class CharlaMessageList extends LitElement {
     if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
     const ids: string[] = [];
     for (let i = this.visible.first; i <= this.visible.last; i++) {
-      const item = this.items[i];
-      if (item?.kind !== 'message' || item.own || this.seenIds.has(item.key)) continue;
-      this.seenIds.add(item.key);
-      if ((item.message.status as string) !== 'DELIVERED_USER') ids.push(item.key);
+      const m = this.items[i];
+      if (!m || isOwn(m, this.userId)) continue;
+      const id = String(m.id);
+      if (this.seenIds.has(id)) continue;
+      this.seenIds.add(id);
+      if ((m.status as string) !== 'DELIVERED_USER') ids.push(id);
     }
     if (ids.length) actions.markSeen(roomId, ids);
   }
@@ -220,25 +220,24 @@ export class CharlaMessageList extends LitElement {
     if (this.anchor.mode === 'bottom' && this.items.length) return flow({ pin: { index: this.items.length - 1, block: 'end' } });
     if (this.anchor.mode === 'item') {
       const key = this.anchor.key;
-      const index = this.items.findIndex((i) => i.key === key);
+      const index = findIndexFromEnd(this.items, key);
       if (index >= 0) return flow({ pin: { index, block: 'start' } });
     }
     return flow({});
   }
 
-  private renderItem(item: ListItem, t: Translate, language: string, disabled: boolean, lastKey: string | undefined): TemplateResult {
-    if (item.kind === 'day') {
-      return html`<div class="day" role="separator" data-key=${item.key}><span>${formatDay(item.date, language, t)}</span></div>`;
-    }
+  private renderItem(m: Message, index: number, language: string, disabled: boolean, lastIndex: number, t: Translate): TemplateResult {
+    const row = rowInfo(this.items, index, this.userId, this.groupRoom);
     return html`<charla-message
-      data-key=${item.key}
-      .message=${item.message}
+      data-key=${String(m.id)}
+      .message=${m}
       .actions=${this.context?.actions}
       language=${language}
-      ?own=${item.own}
-      ?grouped=${item.grouped}
-      ?show-sender=${item.showSender}
-      .latest=${item.key === lastKey}
+      .dayLabel=${row.newDay ? formatDay(messageDate(m), language, t) : ''}
+      ?own=${row.own}
+      ?grouped=${row.grouped}
+      ?show-sender=${row.showSender}
+      .latest=${index === lastIndex}
       ?disabled=${disabled}
     ></charla-message>`;
   }
@@ -248,7 +247,7 @@ export class CharlaMessageList extends LitElement {
     const t = translator(language);
     const history = this.stores.get('$currentHistory');
     const disabled = this.stores.get('$ui')?.inputsDisabled ?? false;
-    const lastKey = this.items[this.items.length - 1]?.key;
+    const lastIndex = this.items.length - 1;
     return html`
       ${history?.loading
         ? html`<div class="older" role="status"><span class="spinner" aria-hidden="true"></span>${t('loadingOlder')}</div>`
@@ -263,9 +262,9 @@ export class CharlaMessageList extends LitElement {
         @visibilityChanged=${this.handleVisibilityChanged}
       >
         ${virtualize({
-          items: this.items,
-          keyFunction: (item: ListItem) => item.key,
-          renderItem: (item: ListItem) => this.renderItem(item, t, language, disabled, lastKey),
+          items: this.items as Message[],
+          keyFunction: (m: Message) => String(m.id),
+          renderItem: (m: Message, index: number) => this.renderItem(m, index, language, disabled, lastIndex, t),
           scroller: true,
           layout: this.layout(),
         })}

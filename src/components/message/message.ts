@@ -76,6 +76,8 @@ export class CharlaMessage extends LitElement {
   /** Newest message of the room: quick replies are offered only here. */
   @property({ type: Boolean }) latest = false;
   @property({ type: Boolean }) disabled = false;
+  /** A date separator shown above the message (the first of its day), or empty. */
+  @property({ attribute: false }) dayLabel = '';
 
   private readonly media = new MediaRefreshController(this, () =>
     this.actions ? (url: string) => this.actions!.refreshMediaUrl(url) : undefined,
@@ -119,6 +121,12 @@ export class CharlaMessage extends LitElement {
   override render() {
     const m = this.message;
     if (!m) return nothing;
+    return html`${this.dayLabel
+      ? html`<div class="day" role="separator"><span>${this.dayLabel}</span></div>`
+      : nothing}${this.renderRow(m)}`;
+  }
+
+  private renderRow(m: Message) {
     const t = translator(this.language);
     const r: RenderContext = { t, language: this.language, actions: this.actions, media: this.media, own: this.own, latest: this.latest };
     if (m.type === 'EVENT') {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { within } from '@testing-library/dom';
 import '../../../src/define.ts';
-import { buildItems, type CharlaMessageList } from '../../../src/components/message-list/message-list.ts';
+import { rowInfo, type CharlaMessageList } from '../../../src/components/message-list/message-list.ts';
 import { makeContext, msg, room, settle } from './fixture.ts';
 
 async function mount(f = makeContext()) {
@@ -19,33 +19,27 @@ async function mount(f = makeContext()) {
 
 afterEach(() => document.body.replaceChildren());
 
-describe('buildItems', () => {
-  it('puts a date separator before each new day and groups runs of one sender', () => {
+describe('rowInfo', () => {
+  it('puts a date separator above the first message of each day and groups runs of one sender', () => {
     const day1 = Date.UTC(2026, 0, 10, 12);
     const day2 = Date.UTC(2026, 0, 11, 12);
-    const items = buildItems(
-      [
-        msg({ timestamp: day1, senderId: 'a', senderNames: 'Ana' }),
-        msg({ timestamp: day1 + 1000, senderId: 'a', senderNames: 'Ana' }),
-        msg({ timestamp: day1 + 2000, senderId: 'me' }),
-        msg({ timestamp: day2, senderId: 'a', senderNames: 'Ana' }),
-      ],
-      'me',
-      true,
-    );
-    expect(items.map((i) => (i.kind === 'day' ? 'day' : `${i.own ? 'own' : 'other'}${i.grouped ? '+' : ''}${i.showSender ? '@' : ''}`))).toEqual([
-      'day',
-      'other@',
-      'other+',
-      'own',
-      'day',
-      'other@',
-    ]);
+    const messages = [
+      msg({ timestamp: day1, senderId: 'a', senderNames: 'Ana' }),
+      msg({ timestamp: day1 + 1000, senderId: 'a', senderNames: 'Ana' }),
+      msg({ timestamp: day1 + 2000, senderId: 'me' }),
+      msg({ timestamp: day1 + 3000, type: 'EVENT', senderId: 'me', slug: 'x', description: 'x', eventPayload: {} }),
+      msg({ timestamp: day1 + 4000, senderId: 'me' }),
+      msg({ timestamp: day2, senderId: 'me' }),
+    ];
+    const flags = messages.map((_, i) => {
+      const r = rowInfo(messages, i, 'me', true);
+      return `${r.newDay ? 'day|' : ''}${r.own ? 'own' : 'other'}${r.grouped ? '+' : ''}${r.showSender ? '@' : ''}`;
+    });
+    expect(flags).toEqual(['day|other@', 'other+', 'own', 'own', 'own', 'day|own']);
   });
 
   it('shows sender names only in group rooms', () => {
-    const items = buildItems([msg({ senderId: 'a', senderNames: 'Ana' })], 'me', false);
-    expect(items[1]).toMatchObject({ kind: 'message', showSender: false });
+    expect(rowInfo([msg({ senderId: 'a', senderNames: 'Ana' })], 0, 'me', false)).toMatchObject({ showSender: false });
   });
 });
 
@@ -150,28 +144,5 @@ describe('<charla-message-list>', () => {
     jump.click();
     await settle(el);
     expect(q.queryByRole('button', { name: /Mensajes nuevos/ })).toBeNull();
-  });
-});
-
-describe('ItemsBuilder', () => {
-  it('appends rows for new messages and patches changed ones, matching a full rebuild', async () => {
-    const { ItemsBuilder } = await import('../../../src/components/message-list/items.ts');
-    const b = new ItemsBuilder();
-    const day1 = Date.UTC(2026, 0, 10, 12);
-    const first = [msg({ timestamp: day1, senderId: 'a' }), msg({ timestamp: day1 + 1, senderId: 'a' })];
-    const rows1 = b.build(first, 'me', true);
-    const next = [
-      first[0]!,
-      { ...first[1]!, status: 'DELIVERED_USER' } as typeof first[1],
-      msg({ timestamp: day1 + 2, senderId: 'a' }),
-      msg({ timestamp: Date.UTC(2026, 0, 12, 9), senderId: 'me' }),
-    ];
-    const rows2 = b.build(next, 'me', true);
-    expect(rows2).not.toBe(rows1);
-    expect(rows2).toEqual(buildItems(next, 'me', true));
-    expect(rows2[2]).toMatchObject({ kind: 'message', message: next[1] });
-    // Prepending history cannot be patched: a rebuild gives the same rows as building afresh.
-    const older = [msg({ timestamp: day1 - 1000, senderId: 'b' }), ...next];
-    expect(b.build(older, 'me', true)).toEqual(buildItems(older, 'me', true));
   });
 });

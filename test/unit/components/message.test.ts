@@ -33,6 +33,15 @@ describe('<charla-message> TEXT', () => {
     expect(shadow.querySelector('b')).toBeNull();
   });
 
+  it('shows a date separator above the first message of a day', async () => {
+    const { q, el, shadow } = await show(msg({ text: 'hola' }));
+    expect(q.queryByRole('separator')).toBeNull();
+    el.dayLabel = 'Ayer';
+    await settle(el);
+    expect(q.getByRole('separator').textContent).toBe('Ayer');
+    expect(shadow.firstElementChild!.classList.contains('day')).toBe(true);
+  });
+
   it('shows the sender name only when asked (group rooms) and never for own messages', async () => {
     const a = await show(msg({ senderNames: 'Ana' }), { showSender: true });
     expect(a.q.getByText('Ana')).toBeTruthy();
