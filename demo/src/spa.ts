@@ -41,6 +41,8 @@ const DESTINATIONS = [
 
 function ask(text: string): void {
   widget.open();
+  // Straight to the conversation, whatever view the panel was left in.
+  widget.hideHomeMenu();
   widget.sendMessage({ type: 'TEXT', text }).catch((error: unknown) => console.error('charla sendMessage', error));
 }
 
