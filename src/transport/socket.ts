@@ -34,6 +34,8 @@ export function createSocket(options: SocketOptions): LiveSocket {
     reconnectionDelayMax: options.reconnectionDelayMax ?? 5_000,
     randomizationFactor: 0.3,
     transports: options.transports ?? ['websocket', 'polling'],
+    // A network that blocks WebSocket still gets a connection, over long-polling.
+    tryAllTransports: true,
     withCredentials: false,
     auth: (cb) => cb({ token: options.getToken() ?? '' }),
   });

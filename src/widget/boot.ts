@@ -128,7 +128,27 @@ export function scriptLoader(src: string, nonce?: string): () => Promise<FullApi
     new Promise<FullApi>((resolve, reject) => {
       if (window.__charlaFull) return resolve(window.__charlaFull);
       const s = document.createElement('script');
-      s.src = src;
+      // Pages that require Trusted Types get the one address this loader computed, through a policy.
+      const tt = (
+        window as {
+          trustedTypes?: {
+            createPolicy(
+              n: string,
+              p: { createScriptURL(u: string): string },
+            ): { createScriptURL(u: string): string };
+          };
+        }
+      ).trustedTypes;
+      let url: string = src;
+      try {
+        if (tt)
+          url = tt
+            .createPolicy('charla-loader', { createScriptURL: (u) => (u === src ? u : '') })
+            .createScriptURL(src);
+      } catch {
+        // A page that lists its policies and not ours: try the plain address.
+      }
+      s.src = url;
       s.async = true;
       if (nonce) s.nonce = nonce;
       s.addEventListener('load', () =>
