@@ -19,6 +19,14 @@ export { isOwn, rowInfo, type RowInfo } from './items.ts';
 /** Which way the list holds its scroll position across changes. */
 type Anchor = { mode: 'bottom' } | { mode: 'item'; key: string } | { mode: 'free' };
 
+/**
+ * Rows kept beyond each edge of the view, in pixels. The layout's default is 1000 and not
+ * public: its config is assigned onto the layout, so this field takes effect (checked against
+ * @lit-labs/virtualizer 2.1; a version that ignores it only falls back to the default).
+ * Fewer live rows make each scrolled frame cheaper (the virtualizer walks and measures them all).
+ */
+const OVERHANG = { _overhang: 500 } as Record<string, unknown>;
+
 /** Older history is asked for when one of the first rows shows. */
 const TOP_ROWS = 2;
 const ANNOUNCEMENTS_KEPT = 10;
@@ -217,13 +225,13 @@ export class CharlaMessageList extends LitElement {
    * app's bundler may split into a chunk fetched on the first open of a room.
    */
   private layout() {
-    if (this.anchor.mode === 'bottom' && this.items.length) return flow({ pin: { index: this.items.length - 1, block: 'end' } });
+    if (this.anchor.mode === 'bottom' && this.items.length) return flow({ ...OVERHANG, pin: { index: this.items.length - 1, block: 'end' } });
     if (this.anchor.mode === 'item') {
       const key = this.anchor.key;
       const index = findIndexFromEnd(this.items, key);
-      if (index >= 0) return flow({ pin: { index, block: 'start' } });
+      if (index >= 0) return flow({ ...OVERHANG, pin: { index, block: 'start' } });
     }
-    return flow({});
+    return flow({ ...OVERHANG });
   }
 
   private renderItem(m: Message, index: number, language: string, disabled: boolean, lastIndex: number, t: Translate): TemplateResult {
