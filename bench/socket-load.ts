@@ -38,19 +38,23 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 
-const BUDGETS = (
-  JSON.parse(readFileSync(join(here, 'budgets.json'), 'utf8')) as {
-    socketLoad?: {
-      clients?: number;
-      durationS?: number;
-      intervalMs?: number;
-      p99MaxMs?: number;
-      lostMax?: number;
-      duplicatedMax?: number;
-    };
-  }
-).socketLoad ?? {};
-const CLIENTS = Math.max(2, Math.floor(Number(process.env['SOCKET_LOAD_CLIENTS'] ?? BUDGETS.clients ?? 2000) / 2) * 2);
+const BUDGETS =
+  (
+    JSON.parse(readFileSync(join(here, 'budgets.json'), 'utf8')) as {
+      socketLoad?: {
+        clients?: number;
+        durationS?: number;
+        intervalMs?: number;
+        p99MaxMs?: number;
+        lostMax?: number;
+        duplicatedMax?: number;
+      };
+    }
+  ).socketLoad ?? {};
+const CLIENTS = Math.max(
+  2,
+  Math.floor(Number(process.env['SOCKET_LOAD_CLIENTS'] ?? BUDGETS.clients ?? 2000) / 2) * 2,
+);
 const DURATION_S = Number(process.env['SOCKET_LOAD_DURATION_S'] ?? BUDGETS.durationS ?? 30);
 const INTERVAL_MS = Number(process.env['SOCKET_LOAD_INTERVAL_MS'] ?? BUDGETS.intervalMs ?? 10_000);
 const DRAIN_MS = Number(process.env['SOCKET_LOAD_DRAIN_MS'] ?? 5000);
@@ -140,7 +144,10 @@ async function serve(): Promise<void> {
       return;
     }
     if (raw.type === 'memory') {
-      if (dbStats.n) console.log(`  [service] db: ${dbStats.n} queries, mean ${(dbStats.ms / dbStats.n).toFixed(2)} ms, max ${dbStats.max.toFixed(0)} ms, ${dbStats.slow} over 50 ms`);
+      if (dbStats.n)
+        console.log(
+          `  [service] db: ${dbStats.n} queries, mean ${(dbStats.ms / dbStats.n).toFixed(2)} ms, max ${dbStats.max.toFixed(0)} ms, ${dbStats.slow} over 50 ms`,
+        );
       Object.assign(dbStats, { n: 0, ms: 0, max: 0, slow: 0 });
       gc?.();
       await new Promise((r) => setTimeout(r, 200));
@@ -154,7 +161,11 @@ async function serve(): Promise<void> {
       const live = liveOf(app);
       const botId = `bench-bot-${randomUUID()}`;
       const widgetId = `bench-widget-${randomUUID()}`;
-      await db.query('INSERT INTO bots (id, company_id, name) VALUES ($1, $2, $3)', [botId, config.companyId, 'Bench']);
+      await db.query('INSERT INTO bots (id, company_id, name) VALUES ($1, $2, $3)', [
+        botId,
+        config.companyId,
+        'Bench',
+      ]);
       await db.query('INSERT INTO widgets (id, bot_id, company_id, config) VALUES ($1, $2, $3, $4::jsonb)', [
         widgetId,
         botId,
@@ -163,7 +174,10 @@ async function serve(): Promise<void> {
       ]);
       const key = `bench-${randomUUID()}`;
       const { hashApiKey } = await import('../server/live/session.ts');
-      await db.query('INSERT INTO api_keys (widget_id, key_hash) VALUES ($1, $2)', [widgetId, hashApiKey(key)]);
+      await db.query('INSERT INTO api_keys (widget_id, key_hash) VALUES ($1, $2)', [
+        widgetId,
+        hashApiKey(key),
+      ]);
       const access = await live.sessions.accessByKey(key);
       const users: { token: string; roomId: string }[] = [];
       for (let i = 0; i < raw.pairs; i++) {
@@ -190,7 +204,11 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[i] as number;
 }
 
-function ask<T extends FromChild['type']>(child: ChildProcess, msg: ToChild | null, type: T): Promise<Extract<FromChild, { type: T }>> {
+function ask<T extends FromChild['type']>(
+  child: ChildProcess,
+  msg: ToChild | null,
+  type: T,
+): Promise<Extract<FromChild, { type: T }>> {
   return new Promise((resolve, reject) => {
     const onMessage = (m: FromChild) => {
       if (m.type === type) {
@@ -209,12 +227,18 @@ async function drive(): Promise<void> {
   const { SOCKET_PATH } = await import('../types/routes.ts');
   type Ack = { ok: true; data: { id: string } } | { ok: false; error: unknown };
 
-  console.log(`socket-load: ${CLIENTS} clients, ${CLIENTS / 2} rooms, ${DURATION_S} s, one message per client every ${INTERVAL_MS} ms`);
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: process.env,
-  });
+  console.log(
+    `socket-load: ${CLIENTS} clients, ${CLIENTS / 2} rooms, ${DURATION_S} s, one message per client every ${INTERVAL_MS} ms`,
+  );
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: process.env,
+    },
+  );
   const stop = () => {
     if (child.connected) child.disconnect();
     setTimeout(() => child.kill('SIGKILL'), 5000).unref();
@@ -284,15 +308,19 @@ async function drive(): Promise<void> {
       const id = randomUUID();
       const at = performance.now();
       sent.set(id, { at, to: partner(i) });
-      s.timeout(10_000).emit('message:send', { id, roomId: u.roomId, type: 'TEXT', text: `hello ${i} ${at.toFixed(0)}` }, (err: Error | null, res: Ack) => {
-        if (err || !res.ok) {
-          ackFailures++;
-          sent.delete(id);
-          return;
-        }
-        acked++;
-        ackMs.push(performance.now() - at);
-      });
+      s.timeout(10_000).emit(
+        'message:send',
+        { id, roomId: u.roomId, type: 'TEXT', text: `hello ${i} ${at.toFixed(0)}` },
+        (err: Error | null, res: Ack) => {
+          if (err || !res.ok) {
+            ackFailures++;
+            sent.delete(id);
+            return;
+          }
+          acked++;
+          ackMs.push(performance.now() - at);
+        },
+      );
     };
     if (process.env['SOCKET_LOAD_PROFILE']) child.send({ type: 'profile', on: true });
     const driverLoop = monitorEventLoopDelay({ resolution: 10 });
@@ -338,7 +366,11 @@ async function drive(): Promise<void> {
       acked,
       delivered: received,
       messagesPerSecond: round(acked / elapsed),
-      deliveryLatencyMs: { p50: round(percentile(delivery, 50)), p99: round(percentile(delivery, 99)), max: round(delivery[delivery.length - 1] ?? NaN) },
+      deliveryLatencyMs: {
+        p50: round(percentile(delivery, 50)),
+        p99: round(percentile(delivery, 99)),
+        max: round(delivery[delivery.length - 1] ?? NaN),
+      },
       ackLatencyMs: { p50: round(percentile(acks, 50)), p99: round(percentile(acks, 99)) },
       memoryPerConnectionBytes: {
         rss: Math.round((memAfter.rss - memBefore.rss) / connections),
@@ -357,14 +389,18 @@ async function drive(): Promise<void> {
       at: new Date().toISOString(),
     };
     const failures: string[] = [];
-    if (!(result.deliveryLatencyMs.p99 <= budget.p99MaxMs)) failures.push(`p99 ${result.deliveryLatencyMs.p99} ms > ${budget.p99MaxMs} ms`);
+    if (!(result.deliveryLatencyMs.p99 <= budget.p99MaxMs))
+      failures.push(`p99 ${result.deliveryLatencyMs.p99} ms > ${budget.p99MaxMs} ms`);
     if (lost > budget.lostMax) failures.push(`${lost} lost`);
     if (duplicated > budget.duplicatedMax) failures.push(`${duplicated} duplicated`);
     if (ackFailures > 0) failures.push(`${ackFailures} failed acks`);
     if (disconnects > 0) failures.push(`${disconnects} disconnects`);
     const pass = failures.length === 0;
     mkdirSync(join(here, 'results'), { recursive: true });
-    writeFileSync(join(here, 'results', 'socket-load.json'), JSON.stringify({ ...result, pass, failures }, null, 2) + '\n');
+    writeFileSync(
+      join(here, 'results', 'socket-load.json'),
+      JSON.stringify({ ...result, pass, failures }, null, 2) + '\n',
+    );
 
     for (const s of sockets) s?.close();
     console.table({

@@ -45,7 +45,11 @@ export function makePng(size = 96): Buffer {
     const row = Buffer.alloc(1 + size * 3);
     for (let x = 0; x < size; x++) {
       const inBubble = ((x - c) / (size * 0.4)) ** 2 + ((y - c * 0.9) / (size * 0.3)) ** 2 <= 1;
-      const inTail = y > c && y < c + size * 0.35 && x > c - size * 0.25 && x < c - size * 0.25 + (c + size * 0.35 - y) * 0.6;
+      const inTail =
+        y > c &&
+        y < c + size * 0.35 &&
+        x > c - size * 0.25 &&
+        x < c - size * 0.25 + (c + size * 0.35 - y) * 0.6;
       const [r, g, b] = inBubble || inTail ? [37, 99, 235] : [238, 242, 255];
       row.set([r, g, b], 1 + x * 3);
     }
@@ -132,7 +136,8 @@ export async function ensureDemoAssets(db: Db, companyId: string): Promise<Recor
     for (const f of readdirSync(ASSETS_DIR)) {
       const ext = extname(f).toLowerCase();
       const type = TYPES[ext];
-      if (type) files.push({ name: ext.slice(1), key: `demo/${f}`, type, data: readFileSync(join(ASSETS_DIR, f)) });
+      if (type)
+        files.push({ name: ext.slice(1), key: `demo/${f}`, type, data: readFileSync(join(ASSETS_DIR, f)) });
     }
   }
   const keys: Record<string, string> = {};
@@ -288,7 +293,17 @@ export function makeMp4(frames = 10, fps = 5): Buffer {
   const samples: Buffer[] = [nal(3, 5, idr.trailing())];
   for (let f = 1; f < frames; f++) {
     // P frame: every macroblock skipped (a copy of the reference).
-    const p = new Bits().ue(0).ue(5).ue(0).u(4, f % 16).u(1, 0).u(1, 0).u(1, 0).se(0).ue(1).ue(mbs * mbs);
+    const p = new Bits()
+      .ue(0)
+      .ue(5)
+      .ue(0)
+      .u(4, f % 16)
+      .u(1, 0)
+      .u(1, 0)
+      .u(1, 0)
+      .se(0)
+      .ue(1)
+      .ue(mbs * mbs);
     samples.push(nal(2, 1, p.trailing()));
   }
   const avcc = samples.map((s) => Buffer.concat([u32(s.length), s]));
@@ -337,7 +352,15 @@ export function makeMp4(frames = 10, fps = 5): Buffer {
     const mdia = box(
       'mdia',
       fullBox('mdhd', 0, 0, u32(0, 0, timescale, duration), u16(0x55c4, 0)),
-      fullBox('hdlr', 0, 0, u32(0), Buffer.from('vide', 'ascii'), Buffer.alloc(12), Buffer.from('VideoHandler\0', 'ascii')),
+      fullBox(
+        'hdlr',
+        0,
+        0,
+        u32(0),
+        Buffer.from('vide', 'ascii'),
+        Buffer.alloc(12),
+        Buffer.from('VideoHandler\0', 'ascii'),
+      ),
       minf,
     );
     const tkhd = fullBox(
@@ -362,7 +385,12 @@ export function makeMp4(frames = 10, fps = 5): Buffer {
     );
     return box('moov', mvhd, box('trak', tkhd, mdia));
   };
-  const ftyp = box('ftyp', Buffer.from('isom', 'ascii'), u32(0x200), Buffer.from('isomiso2avc1mp41', 'ascii'));
+  const ftyp = box(
+    'ftyp',
+    Buffer.from('isom', 'ascii'),
+    u32(0x200),
+    Buffer.from('isomiso2avc1mp41', 'ascii'),
+  );
   const size = moov(0).length;
   const mdatStart = ftyp.length + size + 8;
   return Buffer.concat([ftyp, moov(mdatStart), box('mdat', ...avcc)]);

@@ -95,7 +95,13 @@ interface FlowState {
 export interface FlowRunner {
   has(botId: string, flowId: string): boolean;
   /** Starts a flow for the user in the bot room, replacing any running one. */
-  start(input: { roomId: string; botId: string; userId: string; flowId: string; params: Record<string, string> }): Promise<void>;
+  start(input: {
+    roomId: string;
+    botId: string;
+    userId: string;
+    flowId: string;
+    params: Record<string, string>;
+  }): Promise<void>;
   /** A new visitor: the bot's greeting flow, if it has one. Does not wait. */
   greet(input: { roomId: string; botId: string; userId: string; language?: string | undefined }): void;
   /** Settles when every queued turn has run (tests). */
@@ -106,7 +112,9 @@ export interface FlowRunner {
 export function loadFlowFiles(dir: string, log?: FastifyBaseLogger): FlowFile[] {
   if (!existsSync(dir)) return [];
   const files: FlowFile[] = [];
-  for (const name of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     try {
       const parsed = JSON.parse(readFileSync(join(dir, name), 'utf8')) as FlowFile;
       validateFlowFile(parsed, name);
@@ -124,7 +132,8 @@ export function validateFlowFile(f: FlowFile, name = 'flow file'): void {
   const fail = (why: string) => {
     throw new Error(`${name}: ${why}`);
   };
-  if (!Array.isArray(f.bots) || !f.bots.every((b) => typeof b === 'string')) fail('bots must be a list of bot ids');
+  if (!Array.isArray(f.bots) || !f.bots.every((b) => typeof b === 'string'))
+    fail('bots must be a list of bot ids');
   if (typeof f.flows !== 'object' || f.flows === null) fail('flows must be an object');
   for (const [flowId, flow] of Object.entries(f.flows)) {
     if (!Array.isArray(flow.steps) || flow.steps.length === 0) fail(`flow ${flowId} has no steps`);
@@ -134,8 +143,10 @@ export function validateFlowFile(f: FlowFile, name = 'flow file'): void {
       const targets = [...Object.values(step.branch ?? {}), ...(step.next ? [step.next] : [])];
       for (const t of targets) {
         if (!TARGET.test(t)) fail(`bad target ${t} in ${flowId}/${step.id}`);
-        if (t.startsWith('flow:') && !(t.slice(5) in f.flows)) fail(`unknown flow ${t} in ${flowId}/${step.id}`);
-        if (t !== 'end' && !t.startsWith('flow:') && !ids.has(t)) fail(`unknown step ${t} in ${flowId}/${step.id}`);
+        if (t.startsWith('flow:') && !(t.slice(5) in f.flows))
+          fail(`unknown flow ${t} in ${flowId}/${step.id}`);
+        if (t !== 'end' && !t.startsWith('flow:') && !ids.has(t))
+          fail(`unknown step ${t} in ${flowId}/${step.id}`);
       }
     }
   }
@@ -148,7 +159,10 @@ export function validateFlowFile(f: FlowFile, name = 'flow file'): void {
 /** `{{params.x}}`, `{{answers.y}}`, `{{user.id}}`, `{{assets.z}}` in every string of a value. */
 export function interpolate<T>(value: T, scope: Record<string, Record<string, string>>): T {
   if (typeof value === 'string') {
-    return value.replace(/\{\{\s*([a-zA-Z]+)\.([\w-]+)\s*\}\}/g, (_, ns: string, key: string) => scope[ns]?.[key] ?? '') as T;
+    return value.replace(
+      /\{\{\s*([a-zA-Z]+)\.([\w-]+)\s*\}\}/g,
+      (_, ns: string, key: string) => scope[ns]?.[key] ?? '',
+    ) as T;
   }
   if (Array.isArray(value)) return value.map((v) => interpolate(v, scope)) as T;
   if (typeof value === 'object' && value !== null) {
@@ -210,7 +224,7 @@ export function toMessageInput(send: FlowSend): Omit<NewMessageInput, 'roomId' |
       return {
         type: send.type.toUpperCase() as 'VIDEO' | 'IMAGE' | 'DOCUMENT',
         mediaUrl: send.mediaUrl ?? '',
-        ...(send.caption ?? send.text ? { caption: send.caption ?? send.text } : {}),
+        ...((send.caption ?? send.text) ? { caption: send.caption ?? send.text } : {}),
       };
     case 'audio':
       return { type: 'AUDIO', mediaUrl: send.mediaUrl ?? '' };
@@ -278,7 +292,16 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
        VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, now())
        ON CONFLICT (room_id, user_id) DO UPDATE SET bot_id = $3, flow_id = $4, step_id = $5, waiting = $6,
          params = $7::jsonb, answers = $8::jsonb, updated_at = now()`,
-      [roomId, userId, botId, s.flow_id, s.step_id, s.waiting, JSON.stringify(s.params), JSON.stringify(s.answers)],
+      [
+        roomId,
+        userId,
+        botId,
+        s.flow_id,
+        s.step_id,
+        s.waiting,
+        JSON.stringify(s.params),
+        JSON.stringify(s.answers),
+      ],
     );
   }
 
@@ -291,7 +314,11 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
   }
 
   /** Runs from a target until a step waits or the flow ends; saves where it stopped. */
-  async function run(ctx: { roomId: string; botId: string; userId: string }, state: FlowState, target: string) {
+  async function run(
+    ctx: { roomId: string; botId: string; userId: string },
+    state: FlowState,
+    target: string,
+  ) {
     const file = fileFor(ctx.botId);
     if (!file) return;
     const bot = await db.query<{ name: string }>('SELECT name FROM bots WHERE id = $1', [ctx.botId]);
@@ -324,12 +351,22 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
         });
       }
       if (step.wait) {
-        await saveState(ctx.roomId, ctx.userId, ctx.botId, { ...state, flow_id: flowId, step_id: step.id, waiting: true });
+        await saveState(ctx.roomId, ctx.userId, ctx.botId, {
+          ...state,
+          flow_id: flowId,
+          step_id: step.id,
+          waiting: true,
+        });
         return;
       }
       t = step.next ?? flow.steps[index + 1]?.id ?? null;
     }
-    await saveState(ctx.roomId, ctx.userId, ctx.botId, { ...state, flow_id: flowId, step_id: null, waiting: false });
+    await saveState(ctx.roomId, ctx.userId, ctx.botId, {
+      ...state,
+      flow_id: flowId,
+      step_id: null,
+      waiting: false,
+    });
   }
 
   async function onReply(message: Message, room: { id: string; botId: string }): Promise<void> {
@@ -352,7 +389,8 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
         state.answers[step.id] = answer;
         const branch = step.branch ?? {};
         const key = Object.keys(branch).find((k) => k.toLowerCase() === answer.toLowerCase());
-        const target = (key !== undefined ? branch[key] : branch['*']) ?? step.next ?? flow.steps[index + 1]?.id ?? 'end';
+        const target =
+          (key !== undefined ? branch[key] : branch['*']) ?? step.next ?? flow.steps[index + 1]?.id ?? 'end';
         return run(ctx, state, target);
       }
     }
@@ -388,7 +426,11 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
       if (!greeting) return;
       const params: Record<string, string> = language ? { language } : {};
       void enqueue(roomId, userId, () =>
-        run({ roomId, botId, userId }, { flow_id: greeting, step_id: null, waiting: false, params, answers: {} }, `flow:${greeting}`),
+        run(
+          { roomId, botId, userId },
+          { flow_id: greeting, step_id: null, waiting: false, params, answers: {} },
+          `flow:${greeting}`,
+        ),
       );
     },
     async idle() {

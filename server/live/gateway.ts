@@ -93,7 +93,10 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
     try {
       const auth = socket.handshake.auth as { token?: unknown } | undefined;
       const origin = socket.handshake.headers.origin;
-      const { claims } = await sessions.authorize(auth?.token, typeof origin === 'string' ? origin : undefined);
+      const { claims } = await sessions.authorize(
+        auth?.token,
+        typeof origin === 'string' ? origin : undefined,
+      );
       // The user's names and rooms in one round trip.
       const found = await db.query<{ names: string | null; rooms: string[] | null }>(
         `SELECT (SELECT names FROM live_users WHERE company_id = $2 AND id = $1) AS names,
@@ -115,7 +118,9 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
       next();
     } catch (err) {
       const body = err instanceof ApiError ? err.body : errorBody('UNKNOWN_ERROR');
-      const e = new Error(typeof body.message === 'string' ? body.message : 'refused') as Error & { data?: unknown };
+      const e = new Error(typeof body.message === 'string' ? body.message : 'refused') as Error & {
+        data?: unknown;
+      };
       e.data = body;
       next(e);
     }
@@ -127,7 +132,11 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
     socket.join([userChannel(companyId, userId), ...(initialRooms.get(socket) ?? []).map(roomChannel)]);
     initialRooms.delete(socket);
     void db
-      .query('UPDATE room_members SET socket_id = $1 WHERE user_id = $2 AND company_id = $3', [socket.id, userId, companyId])
+      .query('UPDATE room_members SET socket_id = $1 WHERE user_id = $2 AND company_id = $3', [
+        socket.id,
+        userId,
+        companyId,
+      ])
       .catch(() => {});
     const expiresIn = socket.data.exp * 1000 - Date.now();
     const expiry = setTimeout(
@@ -139,7 +148,9 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
     );
     socket.on('disconnect', () => {
       clearTimeout(expiry);
-      void db.query('UPDATE room_members SET socket_id = NULL WHERE socket_id = $1', [socket.id]).catch(() => {});
+      void db
+        .query('UPDATE room_members SET socket_id = NULL WHERE socket_id = $1', [socket.id])
+        .catch(() => {});
     });
 
     /** Membership: the socket's own rooms first (kept live by joins and leaves), storage to be sure. */
@@ -216,7 +227,11 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
         const r = req as { roomId?: unknown; ids?: unknown } | null;
         const roomId = await requireRoom(r?.roomId);
         const ids = r?.ids;
-        if (!Array.isArray(ids) || ids.length > 500 || !ids.every((i) => typeof i === 'string' && i.length <= 200)) {
+        if (
+          !Array.isArray(ids) ||
+          ids.length > 500 ||
+          !ids.every((i) => typeof i === 'string' && i.length <= 200)
+        ) {
           throw validationFailed({ '/ids': 'must be a list of at most 500 message ids' });
         }
         return { updated: await messaging.markSeen(roomId, userId, ids as string[]) };
@@ -226,7 +241,10 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
     socket.on('room:read', (req, ack) =>
       handle(ack, async () => {
         const roomId = await requireRoom((req as { roomId?: unknown } | null)?.roomId);
-        await db.query('UPDATE room_members SET unread = 0 WHERE room_id = $1 AND user_id = $2', [roomId, userId]);
+        await db.query('UPDATE room_members SET unread = 0 WHERE room_id = $1 AND user_id = $2', [
+          roomId,
+          userId,
+        ]);
         return { unread: 0 };
       }),
     );

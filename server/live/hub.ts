@@ -29,7 +29,12 @@ export interface LiveSocketData extends SocketData {
   exp: number;
 }
 
-export type LiveServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, LiveSocketData>;
+export type LiveServer = Server<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  InterServerEvents,
+  LiveSocketData
+>;
 
 export const roomChannel = (roomId: string) => `room:${roomId}`;
 /** Users are per company: the same page user id in two companies is two people. */
@@ -81,7 +86,10 @@ export class Hub {
     if (!this.io) return false;
     const nsp = this.io.of('/');
     // Every adapter keeps this process's own sockets in `rooms`.
-    const adapter = nsp.adapter as unknown as { rooms?: Map<string, Set<string>>; constructor: { name: string } };
+    const adapter = nsp.adapter as unknown as {
+      rooms?: Map<string, Set<string>>;
+      constructor: { name: string };
+    };
     const ids = adapter.rooms?.get(roomChannel(roomId));
     if (ids) {
       for (const id of ids) {

@@ -45,7 +45,11 @@ function typeFields(input: NewMessageInput): Record<string, unknown> {
     case 'POSTBACK':
       return { text: need('text'), payload: input.payload ?? {} };
     case 'EVENT':
-      return { slug: need('slug'), description: input.description ?? '', eventPayload: input.eventPayload ?? {} };
+      return {
+        slug: need('slug'),
+        description: input.description ?? '',
+        eventPayload: input.eventPayload ?? {},
+      };
     default:
       throw validationFailed({ '/type': 'is not a message type' });
   }
@@ -202,7 +206,14 @@ class Writer {
       const at = p.body['createdAt'] as string;
       rows = (
         await withRetry(() =>
-          this.db.query<WriteRow>(INSERT_ONE, [p.id, p.input.roomId, p.input.senderId, at, p.status, JSON.stringify(p.body)]),
+          this.db.query<WriteRow>(INSERT_ONE, [
+            p.id,
+            p.input.roomId,
+            p.input.senderId,
+            at,
+            p.status,
+            JSON.stringify(p.body),
+          ]),
         )
       ).rows;
     } else {
@@ -262,7 +273,8 @@ export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
         `UPDATE messages SET status = 'DELIVERED_CHANNEL' WHERE id = $1 AND status = 'DELIVERED'`,
         [String(message.id)],
       );
-      if (r.rowCount > 0) hub.status({ roomId: message.roomId, id: String(message.id), status: 'DELIVERED_CHANNEL' });
+      if (r.rowCount > 0)
+        hub.status({ roomId: message.roomId, id: String(message.id), status: 'DELIVERED_CHANNEL' });
     } catch {
       // A status that stays DELIVERED is still true.
     }

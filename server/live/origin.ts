@@ -47,8 +47,10 @@ export function originMatches(pattern: string, origin: string): boolean {
 
 /** The lists of a widget's stored configuration (missing or malformed lists are empty). */
 export function listsOf(config: unknown): OriginLists {
-  const creds = (config as { credentials?: { whiteList?: unknown; blackList?: unknown } } | null)?.credentials;
-  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  const creds = (config as { credentials?: { whiteList?: unknown; blackList?: unknown } } | null)
+    ?.credentials;
+  const strings = (v: unknown) =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
   return { whiteList: strings(creds?.whiteList), blackList: strings(creds?.blackList) };
 }
 

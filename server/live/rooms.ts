@@ -17,7 +17,12 @@ export interface MemberInput {
 }
 
 /** Remembers a user's names per company (the session and contacts give them). */
-export async function upsertUser(db: Queryable, companyId: string, userId: string, names?: string | null): Promise<void> {
+export async function upsertUser(
+  db: Queryable,
+  companyId: string,
+  userId: string,
+  names?: string | null,
+): Promise<void> {
   await db.query(
     `INSERT INTO live_users (company_id, id, names) VALUES ($1, $2, $3)
      ON CONFLICT (company_id, id) DO UPDATE SET names = COALESCE(EXCLUDED.names, live_users.names),
@@ -28,14 +33,19 @@ export async function upsertUser(db: Queryable, companyId: string, userId: strin
 }
 
 async function knownNames(db: Queryable, companyId: string, userId: string): Promise<string | null> {
-  const r = await db.query<{ names: string | null }>('SELECT names FROM live_users WHERE company_id = $1 AND id = $2', [
-    companyId,
-    userId,
-  ]);
+  const r = await db.query<{ names: string | null }>(
+    'SELECT names FROM live_users WHERE company_id = $1 AND id = $2',
+    [companyId, userId],
+  );
   return r.rows[0]?.names ?? null;
 }
 
-async function insertMember(tx: Queryable, roomId: string, companyId: string, m: MemberInput): Promise<boolean> {
+async function insertMember(
+  tx: Queryable,
+  roomId: string,
+  companyId: string,
+  m: MemberInput,
+): Promise<boolean> {
   const r = await tx.query(
     `INSERT INTO room_members (room_id, user_id, id, names, member_type, bot_id, company_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (room_id, user_id) DO NOTHING`,
@@ -108,10 +118,19 @@ export class Rooms {
   }
 
   /** The direct room of two users of a company: created once, found again afterwards. */
-  async openDirect(companyId: string, a: { id: string; names?: string | null }, b: { id: string; names?: string | null }) {
-    if (a.id === b.id) throw new ApiError('VALIDATION_ERROR', { message: 'A direct room needs two different users.' });
+  async openDirect(
+    companyId: string,
+    a: { id: string; names?: string | null },
+    b: { id: string; names?: string | null },
+  ) {
+    if (a.id === b.id)
+      throw new ApiError('VALIDATION_ERROR', { message: 'A direct room needs two different users.' });
     const pair = [a.id, b.id].sort();
-    const key = 'direct:' + createHash('sha256').update(JSON.stringify([companyId, ...pair])).digest('hex');
+    const key =
+      'direct:' +
+      createHash('sha256')
+        .update(JSON.stringify([companyId, ...pair]))
+        .digest('hex');
     if (b.names) await upsertUser(this.db, companyId, b.id, b.names);
     const namesA = a.names ?? (await knownNames(this.db, companyId, a.id));
     const namesB = b.names ?? (await knownNames(this.db, companyId, b.id));

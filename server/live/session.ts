@@ -56,7 +56,8 @@ const ACCESS_SQL = `SELECT k.id AS key_id, k.state, w.id AS widget_id, w.bot_id,
   FROM api_keys k JOIN widgets w ON w.id = k.widget_id`;
 
 function toAccess(row: AccessRow): WidgetAccess {
-  const config = typeof row.config === 'string' ? (JSON.parse(row.config) as Record<string, unknown>) : row.config;
+  const config =
+    typeof row.config === 'string' ? (JSON.parse(row.config) as Record<string, unknown>) : row.config;
   return {
     keyId: row.key_id,
     keyActive: row.state === 1,
@@ -82,7 +83,8 @@ export class Sessions {
   async accessByKey(apiKey: string): Promise<WidgetAccess> {
     const r = await this.db.query<AccessRow>(`${ACCESS_SQL} WHERE k.key_hash = $1`, [hashApiKey(apiKey)]);
     const row = r.rows[0];
-    if (!row || row.state !== 1) throw new ApiError('UNAUTHORIZED', { message: 'Invalid or revoked API key.' });
+    if (!row || row.state !== 1)
+      throw new ApiError('UNAUTHORIZED', { message: 'Invalid or revoked API key.' });
     return toAccess(row);
   }
 
@@ -97,10 +99,16 @@ export class Sessions {
   }
 
   private mac(kid: string, claims: string): string {
-    return createHmac('sha256', this.keys[kid] as string).update(`charla-session\n${claims}`).digest('base64url');
+    return createHmac('sha256', this.keys[kid] as string)
+      .update(`charla-session\n${claims}`)
+      .digest('base64url');
   }
 
-  issue(access: WidgetAccess, userId: string, now = Date.now()): { token: string; expiresAt: string; claims: SessionClaims } {
+  issue(
+    access: WidgetAccess,
+    userId: string,
+    now = Date.now(),
+  ): { token: string; expiresAt: string; claims: SessionClaims } {
     const kid = Object.keys(this.keys)[0] as string;
     const exp = Math.floor(now / 1000) + SESSION_TTL_SECONDS;
     const claims: SessionClaims = {
@@ -114,7 +122,11 @@ export class Sessions {
       exp,
     };
     const encoded = Buffer.from(JSON.stringify(claims)).toString('base64url');
-    return { token: `${encoded}.${this.mac(kid, encoded)}`, expiresAt: new Date(exp * 1000).toISOString(), claims };
+    return {
+      token: `${encoded}.${this.mac(kid, encoded)}`,
+      expiresAt: new Date(exp * 1000).toISOString(),
+      claims,
+    };
   }
 
   /** The token's claims when its signature holds and it has not expired; 401 otherwise. */
@@ -142,7 +154,8 @@ export class Sessions {
     }
     const expected = Buffer.from(this.mac(claims.kid, encoded));
     const given = Buffer.from(sig);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw fail('Invalid session token.');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      throw fail('Invalid session token.');
     if (typeof claims.exp !== 'number' || claims.exp * 1000 <= now) throw fail('Session expired.');
     return claims;
   }
@@ -151,7 +164,10 @@ export class Sessions {
    * Checks a session token and the caller's Origin: 401 for a bad, expired or
    * revoked session; 403 ORIGIN_NOT_ALLOWED for an origin the widget's lists refuse.
    */
-  async authorize(token: unknown, origin: string | undefined): Promise<{ claims: SessionClaims; access: WidgetAccess }> {
+  async authorize(
+    token: unknown,
+    origin: string | undefined,
+  ): Promise<{ claims: SessionClaims; access: WidgetAccess }> {
     const claims = this.verify(token);
     const access = await this.accessByKeyId(claims.key);
     if (!access || !access.keyActive || access.widgetId !== claims.wid) {
@@ -165,7 +181,9 @@ export class Sessions {
 export function checkOrigin(access: WidgetAccess, origin: string | undefined): void {
   if (!originAllowed(access.lists, origin)) {
     throw new ApiError('ORIGIN_NOT_ALLOWED', {
-      message: origin ? `Origin ${origin} is not allowed for this widget.` : 'This widget needs an Origin header.',
+      message: origin
+        ? `Origin ${origin} is not allowed for this widget.`
+        : 'This widget needs an Origin header.',
     });
   }
 }

@@ -201,10 +201,10 @@ export async function history(
 ): Promise<Message[] | null> {
   let r;
   if (beforeId !== undefined) {
-    const anchor = await db.query<{ seq: string }>('SELECT seq FROM messages WHERE id = $1 AND room_id = $2', [
-      beforeId,
-      roomId,
-    ]);
+    const anchor = await db.query<{ seq: string }>(
+      'SELECT seq FROM messages WHERE id = $1 AND room_id = $2',
+      [beforeId, roomId],
+    );
     const seq = anchor.rows[0]?.seq;
     if (seq === undefined) return null;
     r = await db.query<MessageRow>(
@@ -221,7 +221,12 @@ export async function history(
 }
 
 /** Every message after `afterSeq`, oldest first (capped; the client asks again from the last one). */
-export async function messagesAfter(db: Queryable, roomId: string, afterSeq: number, cap: number): Promise<Message[]> {
+export async function messagesAfter(
+  db: Queryable,
+  roomId: string,
+  afterSeq: number,
+  cap: number,
+): Promise<Message[]> {
   const r = await db.query<MessageRow>(
     'SELECT id, room_id, seq, status, body FROM messages WHERE room_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
     [roomId, afterSeq, cap],

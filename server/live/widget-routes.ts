@@ -212,33 +212,41 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     return { members: await loadMembers(db, request.params.roomId) };
   });
 
-  r.post(ROUTES.widgetRoomMembers, { schema: { params: RoomParams, body: AddMemberBody } }, async (request) => {
-    const { roomId } = request.params;
-    await requireMember(request, roomId);
-    const m = request.body.member;
-    const input =
-      typeof m === 'string'
-        ? { userId: m }
-        : { userId: String(m.id), ...(m.names !== undefined ? { names: m.names } : {}) };
-    const { added } = await rooms.addMember(roomId, input);
-    return ok([added ? `${input.userId} added` : `${input.userId} is already a member`]);
-  });
+  r.post(
+    ROUTES.widgetRoomMembers,
+    { schema: { params: RoomParams, body: AddMemberBody } },
+    async (request) => {
+      const { roomId } = request.params;
+      await requireMember(request, roomId);
+      const m = request.body.member;
+      const input =
+        typeof m === 'string'
+          ? { userId: m }
+          : { userId: String(m.id), ...(m.names !== undefined ? { names: m.names } : {}) };
+      const { added } = await rooms.addMember(roomId, input);
+      return ok([added ? `${input.userId} added` : `${input.userId} is already a member`]);
+    },
+  );
 
-  r.post(ROUTES.widgetRoomMembersBulk, { schema: { params: RoomParams, body: AddMembersBody } }, async (request) => {
-    const { roomId } = request.params;
-    await requireMember(request, roomId);
-    const message: string[] = [];
-    for (const item of request.body.members) {
-      const memberType: MemberType = item.memberType ?? 'Client';
-      const { added } = await rooms.addMember(roomId, {
-        userId: item.referenceId,
-        memberType,
-        ...(item.names !== undefined ? { names: item.names } : {}),
-      });
-      message.push(added ? `${item.referenceId} added` : `${item.referenceId} is already a member`);
-    }
-    return ok(message);
-  });
+  r.post(
+    ROUTES.widgetRoomMembersBulk,
+    { schema: { params: RoomParams, body: AddMembersBody } },
+    async (request) => {
+      const { roomId } = request.params;
+      await requireMember(request, roomId);
+      const message: string[] = [];
+      for (const item of request.body.members) {
+        const memberType: MemberType = item.memberType ?? 'Client';
+        const { added } = await rooms.addMember(roomId, {
+          userId: item.referenceId,
+          memberType,
+          ...(item.names !== undefined ? { names: item.names } : {}),
+        });
+        message.push(added ? `${item.referenceId} added` : `${item.referenceId} is already a member`);
+      }
+      return ok(message);
+    },
+  );
 
   r.post(ROUTES.widgetRoomJoin, { schema: { params: RoomParams, body: UserIdBody } }, async (request) => {
     const { roomId } = request.params;
@@ -249,7 +257,9 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       // A user may join a group room of their company by themselves; anything
       // else needs a member to do it.
       const room = await messaging.findRoom(roomId);
-      const r2 = room ? await db.query<{ type: string }>('SELECT type FROM rooms WHERE id = $1', [roomId]) : null;
+      const r2 = room
+        ? await db.query<{ type: string }>('SELECT type FROM rooms WHERE id = $1', [roomId])
+        : null;
       const selfJoinGroup =
         room && room.companyId === claims.cid && userId === claims.uid && r2?.rows[0]?.type === 'group';
       if (!selfJoinGroup) throw new ApiError('NOT_A_MEMBER');
@@ -265,14 +275,19 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     return removed ? ok([`${request.body.userId} left`]) : notOk([`${request.body.userId} is not a member`]);
   });
 
-  r.get(ROUTES.widgetRoomMessages, { schema: { params: RoomParams, querystring: GetMessagesQuery } }, async (request) => {
-    const { roomId } = request.params;
-    await requireMember(request, roomId);
-    const limit = request.query.limit ?? GET_MESSAGES_LIMIT_DEFAULT;
-    const messages = await history(db, roomId, limit, request.query.id);
-    if (!messages) throw new ApiError('NOT_FOUND', { message: `No message ${request.query.id} in this room.` });
-    return { messages };
-  });
+  r.get(
+    ROUTES.widgetRoomMessages,
+    { schema: { params: RoomParams, querystring: GetMessagesQuery } },
+    async (request) => {
+      const { roomId } = request.params;
+      await requireMember(request, roomId);
+      const limit = request.query.limit ?? GET_MESSAGES_LIMIT_DEFAULT;
+      const messages = await history(db, roomId, limit, request.query.id);
+      if (!messages)
+        throw new ApiError('NOT_FOUND', { message: `No message ${request.query.id} in this room.` });
+      return { messages };
+    },
+  );
 
   r.post(ROUTES.widgetFlow, { schema: { params: FlowIdParams, body: SetFlowBody } }, async (request) => {
     const { claims } = session(request);
@@ -281,7 +296,13 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       throw new ApiError('NOT_FOUND', { message: `The bot has no flow ${flowId}.` });
     }
     const { roomId } = await rooms.ensureBotRoom({ botId: claims.bid, userId: claims.uid });
-    await flows.start({ roomId, botId: claims.bid, userId: claims.uid, flowId, params: request.body.storedParams ?? {} });
+    await flows.start({
+      roomId,
+      botId: claims.bid,
+      userId: claims.uid,
+      flowId,
+      params: request.body.storedParams ?? {},
+    });
     return { ...ok([`flow ${flowId} started`]), roomId, flowId };
   });
 
@@ -291,18 +312,25 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       throw new ApiError('UNSUPPORTED_CONTENT_TYPE', { message: 'Send the file as multipart/form-data.' });
     }
     const file = await request.file();
-    if (!file) throw new ApiError('VALIDATION_ERROR', { message: 'No file in the request.', validationError: { '/file': 'is required' } });
+    if (!file)
+      throw new ApiError('VALIDATION_ERROR', {
+        message: 'No file in the request.',
+        validationError: { '/file': 'is required' },
+      });
     const contentType = file.mimetype.toLowerCase().split(';')[0]?.trim() ?? '';
     const type = (Object.keys(UPLOAD_MEDIA_TYPES) as (keyof typeof UPLOAD_MEDIA_TYPES)[]).find((t) =>
       (UPLOAD_MEDIA_TYPES[t] as readonly string[]).includes(contentType),
     );
     if (!type) {
       file.file.resume();
-      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: `Files of type ${contentType || 'unknown'} are not accepted.` });
+      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', {
+        message: `Files of type ${contentType || 'unknown'} are not accepted.`,
+      });
     }
     // A widget names the room it uploads for: only its members may.
     const roomField = file.fields['roomId'];
-    const roomId = roomField && !Array.isArray(roomField) && 'value' in roomField ? roomField.value : undefined;
+    const roomId =
+      roomField && !Array.isArray(roomField) && 'value' in roomField ? roomField.value : undefined;
     if (typeof roomId === 'string' && roomId !== '') {
       try {
         await requireMember(request, roomId);
@@ -318,14 +346,10 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     }
     const name = (file.filename || 'file').replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 200);
     const key = `widget/${randomUUID()}`;
-    await db.query('INSERT INTO media (key, company_id, content_type, size, name, data) VALUES ($1, $2, $3, $4, $5, $6)', [
-      key,
-      claims.cid,
-      contentType,
-      data.length,
-      name,
-      data,
-    ]);
+    await db.query(
+      'INSERT INTO media (key, company_id, content_type, size, name, data) VALUES ($1, $2, $3, $4, $5, $6)',
+      [key, claims.cid, contentType, data.length, name, data],
+    );
     return {
       mediaUrl: signer.sign(key, MEDIA_URL_TTL_DEFAULT, app.charla.baseUrlFor(request)),
       type,
@@ -338,8 +362,11 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
   r.post(ROUTES.widgetAssetsRefresh, { schema: { body: WidgetRefreshBody } }, async (request) => {
     const { claims } = session(request);
     const key = signer.mediaKeyOf(request.body.resourceUrl, app.charla.ownBaseUrls(request));
-    if (!key) throw new ApiError('SIGNED_URL_ERROR', { message: 'The address is not one of this service’s media.' });
-    const media = await db.query<{ company_id: string }>('SELECT company_id FROM media WHERE key = $1', [key]);
+    if (!key)
+      throw new ApiError('SIGNED_URL_ERROR', { message: 'The address is not one of this service’s media.' });
+    const media = await db.query<{ company_id: string }>('SELECT company_id FROM media WHERE key = $1', [
+      key,
+    ]);
     if (media.rows[0]?.company_id !== claims.cid) {
       throw new ApiError('SIGNED_URL_ERROR', { message: 'No such media for this widget.' });
     }

@@ -23,7 +23,10 @@ async function visitor(): Promise<{ socket: ClientSocket; roomId: string; got: M
   await liveOf(h.app).flows.idle();
   const socket = await h.connect(s.token);
   const got = collect(socket);
-  const sync = (await emitAck(socket, 'messages:sync', { after: {} })) as { ok: true; data: { messages: Message[] } };
+  const sync = (await emitAck(socket, 'messages:sync', { after: {} })) as {
+    ok: true;
+    data: { messages: Message[] };
+  };
   got.push(...sync.data.messages);
   return { socket, roomId: s.botRoomId, got, token: s.token };
 }
@@ -38,13 +41,16 @@ function choose(socket: ClientSocket, roomId: string, option: MessageOption) {
   });
 }
 
-const lastWithOptions = (got: Message[]) => [...got].reverse().find((m) => (m.options?.length ?? 0) > 0 || (m.QuickReplies?.length ?? 0) > 0);
+const lastWithOptions = (got: Message[]) =>
+  [...got].reverse().find((m) => (m.options?.length ?? 0) > 0 || (m.QuickReplies?.length ?? 0) > 0);
 
 describe('the demo bot', () => {
   it('ships a valid flow file whose greeting offers a tour of every message type', () => {
     const file = JSON.parse(readFileSync(`${FLOWS_DIR}/demo.json`, 'utf8')) as FlowFile;
     expect(() => validateFlowFile(file)).not.toThrow();
-    expect(interpolate('Hola {{params.name}} {{answers.x}}{{nope.y}}', { params: { name: 'Ana' }, answers: {} })).toBe('Hola Ana ');
+    expect(
+      interpolate('Hola {{params.name}} {{answers.x}}{{nope.y}}', { params: { name: 'Ana' }, answers: {} }),
+    ).toBe('Hola Ana ');
   });
 
   it('greets a new visitor with the tour as options', async () => {
@@ -84,23 +90,48 @@ describe('the demo bot', () => {
       if ('mediaUrl' in shown) {
         const res = await fetch(shown.mediaUrl);
         expect(res.status, `${key} media`).toBe(200);
-        expect(Number(res.headers.get('content-length') ?? (await res.arrayBuffer()).byteLength)).toBeGreaterThan(0);
+        expect(
+          Number(res.headers.get('content-length') ?? (await res.arrayBuffer()).byteLength),
+        ).toBeGreaterThan(0);
       }
       // Steps that wait get an answer so the tour goes on.
       if (key === 'options') {
         const drinks = got.slice(from).find((m) => m.options?.length === 3) as Message;
         await choose(socket, roomId, drinks.options![1]!);
-        await waitFor(() => got.some((m) => m.type === 'TEXT' && m.text.startsWith('Elegiste té')), 5000, 'answer used');
+        await waitFor(
+          () => got.some((m) => m.type === 'TEXT' && m.text.startsWith('Elegiste té')),
+          5000,
+          'answer used',
+        );
       }
       if (key === 'contact_info_request') {
-        await emitAck(socket, 'message:send', { id: randomUUID(), roomId, type: 'TEXT', text: 'vero@example.com' });
-        await waitFor(() => got.some((m) => m.type === 'TEXT' && m.text.includes('vero@example.com') && m.by === 'bot'), 5000, 'thanks');
+        await emitAck(socket, 'message:send', {
+          id: randomUUID(),
+          roomId,
+          type: 'TEXT',
+          text: 'vero@example.com',
+        });
+        await waitFor(
+          () => got.some((m) => m.type === 'TEXT' && m.text.includes('vero@example.com') && m.by === 'bot'),
+          5000,
+          'thanks',
+        );
       }
-      await waitFor(() => got.slice(from).some((m) => (m.QuickReplies?.length ?? 0) === 2), 5000, `more after ${key}`);
+      await waitFor(
+        () => got.slice(from).some((m) => (m.QuickReplies?.length ?? 0) === 2),
+        5000,
+        `more after ${key}`,
+      );
       const more = got.slice(from).find((m) => (m.QuickReplies?.length ?? 0) === 2) as Message;
       const yes = more.QuickReplies![0]!;
       const before = got.length;
-      await emitAck(socket, 'message:send', { id: randomUUID(), roomId, type: 'POSTBACK', text: yes.title, payload: yes.payload });
+      await emitAck(socket, 'message:send', {
+        id: randomUUID(),
+        roomId,
+        type: 'POSTBACK',
+        text: yes.title,
+        payload: yes.payload,
+      });
       await waitFor(() => got.slice(before).some((m) => m.options?.length === 10), 5000, 'menu again');
     }
   });
@@ -113,8 +144,15 @@ describe('the demo bot', () => {
       body: { storedParams: { name: 'Vero', orderId: 'A-42' } },
     });
     expect(res.status).toBe(200);
-    await waitFor(() => got.some((m) => m.type === 'TEXT' && m.text === 'Hola Vero: tu pedido A-42 está en camino.'), 5000, 'interpolated');
-    const unknown = await h.call('POST', routePath(ROUTES.widgetFlow, { flowId: 'nope' }), { token, body: {} });
+    await waitFor(
+      () => got.some((m) => m.type === 'TEXT' && m.text === 'Hola Vero: tu pedido A-42 está en camino.'),
+      5000,
+      'interpolated',
+    );
+    const unknown = await h.call('POST', routePath(ROUTES.widgetFlow, { flowId: 'nope' }), {
+      token,
+      body: {},
+    });
     expect(unknown.status).toBe(404);
   });
 

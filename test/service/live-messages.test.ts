@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, routePath, type Message, type Room } from '../../types/index.ts';
-import { collect, emitAck, sendText, startLive, waitFor, type ClientSocket, type LiveHarness } from './helpers/live.ts';
+import {
+  collect,
+  emitAck,
+  sendText,
+  startLive,
+  waitFor,
+  type ClientSocket,
+  type LiveHarness,
+} from './helpers/live.ts';
 
 let h: LiveHarness;
 let apiKey: string;
@@ -14,7 +22,14 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function pair(): Promise<{ a: ClientSocket; b: ClientSocket; roomId: string; tokenA: string; tokenB: string; userB: string }> {
+async function pair(): Promise<{
+  a: ClientSocket;
+  b: ClientSocket;
+  roomId: string;
+  tokenA: string;
+  tokenB: string;
+  userB: string;
+}> {
   const userA = `a-${randomUUID()}`;
   const userB = `b-${randomUUID()}`;
   const sa = await h.session(apiKey, userA, { userNames: 'Ana' });
@@ -22,7 +37,10 @@ async function pair(): Promise<{ a: ClientSocket; b: ClientSocket; roomId: strin
   const a = await h.connect(sa.token);
   const b = await h.connect(sb.token);
   // The room is made while both are connected: B's socket must be put in it live.
-  const res = await h.call('POST', ROUTES.widgetDirectRoom, { token: sa.token, body: { id: userB, names: 'Beto' } });
+  const res = await h.call('POST', ROUTES.widgetDirectRoom, {
+    token: sa.token,
+    body: { id: userB, names: 'Beto' },
+  });
   expect(res.status).toBe(200);
   const room = (await res.json()) as Room;
   return { a, b, roomId: room.id, tokenA: sa.token, tokenB: sb.token, userB };
@@ -87,12 +105,21 @@ describe('live messages', () => {
     // And live again after the reconnect.
     const got = collect(b2);
     await sendText(a, roomId, 'after');
-    await waitFor(() => got.some((m) => m.type === 'TEXT' && m.text === 'after'), 3000, 'live after reconnect');
+    await waitFor(
+      () => got.some((m) => m.type === 'TEXT' && m.text === 'after'),
+      3000,
+      'live after reconnect',
+    );
   });
 
   it('rejects a bad event in its acknowledgement, stores nothing, and keeps others connected', async () => {
     const { a, b, roomId, tokenA } = await pair();
-    const bad = await emitAck(a, 'message:send', { id: randomUUID(), roomId, type: 'TEXT', text: 'x'.repeat(5000) });
+    const bad = await emitAck(a, 'message:send', {
+      id: randomUUID(),
+      roomId,
+      type: 'TEXT',
+      text: 'x'.repeat(5000),
+    });
     expect(bad.ok).toBe(false);
     if (!bad.ok) {
       expect(bad.error.error.key).toBe('VALIDATION_ERROR');
@@ -102,7 +129,12 @@ describe('live messages', () => {
     expect(wrongShape.ok).toBe(false);
     const notUuid = await emitAck(a, 'message:send', { id: 'nope', roomId, type: 'TEXT', text: 'hi' });
     expect(notUuid.ok).toBe(false);
-    const badType = await emitAck(a, 'message:send', { id: randomUUID(), roomId, type: 'HTML', text: '<b>' } as never);
+    const badType = await emitAck(a, 'message:send', {
+      id: randomUUID(),
+      roomId,
+      type: 'HTML',
+      text: '<b>',
+    } as never);
     expect(badType.ok).toBe(false);
     const res = await h.call('GET', routePath(ROUTES.widgetRoomMessages, { roomId }), { token: tokenA });
     expect(((await res.json()) as { messages: Message[] }).messages).toHaveLength(0);
@@ -139,14 +171,22 @@ describe('live messages', () => {
     a.on('message:status', (s) => statuses.push(s));
     const sent = (await sendText(a, roomId, 'look')) as { ok: true; data: Message };
     const id = String(sent.data.id);
-    const roomBefore = (await (await h.call('GET', routePath(ROUTES.widgetRoom, { roomId }), { token: tokenB })).json()) as Room;
+    const roomBefore = (await (
+      await h.call('GET', routePath(ROUTES.widgetRoom, { roomId }), { token: tokenB })
+    ).json()) as Room;
     expect(roomBefore.unread).toBe(1);
     const seen = await emitAck(b, 'messages:seen', { roomId, ids: [id] });
     expect(seen).toEqual({ ok: true, data: { updated: 1 } });
-    await waitFor(() => statuses.some((s) => s.id === id && s.status === 'DELIVERED_USER'), 3000, 'status event');
+    await waitFor(
+      () => statuses.some((s) => s.id === id && s.status === 'DELIVERED_USER'),
+      3000,
+      'status event',
+    );
     const read = await emitAck(b, 'room:read', { roomId });
     expect(read).toEqual({ ok: true, data: { unread: 0 } });
-    const roomAfter = (await (await h.call('GET', routePath(ROUTES.widgetRoom, { roomId }), { token: tokenB })).json()) as Room;
+    const roomAfter = (await (
+      await h.call('GET', routePath(ROUTES.widgetRoom, { roomId }), { token: tokenB })
+    ).json()) as Room;
     expect(roomAfter.unread).toBe(0);
     expect(roomAfter.lastMessage?.id).toBe(id);
   });

@@ -10,7 +10,10 @@ let open: { apiKey: string };
 beforeAll(async () => {
   h = await startLive();
   listed = await h.createWidget({
-    credentials: { whiteList: ['https://*.shop.example', 'http://localhost:3000'], blackList: ['https://bad.shop.example'] },
+    credentials: {
+      whiteList: ['https://*.shop.example', 'http://localhost:3000'],
+      blackList: ['https://bad.shop.example'],
+    },
   });
   open = await h.createWidget({ credentials: { blackList: ['https://evil.example'] } });
 });
@@ -62,29 +65,46 @@ describe('widget origins on REST', () => {
       origin: 'https://shop.example',
     });
     expect(outside.status).toBe(403);
-    const none = await h.call('POST', ROUTES.widgetSession, { body: { apiKey: listed.apiKey, userId: 'u1' } });
+    const none = await h.call('POST', ROUTES.widgetSession, {
+      body: { apiKey: listed.apiKey, userId: 'u1' },
+    });
     expect(none.status).toBe(403);
     // No white list: server to server (no Origin) is fine.
-    const serverSide = await h.call('POST', ROUTES.widgetSession, { body: { apiKey: open.apiKey, userId: 'u1' } });
+    const serverSide = await h.call('POST', ROUTES.widgetSession, {
+      body: { apiKey: open.apiKey, userId: 'u1' },
+    });
     expect(serverSide.status).toBe(200);
   });
 
   it('re-checks the origin on every call with a session', async () => {
     const s = await h.session(listed.apiKey, 'u2', { origin: 'https://a.shop.example' });
-    const good = await h.call('GET', ROUTES.widgetRooms, { token: s.token, origin: 'https://a.shop.example' });
+    const good = await h.call('GET', ROUTES.widgetRooms, {
+      token: s.token,
+      origin: 'https://a.shop.example',
+    });
     expect(good.status).toBe(200);
     expect(good.headers.get('access-control-allow-origin')).toBe('https://a.shop.example');
-    const bad = await h.call('GET', ROUTES.widgetRooms, { token: s.token, origin: 'https://bad.shop.example' });
+    const bad = await h.call('GET', ROUTES.widgetRooms, {
+      token: s.token,
+      origin: 'https://bad.shop.example',
+    });
     expect(bad.status).toBe(403);
     expect(bad.headers.get('access-control-allow-origin')).toBeNull();
-    const outside = await h.call('GET', ROUTES.widgetRooms, { token: s.token, origin: 'https://other.example' });
+    const outside = await h.call('GET', ROUTES.widgetRooms, {
+      token: s.token,
+      origin: 'https://other.example',
+    });
     expect(outside.status).toBe(403);
   });
 
   it('answers a preflight', async () => {
     const res = await fetch(h.baseUrl + ROUTES.widgetRooms, {
       method: 'OPTIONS',
-      headers: { origin: 'https://a.shop.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'https://a.shop.example',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('https://a.shop.example');
@@ -92,11 +112,15 @@ describe('widget origins on REST', () => {
   });
 
   it('answers 401 for a wrong key, a tampered token and a missing token', async () => {
-    const wrong = await h.call('POST', ROUTES.widgetSession, { body: { apiKey: 'ck_not-a-real-key-at-all', userId: 'u1' } });
+    const wrong = await h.call('POST', ROUTES.widgetSession, {
+      body: { apiKey: 'ck_not-a-real-key-at-all', userId: 'u1' },
+    });
     expect(wrong.status).toBe(401);
     const s = await h.session(open.apiKey, 'u3');
     const [claims = '', sig = ''] = s.token.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(claims, 'base64url').toString()), uid: 'someone-else' })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(claims, 'base64url').toString()), uid: 'someone-else' }),
+    ).toString('base64url');
     const tampered = await h.call('GET', ROUTES.widgetRooms, { token: `${forged}.${sig}` });
     expect(tampered.status).toBe(401);
     const missing = await h.call('GET', ROUTES.widgetRooms);
@@ -122,7 +146,9 @@ describe('widget origins on the socket handshake', () => {
   it('refuses a black-listed origin and one outside the white list with the error body', async () => {
     const s = await h.session(listed.apiKey, 'w2', { origin: 'https://a.shop.example' });
     for (const origin of ['https://bad.shop.example', 'https://elsewhere.example']) {
-      const err = (await h.connect(s.token, { origin }).catch((e: unknown) => e)) as { data?: { error: { key: string } } };
+      const err = (await h.connect(s.token, { origin }).catch((e: unknown) => e)) as {
+        data?: { error: { key: string } };
+      };
       expect(err.data?.error.key).toBe('ORIGIN_NOT_ALLOWED');
     }
     const o = await h.session(open.apiKey, 'w3');
@@ -133,7 +159,9 @@ describe('widget origins on the socket handshake', () => {
   });
 
   it('refuses a bad token with 401', async () => {
-    const err = (await h.connect('garbage').catch((e: unknown) => e)) as { data?: { error: { key: string } } };
+    const err = (await h.connect('garbage').catch((e: unknown) => e)) as {
+      data?: { error: { key: string } };
+    };
     expect(err.data?.error.key).toBe('UNAUTHORIZED');
   });
 });

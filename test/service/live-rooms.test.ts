@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES, routePath, type ApiResponse, type Member, type Message, type Room } from '../../types/index.ts';
+import {
+  ROUTES,
+  routePath,
+  type ApiResponse,
+  type Member,
+  type Message,
+  type Room,
+} from '../../types/index.ts';
 import { makePng } from '../../server/live/assets.ts';
 import { collect, emitAck, sendText, startLive, waitFor, type LiveHarness } from './helpers/live.ts';
 
@@ -25,13 +32,47 @@ describe('widget rooms over REST', () => {
     expect(s.user.names).toBe('Nadie');
     expect(s.bot.id).toBe(botId);
     expect(s.widget.theme).toMatchObject({ position: 'br' });
-    const room = await json<Room>(await h.call('GET', routePath(ROUTES.widgetRoom, { roomId: s.botRoomId }), { token: s.token }));
-    expect(room).toMatchObject({ id: s.botRoomId, type: 'bot', channel: 'web', deleted: false, bot: { id: botId } });
+    const room = await json<Room>(
+      await h.call('GET', routePath(ROUTES.widgetRoom, { roomId: s.botRoomId }), { token: s.token }),
+    );
+    expect(room).toMatchObject({
+      id: s.botRoomId,
+      type: 'bot',
+      channel: 'web',
+      deleted: false,
+      bot: { id: botId },
+    });
     expect(room.members).toEqual(expect.arrayContaining([s.user.id, botId]));
-    const keys = ['unread', 'id', 'bot', 'type', 'company', 'channel', 'deleted', 'members', 'avatarUrl', 'createdAt', 'updatedAt', 'name', 'membersInfo', 'lastMessageAt', 'channelProvider'];
+    const keys = [
+      'unread',
+      'id',
+      'bot',
+      'type',
+      'company',
+      'channel',
+      'deleted',
+      'members',
+      'avatarUrl',
+      'createdAt',
+      'updatedAt',
+      'name',
+      'membersInfo',
+      'lastMessageAt',
+      'channelProvider',
+    ];
     for (const k of keys) expect(room, k).toHaveProperty(k);
     const member = room.membersInfo.find((m) => m.referenceId === s.user.id) as Member;
-    for (const k of ['id', 'referenceId', 'roomId', 'botId', 'companyId', 'socketId', 'createdAt', 'memberType']) expect(member, k).toHaveProperty(k);
+    for (const k of [
+      'id',
+      'referenceId',
+      'roomId',
+      'botId',
+      'companyId',
+      'socketId',
+      'createdAt',
+      'memberType',
+    ])
+      expect(member, k).toHaveProperty(k);
     expect(member.memberType).toBe('Client');
     // The same user again finds the same room.
     const again = await h.session(apiKey, s.user.id);
@@ -41,9 +82,18 @@ describe('widget rooms over REST', () => {
   it('opens the direct room of two users once and finds it again from either side', async () => {
     const a = await h.session(apiKey, `a-${randomUUID()}`, { userNames: 'Ana' });
     const b = await h.session(apiKey, `b-${randomUUID()}`, { userNames: 'Beto' });
-    const r1 = await json<Room>(await h.call('POST', ROUTES.widgetDirectRoom, { token: a.token, body: { id: b.user.id, names: 'Beto' } }));
-    const r2 = await json<Room>(await h.call('POST', ROUTES.widgetDirectRoom, { token: a.token, body: { id: b.user.id } }));
-    const r3 = await json<Room>(await h.call('POST', ROUTES.widgetDirectRoom, { token: b.token, body: { id: a.user.id } }));
+    const r1 = await json<Room>(
+      await h.call('POST', ROUTES.widgetDirectRoom, {
+        token: a.token,
+        body: { id: b.user.id, names: 'Beto' },
+      }),
+    );
+    const r2 = await json<Room>(
+      await h.call('POST', ROUTES.widgetDirectRoom, { token: a.token, body: { id: b.user.id } }),
+    );
+    const r3 = await json<Room>(
+      await h.call('POST', ROUTES.widgetDirectRoom, { token: b.token, body: { id: a.user.id } }),
+    );
     expect(r1.id).toBe(r2.id);
     expect(r1.id).toBe(r3.id);
     expect(r1.type).toBe('direct');
@@ -54,11 +104,15 @@ describe('widget rooms over REST', () => {
   it('lists the user’s rooms with the last message and unread count', async () => {
     const a = await h.session(apiKey, `a-${randomUUID()}`);
     const b = await h.session(apiKey, `b-${randomUUID()}`);
-    const room = await json<Room>(await h.call('POST', ROUTES.widgetDirectRoom, { token: a.token, body: { id: b.user.id } }));
+    const room = await json<Room>(
+      await h.call('POST', ROUTES.widgetDirectRoom, { token: a.token, body: { id: b.user.id } }),
+    );
     const sa = await h.connect(a.token);
     await sendText(sa, room.id, 'uno');
     await sendText(sa, room.id, 'dos');
-    const { rooms } = await json<{ rooms: Room[] }>(await h.call('GET', ROUTES.widgetRooms, { token: b.token }));
+    const { rooms } = await json<{ rooms: Room[] }>(
+      await h.call('GET', ROUTES.widgetRooms, { token: b.token }),
+    );
     const listed = rooms.find((r) => r.id === room.id) as Room;
     expect(listed.unread).toBe(2);
     expect(listed.lastMessage).toMatchObject({ type: 'TEXT', text: 'dos' });
@@ -68,7 +122,9 @@ describe('widget rooms over REST', () => {
   it('pages history backwards from a message id, newest last, with a cap on limit', async () => {
     const a = await h.session(apiKey, `a-${randomUUID()}`);
     const b = await h.session(apiKey, `b-${randomUUID()}`);
-    const room = await json<Room>(await h.call('POST', ROUTES.widgetDirectRoom, { token: a.token, body: { id: b.user.id } }));
+    const room = await json<Room>(
+      await h.call('POST', ROUTES.widgetDirectRoom, { token: a.token, body: { id: b.user.id } }),
+    );
     const sa = await h.connect(a.token);
     const ids: string[] = [];
     for (let i = 0; i < 25; i++) {
@@ -78,7 +134,9 @@ describe('widget rooms over REST', () => {
     const path = routePath(ROUTES.widgetRoomMessages, { roomId: room.id });
     const latest = await json<{ messages: Message[] }>(await h.call('GET', path, { token: b.token }));
     expect(latest.messages.map((m) => m.id)).toEqual(ids.slice(5));
-    const older = await json<{ messages: Message[] }>(await h.call('GET', `${path}?limit=3&id=${ids[5]}`, { token: b.token }));
+    const older = await json<{ messages: Message[] }>(
+      await h.call('GET', `${path}?limit=3&id=${ids[5]}`, { token: b.token }),
+    );
     expect(older.messages.map((m) => m.id)).toEqual(ids.slice(2, 5));
     const tooMany = await h.call('GET', `${path}?limit=1000`, { token: b.token });
     expect(tooMany.status).toBe(400);
@@ -90,7 +148,9 @@ describe('widget rooms over REST', () => {
     const a = await h.session(apiKey, `a-${randomUUID()}`, { userNames: 'Ana' });
     const b = await h.session(apiKey, `b-${randomUUID()}`);
     const c = await h.session(apiKey, `c-${randomUUID()}`);
-    const room = await json<Room>(await h.call('POST', ROUTES.widgetDirectRoom, { token: a.token, body: { id: b.user.id } }));
+    const room = await json<Room>(
+      await h.call('POST', ROUTES.widgetDirectRoom, { token: a.token, body: { id: b.user.id } }),
+    );
     const sa = await h.connect(a.token);
     const sc = await h.connect(c.token);
     const joined: string[] = [];
@@ -107,15 +167,23 @@ describe('widget rooms over REST', () => {
     await waitFor(() => joined.includes(c.user.id), 3000, 'member:joined');
     // C's connected socket is in the room now: it gets messages live.
     await sendText(sa, room.id, 'bienvenida Carla');
-    await waitFor(() => gotC.some((m) => m.type === 'TEXT' && m.text === 'bienvenida Carla'), 3000, 'live to the new member');
+    await waitFor(
+      () => gotC.some((m) => m.type === 'TEXT' && m.text === 'bienvenida Carla'),
+      3000,
+      'live to the new member',
+    );
     // A third person turns the direct room into a group.
-    const asGroup = await json<Room>(await h.call('GET', routePath(ROUTES.widgetRoom, { roomId: room.id }), { token: c.token }));
+    const asGroup = await json<Room>(
+      await h.call('GET', routePath(ROUTES.widgetRoom, { roomId: room.id }), { token: c.token }),
+    );
     expect(asGroup.type).toBe('group');
     expect(asGroup.membersInfo.find((m) => m.referenceId === c.user.id)?.names).toBe('Carla');
 
     const bulk = await h.call('POST', routePath(ROUTES.widgetRoomMembersBulk, { roomId: room.id }), {
       token: a.token,
-      body: { members: [{ referenceId: 'agent-1', names: 'Agente', memberType: 'Charla' }, { referenceId: 'd-1' }] },
+      body: {
+        members: [{ referenceId: 'agent-1', names: 'Agente', memberType: 'Charla' }, { referenceId: 'd-1' }],
+      },
     });
     expect((await json<ApiResponse>(bulk)).status).toBe(true);
     const { members } = await json<{ members: Member[] }>(
@@ -132,7 +200,9 @@ describe('widget rooms over REST', () => {
     await waitFor(() => left.includes(c.user.id), 3000, 'member:left');
     const afterLeave = await sendText(sc, room.id, 'sigo aquí?');
     expect(afterLeave.ok).toBe(false);
-    const forbidden = await h.call('GET', routePath(ROUTES.widgetRoom, { roomId: room.id }), { token: c.token });
+    const forbidden = await h.call('GET', routePath(ROUTES.widgetRoom, { roomId: room.id }), {
+      token: c.token,
+    });
     expect(forbidden.status).toBe(403);
 
     // Back in through a member.
@@ -157,7 +227,11 @@ describe('widget rooms over REST', () => {
     const png = makePng();
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'foto.png');
-    const res = await fetch(h.baseUrl + ROUTES.widgetUpload, { method: 'POST', headers: { authorization: `Bearer ${s.token}` }, body: form });
+    const res = await fetch(h.baseUrl + ROUTES.widgetUpload, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.token}` },
+      body: form,
+    });
     expect(res.status).toBe(200);
     const up = await json<{ mediaUrl: string; type: string; size: number; name: string }>(res);
     expect(up).toMatchObject({ type: 'IMAGE', size: png.length, name: 'foto.png' });
@@ -165,7 +239,10 @@ describe('widget rooms over REST', () => {
     expect(file.status).toBe(200);
     expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
     const refreshed = await json<{ signedUrl: string }>(
-      await h.call('POST', ROUTES.widgetAssetsRefresh, { token: s.token, body: { resourceUrl: up.mediaUrl } }),
+      await h.call('POST', ROUTES.widgetAssetsRefresh, {
+        token: s.token,
+        body: { resourceUrl: up.mediaUrl },
+      }),
     );
     expect((await fetch(refreshed.signedUrl)).status).toBe(200);
     const foreign = await h.call('POST', ROUTES.widgetAssetsRefresh, {
@@ -180,27 +257,44 @@ describe('widget rooms over REST', () => {
     const send = (blob: Blob, name: string) => {
       const form = new FormData();
       form.append('file', blob, name);
-      return fetch(h.baseUrl + ROUTES.widgetUpload, { method: 'POST', headers: { authorization: `Bearer ${s.token}` }, body: form });
+      return fetch(h.baseUrl + ROUTES.widgetUpload, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${s.token}` },
+        body: form,
+      });
     };
     const html = await send(new Blob(['<script>alert(1)</script>'], { type: 'text/html' }), 'x.html');
     expect(html.status).toBe(422);
     expect((await json<{ error: { key: string } }>(html)).error.key).toBe('UNSUPPORTED_MEDIA_TYPE');
-    const big = await send(new Blob([new Uint8Array(8 * 1024 * 1024 + 10)], { type: 'image/png' }), 'big.png');
+    const big = await send(
+      new Blob([new Uint8Array(8 * 1024 * 1024 + 10)], { type: 'image/png' }),
+      'big.png',
+    );
     expect(big.status).toBe(413);
-    const pdf = await send(new Blob([new Uint8Array(2 * 1024 * 1024)], { type: 'application/pdf' }), 'doc.pdf');
+    const pdf = await send(
+      new Blob([new Uint8Array(2 * 1024 * 1024)], { type: 'application/pdf' }),
+      'doc.pdf',
+    );
     expect(pdf.status).toBe(200);
     // For a room the user is not in: refused.
     const form = new FormData();
     form.append('roomId', randomUUID());
     form.append('file', new Blob([new Uint8Array(makePng())], { type: 'image/png' }), 'x.png');
-    const notMine = await fetch(h.baseUrl + ROUTES.widgetUpload, { method: 'POST', headers: { authorization: `Bearer ${s.token}` }, body: form });
+    const notMine = await fetch(h.baseUrl + ROUTES.widgetUpload, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.token}` },
+      body: form,
+    });
     expect(notMine.status).toBe(403);
   });
 
   it('acks room:read and messages:seen only for members', async () => {
     const s = await h.session(apiKey, `u-${randomUUID()}`);
     const socket = await h.connect(s.token);
-    expect(await emitAck(socket, 'room:read', { roomId: s.botRoomId })).toEqual({ ok: true, data: { unread: 0 } });
+    expect(await emitAck(socket, 'room:read', { roomId: s.botRoomId })).toEqual({
+      ok: true,
+      data: { unread: 0 },
+    });
     const other = await emitAck(socket, 'room:read', { roomId: randomUUID() });
     expect(other.ok).toBe(false);
   });

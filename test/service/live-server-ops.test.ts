@@ -15,7 +15,12 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function connectedUser(): Promise<{ userId: string; socket: ClientSocket; got: Message[]; roomId: string }> {
+async function connectedUser(): Promise<{
+  userId: string;
+  socket: ClientSocket;
+  got: Message[];
+  roomId: string;
+}> {
   const userId = `user-${randomUUID()}`;
   const s = await h.session(apiKey, userId);
   const socket = await h.connect(s.token);
@@ -42,7 +47,13 @@ describe('server-side operations reach a connected widget live', () => {
     const { messageId } = (await res.json()) as { success: boolean; messageId: string };
     await waitFor(() => got.some((m) => m.id === messageId), 3000, 'bot message');
     const m = got.find((x) => x.id === messageId) as Message;
-    expect(m).toMatchObject({ roomId, by: 'bot', senderId: botId, type: 'TEXT', status: 'DELIVERED_CHANNEL' });
+    expect(m).toMatchObject({
+      roomId,
+      by: 'bot',
+      senderId: botId,
+      type: 'TEXT',
+      status: 'DELIVERED_CHANNEL',
+    });
     expect(m.options?.map((o) => o.title)).toEqual(['Ventas', 'Soporte']);
     expect(m.interactive?.kind).toBe('options');
   });
@@ -58,7 +69,11 @@ describe('server-side operations reach a connected widget live', () => {
       text: 'Tus datos',
     });
     expect(res.status).toBe(200);
-    await waitFor(() => got.some((m) => m.interactive?.kind === 'contact_info_request'), 3000, 'contact info request');
+    await waitFor(
+      () => got.some((m) => m.interactive?.kind === 'contact_info_request'),
+      3000,
+      'contact info request',
+    );
     const m = got.find((x) => x.interactive?.kind === 'contact_info_request') as Message;
     expect(m.senderId).toBe(other.botId);
     expect(rooms).toContain(m.roomId);
@@ -67,7 +82,10 @@ describe('server-side operations reach a connected widget live', () => {
   it('delivers a room post, idempotently', async () => {
     const { got, roomId } = await connectedUser();
     const id = randomUUID();
-    const body = { senderId: 'crm-system', messages: [{ id, type: 'TEXT', text: 'Tu caso fue actualizado' }] };
+    const body = {
+      senderId: 'crm-system',
+      messages: [{ id, type: 'TEXT', text: 'Tu caso fue actualizado' }],
+    };
     const res = await post(routePath(ROUTES.roomMessage, { roomId }), body);
     expect(res.status).toBe(200);
     await waitFor(() => got.some((m) => m.id === id), 3000, 'room post');
@@ -89,7 +107,11 @@ describe('server-side operations reach a connected widget live', () => {
     });
     expect(res.status).toBe(200);
     for (const u of [a, b]) {
-      await waitFor(() => u.got.some((m) => m.type === 'TEXT' && m.text === '¡Oferta de hoy!'), 10_000, 'campaign message');
+      await waitFor(
+        () => u.got.some((m) => m.type === 'TEXT' && m.text === '¡Oferta de hoy!'),
+        10_000,
+        'campaign message',
+      );
     }
   });
 });

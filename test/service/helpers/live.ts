@@ -26,18 +26,29 @@ export interface LiveHarness {
   app: FastifyInstance;
   baseUrl: string;
   /** A widget (and its bot, new or given) through the real creation route; returns its API key. */
-  createWidget(options?: { botId?: string; credentials?: { whiteList?: string[]; blackList?: string[] } }): Promise<{
+  createWidget(options?: {
+    botId?: string;
+    credentials?: { whiteList?: string[]; blackList?: string[] };
+  }): Promise<{
     apiKey: string;
     widgetId: string;
     botId: string;
   }>;
   /** Inserts a bot row directly (e.g. `demo-bot`, which the demo flows serve). */
   insertBot(id: string, name?: string): Promise<void>;
-  session(apiKey: string, userId?: string, options?: { origin?: string; userNames?: string }): Promise<SessionResult>;
+  session(
+    apiKey: string,
+    userId?: string,
+    options?: { origin?: string; userNames?: string },
+  ): Promise<SessionResult>;
   /** A connected socket (rejects with the error body when refused). */
   connect(token: string, options?: { origin?: string }): Promise<ClientSocket>;
   /** fetch against the service with a session token. */
-  call(method: string, path: string, options?: { token?: string; body?: unknown; origin?: string }): Promise<Response>;
+  call(
+    method: string,
+    path: string,
+    options?: { token?: string; body?: unknown; origin?: string },
+  ): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -70,10 +81,16 @@ export async function startLive(options: Partial<Config> = {}): Promise<LiveHarn
         headers: { authorization: BASIC, 'content-type': 'application/json' },
         body: JSON.stringify({
           bot: o.botId ? { id: o.botId } : {},
-          widget: { properties: { type: 'normal' }, theme: { position: 'br' }, credentials: o.credentials ?? {} },
+          widget: {
+            properties: { type: 'normal' },
+            theme: { position: 'br' },
+            credentials: o.credentials ?? {},
+          },
         }),
       });
-      const body = (await res.json()) as { data: { ApiKey: { key: string; widgetId: string }; Bot: { id: string } } };
+      const body = (await res.json()) as {
+        data: { ApiKey: { key: string; widgetId: string }; Bot: { id: string } };
+      };
       if (res.status !== 200) throw new Error(`widget create failed: ${res.status} ${JSON.stringify(body)}`);
       return { apiKey: body.data.ApiKey.key, widgetId: body.data.ApiKey.widgetId, botId: body.data.Bot.id };
     },
@@ -89,7 +106,8 @@ export async function startLive(options: Partial<Config> = {}): Promise<LiveHarn
         ...(o.origin ? { origin: o.origin } : {}),
       });
       const body = (await res.json()) as SessionResult;
-      if (res.status !== 200) throw Object.assign(new Error(`session failed: ${res.status}`), { status: res.status, body });
+      if (res.status !== 200)
+        throw Object.assign(new Error(`session failed: ${res.status}`), { status: res.status, body });
       return body;
     },
     connect(token, o = {}) {
@@ -124,7 +142,9 @@ export function emitAck<E extends keyof ClientToServerEvents>(
   event: E,
   payload: Parameters<ClientToServerEvents[E]>[0],
 ): Promise<Ack<unknown>> {
-  const s = socket.timeout(5000) as unknown as { emitWithAck(ev: string, arg: unknown): Promise<Ack<unknown>> };
+  const s = socket.timeout(5000) as unknown as {
+    emitWithAck(ev: string, arg: unknown): Promise<Ack<unknown>>;
+  };
   return s.emitWithAck(event, payload);
 }
 
