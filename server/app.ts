@@ -16,6 +16,7 @@ import { httpRoutes } from './routes/index.ts';
 import { livePlugin } from './live/index.ts';
 import { staticPlugin } from './static.ts';
 import { seedDemo } from './seed.ts';
+import { registerOpenApi } from './openapi.ts';
 
 export type CharlaApp = FastifyInstance;
 
@@ -60,6 +61,8 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
   app.decorate('charla', charla);
   installErrorHandling(app);
 
+  // At the root, before any route, so the document sees every plugin's routes.
+  await registerOpenApi(app);
   await app.register(livePlugin);
   await app.register(httpRoutes);
   if (config.serveStatic) await app.register(staticPlugin);

@@ -9,6 +9,11 @@ import { ROUTES } from '../types/index.ts';
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
+    // CORS preflight handlers are plumbing, not operations.
+    transform: ({ schema, url, route }) => ({
+      schema: route.method === 'OPTIONS' ? { ...schema, hide: true } : schema,
+      url,
+    }),
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -21,6 +26,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         securitySchemes: {
           basicAuth: { type: 'http', scheme: 'basic', description: 'Basic base64(clientId:clientSecret)' },
           companyToken: { type: 'http', scheme: 'basic', description: 'Basic <COMPANY_TOKEN>' },
+          widgetSession: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'The widget session token from POST /v1/widget/session (the widget API only)',
+          },
         },
       },
       tags: [
@@ -29,6 +39,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'Bot messages' },
         { name: 'Rooms' },
         { name: 'Resources' },
+        { name: 'Widget API', description: 'What the embedded widget calls, with its session token' },
       ],
     },
   });

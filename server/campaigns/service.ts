@@ -48,8 +48,7 @@ export function toCampaign(row: CampaignRow): Campaign {
     name: row.name,
     elementName: row.element_name,
     botId: row.bot_id,
-    // types/ builds the status union with .map, so its static type is never; the value is one of CAMPAIGN_STATUSES.
-    status: row.status as never,
+    status: row.status,
     totalMessages: Number(row.total_messages),
     deliveredMessages: Number(row.delivered_messages),
     failedMessages: Number(row.failed_messages),

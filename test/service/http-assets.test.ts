@@ -221,4 +221,20 @@ describe('GET /v1/openapi.json', () => {
     expect(JSON.stringify(botBody)).toContain('voice_call');
     expect(doc.components.securitySchemes.basicAuth).toMatchObject({ type: 'http', scheme: 'basic' });
   });
+
+  it('documents the widget API too, and no CORS preflight plumbing', async () => {
+    const res = await call(server, 'GET', '/v1/openapi.json', { headers: { authorization: undefined } });
+    const doc = res.body;
+    for (const [path, method] of [
+      ['/v1/widget/session', 'post'],
+      ['/v1/widget/rooms', 'get'],
+      ['/v1/widget/rooms/{roomId}', 'get'],
+      ['/v1/widget/rooms/{roomId}/messages', 'get'],
+      ['/v1/widget/rooms/{roomId}/members', 'get'],
+      ['/v1/widget/uploads', 'post'],
+    ] as const) {
+      expect(doc.paths?.[path]?.[method], `${method} ${path}`).toBeDefined();
+    }
+    expect(doc.paths['/v1/widget/{*}']).toBeUndefined();
+  });
 });
