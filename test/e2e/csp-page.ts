@@ -64,7 +64,19 @@ async function main(): Promise<void> {
   report.steps['roomContacts'] = count(widget, 'charla-room-contacts');
   f.context.actions.hideHomeMenu();
   for (let i = 0; i < 10; i++) await frame();
-  report.steps['messages'] = count(widget, 'charla-message');
+  // Every row is rendered at some point: bottom first, then scrolled to the top.
+  const list = widget.shadowRoot!.querySelector('charla-chat')!.shadowRoot!.querySelector('charla-message-list')!.shadowRoot!;
+  const keys = new Set<string>();
+  const collect = () => list.querySelectorAll('charla-message').forEach((m) => keys.add(m.getAttribute('data-key') ?? ''));
+  collect();
+  const scroller = list.querySelector<HTMLElement>('.scroller')!;
+  for (const at of [0.5, 0]) {
+    scroller.scrollTop = (scroller.scrollHeight - scroller.clientHeight) * at;
+    for (let i = 0; i < 6; i++) await frame();
+    collect();
+  }
+  report.steps['messages'] = keys.size;
+  report.steps['messagesHeld'] = f.stores.$currentMessages.get().length;
   // The composer grows through the CSSOM (allowed): type several lines.
   const area = widget.shadowRoot!.querySelector('charla-chat')!.shadowRoot!.querySelector('charla-composer')!.shadowRoot!.querySelector('textarea')!;
   area.value = 'a\nb\nc\nd';
