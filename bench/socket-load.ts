@@ -92,8 +92,25 @@ if (process.argv.includes('--serve')) {
 async function serve(): Promise<void> {
   const { buildApp } = await import('../server/app.ts');
   const { liveOf } = await import('../server/live/index.ts');
+  // PostgreSQL: a schema of its own, dropped when the run ends.
+  let databaseUrl = process.env['DATABASE_URL'] || 'memory://';
+  let dropSchema: (() => Promise<void>) | undefined;
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    const pg = (await import('pg')).default;
+    const schema = `bench_live_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    dropSchema = async () => {
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => {});
+      await admin.end().catch(() => {});
+    };
+    const url = new URL(databaseUrl);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    databaseUrl = url.toString();
+  }
   const app = await buildApp({
-    databaseUrl: process.env['DATABASE_URL'] || 'memory://',
+    databaseUrl,
     scheduler: false,
     seedDemo: false,
     serveStatic: false,
@@ -191,7 +208,10 @@ async function serve(): Promise<void> {
     }
   });
   process.on('disconnect', () => {
-    void app.close().finally(() => process.exit(0));
+    void app
+      .close()
+      .then(() => dropSchema?.())
+      .finally(() => process.exit(0));
   });
   send({ type: 'ready', port });
 }
