@@ -360,6 +360,46 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
     ]);
   });
 
+  it('lets a user whose process died reconnect to another one and fill the gap from there', async () => {
+    // A third process, so the two others stay up for the tests after this one.
+    const c = await startNode({
+      name: 'node-c',
+      databaseUrl: database!.url,
+      redisUrl: services.redisUrl,
+      env: nodeEnv,
+    });
+    try {
+      const lena = await WidgetUser.open(c.url, widget.apiKey, 'lena');
+      users.push(lena);
+      const marc = await user(a, 'marc');
+      const roomId = await marc.directRoomWith('lena');
+      await lena.connect();
+      await marc.connect();
+      await marc.send(roomId, 'one');
+      await waitFor('lena to see the first message', () => lena.inRoom(roomId).length === 1, 10_000);
+      const held = Math.max(...lena.inRoom(roomId).map((m) => m.seq ?? 0));
+
+      await c.kill();
+      const missed: Message[] = [];
+      for (let i = 0; i < 5; i++) missed.push(await marc.send(roomId, `while lena was away ${i}`));
+
+      // The balancer sends her elsewhere; the session opened on the dead process is valid here.
+      lena.close();
+      await lena.connect(b.url);
+      const filled = (await lena.sync({ [roomId]: held })).messages.filter((m) => m.roomId === roomId);
+      expect(filled.map((m) => m.id)).toEqual(missed.map((m) => m.id));
+      // And she is live again on the new process.
+      const after = await marc.send(roomId, 'welcome back');
+      await waitFor(
+        'lena to get messages live on B',
+        () => lena.inRoom(roomId).some((m) => m.id === after.id),
+        10_000,
+      );
+    } finally {
+      await c.kill();
+    }
+  });
+
   it('finishes a campaign on the other process when the one sending it is killed', async () => {
     const total = 400;
     const recipients = Array.from({ length: total }, (_, i) => `camp-kill-${i}`);
