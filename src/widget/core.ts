@@ -131,6 +131,7 @@ export class WidgetCore {
   private destroyed = false;
   private wantConnected = false;
   private nudging = false;
+  private authRenewals = 0;
 
   constructor(options: WidgetOptions) {
     if (typeof options !== 'object' || options === null)
@@ -336,6 +337,7 @@ export class WidgetCore {
 
   private handleConnect(socket: LiveSocket): void {
     if (socket !== this.socket) return;
+    this.authRenewals = 0;
     const epoch = ++this.epoch;
     // Snapshot before any new message of this connection is handled: the gap
     // fill asks for everything after what was held when the link came back.
@@ -470,7 +472,9 @@ export class WidgetCore {
       body && typeof body === 'object' && 'error' in body
         ? new CharlaError(body as CharlaError['body'], 0)
         : toCharlaError(error);
-    if (e.key === 'UNAUTHORIZED' && (await this.renewSession())) {
+    // A refused token gets a new session, a few times in a row at most (a revoked key would loop).
+    if (e.key === 'UNAUTHORIZED' && this.authRenewals < 3 && (await this.renewSession())) {
+      this.authRenewals++;
       if (socket === this.socket) socket.connect();
       return;
     }

@@ -3,7 +3,15 @@
  * operation of its table, plus connect(), destroy(), events and read-only
  * stores for the host page.
  */
-import type { AddMembersItem, ApiResponse, Contact, Member, Message, Room } from '../../types/index.ts';
+import type {
+  AddMembersItem,
+  ApiResponse,
+  Contact,
+  Member,
+  Message,
+  OutgoingMessage,
+  Room,
+} from '../../types/index.ts';
 import { ROUTES, routePath } from '../../types/routes.ts';
 import type { WidgetEventMap, WidgetEventName } from '../events/index.ts';
 import { mergeContacts, patchUi, uniqueContacts, type HostStores } from '../stores/index.ts';
@@ -19,8 +27,21 @@ import { createActions, type CoreActions } from './actions.ts';
 import type { WidgetContext } from './context.ts';
 import { WidgetCore, type WidgetOptions } from './core.ts';
 
-/** A message as sendMessage takes it: the type's fields; id (UUID) and roomId are filled in when absent. */
-export type SendableMessage = { type: string; id?: string; roomId?: string } & Record<string, unknown>;
+type Sendable<T> = T extends { type: 'LOCATION' }
+  ? Omit<T, 'id' | 'roomId' | 'lat' | 'lng'> & {
+      id?: string;
+      roomId?: string;
+      lat: string | number;
+      lng: string | number;
+    }
+  : T extends unknown
+    ? Omit<T, 'id' | 'roomId'> & { id?: string; roomId?: string }
+    : never;
+/**
+ * A message as sendMessage takes it: one of the eight types with its fields;
+ * `id` (a UUID) and `roomId` (the current room) are filled in when absent.
+ */
+export type SendableMessage = Sendable<OutgoingMessage>;
 
 const EVENT_NAMES: readonly WidgetEventName[] = [
   'open',

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../types/index.ts';
 import { createWidget } from '../../src/widget/create-widget.ts';
-import type { WidgetInstance } from '../../src/widget/instance.ts';
+import type { SendableMessage, WidgetInstance } from '../../src/widget/instance.ts';
 import { CharlaError } from '../../src/transport/errors.ts';
 import type { MembershipDetail } from '../../src/events/index.ts';
 import { startLive, waitFor, type LiveHarness } from './helpers/live.ts';
@@ -84,7 +84,7 @@ describe('widgetInstance against the service', () => {
       if (d.roomId === roomId) got.push(d.message);
     });
     const id = randomUUID();
-    const inputs = [
+    const inputs: SendableMessage[] = [
       { type: 'TEXT', text: 'texto', id },
       { type: 'IMAGE', mediaUrl: 'https://example.com/a.png', caption: 'foto' },
       { type: 'AUDIO', mediaUrl: 'https://example.com/a.ogg' },
@@ -115,7 +115,7 @@ describe('widgetInstance against the service', () => {
     const roomId = w.stores.$currentRoomId.get() as string;
     const before = await w.getMessages({ roomId });
     const bad = [
-      w.sendMessage({ type: 'TEXT' }),
+      w.sendMessage({ type: 'TEXT' } as never),
       w.sendMessage({ type: 'TEXT', text: '' }),
       w.sendMessage({ type: 'IMAGE', mediaUrl: 'http://evil.example/a.png' }),
       w.sendMessage({ type: 'IMAGE', mediaUrl: 'javascript:alert(1)' }),
@@ -123,9 +123,10 @@ describe('widgetInstance against the service', () => {
       w.sendMessage({
         type: 'EVENT',
         slug: 'x',
+        description: '',
         eventPayload: { n: 1 } as unknown as Record<string, string>,
       }),
-      w.sendMessage({ type: 'STICKER' }),
+      w.sendMessage({ type: 'STICKER' } as never),
       w.sendMessage({ type: 'TEXT', text: 'x', roomId: '' }),
       w.sendMessage({ type: 'TEXT', text: 'x', id: 'not-a-uuid' }),
     ];

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { errorBody } from '../../../types/errors.ts';
 import type { Message, Room } from '../../../types/index.ts';
 import { createWidget, widgets } from '../../../src/widget/create-widget.ts';
-import type { WidgetInstance } from '../../../src/widget/instance.ts';
+import type { SendableMessage, WidgetInstance } from '../../../src/widget/instance.ts';
 import { CharlaError } from '../../../src/transport/errors.ts';
 import { CharlaCloseEvent, CharlaOpenEvent, type CloseDetail } from '../../../src/events/index.ts';
 
@@ -499,7 +499,7 @@ describe('sendMessage', () => {
     const { fetchFn } = service();
     const w = widget(fetchFn);
     w.setCurrentRoom('r2');
-    const inputs = [
+    const inputs: SendableMessage[] = [
       { type: 'TEXT', text: 't' },
       { type: 'IMAGE', mediaUrl: 'https://cdn.test/i.png', caption: 'c' },
       { type: 'AUDIO', mediaUrl: 'https://cdn.test/a.ogg' },
