@@ -118,7 +118,7 @@ const bench = {
       let done = 0;
       for (let i = 0; i < n; i++) {
         setTimeout(() => {
-          const m = msg({ id: `b${i}`, text: `Ráfaga ${i}`, senderId: 'bot1', by: 'bot', senderNames: 'Bot' });
+          const m = msg({ id: `b${i}`, text: `Ráfaga ${i}`, senderId: 'bot1', by: 'bot', senderNames: 'Bot', timestamp: Date.now() });
           f.stores.$currentMessages.set([...f.stores.$currentMessages.get(), m]);
           if (++done === n) resolve();
         }, (i * ms) / n);

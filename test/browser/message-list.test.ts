@@ -89,7 +89,7 @@ describe('<charla-message-list> in Chromium', () => {
       scroller!.scrollBy(0, -400);
       await nextFrame();
     }
-    f.stores.$currentMessages.set([...f.stores.$currentMessages.get(), msg({ id: 'fresh', text: 'Nuevo' })]);
+    f.stores.$currentMessages.set([...f.stores.$currentMessages.get(), msg({ id: 'fresh', text: 'Nuevo', timestamp: Date.now() })]);
     const jump = await waitFor(
       () => list!.shadowRoot!.querySelector<HTMLButtonElement>('[part=new-messages-button]'),
       'new messages button',

@@ -27,6 +27,9 @@ type Anchor = { mode: 'bottom' } | { mode: 'item'; key: string } | { mode: 'free
  */
 const OVERHANG = { _overhang: 500 } as Record<string, unknown>;
 
+/** Clock difference tolerated between the service and this browser when telling live messages from history. */
+const LIVE_SKEW_MS = 60_000;
+
 /** Older history is asked for when one of the first rows shows. */
 const TOP_ROWS = 2;
 const ANNOUNCEMENTS_KEPT = 10;
@@ -69,6 +72,8 @@ export class CharlaMessageList extends LitElement {
   private knownIds = new Set<string>();
   private seenIds = new Set<string>();
   private lastMessageKey: string | undefined;
+  /** When the room was shown: messages written well before it are history, however they arrive. */
+  private openedAt = 0;
   private visible = { first: -1, last: -1 };
 
   /**
@@ -113,6 +118,7 @@ export class CharlaMessageList extends LitElement {
     // History already present when a room opens is never announced: only what comes after its last message is.
     this.knownIds = new Set();
     this.seenIds = new Set();
+    this.openedAt = Date.now();
     this.lastMessageKey = messages.length ? String(messages[messages.length - 1]!.id) : undefined;
     this.anchor = { mode: 'bottom' };
     this.unseenBelow = 0;
@@ -125,12 +131,14 @@ export class CharlaMessageList extends LitElement {
     const lastIndex = this.lastMessageKey ? findIndexFromEnd(messages, this.lastMessageKey) : -1;
     const fresh: Message[] = [];
     // Only the tail after the last message held can be new; history paged in above it never is.
+    // A room's first page arrives after the room opens, as a tail: its age tells it apart.
+    const since = this.openedAt - LIVE_SKEW_MS;
     for (let i = messages.length - 1; i > lastIndex; i--) {
       const m = messages[i]!;
       const id = String(m.id);
       if (this.knownIds.has(id)) continue;
       this.knownIds.add(id);
-      fresh.push(m);
+      if (messageDate(m).getTime() >= since) fresh.push(m);
     }
     if (messages.length) this.lastMessageKey = String(messages[messages.length - 1]!.id);
     if (fresh.length === 0) return;

@@ -55,7 +55,7 @@ describe('<charla-message-list>', () => {
     const { el, log, stores } = await mount(f);
     expect(log().getAttribute('aria-live')).toBe('polite');
     expect(log().textContent!.trim()).toBe('');
-    const incoming = msg({ text: 'Hola, ¿en qué te ayudo?', senderNames: 'Bot' });
+    const incoming = msg({ text: 'Hola, ¿en qué te ayudo?', senderNames: 'Bot', timestamp: Date.now() });
     stores.$currentMessages.set([...stores.$currentMessages.get(), incoming]);
     await settle(el);
     expect(log().querySelectorAll('p')).toHaveLength(1);
@@ -71,15 +71,27 @@ describe('<charla-message-list>', () => {
     const current = msg({ text: 'actual' });
     f.stores.$currentMessages.set([current]);
     const { el, log, stores } = await mount(f);
-    stores.$currentMessages.set([msg({ text: 'historia' }), current, msg({ text: 'mío', senderId: 'me', by: 'user' })]);
+    stores.$currentMessages.set([msg({ text: 'historia' }), current, msg({ text: 'mío', senderId: 'me', by: 'user', timestamp: Date.now() })]);
     await settle(el);
     expect(log().textContent!.trim()).toBe('');
+  });
+
+  it('does not announce a room’s first page of history arriving after the room opened', async () => {
+    const f = makeContext();
+    const { el, log, stores } = await mount(f);
+    // The store starts empty; the first page comes from the service a moment later, as a "tail".
+    stores.$currentMessages.set([msg({ text: 'de ayer' }), msg({ text: 'de anteayer' })]);
+    await settle(el);
+    expect(log().textContent!.trim()).toBe('');
+    stores.$currentMessages.set([...stores.$currentMessages.get(), msg({ text: 'ahora', timestamp: Date.now() })]);
+    await settle(el);
+    expect(log().querySelectorAll('p')).toHaveLength(1);
   });
 
   it('starts afresh when the room changes', async () => {
     const f = makeContext();
     const { el, log, stores } = await mount(f);
-    stores.$currentMessages.set([msg({ text: 'nuevo' })]);
+    stores.$currentMessages.set([msg({ text: 'nuevo', timestamp: Date.now() })]);
     await settle(el);
     expect(log().querySelectorAll('p')).toHaveLength(1);
     stores.$currentRoomId.set('r2');
@@ -138,7 +150,7 @@ describe('<charla-message-list>', () => {
     scroller().dispatchEvent(new Event('unpinned'));
     await settle(el);
     expect(q.queryByRole('button', { name: /Mensajes nuevos/ })).toBeNull();
-    stores.$currentMessages.set([...stores.$currentMessages.get(), msg(), msg()]);
+    stores.$currentMessages.set([...stores.$currentMessages.get(), msg({ timestamp: Date.now() }), msg({ timestamp: Date.now() })]);
     await settle(el);
     const jump = q.getByRole('button', { name: 'Mensajes nuevos (2)' });
     jump.click();
