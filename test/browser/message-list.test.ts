@@ -14,12 +14,13 @@ describe('<charla-message-list> in Chromium', () => {
     await nextFrame();
     expect(rows().length).toBeGreaterThan(3);
     expect(rows().length).toBeLessThanOrEqual(150);
-    // Pinned to the bottom: the newest message is rendered and on screen.
+    // Pinned to the bottom: the newest message is rendered and, once laid out, on screen.
     const last = await waitFor(() => rows().find((r) => r.getAttribute('data-id') === 'h9999'), 'newest row');
-    const box = last.getBoundingClientRect();
     const view = scroller!.getBoundingClientRect();
-    expect(box.bottom).toBeLessThanOrEqual(view.bottom + 1);
-    expect(box.top).toBeGreaterThanOrEqual(view.top - 1);
+    await waitFor(() => {
+      const box = last.getBoundingClientRect();
+      return box.bottom <= view.bottom + 1 && box.top >= view.top - 1;
+    }, 'newest row inside the view');
   });
 
   it('stays under 150 elements while scrolling through the whole room', async () => {
