@@ -307,15 +307,19 @@ export interface FormOutcome {
 }
 
 /**
- * Fills the named fields of a QA console form (checkboxes take 'true'/'false'),
+ * Fills the fields of a QA console form, named by name or label (checkboxes take 'true'/'false'),
  * runs it and waits for its result.
  */
 export async function runConsoleForm(page: Page, name: string, values: Record<string, string> = {}): Promise<FormOutcome> {
   const form = page.getByRole('form', { name, exact: true });
   await need(form, `the QA console form "${name}"`);
   for (const [field, value] of Object.entries(values)) {
-    const input = form.getByLabel(field, { exact: true });
-    if (value === 'true' || value === 'false') await input.setChecked(value === 'true');
+    // By the field's name, else by its label.
+    const byName = form.locator(`[name="${field}"]`);
+    const input = (await byName.count()) === 1 ? byName : form.getByLabel(field, { exact: true });
+    const tag = await input.evaluate((el) => `${el.tagName}:${(el as HTMLInputElement).type}`);
+    if (tag === 'INPUT:checkbox') await input.setChecked(value === 'true');
+    else if (tag.startsWith('SELECT')) await input.selectOption(value);
     else await input.fill(value);
   }
   const result = form.locator('pre[data-result]');
@@ -333,4 +337,23 @@ export async function runConsoleForm(page: Page, name: string, values: Record<st
     value = undefined;
   }
   return { state, text, value };
+}
+
+/**
+ * Waits for something in the message list, pressing the list's "new
+ * messages" button when the list stopped following the newest message (it
+ * does when its content grows above the reading position).
+ */
+export async function needInList(scope: Scope, locator: Locator, what: string, timeout = 15_000): Promise<Locator> {
+  const jump = scope.locator('charla-widget').getByRole('button', { name: /^(Mensajes nuevos|New messages)/ });
+  await until(
+    what,
+    async () => {
+      if (await locator.first().isVisible().catch(() => false)) return true;
+      if (await jump.first().isVisible().catch(() => false)) await jump.first().click().catch(() => undefined);
+      return undefined;
+    },
+    timeout,
+  );
+  return locator.first();
 }
