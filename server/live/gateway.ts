@@ -26,6 +26,7 @@ import {
 import { OUTGOING_MESSAGE_SCHEMAS } from '../../types/schemas/index.ts';
 import { ApiError, validationFailed, validationMap } from '../http/errors.ts';
 import type { NewMessageInput } from '../context.ts';
+import type { Db } from '../store/db.ts';
 import { roomChannel, userChannel, type Hub, type LiveServer, type LiveSocketData } from './hub.ts';
 import type { LiveMessaging } from './messaging.ts';
 import type { Sessions } from './session.ts';
@@ -87,6 +88,7 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
     pingTimeout: 20_000,
   });
   hub.io = io;
+  const presence = new SocketIds(db);
   const initialRooms = new WeakMap<LiveSocket, string[]>();
 
   io.use(async (socket, next) => {
@@ -131,13 +133,7 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
     // Synchronously, before the client can act on its connect event.
     socket.join([userChannel(companyId, userId), ...(initialRooms.get(socket) ?? []).map(roomChannel)]);
     initialRooms.delete(socket);
-    void db
-      .query('UPDATE room_members SET socket_id = $1 WHERE user_id = $2 AND company_id = $3', [
-        socket.id,
-        userId,
-        companyId,
-      ])
-      .catch(() => {});
+    presence.connected(socket.id, userId, companyId);
     const expiresIn = socket.data.exp * 1000 - Date.now();
     const expiry = setTimeout(
       () => {
@@ -148,9 +144,7 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
     );
     socket.on('disconnect', () => {
       clearTimeout(expiry);
-      void db
-        .query('UPDATE room_members SET socket_id = NULL WHERE socket_id = $1', [socket.id])
-        .catch(() => {});
+      presence.disconnected(socket.id);
     });
 
     /** Membership: the socket's own rooms first (kept live by joins and leaves), storage to be sure. */
@@ -251,6 +245,62 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
   });
 
   return io;
+}
+
+/**
+ * Keeps `Member.socketId` (the user's latest socket) in storage. Connects and
+ * disconnects are written in batches, so a reconnect storm after a restart
+ * costs a few statements, not two per socket; connects of a batch are written
+ * before its disconnects, so a quick reconnect leaves the new socket's id.
+ */
+class SocketIds {
+  private connects: { sid: string; uid: string; cid: string }[] = [];
+  private disconnects: string[] = [];
+  private scheduled = false;
+
+  constructor(private readonly db: Db) {}
+
+  connected(sid: string, uid: string, cid: string): void {
+    this.connects.push({ sid, uid, cid });
+    this.schedule();
+  }
+
+  disconnected(sid: string): void {
+    this.disconnects.push(sid);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => void this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    // A user's latest socket wins.
+    const connects = [...new Map(this.connects.splice(0).map((c) => [`${c.cid}\n${c.uid}`, c])).values()];
+    const disconnects = this.disconnects.splice(0);
+    try {
+      if (connects.length > 0) {
+        await this.db.query(
+          `UPDATE room_members m SET socket_id = x.sid
+           FROM jsonb_to_recordset($1::jsonb) AS x(sid text, uid text, cid text)
+           WHERE m.user_id = x.uid AND m.company_id = x.cid`,
+          [JSON.stringify(connects)],
+        );
+      }
+      if (disconnects.length > 0) {
+        await this.db.query('UPDATE room_members SET socket_id = NULL WHERE socket_id = ANY($1)', [
+          disconnects,
+        ]);
+      }
+    } catch {
+      // Presence is advisory; the next connect writes it again.
+    } finally {
+      this.scheduled = false;
+      if (this.connects.length > 0 || this.disconnects.length > 0) this.schedule();
+    }
+  }
 }
 
 /** Every gateway started in this process (tests and benchmarks close them). */

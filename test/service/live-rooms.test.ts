@@ -288,6 +288,28 @@ describe('widget rooms over REST', () => {
     expect(notMine.status).toBe(403);
   });
 
+  it('shows a connected member’s socket id, and null once it disconnects', async () => {
+    const s = await h.session(apiKey, `u-${randomUUID()}`);
+    const socket = await h.connect(s.token);
+    const path = routePath(ROUTES.widgetRoomMembers, { roomId: s.botRoomId });
+    const socketIdOf = async () =>
+      (await json<{ members: Member[] }>(await h.call('GET', path, { token: s.token }))).members.find(
+        (m) => m.referenceId === s.user.id,
+      )?.socketId;
+    let seen: string | null | undefined;
+    for (let i = 0; i < 50 && seen !== socket.id; i++) {
+      seen = await socketIdOf();
+      if (seen !== socket.id) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(seen).toBe(socket.id);
+    socket.disconnect();
+    for (let i = 0; i < 50 && seen !== null; i++) {
+      seen = await socketIdOf();
+      if (seen !== null) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(seen).toBeNull();
+  });
+
   it('acks room:read and messages:seen only for members', async () => {
     const s = await h.session(apiKey, `u-${randomUUID()}`);
     const socket = await h.connect(s.token);
