@@ -407,6 +407,7 @@ describe('PUT /v1/campaigns/{id}', () => {
       [{ scheduledAt: 'tomorrow' }, '/scheduledAt'],
       [{ name: 'ok', scheduledAt: inSeconds(10) }, '/scheduledAt'],
       [{}, '/'],
+      [{ foo: 1 }, '/'],
       [{ name: '' }, '/name'],
       [{ name: 5 }, '/name'],
     ];

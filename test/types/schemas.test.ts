@@ -103,6 +103,11 @@ describe('CampaignUpdateBody', () => {
     expectRejected(CampaignUpdateBody, {}, '');
   });
 
+  it('rejects a body with neither name nor scheduledAt', () => {
+    expectRejected(CampaignUpdateBody, { foo: 1 }, '');
+    expectRejected(CampaignUpdateBody, { status: 'CANCELLED' }, '');
+  });
+
   it('rejects a scheduledAt without a time zone, or without a time', () => {
     expectRejected(CampaignUpdateBody, { scheduledAt: '2026-12-01T10:00:00' }, '/scheduledAt');
     expectRejected(CampaignUpdateBody, { scheduledAt: '2026-12-01' }, '/scheduledAt');

@@ -63,7 +63,8 @@ export const CampaignUpdateBody = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX })),
     scheduledAt: Type.Optional(ZonedDateTime),
   },
-  { minProperties: 1 },
+  // Send name, scheduledAt, or both: a body with neither (only unknown fields) is refused.
+  { anyOf: [{ required: ['name'] }, { required: ['scheduledAt'] }] },
 );
 export type CampaignUpdateBody = Type.Static<typeof CampaignUpdateBody>;
 
