@@ -20,7 +20,14 @@ import { build } from 'vite';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const budgets = JSON.parse(readFileSync(join(root, 'bench', 'budgets.json'), 'utf8')).render;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const MESSAGES = 10_000;
 const RUNS = Number(process.env.CHARLA_RENDER_RUNS ?? 5);
 /**
@@ -52,19 +59,27 @@ await build({
     outDir: out,
     emptyOutDir: true,
     minify: true,
-    lib: { entry: join(root, 'bench/render/page.ts'), formats: ['iife'], name: 'RenderBench', fileName: () => 'page.js' },
+    lib: {
+      entry: join(root, 'bench/render/page.ts'),
+      formats: ['iife'],
+      name: 'RenderBench',
+      fileName: () => 'page.js',
+    },
   },
 });
 const pageJs = readFileSync(join(out, 'page.js'));
 rmSync(out, { recursive: true, force: true });
 
-const html = '<!doctype html><html lang="es"><head><meta charset="utf-8"><title>render</title></head>' +
+const html =
+  '<!doctype html><html lang="es"><head><meta charset="utf-8"><title>render</title></head>' +
   '<body><script src="/t0.js"></script><script src="/page.js"></script></body></html>';
 const server = createServer((req, res) => {
   const path = new URL(req.url ?? '/', 'http://x').pathname;
   if (path === '/') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-  if (path === '/t0.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end('window.__t0 = performance.now();');
-  if (path === '/page.js') return res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(pageJs);
+  if (path === '/t0.js')
+    return res.writeHead(200, { 'content-type': 'text/javascript' }).end('window.__t0 = performance.now();');
+  if (path === '/page.js')
+    return res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(pageJs);
   res.writeHead(404).end();
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
@@ -79,7 +94,8 @@ try {
     await page.addInitScript(() => {
       window.__longTasks = [];
       new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+        for (const e of list.getEntries())
+          window.__longTasks.push({ start: e.startTime, duration: e.duration });
       }).observe({ type: 'longtask', buffered: true });
     });
     page.on('pageerror', (e) => console.error('page error:', e.message));
@@ -104,8 +120,14 @@ const result = {
   date: new Date().toISOString(),
   runs: RUNS,
   messages: MESSAGES,
-  launcherVisibleMs: { median: round(median(runs.map((r) => r.launcher))), max: round(Math.max(...runs.map((r) => r.launcher))) },
-  openRoomFirstPaintMs: { median: round(median(runs.map((r) => r.open.ms))), max: round(Math.max(...runs.map((r) => r.open.ms))) },
+  launcherVisibleMs: {
+    median: round(median(runs.map((r) => r.launcher))),
+    max: round(Math.max(...runs.map((r) => r.launcher))),
+  },
+  openRoomFirstPaintMs: {
+    median: round(median(runs.map((r) => r.open.ms))),
+    max: round(Math.max(...runs.map((r) => r.open.ms))),
+  },
   /** Not a result: idle rAF intervals (p95) before the work, to tell a loaded machine from a slow widget. */
   idleFrameIntervalP95Ms: round(p95(runs.flatMap((r) => r.idle))),
   loadAverage: os.loadavg().map(round),
@@ -131,25 +153,65 @@ const over = (name, value, max) => {
 };
 // Budgets hold for every run (max), not just the typical one.
 over('launcher visible ms (max of runs)', result.launcherVisibleMs.max, budgets.launcherVisibleMaxMs);
-over('open room first paint ms (max of runs)', result.openRoomFirstPaintMs.max, budgets.openRoomFirstPaintMaxMs);
+over(
+  'open room first paint ms (max of runs)',
+  result.openRoomFirstPaintMs.max,
+  budgets.openRoomFirstPaintMaxMs,
+);
 over('message elements', result.messageElementsMax, budgets.messageElementsMax);
-over('scroll frame p95 ms (budget + 0.1 ms timer clamp)', result.scrollFrameIntervalP95Ms, budgets.scrollFrameP95MaxMs + TIMER_RESOLUTION_MS);
+over(
+  'scroll frame p95 ms (budget + 0.1 ms timer clamp)',
+  result.scrollFrameIntervalP95Ms,
+  budgets.scrollFrameP95MaxMs + TIMER_RESOLUTION_MS,
+);
 over('burst long tasks > 50 ms', result.burst.longTasksOver50Ms, budgets.burstLongTasksMax);
 result.failures = failures;
 
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
 writeFileSync(join(root, 'bench', 'results', 'render.json'), JSON.stringify(result, null, 2) + '\n');
-console.log('render (widget UI, headless Chromium, %d runs; load average %s)', RUNS, result.loadAverage.join(' '));
+console.log(
+  'render (widget UI, headless Chromium, %d runs; load average %s)',
+  RUNS,
+  result.loadAverage.join(' '),
+);
 console.table({
-  'launcher visible (ms)': { median: result.launcherVisibleMs.median, max: result.launcherVisibleMs.max, budget: budgets.launcherVisibleMaxMs },
-  'open 10k room, first paint (ms)': { median: result.openRoomFirstPaintMs.median, max: result.openRoomFirstPaintMs.max, budget: budgets.openRoomFirstPaintMaxMs },
-  'message elements in DOM (max)': { median: '', max: result.messageElementsMax, budget: budgets.messageElementsMax },
-  'scroll frame interval p95 (ms)': { median: '', max: result.scrollFrameIntervalP95Ms, budget: budgets.scrollFrameP95MaxMs },
+  'launcher visible (ms)': {
+    median: result.launcherVisibleMs.median,
+    max: result.launcherVisibleMs.max,
+    budget: budgets.launcherVisibleMaxMs,
+  },
+  'open 10k room, first paint (ms)': {
+    median: result.openRoomFirstPaintMs.median,
+    max: result.openRoomFirstPaintMs.max,
+    budget: budgets.openRoomFirstPaintMaxMs,
+  },
+  'message elements in DOM (max)': {
+    median: '',
+    max: result.messageElementsMax,
+    budget: budgets.messageElementsMax,
+  },
+  'scroll frame interval p95 (ms)': {
+    median: '',
+    max: result.scrollFrameIntervalP95Ms,
+    budget: budgets.scrollFrameP95MaxMs,
+  },
   'scroll frame work p95 (ms)': { median: '', max: result.scrollFrameWorkP95Ms, budget: '' },
-  'scroll missed frames': { median: '', max: `${result.scrollMissedFrames.missed}/${result.scrollMissedFrames.of}`, budget: '' },
-  'burst 1000/s: long tasks > 50 ms': { median: '', max: result.burst.longTasksOver50Ms, budget: budgets.burstLongTasksMax },
+  'scroll missed frames': {
+    median: '',
+    max: `${result.scrollMissedFrames.missed}/${result.scrollMissedFrames.of}`,
+    budget: '',
+  },
+  'burst 1000/s: long tasks > 50 ms': {
+    median: '',
+    max: result.burst.longTasksOver50Ms,
+    budget: budgets.burstLongTasksMax,
+  },
   'burst 1000/s: longest task (ms)': { median: '', max: result.burst.longestTaskMs, budget: '' },
-  'idle frame interval p95 (ms, machine load)': { median: '', max: result.idleFrameIntervalP95Ms, budget: '' },
+  'idle frame interval p95 (ms, machine load)': {
+    median: '',
+    max: result.idleFrameIntervalP95Ms,
+    budget: '',
+  },
 });
 if (failures.length) {
   console.error('over budget:\n  ' + failures.join('\n  '));

@@ -24,7 +24,9 @@ export const elements = {
 } as const;
 
 /** Defines each tag that is not defined yet. */
-export function defineElements(registry: CustomElementRegistry | undefined = globalThis.customElements): void {
+export function defineElements(
+  registry: CustomElementRegistry | undefined = globalThis.customElements,
+): void {
   if (!registry) return;
   for (const [tag, ctor] of Object.entries(elements)) {
     if (registry.get(tag)) continue;

@@ -34,7 +34,10 @@ const launcherShown = (async () => {
 
 function list() {
   const l = widget.shadowRoot!.querySelector('charla-chat')?.shadowRoot?.querySelector('charla-message-list');
-  return { rows: l?.shadowRoot?.querySelectorAll('charla-message').length ?? 0, scroller: l?.shadowRoot?.querySelector<HTMLElement>('.scroller') ?? null };
+  return {
+    rows: l?.shadowRoot?.querySelectorAll('charla-message').length ?? 0,
+    scroller: l?.shadowRoot?.querySelector<HTMLElement>('.scroller') ?? null,
+  };
 }
 
 function history(n: number, start = Date.UTC(2026, 0, 1, 9)): Message[] {
@@ -48,7 +51,10 @@ function history(n: number, start = Date.UTC(2026, 0, 1, 9)): Message[] {
         senderId: i % 3 === 0 ? 'me' : 'bot1',
         by: i % 3 === 0 ? 'user' : 'bot',
         status: 'DELIVERED_USER',
-        text: i % 4 === 0 ? `Mensaje ${i}: un texto algo más largo, que ocupa dos líneas en una burbuja normal del chat` : `Mensaje ${i}`,
+        text:
+          i % 4 === 0
+            ? `Mensaje ${i}: un texto algo más largo, que ocupa dos líneas en una burbuja normal del chat`
+            : `Mensaje ${i}`,
       }),
     );
   }
@@ -85,7 +91,10 @@ const bench = {
     }
   },
   /** Scrolls up by `step` px per frame for `frames` frames; returns rAF-to-rAF intervals and per-frame work. */
-  async scroll(frames: number, step: number): Promise<{ intervals: number[]; work: number[]; maxRows: number }> {
+  async scroll(
+    frames: number,
+    step: number,
+  ): Promise<{ intervals: number[]; work: number[]; maxRows: number }> {
     const { scroller } = list();
     if (!scroller) throw new Error('no scroller');
     const intervals: number[] = [];
@@ -117,11 +126,21 @@ const bench = {
     await new Promise<void>((resolve) => {
       let done = 0;
       for (let i = 0; i < n; i++) {
-        setTimeout(() => {
-          const m = msg({ id: `b${i}`, text: `Ráfaga ${i}`, senderId: 'bot1', by: 'bot', senderNames: 'Bot', timestamp: Date.now() });
-          f.stores.$currentMessages.set([...f.stores.$currentMessages.get(), m]);
-          if (++done === n) resolve();
-        }, (i * ms) / n);
+        setTimeout(
+          () => {
+            const m = msg({
+              id: `b${i}`,
+              text: `Ráfaga ${i}`,
+              senderId: 'bot1',
+              by: 'bot',
+              senderNames: 'Bot',
+              timestamp: Date.now(),
+            });
+            f.stores.$currentMessages.set([...f.stores.$currentMessages.get(), m]);
+            if (++done === n) resolve();
+          },
+          (i * ms) / n,
+        );
       }
     });
     await afterPaint();

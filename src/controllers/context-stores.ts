@@ -31,7 +31,9 @@ export class ContextStoresController<K extends keyof WidgetStores> implements Re
     }
     this.context = context;
     // A StoreController subscribes in hostConnected, which addController calls when the host is connected.
-    this.controllers = context ? this.keys.map((k) => new StoreController<unknown>(this.host, context.stores[k] as Store<unknown>)) : [];
+    this.controllers = context
+      ? this.keys.map((k) => new StoreController<unknown>(this.host, context.stores[k] as Store<unknown>))
+      : [];
   }
 
   /** The current value of a store, or undefined without a context. */

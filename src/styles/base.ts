@@ -8,7 +8,16 @@ import { css } from 'lit';
 export const base = css`
   :host {
     box-sizing: border-box;
-    font-family: var(--charla-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif);
+    font-family: var(
+      --charla-font-family,
+      system-ui,
+      -apple-system,
+      'Segoe UI',
+      Roboto,
+      'Helvetica Neue',
+      Arial,
+      sans-serif
+    );
     font-size: var(--charla-font-size, 14px);
     line-height: 1.45;
     color: var(--charla-color-text, #1f2328);

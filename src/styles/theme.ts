@@ -8,11 +8,17 @@ import { WIDGET_POSITIONS, type WidgetPosition } from '../../types/enums.ts';
 
 export type PanelPosition = 'bottom-right' | 'bottom-left' | 'top-right' | 'top-left';
 
-const CODES: Record<string, PanelPosition> = { br: 'bottom-right', bl: 'bottom-left', tr: 'top-right', tl: 'top-left' };
+const CODES: Record<string, PanelPosition> = {
+  br: 'bottom-right',
+  bl: 'bottom-left',
+  tr: 'top-right',
+  tl: 'top-left',
+};
 
 /** A position name or code, normalised; bottom-right when absent or unknown. */
 export function panelPosition(value: unknown): PanelPosition {
-  if (typeof value !== 'string' || !(WIDGET_POSITIONS as readonly string[]).includes(value)) return 'bottom-right';
+  if (typeof value !== 'string' || !(WIDGET_POSITIONS as readonly string[]).includes(value))
+    return 'bottom-right';
   const v = value as WidgetPosition;
   return CODES[v] ?? (v as PanelPosition);
 }
@@ -30,7 +36,11 @@ function channels(hex: string): [number, number, number] {
 }
 
 function luminance(hex: string): number {
-  const [r, g, b] = channels(hex).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [number, number, number];
+  const [r, g, b] = channels(hex).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [
+    number,
+    number,
+    number,
+  ];
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
@@ -55,7 +65,8 @@ const SYSTEM_STACK = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica N
 /** The primary colour from the places a configuration may carry it. */
 function primaryOf(theme: Record<string, unknown>): string | null {
   const colors = theme['colors'];
-  const nested = colors && typeof colors === 'object' ? (colors as Record<string, unknown>)['primary'] : undefined;
+  const nested =
+    colors && typeof colors === 'object' ? (colors as Record<string, unknown>)['primary'] : undefined;
   return safeColor(theme['primaryColor']) ?? safeColor(theme['color']) ?? safeColor(nested);
 }
 
@@ -69,7 +80,8 @@ export function themeProperties(theme: Record<string, unknown> | null | undefine
     out['--charla-color-on-primary'] = textOn(primary);
   }
   const font = theme['font'];
-  const name = font && typeof font === 'object' ? safeFontName((font as Record<string, unknown>)['name']) : null;
+  const name =
+    font && typeof font === 'object' ? safeFontName((font as Record<string, unknown>)['name']) : null;
   if (name) out['--charla-font-family'] = `'${name}', ${SYSTEM_STACK}`;
   return out;
 }

@@ -9,7 +9,11 @@ export { makeContext, msg, room };
 export const nextFrame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
 
 /** Waits until a condition holds (polling each frame), failing after a while. */
-export async function waitFor<T>(check: () => T | null | undefined | false, what = 'condition', timeout = 5000): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | null | undefined | false,
+  what = 'condition',
+  timeout = 5000,
+): Promise<T> {
   const start = performance.now();
   for (;;) {
     const value = check();
@@ -30,7 +34,10 @@ export function manyMessages(n: number, start = Date.UTC(2026, 0, 1, 9)): Messag
         timestamp: start + i * 60_000 * 7,
         senderId: i % 3 === 0 ? 'me' : 'bot1',
         by: i % 3 === 0 ? 'user' : 'bot',
-        text: i % 5 === 0 ? `Mensaje número ${i} con un texto algo más largo para ocupar dos líneas en la burbuja del chat` : `Mensaje ${i}`,
+        text:
+          i % 5 === 0
+            ? `Mensaje número ${i} con un texto algo más largo para ocupar dos líneas en la burbuja del chat`
+            : `Mensaje ${i}`,
       }),
     );
   }
@@ -69,9 +76,17 @@ export function listOf(widget: Element) {
 export async function animationsDone(widget: Element): Promise<void> {
   const roots: (Document | ShadowRoot)[] = [];
   const walk = (root: ParentNode) => {
-    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) (roots.push(el.shadowRoot), walk(el.shadowRoot));
+    for (const el of root.querySelectorAll('*'))
+      if (el.shadowRoot) (roots.push(el.shadowRoot), walk(el.shadowRoot));
   };
   if (widget.shadowRoot) roots.push(widget.shadowRoot);
   walk(widget.shadowRoot ?? widget);
-  await Promise.all(roots.flatMap((r) => r.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => undefined))));
+  await Promise.all(
+    roots.flatMap((r) =>
+      r
+        .getAnimations()
+        .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
 }

@@ -66,7 +66,9 @@ describe('<charla-message-list> in Chromium', () => {
     }
     expect(f.callsOf('loadOlder').length).toBeGreaterThan(0);
     // The row the user was reading is still on screen where it was (within a small tolerance).
-    const reading = rows().find((r) => r.getBoundingClientRect().top >= scroller!.getBoundingClientRect().top + 40)!;
+    const reading = rows().find(
+      (r) => r.getBoundingClientRect().top >= scroller!.getBoundingClientRect().top + 40,
+    )!;
     const id = reading.getAttribute('data-id');
     const before = reading.getBoundingClientRect().top;
     await waitFor(() => held.length > 50 && !f.stores.$currentHistory.get().loading, 'older page');
@@ -90,7 +92,10 @@ describe('<charla-message-list> in Chromium', () => {
       scroller!.scrollBy(0, -400);
       await nextFrame();
     }
-    f.stores.$currentMessages.set([...f.stores.$currentMessages.get(), msg({ id: 'fresh', text: 'Nuevo', timestamp: Date.now() })]);
+    f.stores.$currentMessages.set([
+      ...f.stores.$currentMessages.get(),
+      msg({ id: 'fresh', text: 'Nuevo', timestamp: Date.now() }),
+    ]);
     const jump = await waitFor(
       () => list!.shadowRoot!.querySelector<HTMLButtonElement>('[part=new-messages-button]'),
       'new messages button',

@@ -1,7 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import axe from 'axe-core';
-import { deep, listOf, makeContext, manyMessages, mountWidget, msg, nextFrame, room, waitFor } from './helpers.ts';
+import {
+  deep,
+  listOf,
+  makeContext,
+  manyMessages,
+  mountWidget,
+  msg,
+  nextFrame,
+  room,
+  waitFor,
+} from './helpers.ts';
 
 afterEach(() => document.body.replaceChildren());
 
@@ -36,7 +46,12 @@ describe('<charla-widget> focus and keyboard', () => {
 
   it('reaches every control of the chat with Tab, each with a visible focus ring', async () => {
     const f = makeContext({ ui: { open: true } });
-    f.stores.$currentMessages.set([msg({ text: 'Hola https://example.com', options: [{ type: 'postback', title: 'Sí', payload: {}, order: 0 }] })]);
+    f.stores.$currentMessages.set([
+      msg({
+        text: 'Hola https://example.com',
+        options: [{ type: 'postback', title: 'Sí', payload: {}, order: 0 }],
+      }),
+    ]);
     const widget = await mountWidget(f);
     launcherOf(widget).focus();
     const seen: string[] = [];
@@ -49,7 +64,16 @@ describe('<charla-widget> focus and keyboard', () => {
       const style = getComputedStyle(el);
       expect(style.outlineStyle, `focus ring on ${label}`).not.toBe('none');
     }
-    expect(seen).toEqual(expect.arrayContaining(['Cerrar chat', 'Mensajes', 'https://example.com', 'Sí', 'Mensaje', 'Compartir ubicación']));
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        'Cerrar chat',
+        'Mensajes',
+        'https://example.com',
+        'Sí',
+        'Mensaje',
+        'Compartir ubicación',
+      ]),
+    );
   });
 
   it('Esc in the image viewer closes the viewer, not the panel', async () => {
@@ -130,7 +154,8 @@ describe('<charla-widget> layout', () => {
   it('host page CSS does not leak in', async () => {
     await page.viewport(1280, 800);
     const style = document.createElement('style');
-    style.textContent = 'button { background: red !important; font-size: 40px !important; } * { color: lime !important; }';
+    style.textContent =
+      'button { background: red !important; font-size: 40px !important; } * { color: lime !important; }';
     document.head.append(style);
     try {
       const widget = await mountWidget(makeContext({ ui: { open: true } }));
@@ -165,9 +190,16 @@ describe('<charla-widget> theming from the host page', () => {
       const widget = await mountWidget(f);
       await waitFor(() => listOf(widget).rows().length > 0, 'rows');
       expect(getComputedStyle(launcherOf(widget)).backgroundColor).toBe('rgb(1, 2, 3)');
-      expect(getComputedStyle(deep(widget, 'charla-chat', '[part=header]')!).backgroundColor).toBe('rgb(4, 5, 6)');
-      expect(getComputedStyle(deep(widget, 'charla-chat', 'charla-composer', '[part=send-button]')!).backgroundColor).toBe('rgb(7, 8, 9)');
-      expect(getComputedStyle(listOf(widget).rows()[0]!.querySelector('[part=bubble]')!).backgroundColor).toBe('rgb(10, 11, 12)');
+      expect(getComputedStyle(deep(widget, 'charla-chat', '[part=header]')!).backgroundColor).toBe(
+        'rgb(4, 5, 6)',
+      );
+      expect(
+        getComputedStyle(deep(widget, 'charla-chat', 'charla-composer', '[part=send-button]')!)
+          .backgroundColor,
+      ).toBe('rgb(7, 8, 9)');
+      expect(
+        getComputedStyle(listOf(widget).rows()[0]!.querySelector('[part=bubble]')!).backgroundColor,
+      ).toBe('rgb(10, 11, 12)');
       expect(getComputedStyle(panelOf(widget)).borderTopLeftRadius).toBe('4px');
       expect(getComputedStyle(outside).backgroundColor).toBe(before);
     } finally {
@@ -195,8 +227,13 @@ async function axeThroughList(widget: Element, count: number): Promise<string[]>
 }
 
 async function axeViolations(): Promise<string[]> {
-  const result = await axe.run(document, { runOnly: { type: 'tag', values: WCAG }, resultTypes: ['violations'] });
-  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(' | ')})`);
+  const result = await axe.run(document, {
+    runOnly: { type: 'tag', values: WCAG },
+    resultTypes: ['violations'],
+  });
+  return result.violations.map(
+    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(' | ')})`,
+  );
 }
 
 function everyKindOfMessage() {
@@ -224,12 +261,24 @@ function everyKindOfMessage() {
       text: '',
       interactive: {
         kind: 'contacts',
-        contacts: [{ name: { formatted_name: 'Ana Pérez' }, phones: [{ phone: '+34600111222' }], emails: [{ email: 'ana@example.com' }] }],
+        contacts: [
+          {
+            name: { formatted_name: 'Ana Pérez' },
+            phones: [{ phone: '+34600111222' }],
+            emails: [{ email: 'ana@example.com' }],
+          },
+        ],
       },
     }),
     msg({ text: 'Llámanos', interactive: { kind: 'voice_call', displayText: 'Llamar +34600111222' } }),
     msg({ text: 'Déjanos tus datos', interactive: { kind: 'contact_info_request' } }),
-    msg({ text: '¿Algo más?', QuickReplies: [{ title: 'Sí', payload: {}, contentType: 'text' }, { title: 'No', payload: {}, contentType: 'text' }] }),
+    msg({
+      text: '¿Algo más?',
+      QuickReplies: [
+        { title: 'Sí', payload: {}, contentType: 'text' },
+        { title: 'No', payload: {}, contentType: 'text' },
+      ],
+    }),
   ];
 }
 
@@ -244,21 +293,33 @@ describe('axe-core, WCAG 2.2 AA', () => {
   });
 
   it('finds nothing in the home menu of a group widget, loading and loaded', async () => {
-    const f = makeContext({ ui: { open: true, view: 'home' }, config: { properties: { type: 'group', name: 'Acme' } } });
-    f.stores.$rooms.set([room({ name: 'Soporte', lastMessage: msg({ text: 'Hola' }) }), room({ id: 'r2', name: 'Ventas' })]);
+    const f = makeContext({
+      ui: { open: true, view: 'home' },
+      config: { properties: { type: 'group', name: 'Acme' } },
+    });
+    f.stores.$rooms.set([
+      room({ name: 'Soporte', lastMessage: msg({ text: 'Hola' }) }),
+      room({ id: 'r2', name: 'Ventas' }),
+    ]);
     f.stores.$unreadByRoom.set({ r1: 3 });
     f.stores.$contactsLoading.set(true);
     const widget = await mountWidget(f);
     await waitFor(() => deep(widget, 'charla-home-menu'), 'home');
     expect(await axeViolations()).toEqual([]);
-    f.stores.$contacts.set([{ id: 'u1', names: 'Ana Pérez' }, { id: 'u2', names: 'Luis' }]);
+    f.stores.$contacts.set([
+      { id: 'u1', names: 'Ana Pérez' },
+      { id: 'u2', names: 'Luis' },
+    ]);
     f.stores.$contactsLoading.set(false);
     await nextFrame();
     expect(await axeViolations()).toEqual([]);
   });
 
   it('finds nothing in the room contacts view', async () => {
-    const f = makeContext({ ui: { open: true, view: 'room-contacts' }, config: { properties: { type: 'group' } } });
+    const f = makeContext({
+      ui: { open: true, view: 'room-contacts' },
+      config: { properties: { type: 'group' } },
+    });
     f.stores.$roomContacts.set([{ id: 'u1', names: 'Ana' }]);
     f.stores.$roomContactsLoading.set(true);
     const widget = await mountWidget(f);
@@ -267,7 +328,10 @@ describe('axe-core, WCAG 2.2 AA', () => {
   });
 
   it('finds nothing in the chat with every kind of message, a notice, an upload and an error', async () => {
-    const f = makeContext({ ui: { open: true }, config: { properties: { type: 'group' }, theme: { status: true } } });
+    const f = makeContext({
+      ui: { open: true },
+      config: { properties: { type: 'group' }, theme: { status: true } },
+    });
     f.stores.$currentMessages.set(everyKindOfMessage());
     f.stores.$uploads.set([{ id: 'u', name: 'foto.png', progress: 0.5 }]);
     f.stores.$lastError.set({ message: 'No se pudo conectar' });

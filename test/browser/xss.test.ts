@@ -14,9 +14,36 @@ const payloads = corpus.split(/\r?\n/).filter((line) => line.length > 0);
 
 /** Tags the widget renders; anything else inside its shadow roots came from data. */
 const ALLOWED_TAGS = new Set([
-  'div', 'p', 'span', 'button', 'a', 'img', 'audio', 'video', 'figure', 'figcaption', 'dialog', 'svg', 'path', 'rect',
-  'time', 'form', 'label', 'input', 'header', 'h2', 'h3', 'section', 'ul', 'li', 'textarea', 'progress',
-  'charla-contact-form', 'charla-message', 'charla-message-list', 'charla-composer',
+  'div',
+  'p',
+  'span',
+  'button',
+  'a',
+  'img',
+  'audio',
+  'video',
+  'figure',
+  'figcaption',
+  'dialog',
+  'svg',
+  'path',
+  'rect',
+  'time',
+  'form',
+  'label',
+  'input',
+  'header',
+  'h2',
+  'h3',
+  'section',
+  'ul',
+  'li',
+  'textarea',
+  'progress',
+  'charla-contact-form',
+  'charla-message',
+  'charla-message-list',
+  'charla-composer',
 ]);
 const SAFE_HREF = /^(https:|http:\/\/(localhost|127\.0\.0\.1)[:/]|tel:\+[0-9]+$|mailto:[^?]+$)/;
 const SAFE_LINK_IN_TEXT = /^https?:/;
@@ -48,16 +75,20 @@ function audit(root: ParentNode, problems: string[], allowLinks: RegExp): void {
     for (const attr of el.attributes) {
       if (/^on/i.test(attr.name)) problems.push(`<${tag} ${attr.name}>`);
       // The virtualizer positions its host and rows through the CSSOM; anything else with a style attribute came from data.
-      const virtualizerMade = el.classList.contains('scroller') || el.parentElement?.classList.contains('scroller');
-      if (attr.name === 'style' && attr.value && !virtualizerMade && tag !== 'textarea') problems.push(`<${tag} style="${attr.value}">`);
+      const virtualizerMade =
+        el.classList.contains('scroller') || el.parentElement?.classList.contains('scroller');
+      if (attr.name === 'style' && attr.value && !virtualizerMade && tag !== 'textarea')
+        problems.push(`<${tag} style="${attr.value}">`);
     }
     if (tag === 'a') {
       const href = el.getAttribute('href') ?? '';
-      if (!SAFE_HREF.test(href) && !(allowLinks.test(href) && el.closest('.text, .caption'))) problems.push(`<a href="${href}">`);
+      if (!SAFE_HREF.test(href) && !(allowLinks.test(href) && el.closest('.text, .caption')))
+        problems.push(`<a href="${href}">`);
     }
     if (tag === 'img' || tag === 'audio' || tag === 'video') {
       const src = el.getAttribute('src') ?? '';
-      if (!/^(https:|http:\/\/(localhost|127\.0\.0\.1)[:/])/.test(src)) problems.push(`<${tag} src="${src}">`);
+      if (!/^(https:|http:\/\/(localhost|127\.0\.0\.1)[:/])/.test(src))
+        problems.push(`<${tag} src="${src}">`);
     }
     if (el.shadowRoot) audit(el.shadowRoot, problems, allowLinks);
   }
@@ -151,7 +182,13 @@ describe('XSS corpus through every renderer and view', () => {
         messagesFor(p, start + j).forEach((m, k) => {
           const el = document.createElement('charla-message') as CharlaMessage;
           // Own and others' bubbles differ only in layout and status mark: alternate them.
-          Object.assign(el, { message: m, actions: f.context.actions, latest: true, showSender: true, own: (j + k) % 2 === 0 });
+          Object.assign(el, {
+            message: m,
+            actions: f.context.actions,
+            latest: true,
+            showSender: true,
+            own: (j + k) % 2 === 0,
+          });
           els.push(el);
         });
       });
@@ -171,19 +208,33 @@ describe('XSS corpus through every renderer and view', () => {
     const problems: string[] = [];
     for (let start = 0; start < payloads.length; start += BATCH) {
       const batch = payloads.slice(start, start + BATCH);
-      const f = makeContext({ ui: { open: true, view: 'home' }, config: { properties: { type: 'group', name: batch[0] } } });
+      const f = makeContext({
+        ui: { open: true, view: 'home' },
+        config: { properties: { type: 'group', name: batch[0] } },
+      });
       f.stores.$rooms.set(
         batch.map((p, j) =>
-          room({ id: `r${start + j}`, name: p, avatarUrl: p, lastMessage: msg({ text: p }), membersInfo: [] }),
+          room({
+            id: `r${start + j}`,
+            name: p,
+            avatarUrl: p,
+            lastMessage: msg({ text: p }),
+            membersInfo: [],
+          }),
         ),
       );
       f.stores.$contacts.set(batch.map((p, j) => ({ id: `c${j}`, names: p, avatar: p, type: p })));
       f.stores.$roomContacts.set(batch.map((p, j) => ({ id: `rc${j}`, names: p, avatar: p })));
       f.stores.$lastError.set({ message: batch[1] ?? '' });
-      f.stores.$uploads.set(batch.slice(0, 5).map((p, j) => ({ id: `u${j}`, name: p, progress: 0.5, error: p })));
+      f.stores.$uploads.set(
+        batch.slice(0, 5).map((p, j) => ({ id: `u${j}`, name: p, progress: 0.5, error: p })),
+      );
       f.stores.$currentRoomId.set(`r${start}`);
       const views = ['charla-home-menu', 'charla-room-contacts', 'charla-chat'].map((tag) => {
-        const el = document.createElement(tag) as HTMLElement & { context?: unknown; updateComplete: Promise<unknown> };
+        const el = document.createElement(tag) as HTMLElement & {
+          context?: unknown;
+          updateComplete: Promise<unknown>;
+        };
         el.context = f.context;
         return el;
       });

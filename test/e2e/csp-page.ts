@@ -29,9 +29,15 @@ const count = (root: Element, selector: string): number => {
 async function main(): Promise<void> {
   const f = makeContext({
     ui: { open: false, view: 'home' },
-    config: { properties: { type: 'group', name: 'Acme' }, theme: { primaryColor: '#0f766e', position: 'bl', status: true } },
+    config: {
+      properties: { type: 'group', name: 'Acme' },
+      theme: { primaryColor: '#0f766e', position: 'bl', status: true },
+    },
   });
-  f.stores.$rooms.set([room({ name: 'Soporte', lastMessage: msg({ text: 'Hola' }) }), room({ id: 'r2', name: 'Ventas' })]);
+  f.stores.$rooms.set([
+    room({ name: 'Soporte', lastMessage: msg({ text: 'Hola' }) }),
+    room({ id: 'r2', name: 'Ventas' }),
+  ]);
   f.stores.$contacts.set([{ id: 'u1', names: 'Ana' }]);
   f.stores.$roomContacts.set([{ id: 'u2', names: 'Luis' }]);
   f.stores.$currentMessages.set([
@@ -44,8 +50,17 @@ async function main(): Promise<void> {
     msg({ type: 'LOCATION', lat: '40.4', lng: '-3.7' }),
     msg({ type: 'POSTBACK', text: 'Planes', payload: {} }),
     msg({ type: 'EVENT', slug: 'x', description: 'Ana se unió', eventPayload: {} }),
-    msg({ text: 'Elige', options: [{ type: 'postback', title: 'A', description: 'a', payload: {}, order: 0 }] }),
-    msg({ text: '', interactive: { kind: 'contacts', contacts: [{ name: { formatted_name: 'Ana' }, phones: [{ phone: '+34600111222' }] }] } }),
+    msg({
+      text: 'Elige',
+      options: [{ type: 'postback', title: 'A', description: 'a', payload: {}, order: 0 }],
+    }),
+    msg({
+      text: '',
+      interactive: {
+        kind: 'contacts',
+        contacts: [{ name: { formatted_name: 'Ana' }, phones: [{ phone: '+34600111222' }] }],
+      },
+    }),
     msg({ text: 'Llamar', interactive: { kind: 'voice_call', displayText: 'Llamar' } }),
     msg({ text: 'Datos', interactive: { kind: 'contact_info_request' } }),
     msg({ text: '¿Algo más?', QuickReplies: [{ title: 'Sí', payload: {}, contentType: 'text' }] }),
@@ -65,9 +80,12 @@ async function main(): Promise<void> {
   f.context.actions.hideHomeMenu();
   for (let i = 0; i < 10; i++) await frame();
   // Every row is rendered at some point: bottom first, then scrolled to the top.
-  const list = widget.shadowRoot!.querySelector('charla-chat')!.shadowRoot!.querySelector('charla-message-list')!.shadowRoot!;
+  const list = widget
+    .shadowRoot!.querySelector('charla-chat')!
+    .shadowRoot!.querySelector('charla-message-list')!.shadowRoot!;
   const keys = new Set<string>();
-  const collect = () => list.querySelectorAll('charla-message').forEach((m) => keys.add(m.getAttribute('data-key') ?? ''));
+  const collect = () =>
+    list.querySelectorAll('charla-message').forEach((m) => keys.add(m.getAttribute('data-key') ?? ''));
   collect();
   const scroller = list.querySelector<HTMLElement>('.scroller')!;
   for (const at of [0.5, 0]) {
@@ -78,7 +96,10 @@ async function main(): Promise<void> {
   report.steps['messages'] = keys.size;
   report.steps['messagesHeld'] = f.stores.$currentMessages.get().length;
   // The composer grows through the CSSOM (allowed): type several lines.
-  const area = widget.shadowRoot!.querySelector('charla-chat')!.shadowRoot!.querySelector('charla-composer')!.shadowRoot!.querySelector('textarea')!;
+  const area = widget
+    .shadowRoot!.querySelector('charla-chat')!
+    .shadowRoot!.querySelector('charla-composer')!
+    .shadowRoot!.querySelector('textarea')!;
   area.value = 'a\nb\nc\nd';
   area.dispatchEvent(new Event('input'));
   for (let i = 0; i < 5; i++) await frame();

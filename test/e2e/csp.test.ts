@@ -17,8 +17,18 @@ import { build } from 'vite';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CSP = "script-src 'self'; style-src 'self'; require-trusted-types-for 'script'";
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const PIXEL = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 const BUNDLE = join(root, 'dist', 'charla.iife.js');
 
 let out: string;
@@ -41,7 +51,12 @@ beforeAll(async () => {
       outDir: out,
       emptyOutDir: true,
       minify: false,
-      lib: { entry: join(root, 'test/e2e/csp-page.ts'), formats: ['iife'], name: 'CspPage', fileName: () => 'page.js' },
+      lib: {
+        entry: join(root, 'test/e2e/csp-page.ts'),
+        formats: ['iife'],
+        name: 'CspPage',
+        fileName: () => 'page.js',
+      },
     },
   });
   server = createServer((req, res) => {
@@ -52,8 +67,10 @@ beforeAll(async () => {
     };
     if (url.pathname === '/') return send('text/html; charset=utf-8', page('/page.js'));
     if (url.pathname === '/bundle') return send('text/html; charset=utf-8', page('/charla.iife.js'));
-    if (url.pathname === '/page.js') return send('text/javascript; charset=utf-8', readFileSync(join(out, 'page.js')));
-    if (url.pathname === '/charla.iife.js' && existsSync(BUNDLE)) return send('text/javascript; charset=utf-8', readFileSync(BUNDLE));
+    if (url.pathname === '/page.js')
+      return send('text/javascript; charset=utf-8', readFileSync(join(out, 'page.js')));
+    if (url.pathname === '/charla.iife.js' && existsSync(BUNDLE))
+      return send('text/javascript; charset=utf-8', readFileSync(BUNDLE));
     if (url.pathname === '/pixel.png') return send('image/png', PIXEL);
     res.writeHead(404, { 'content-security-policy': CSP });
     res.end();
@@ -76,13 +93,21 @@ describe('widget UI under a strict CSP with Trusted Types', () => {
     const tab = await context.newPage();
     const console: string[] = [];
     tab.on('console', (m) => {
-      if (m.type() === 'error' && /Content Security Policy|Trusted Type|TrustedHTML|TrustedScript/i.test(m.text())) console.push(m.text());
+      if (
+        m.type() === 'error' &&
+        /Content Security Policy|Trusted Type|TrustedHTML|TrustedScript/i.test(m.text())
+      )
+        console.push(m.text());
     });
     const pageErrors: string[] = [];
     tab.on('pageerror', (e) => pageErrors.push(e.message));
     await tab.goto(`${origin}/`);
-    await tab.waitForFunction(() => (window as unknown as { __csp?: { done: boolean } }).__csp?.done === true, null, { timeout: 30_000 });
-    const report = await tab.evaluate(() => (window as unknown as { __csp: unknown }).__csp) as {
+    await tab.waitForFunction(
+      () => (window as unknown as { __csp?: { done: boolean } }).__csp?.done === true,
+      null,
+      { timeout: 30_000 },
+    );
+    const report = (await tab.evaluate(() => (window as unknown as { __csp: unknown }).__csp)) as {
       violations: string[];
       errors: string[];
       steps: Record<string, number>;
@@ -101,7 +126,10 @@ describe('widget UI under a strict CSP with Trusted Types', () => {
       b.setAttribute('style', 'color: red');
       document.body.append(b);
       await new Promise((r) => setTimeout(r, 100));
-      return { trustedTypesEnforced, violations: (window as unknown as { __csp: { violations: string[] } }).__csp.violations.length };
+      return {
+        trustedTypesEnforced,
+        violations: (window as unknown as { __csp: { violations: string[] } }).__csp.violations.length,
+      };
     });
     await context.close();
     expect(control).toEqual({ trustedTypesEnforced: true, violations: 2 });
@@ -116,24 +144,28 @@ describe('widget UI under a strict CSP with Trusted Types', () => {
     expect(console.length).toBeGreaterThan(0);
   });
 
-  it.runIf(existsSync(BUNDLE))('the built script-tag bundle defines its elements with zero violations', async () => {
-    const context = await browser.newContext();
-    const tab = await context.newPage();
-    const problems: string[] = [];
-    tab.on('console', (m) => {
-      if (m.type() === 'error' && /Content Security Policy|Trusted Type/i.test(m.text())) problems.push(m.text());
-    });
-    tab.on('pageerror', (e) => problems.push(e.message));
-    await tab.goto(`${origin}/bundle`);
-    const defined = await tab.evaluate(async () => {
-      await customElements.whenDefined('charla-widget');
-      const el = document.createElement('charla-widget');
-      document.body.append(el);
-      await new Promise((r) => setTimeout(r, 200));
-      return !!el.shadowRoot?.querySelector('[part=launcher]');
-    });
-    await context.close();
-    expect(defined).toBe(true);
-    expect(problems).toEqual([]);
-  });
+  it.runIf(existsSync(BUNDLE))(
+    'the built script-tag bundle defines its elements with zero violations',
+    async () => {
+      const context = await browser.newContext();
+      const tab = await context.newPage();
+      const problems: string[] = [];
+      tab.on('console', (m) => {
+        if (m.type() === 'error' && /Content Security Policy|Trusted Type/i.test(m.text()))
+          problems.push(m.text());
+      });
+      tab.on('pageerror', (e) => problems.push(e.message));
+      await tab.goto(`${origin}/bundle`);
+      const defined = await tab.evaluate(async () => {
+        await customElements.whenDefined('charla-widget');
+        const el = document.createElement('charla-widget');
+        document.body.append(el);
+        await new Promise((r) => setTimeout(r, 200));
+        return !!el.shadowRoot?.querySelector('[part=launcher]');
+      });
+      await context.close();
+      expect(defined).toBe(true);
+      expect(problems).toEqual([]);
+    },
+  );
 });

@@ -98,31 +98,62 @@ export class CharlaChat extends LitElement {
     const sub = this.subtitle(room, t);
     return html`
       <header class="header" part="header">
-        ${group
-          ? html`<button type="button" class="icon-button" part="back-button" aria-label=${t('back')} @click=${this.handleBackClick}>
-              ${icons.back()}
-            </button>`
-          : nothing}
+        ${
+          group
+            ? html`<button
+                type="button"
+                class="icon-button"
+                part="back-button"
+                aria-label=${t('back')}
+                @click=${this.handleBackClick}
+              >
+                ${icons.back()}
+              </button>`
+            : nothing
+        }
         ${avatar(name, room?.avatarUrl)}
         <div class="header__text">
           <h2 id="title">${name}</h2>
           ${sub ? html`<span class="header__sub">${sub}</span>` : nothing}
         </div>
-        ${group
-          ? html`<button type="button" class="icon-button" part="add-button" aria-label=${t('addPeople')} @click=${this.handleAddClick}>
-              ${icons.userPlus()}
-            </button>`
-          : nothing}
-        <button type="button" class="icon-button" part="close-button" aria-label=${t('closeChat')} @click=${this.handleCloseClick}>
+        ${
+          group
+            ? html`<button
+                type="button"
+                class="icon-button"
+                part="add-button"
+                aria-label=${t('addPeople')}
+                @click=${this.handleAddClick}
+              >
+                ${icons.userPlus()}
+              </button>`
+            : nothing
+        }
+        <button
+          type="button"
+          class="icon-button"
+          part="close-button"
+          aria-label=${t('closeChat')}
+          @click=${this.handleCloseClick}
+        >
           ${icons.close()}
         </button>
       </header>
-      ${error
-        ? html`<div class="error" role="alert">
-            <p>${error.message}</p>
-            <button type="button" class="icon-button" aria-label=${t('dismiss')} @click=${this.handleDismissClick}>${icons.close()}</button>
-          </div>`
-        : nothing}
+      ${
+        error
+          ? html`<div class="error" role="alert">
+              <p>${error.message}</p>
+              <button
+                type="button"
+                class="icon-button"
+                aria-label=${t('dismiss')}
+                @click=${this.handleDismissClick}
+              >
+                ${icons.close()}
+              </button>
+            </div>`
+          : nothing
+      }
       <charla-message-list
         .context=${this.context}
         exportparts="message-list, message, bubble, option, chip, system, new-messages-button"

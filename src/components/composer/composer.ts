@@ -13,9 +13,10 @@ const ACCEPT = [...UPLOAD_MEDIA_TYPES.IMAGE, ...UPLOAD_MEDIA_TYPES.DOCUMENT].joi
 const LINE_HEIGHT_LIMIT = 5;
 
 /** Which message type a picked file becomes, or why it cannot be sent. */
-export function classifyFile(file: { type: string; size: number }):
-  | { ok: true; type: 'IMAGE' | 'DOCUMENT' }
-  | { ok: false; reason: 'type' | 'size'; max?: number } {
+export function classifyFile(file: {
+  type: string;
+  size: number;
+}): { ok: true; type: 'IMAGE' | 'DOCUMENT' } | { ok: false; reason: 'type' | 'size'; max?: number } {
   const mime = file.type.split(';')[0]!.trim().toLowerCase();
   const kind = (UPLOAD_MEDIA_TYPES.IMAGE as readonly string[]).includes(mime)
     ? 'IMAGE'
@@ -163,7 +164,8 @@ export class CharlaComposer extends LitElement {
     try {
       stream = await navigator.mediaDevices.getUserMedia({ audio: true });
     } catch (error) {
-      const denied = error instanceof DOMException && (error.name === 'NotAllowedError' || error.name === 'SecurityError');
+      const denied =
+        error instanceof DOMException && (error.name === 'NotAllowedError' || error.name === 'SecurityError');
       return this.setNotice(denied ? 'micDenied' : 'micUnavailable');
     }
     const chunks: Blob[] = [];
@@ -204,40 +206,100 @@ export class CharlaComposer extends LitElement {
     const uploads = this.stores.get('$uploads') ?? [];
     const canSend = !off && this.text.trim().length > 0;
     return html`
-      ${this.notice
-        ? html`<div class="notice" part="notice" role="alert">
-            <p>${this.notice}</p>
-            <button type="button" class="icon-button" aria-label=${this.t('dismiss')} @click=${this.handleDismissClick}>
-              ${icons.close()}
-            </button>
-          </div>`
-        : nothing}
-      ${uploads.length
-        ? html`<div class="uploads">
-            ${uploads.map(
-              (u) => html`<div class="upload">
-                <span>${u.error ? `${u.name}: ${u.error}` : this.t('uploading', { name: u.name })}</span>
-                <progress max="1" .value=${u.progress} aria-label=${this.t('uploading', { name: u.name })}></progress>
-              </div>`,
-            )}
-          </div>`
-        : nothing}
+      ${
+        this.notice
+          ? html`<div class="notice" part="notice" role="alert">
+              <p>${this.notice}</p>
+              <button
+                type="button"
+                class="icon-button"
+                aria-label=${this.t('dismiss')}
+                @click=${this.handleDismissClick}
+              >
+                ${icons.close()}
+              </button>
+            </div>`
+          : nothing
+      }
+      ${
+        uploads.length
+          ? html`<div class="uploads">
+              ${uploads.map(
+                (u) =>
+                  html`<div class="upload">
+                    <span>${u.error ? `${u.name}: ${u.error}` : this.t('uploading', { name: u.name })}</span>
+                    <progress
+                      max="1"
+                      .value=${u.progress}
+                      aria-label=${this.t('uploading', { name: u.name })}
+                    ></progress>
+                  </div>`,
+              )}
+            </div>`
+          : nothing
+      }
       <div class="composer" part="composer">
-        <input type="file" accept=${ACCEPT} tabindex="-1" aria-hidden="true" @change=${this.handleFileChange} />
-        <button type="button" class="icon-button" part="attach-button" aria-label=${this.t('attach')} ?disabled=${off}
-          @click=${this.handleAttachClick}>${icons.attach()}</button>
-        <button type="button" class="icon-button" part="location-button" aria-label=${this.t('shareLocation')}
-          ?disabled=${off} @click=${this.handleLocationClick}>${icons.location()}</button>
-        <button type="button" class="icon-button ${this.recording ? 'recording' : ''}" part="mic-button"
-          aria-label=${this.recording ? this.t('stopRecording') : this.t('recordAudio')} aria-pressed=${this.recording}
-          ?disabled=${off} @click=${this.handleMicClick}>${this.recording ? icons.stop() : icons.mic()}</button>
+        <input
+          type="file"
+          accept=${ACCEPT}
+          tabindex="-1"
+          aria-hidden="true"
+          @change=${this.handleFileChange}
+        />
+        <button
+          type="button"
+          class="icon-button"
+          part="attach-button"
+          aria-label=${this.t('attach')}
+          ?disabled=${off}
+          @click=${this.handleAttachClick}
+        >
+          ${icons.attach()}
+        </button>
+        <button
+          type="button"
+          class="icon-button"
+          part="location-button"
+          aria-label=${this.t('shareLocation')}
+          ?disabled=${off}
+          @click=${this.handleLocationClick}
+        >
+          ${icons.location()}
+        </button>
+        <button
+          type="button"
+          class="icon-button ${this.recording ? 'recording' : ''}"
+          part="mic-button"
+          aria-label=${this.recording ? this.t('stopRecording') : this.t('recordAudio')}
+          aria-pressed=${this.recording}
+          ?disabled=${off}
+          @click=${this.handleMicClick}
+        >
+          ${this.recording ? icons.stop() : icons.mic()}
+        </button>
         <div class="field">
-          <textarea part="input" rows="1" aria-label=${this.t('messageLabel')}
-            placeholder=${this.recording ? this.t('recording') : this.t('messagePlaceholder')} maxlength="4096"
-            .value=${this.text} ?disabled=${off} @input=${this.handleInput} @keydown=${this.handleKeyDown}></textarea>
+          <textarea
+            part="input"
+            rows="1"
+            aria-label=${this.t('messageLabel')}
+            placeholder=${this.recording ? this.t('recording') : this.t('messagePlaceholder')}
+            maxlength="4096"
+            .value=${this.text}
+            ?disabled=${off}
+            @input=${this.handleInput}
+            @keydown=${this.handleKeyDown}
+          ></textarea>
         </div>
-        <button type="button" class="icon-button send" part="send-button" aria-label=${this.t('send')} ?disabled=${!canSend}
-          @click=${this.handleSendClick}>${icons.send()}</button>
+        <button
+          type="button"
+          class="icon-button send"
+          part="send-button"
+          aria-label=${this.t('send')}
+          ?disabled=${!canSend}
+          @click=${this.handleSendClick}
+        >
+          ${icons.send()}
+        </button>
       </div>
     `;
   }

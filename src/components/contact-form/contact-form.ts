@@ -63,8 +63,12 @@ export class CharlaContactForm extends LitElement {
     return html`<form part="form" novalidate @submit=${this.handleSubmit} aria-label=${t('contactFormTitle')}>
       <p class="title">${t('contactFormTitle')}</p>
       <label>${t('name')}<input name="name" autocomplete="name" maxlength="200" ?disabled=${off} /></label>
-      <label>${t('phone')}<input name="phone" type="tel" autocomplete="tel" maxlength="20" ?disabled=${off} /></label>
-      <label>${t('email')}<input name="email" type="email" autocomplete="email" maxlength="254" ?disabled=${off} /></label>
+      <label
+        >${t('phone')}<input name="phone" type="tel" autocomplete="tel" maxlength="20" ?disabled=${off}
+      /></label>
+      <label
+        >${t('email')}<input name="email" type="email" autocomplete="email" maxlength="254" ?disabled=${off}
+      /></label>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
       <button type="submit" ?disabled=${off}>${t('submit')}</button>
     </form>`;

@@ -57,16 +57,23 @@ export class CharlaHomeMenu extends LitElement {
     const unread = this.stores.get('$unreadByRoom')?.[room.id] ?? room.unread ?? 0;
     const preview = summarize(room.lastMessage ?? null, t);
     return html`<li>
-      <button type="button" class="item" part="room" @click=${() => this.context?.actions.selectRoom(room.id)}>
+      <button
+        type="button"
+        class="item"
+        part="room"
+        @click=${() => this.context?.actions.selectRoom(room.id)}
+      >
         ${avatar(room.name, room.avatarUrl)}
         <span class="item__text">
           <span class="item__name">${room.name}</span>
           ${preview ? html`<span class="item__secondary">${preview}</span>` : nothing}
         </span>
-        ${unread > 0
-          ? html`<span class="count" aria-hidden="true">${unread > 99 ? '99+' : unread}</span
-              ><span class="visually-hidden">, ${t('unread', { count: unread })}</span>`
-          : nothing}
+        ${
+          unread > 0
+            ? html`<span class="count" aria-hidden="true">${unread > 99 ? '99+' : unread}</span
+                ><span class="visually-hidden">, ${t('unread', { count: unread })}</span>`
+            : nothing
+        }
       </button>
     </li>`;
   }
@@ -78,37 +85,58 @@ export class CharlaHomeMenu extends LitElement {
     const group = isGroupWidget(config);
     const contacts = this.stores.get('$contacts') ?? [];
     const loading = this.stores.get('$contactsLoading') ?? false;
-    const title = typeof config?.properties['name'] === 'string' && config.properties['name'] ? config.properties['name'] : t('home');
+    const title =
+      typeof config?.properties['name'] === 'string' && config.properties['name']
+        ? config.properties['name']
+        : t('home');
     return html`
       <header class="header" part="header">
         <span class="brand" aria-hidden="true">${icons.chat()}</span>
         <div class="header__text"><h2 id="title">${title}</h2></div>
-        <button type="button" class="icon-button" part="close-button" aria-label=${t('closeChat')} @click=${this.handleCloseClick}>
+        <button
+          type="button"
+          class="icon-button"
+          part="close-button"
+          aria-label=${t('closeChat')}
+          @click=${this.handleCloseClick}
+        >
           ${icons.close()}
         </button>
       </header>
       <div class="body">
         <section aria-labelledby="rooms-title">
           <h3 class="section-title" id="rooms-title">${t('rooms')}</h3>
-          ${rooms.length
-            ? html`<ul class="list">${rooms.map((room) => this.renderRoom(room, t))}</ul>`
-            : html`<p class="empty">${t('noRooms')}</p>`}
+          ${
+            rooms.length
+              ? html`<ul class="list">
+                  ${rooms.map((room) => this.renderRoom(room, t))}
+                </ul>`
+              : html`<p class="empty">${t('noRooms')}</p>`
+          }
         </section>
-        ${group
-          ? html`<section aria-labelledby="contacts-title" aria-busy=${loading ? 'true' : 'false'}>
-              <h3 class="section-title" id="contacts-title">${t('contacts')}</h3>
-              ${loading
-                ? html`<p class="loader" role="status"><span class="spinner" aria-hidden="true"></span>${t('loading')}</p>`
-                : nothing}
-              ${contacts.length
-                ? html`<ul class="list">
-                    ${contacts.map((c) => contactItem(c, t('startChatWith'), this.handleContactChoose))}
-                  </ul>`
-                : loading
-                  ? nothing
-                  : html`<p class="empty">${t('noContacts')}</p>`}
-            </section>`
-          : nothing}
+        ${
+          group
+            ? html`<section aria-labelledby="contacts-title" aria-busy=${loading ? 'true' : 'false'}>
+                <h3 class="section-title" id="contacts-title">${t('contacts')}</h3>
+                ${
+                  loading
+                    ? html`<p class="loader" role="status">
+                        <span class="spinner" aria-hidden="true"></span>${t('loading')}
+                      </p>`
+                    : nothing
+                }
+                ${
+                  contacts.length
+                    ? html`<ul class="list">
+                        ${contacts.map((c) => contactItem(c, t('startChatWith'), this.handleContactChoose))}
+                      </ul>`
+                    : loading
+                      ? nothing
+                      : html`<p class="empty">${t('noContacts')}</p>`
+                }
+              </section>`
+            : nothing
+        }
       </div>
     `;
   }

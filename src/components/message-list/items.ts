@@ -33,11 +33,17 @@ export interface RowInfo {
   newDay: boolean;
 }
 
-export function rowInfo(messages: readonly Message[], index: number, userId: string | null, groupRoom: boolean): RowInfo {
+export function rowInfo(
+  messages: readonly Message[],
+  index: number,
+  userId: string | null,
+  groupRoom: boolean,
+): RowInfo {
   const m = messages[index]!;
   const prev = index > 0 ? messages[index - 1] : undefined;
   const newDay = !prev || dayOf(prev) !== dayOf(m);
   const own = isOwn(m, userId);
-  const grouped = !newDay && !!prev && prev.type !== 'EVENT' && m.type !== 'EVENT' && prev.senderId === m.senderId;
+  const grouped =
+    !newDay && !!prev && prev.type !== 'EVENT' && m.type !== 'EVENT' && prev.senderId === m.senderId;
   return { own, grouped, showSender: groupRoom && !own && !grouped, newDay };
 }

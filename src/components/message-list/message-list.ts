@@ -83,7 +83,8 @@ export class CharlaMessageList extends LitElement {
    */
   protected override async scheduleUpdate(): Promise<void> {
     const wait = this.hasUpdated && !this.immediate && document.visibilityState !== 'hidden';
-    if (wait && typeof requestAnimationFrame === 'function') await new Promise((resolve) => requestAnimationFrame(resolve));
+    if (wait && typeof requestAnimationFrame === 'function')
+      await new Promise((resolve) => requestAnimationFrame(resolve));
     this.immediate = false;
     super.scheduleUpdate();
   }
@@ -233,7 +234,8 @@ export class CharlaMessageList extends LitElement {
    * app's bundler may split into a chunk fetched on the first open of a room.
    */
   private layout() {
-    if (this.anchor.mode === 'bottom' && this.items.length) return flow({ ...OVERHANG, pin: { index: this.items.length - 1, block: 'end' } });
+    if (this.anchor.mode === 'bottom' && this.items.length)
+      return flow({ ...OVERHANG, pin: { index: this.items.length - 1, block: 'end' } });
     if (this.anchor.mode === 'item') {
       const key = this.anchor.key;
       const index = findIndexFromEnd(this.items, key);
@@ -242,7 +244,14 @@ export class CharlaMessageList extends LitElement {
     return flow({ ...OVERHANG });
   }
 
-  private renderItem(m: Message, index: number, language: string, disabled: boolean, lastIndex: number, t: Translate): TemplateResult {
+  private renderItem(
+    m: Message,
+    index: number,
+    language: string,
+    disabled: boolean,
+    lastIndex: number,
+    t: Translate,
+  ): TemplateResult {
     const row = rowInfo(this.items, index, this.userId, this.groupRoom);
     return html`<charla-message
       data-key=${String(m.id)}
@@ -265,9 +274,13 @@ export class CharlaMessageList extends LitElement {
     const disabled = this.stores.get('$ui')?.inputsDisabled ?? false;
     const lastIndex = this.items.length - 1;
     return html`
-      ${history?.loading
-        ? html`<div class="older" role="status"><span class="spinner" aria-hidden="true"></span>${t('loadingOlder')}</div>`
-        : nothing}
+      ${
+        history?.loading
+          ? html`<div class="older" role="status">
+              <span class="spinner" aria-hidden="true"></span>${t('loadingOlder')}
+            </div>`
+          : nothing
+      }
       <div
         class="scroller"
         part="message-list"
@@ -280,18 +293,25 @@ export class CharlaMessageList extends LitElement {
         ${virtualize({
           items: this.items as Message[],
           keyFunction: (m: Message) => String(m.id),
-          renderItem: (m: Message, index: number) => this.renderItem(m, index, language, disabled, lastIndex, t),
+          renderItem: (m: Message, index: number) =>
+            this.renderItem(m, index, language, disabled, lastIndex, t),
           scroller: true,
           layout: this.layout(),
         })}
       </div>
-      ${this.anchor.mode !== 'bottom' && this.unseenBelow > 0
-        ? html`<button type="button" class="jump" part="new-messages-button" @click=${this.handleJumpClick}>
-            ${icons.arrowDown()}<span>${t('newMessages')} (${this.unseenBelow})</span>
-          </button>`
-        : nothing}
+      ${
+        this.anchor.mode !== 'bottom' && this.unseenBelow > 0
+          ? html`<button type="button" class="jump" part="new-messages-button" @click=${this.handleJumpClick}>
+              ${icons.arrowDown()}<span>${t('newMessages')} (${this.unseenBelow})</span>
+            </button>`
+          : nothing
+      }
       <div class="visually-hidden" role="log" aria-live="polite" aria-relevant="additions">
-        ${repeat(this.announcements, (a) => a.id, (a) => html`<p>${a.text}</p>`)}
+        ${repeat(
+          this.announcements,
+          (a) => a.id,
+          (a) => html`<p>${a.text}</p>`,
+        )}
       </div>
     `;
   }

@@ -99,36 +99,53 @@ export class CharlaMessage extends LitElement {
     const statusLabel = t(`status${status}`);
     return html`<div class="meta">
       <time datetime=${when.toISOString()}>${formatTime(when, this.language)}</time>
-      ${this.own
-        ? html`<span class="status status--${status}" role="img" aria-label=${statusLabel}
-            >${statusIcon()}</span>`
-        : nothing}
-      ${this.own && status === 'FAILED'
-        ? html`<button type="button" class="retry" @click=${this.handleRetryClick}>${t('retry')}</button>`
-        : nothing}
+      ${
+        this.own
+          ? html`<span class="status status--${status}" role="img" aria-label=${statusLabel}
+              >${statusIcon()}</span
+            >`
+          : nothing
+      }
+      ${
+        this.own && status === 'FAILED'
+          ? html`<button type="button" class="retry" @click=${this.handleRetryClick}>${t('retry')}</button>`
+          : nothing
+      }
     </div>`;
   }
 
   private renderExtras(m: Message, r: RenderContext): TemplateResult {
     const i = m.interactive;
-    return html`${renderOptions(m, r)}${renderQuickReplies(m, r)}${i?.kind === 'voice_call' ? renderCall(m, i, r) : nothing}${i?.kind ===
-      'contact_info_request'
-        ? html`<charla-contact-form .message=${m} .actions=${this.actions} language=${this.language}
-            ?disabled=${this.disabled}></charla-contact-form>`
-        : nothing}`;
+    return html`${renderOptions(m, r)}${renderQuickReplies(m, r)}${i?.kind === 'voice_call' ? renderCall(m, i, r) : nothing}${
+      i?.kind === 'contact_info_request'
+        ? html`<charla-contact-form
+            .message=${m}
+            .actions=${this.actions}
+            language=${this.language}
+            ?disabled=${this.disabled}
+          ></charla-contact-form>`
+        : nothing
+    }`;
   }
 
   override render() {
     const m = this.message;
     if (!m) return nothing;
-    return html`${this.dayLabel
-      ? html`<div class="day" role="separator"><span>${this.dayLabel}</span></div>`
-      : nothing}${this.renderRow(m)}`;
+    return html`${
+      this.dayLabel ? html`<div class="day" role="separator"><span>${this.dayLabel}</span></div>` : nothing
+    }${this.renderRow(m)}`;
   }
 
   private renderRow(m: Message) {
     const t = translator(this.language);
-    const r: RenderContext = { t, language: this.language, actions: this.actions, media: this.media, own: this.own, latest: this.latest };
+    const r: RenderContext = {
+      t,
+      language: this.language,
+      actions: this.actions,
+      media: this.media,
+      own: this.own,
+      latest: this.latest,
+    };
     if (m.type === 'EVENT') {
       return html`<div class="row"><div class="system" part="message system">${renderEvent(m)}</div></div>`;
     }

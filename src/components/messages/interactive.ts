@@ -28,15 +28,23 @@ export function renderOptions(m: Message, r: RenderContext): TemplateResult | ty
 }
 
 function renderOption(m: Message, o: MessageOption, r: RenderContext): TemplateResult {
-  const body = html`<span class="option__title">${o.title}</span>${o.description
-      ? html`<span class="option__description">${o.description}</span>`
-      : nothing}`;
+  const body = html`<span class="option__title">${o.title}</span>${
+      o.description ? html`<span class="option__description">${o.description}</span>` : nothing
+    }`;
   const href = o.url ? safeUrl(o.url) : null;
   if (href) {
-    return html`<a class="option" part="option" href=${href} target="_blank" rel="noopener noreferrer">${body}</a>`;
+    return html`<a class="option" part="option" href=${href} target="_blank" rel="noopener noreferrer"
+      >${body}</a
+    >`;
   }
-  return html`<button type="button" class="option" part="option"
-    @click=${() => reportFailure(r.actions?.chooseOption(m, o))}>${body}</button>`;
+  return html`<button
+    type="button"
+    class="option"
+    part="option"
+    @click=${() => reportFailure(r.actions?.chooseOption(m, o))}
+  >
+    ${body}
+  </button>`;
 }
 
 export function renderQuickReplies(m: Message, r: RenderContext): TemplateResult | typeof nothing {
@@ -49,11 +57,22 @@ export function renderQuickReplies(m: Message, r: RenderContext): TemplateResult
 
 function renderChip(m: Message, q: QuickReply, r: RenderContext): TemplateResult {
   const img = q.imageUrl ? safeUrl(q.imageUrl) : null;
-  const body = html`${img ? html`<img src=${img} alt="" referrerpolicy="no-referrer" />` : nothing}<span>${q.title}</span>`;
+  const body = html`${img ? html`<img src=${img} alt="" referrerpolicy="no-referrer" />` : nothing}<span
+      >${q.title}</span
+    >`;
   const href = q.url ? safeUrl(q.url) : null;
-  if (href) return html`<a class="chip" part="chip" href=${href} target="_blank" rel="noopener noreferrer">${body}</a>`;
-  return html`<button type="button" class="chip" part="chip"
-    @click=${() => reportFailure(r.actions?.chooseQuickReply(m, q))}>${body}</button>`;
+  if (href)
+    return html`<a class="chip" part="chip" href=${href} target="_blank" rel="noopener noreferrer"
+      >${body}</a
+    >`;
+  return html`<button
+    type="button"
+    class="chip"
+    part="chip"
+    @click=${() => reportFailure(r.actions?.chooseQuickReply(m, q))}
+  >
+    ${body}
+  </button>`;
 }
 
 function contactName(c: BotContact): string {
@@ -63,46 +82,68 @@ function contactName(c: BotContact): string {
 
 export function renderContacts(contacts: BotContact[], r: RenderContext): TemplateResult {
   return html`${contacts.map(
-    (c) => html`<div class="card card--contact">
-      <span class="card__icon">${icons.user()}</span>
-      <span class="card__body">
-        <span class="card__title">${contactName(c) || r.t('contact')}</span>
-        ${(c.phones ?? []).map((p) => {
-          const href = telHref(p.phone);
-          const label = p.type ? `${p.phone ?? ''} (${p.type})` : (p.phone ?? '');
-          return href ? html`<a class="card__link" href=${href}>${label}</a>` : html`<span class="card__secondary">${label}</span>`;
-        })}
-        ${(c.emails ?? []).map((e) => {
-          const href = mailtoHref(e.email);
-          return href
-            ? html`<a class="card__link" href=${href}>${e.email}</a>`
-            : html`<span class="card__secondary">${e.email ?? ''}</span>`;
-        })}
-        ${(c.addresses ?? []).map(
-          (a) =>
-            html`<span class="card__secondary">${[a.street, a.city, a.state, a.zip, a.country]
-              .filter(Boolean)
-              .join(', ')}</span>`,
-        )}
-      </span>
-    </div>`,
+    (c) =>
+      html`<div class="card card--contact">
+        <span class="card__icon">${icons.user()}</span>
+        <span class="card__body">
+          <span class="card__title">${contactName(c) || r.t('contact')}</span>
+          ${(c.phones ?? []).map((p) => {
+            const href = telHref(p.phone);
+            const label = p.type ? `${p.phone ?? ''} (${p.type})` : (p.phone ?? '');
+            return href
+              ? html`<a class="card__link" href=${href}>${label}</a>`
+              : html`<span class="card__secondary">${label}</span>`;
+          })}
+          ${(c.emails ?? []).map((e) => {
+            const href = mailtoHref(e.email);
+            return href
+              ? html`<a class="card__link" href=${href}>${e.email}</a>`
+              : html`<span class="card__secondary">${e.email ?? ''}</span>`;
+          })}
+          ${(c.addresses ?? []).map(
+            (a) =>
+              html`<span class="card__secondary"
+                >${[a.street, a.city, a.state, a.zip, a.country].filter(Boolean).join(', ')}</span
+              >`,
+          )}
+        </span>
+      </div>`,
   )}`;
 }
 
 const PHONE_IN_TEXT = /\+[1-9][0-9 ().-]{7,20}/;
 
-export function renderCall(m: Message, spec: { header?: string | undefined; displayText: string }, r: RenderContext): TemplateResult {
+export function renderCall(
+  m: Message,
+  spec: { header?: string | undefined; displayText: string },
+  r: RenderContext,
+): TemplateResult {
   // The call variant names no number; when its display text carries one we can dial it, else we tell the bot.
   const href = telHref(PHONE_IN_TEXT.exec(spec.displayText)?.[0]?.trim());
   const label = spec.displayText || r.t('call');
   return html`<div class="call">
     ${spec.header ? html`<p class="call__header">${spec.header}</p>` : nothing}
-    ${href
-      ? html`<a class="option option--call" part="option" href=${href}>${icons.phone()}<span>${label}</span></a>`
-      : html`<button type="button" class="option option--call" part="option"
-          @click=${() =>
-            reportFailure(
-              r.actions?.chooseOption(m, { type: 'voice_call', title: label, payload: { action: 'voice_call' }, order: 0 }),
-            )}>${icons.phone()}<span>${label}</span></button>`}
+    ${
+      href
+        ? html`<a class="option option--call" part="option" href=${href}
+            >${icons.phone()}<span>${label}</span></a
+          >`
+        : html`<button
+            type="button"
+            class="option option--call"
+            part="option"
+            @click=${() =>
+              reportFailure(
+                r.actions?.chooseOption(m, {
+                  type: 'voice_call',
+                  title: label,
+                  payload: { action: 'voice_call' },
+                  order: 0,
+                }),
+              )}
+          >
+            ${icons.phone()}<span>${label}</span>
+          </button>`
+    }
   </div>`;
 }

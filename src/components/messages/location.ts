@@ -12,9 +12,13 @@ export function renderLocation(m: LocationMessage, r: RenderContext): TemplateRe
     <span class="card__body">
       <span class="card__title">${r.t('location')}</span>
       <span class="card__secondary">${c ? `${c.lat}, ${c.lng}` : `${m.lat}, ${m.lng}`}</span>
-      ${c
-        ? html`<a class="card__link" href=${mapHref(c.lat, c.lng)} target="_blank" rel="noopener noreferrer">${r.t('openMap')}</a>`
-        : ''}
+      ${
+        c
+          ? html`<a class="card__link" href=${mapHref(c.lat, c.lng)} target="_blank" rel="noopener noreferrer"
+              >${r.t('openMap')}</a
+            >`
+          : ''
+      }
     </span>
   </div>`;
 }

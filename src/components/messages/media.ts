@@ -1,6 +1,12 @@
 /** IMAGE, AUDIO, VIDEO, DOCUMENT and FILE: players, a picture that opens larger, a file card. */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { AudioMessage, DocumentMessage, FileMessage, ImageMessage, VideoMessage } from '../../../types/index.ts';
+import type {
+  AudioMessage,
+  DocumentMessage,
+  FileMessage,
+  ImageMessage,
+  VideoMessage,
+} from '../../../types/index.ts';
 import { fileNameOf } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import type { RenderContext } from './render-context.ts';
@@ -29,11 +35,22 @@ export function renderImage(m: ImageMessage, r: RenderContext): TemplateResult {
   const alt = m.caption || r.t('image');
   return html`<figure class="image">
     <button type="button" class="image__open" aria-label=${r.t('openImage')} @click=${openDialog}>
-      <img src=${src} alt=${alt} loading="lazy" referrerpolicy="no-referrer" @error=${() => r.media.handleError(m.mediaUrl)} />
+      <img
+        src=${src}
+        alt=${alt}
+        loading="lazy"
+        referrerpolicy="no-referrer"
+        @error=${() => r.media.handleError(m.mediaUrl)}
+      />
     </button>
     ${m.caption ? html`<figcaption class="caption">${richText(m.caption)}</figcaption>` : nothing}
     <dialog class="lightbox" aria-label=${alt}>
-      <button type="button" class="icon-button lightbox__close" aria-label=${r.t('closeImage')} @click=${closeDialog}>
+      <button
+        type="button"
+        class="icon-button lightbox__close"
+        aria-label=${r.t('closeImage')}
+        @click=${closeDialog}
+      >
         ${icons.close()}
       </button>
       <img src=${src} alt=${alt} referrerpolicy="no-referrer" />
@@ -44,15 +61,28 @@ export function renderImage(m: ImageMessage, r: RenderContext): TemplateResult {
 export function renderAudio(m: AudioMessage, r: RenderContext): TemplateResult {
   const src = r.media.src(m.mediaUrl);
   if (!src || r.media.failed(m.mediaUrl)) return unavailable(r);
-  return html`<audio class="audio" controls preload="metadata" src=${src} aria-label=${r.t('audio')}
-    @error=${() => r.media.handleError(m.mediaUrl)}></audio>`;
+  return html`<audio
+    class="audio"
+    controls
+    preload="metadata"
+    src=${src}
+    aria-label=${r.t('audio')}
+    @error=${() => r.media.handleError(m.mediaUrl)}
+  ></audio>`;
 }
 
 export function renderVideo(m: VideoMessage, r: RenderContext): TemplateResult {
   const src = r.media.src(m.mediaUrl);
   if (!src || r.media.failed(m.mediaUrl)) return html`${unavailable(r)}${caption(m.caption)}`;
-  return html`<video class="video" controls playsinline preload="metadata" src=${src}
-      aria-label=${m.caption || r.t('video')} @error=${() => r.media.handleError(m.mediaUrl)}></video>
+  return html`<video
+      class="video"
+      controls
+      playsinline
+      preload="metadata"
+      src=${src}
+      aria-label=${m.caption || r.t('video')}
+      @error=${() => r.media.handleError(m.mediaUrl)}
+    ></video>
     ${caption(m.caption)}`;
 }
 
@@ -65,9 +95,18 @@ export function renderDocument(m: DocumentMessage | FileMessage, r: RenderContex
       <span class="card__title">${name}</span>
       <span class="card__secondary">${r.t('document')}</span>
     </span>
-    ${src
-      ? html`<a class="icon-button card__action" href=${src} target="_blank" rel="noopener noreferrer" download
-          aria-label=${`${r.t('download')}: ${name}`}>${icons.download()}</a>`
-      : nothing}
+    ${
+      src
+        ? html`<a
+            class="icon-button card__action"
+            href=${src}
+            target="_blank"
+            rel="noopener noreferrer"
+            download
+            aria-label=${`${r.t('download')}: ${name}`}
+            >${icons.download()}</a
+          >`
+        : nothing
+    }
   </div>`;
 }

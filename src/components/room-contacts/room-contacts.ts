@@ -27,7 +27,11 @@ export class CharlaRoomContacts extends LitElement {
   /** Ids being added right now (their buttons are disabled meanwhile). */
   @state() private adding = new Set<string>();
 
-  private readonly stores = new ContextStoresController(this, ['$roomContacts', '$roomContactsLoading', '$language']);
+  private readonly stores = new ContextStoresController(this, [
+    '$roomContacts',
+    '$roomContactsLoading',
+    '$language',
+  ]);
 
   override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('context')) this.stores.use(this.context);
@@ -61,27 +65,45 @@ export class CharlaRoomContacts extends LitElement {
     const loading = this.stores.get('$roomContactsLoading') ?? false;
     return html`
       <header class="header" part="header">
-        <button type="button" class="icon-button" part="back-button" aria-label=${t('back')} @click=${this.handleBackClick}>
+        <button
+          type="button"
+          class="icon-button"
+          part="back-button"
+          aria-label=${t('back')}
+          @click=${this.handleBackClick}
+        >
           ${icons.back()}
         </button>
         <div class="header__text"><h2 id="title">${t('roomContacts')}</h2></div>
-        <button type="button" class="icon-button" part="close-button" aria-label=${t('closeChat')} @click=${this.handleCloseClick}>
+        <button
+          type="button"
+          class="icon-button"
+          part="close-button"
+          aria-label=${t('closeChat')}
+          @click=${this.handleCloseClick}
+        >
           ${icons.close()}
         </button>
       </header>
       <div class="body" aria-busy=${loading ? 'true' : 'false'}>
-        ${loading
-          ? html`<p class="loader" role="status"><span class="spinner" aria-hidden="true"></span>${t('loading')}</p>`
-          : nothing}
-        ${contacts.length
-          ? html`<ul class="list">
-              ${contacts.map((c) =>
-                contactItem(c, t('addToRoom'), this.handleChoose, this.adding.has(String(c.id))),
-              )}
-            </ul>`
-          : loading
-            ? nothing
-            : html`<p class="empty">${t('noContacts')}</p>`}
+        ${
+          loading
+            ? html`<p class="loader" role="status">
+                <span class="spinner" aria-hidden="true"></span>${t('loading')}
+              </p>`
+            : nothing
+        }
+        ${
+          contacts.length
+            ? html`<ul class="list">
+                ${contacts.map((c) =>
+                  contactItem(c, t('addToRoom'), this.handleChoose, this.adding.has(String(c.id))),
+                )}
+              </ul>`
+            : loading
+              ? nothing
+              : html`<p class="empty">${t('noContacts')}</p>`
+        }
       </div>
     `;
   }

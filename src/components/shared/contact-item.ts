@@ -11,14 +11,21 @@ export function contactName(c: Contact): string {
  * The button's name comes from its content (an unseen verb, then the visible name), so what a
  * speech-input user reads is part of what they can say.
  */
-export function contactItem(c: Contact, verb: string, onChoose: (c: Contact) => void, disabled = false): TemplateResult {
+export function contactItem(
+  c: Contact,
+  verb: string,
+  onChoose: (c: Contact) => void,
+  disabled = false,
+): TemplateResult {
   const name = contactName(c);
   return html`<li>
     <button type="button" class="item" part="contact" ?disabled=${disabled} @click=${() => onChoose(c)}>
       ${avatar(name, c.avatar)}
-      <span class="item__text"><span class="item__name"><span class="visually-hidden">${verb} </span>${name}</span>${c.type
-          ? html`<span class="item__secondary">${c.type}</span>`
-          : ''}</span>
+      <span class="item__text"
+        ><span class="item__name"><span class="visually-hidden">${verb} </span>${name}</span>${
+          c.type ? html`<span class="item__secondary">${c.type}</span>` : ''
+        }</span
+      >
     </button>
   </li>`;
 }

@@ -4,7 +4,8 @@ import type { Translate } from '../../i18n/index.ts';
 
 /** The message's moment as a Date (timestamp first, createdAt second). */
 export function messageDate(message: Pick<Message, 'timestamp' | 'createdAt'>): Date {
-  const fromStamp = typeof message.timestamp === 'number' && Number.isFinite(message.timestamp) ? message.timestamp : NaN;
+  const fromStamp =
+    typeof message.timestamp === 'number' && Number.isFinite(message.timestamp) ? message.timestamp : NaN;
   const d = new Date(Number.isNaN(fromStamp) ? message.createdAt : fromStamp);
   return Number.isNaN(d.getTime()) ? new Date(0) : d;
 }
@@ -40,7 +41,9 @@ export function formatDay(date: Date, language: string, t: Translate, now = new 
   if (key === dayKey(yesterday)) return t('yesterday');
   const month = t('months').split(',')[date.getMonth()] ?? '';
   const year = date.getFullYear() === now.getFullYear() ? '' : ` ${date.getFullYear()}`;
-  return language === 'en' ? `${month} ${date.getDate()}${year ? `,${year}` : ''}` : `${date.getDate()} de ${month}${year ? ` de${year}` : ''}`;
+  return language === 'en'
+    ? `${month} ${date.getDate()}${year ? `,${year}` : ''}`
+    : `${date.getDate()} de ${month}${year ? ` de${year}` : ''}`;
 }
 
 export function formatBytes(bytes: number): string {

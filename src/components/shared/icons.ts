@@ -2,7 +2,9 @@
 import { html, svg, type SVGTemplateResult, type TemplateResult } from 'lit';
 
 const icon = (content: SVGTemplateResult): TemplateResult =>
-  html`<svg class="icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">${content}</svg>`;
+  html`<svg class="icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+    ${content}
+  </svg>`;
 
 const stroke = (d: string): SVGTemplateResult =>
   svg`<path d=${d} fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"></path>`;
@@ -16,8 +18,15 @@ export const icons = {
   back: () => icon(stroke('M15 5l-7 7 7 7')),
   send: () => icon(svg`<path d="M3.4 20.4 21 12 3.4 3.6 3.3 10l12.2 2-12.2 2z" fill="currentColor"></path>`),
   attach: () =>
-    icon(stroke('M21 11.5l-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l8.6-8.6a3.7 3.7 0 0 1 5.2 5.2l-8.6 8.6a1.8 1.8 0 0 1-2.6-2.6l7.9-7.9')),
-  location: () => icon(stroke('M12 21s-7-6.2-7-11.5a7 7 0 0 1 14 0C19 14.8 12 21 12 21zM12 12.5a3 3 0 1 0 0-6 3 3 0 0 0 0 6z')),
+    icon(
+      stroke(
+        'M21 11.5l-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l8.6-8.6a3.7 3.7 0 0 1 5.2 5.2l-8.6 8.6a1.8 1.8 0 0 1-2.6-2.6l7.9-7.9',
+      ),
+    ),
+  location: () =>
+    icon(
+      stroke('M12 21s-7-6.2-7-11.5a7 7 0 0 1 14 0C19 14.8 12 21 12 21zM12 12.5a3 3 0 1 0 0-6 3 3 0 0 0 0 6z'),
+    ),
   mic: () => icon(stroke('M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3zM5 11a7 7 0 0 0 14 0M12 18v3')),
   stop: () => icon(svg`<rect x="6" y="6" width="12" height="12" rx="2" fill="currentColor"></rect>`),
   check: () => icon(stroke('M5 12.5l4.5 4.5L19 7.5')),

@@ -46,7 +46,8 @@ const COORDINATE = /^-?[0-9]{1,3}(\.[0-9]{1,15})?$/;
 export function coordinates(lat: unknown, lng: unknown): { lat: number; lng: number } | null {
   const a = typeof lat === 'number' ? String(lat) : lat;
   const b = typeof lng === 'number' ? String(lng) : lng;
-  if (typeof a !== 'string' || typeof b !== 'string' || !COORDINATE.test(a) || !COORDINATE.test(b)) return null;
+  if (typeof a !== 'string' || typeof b !== 'string' || !COORDINATE.test(a) || !COORDINATE.test(b))
+    return null;
   const la = Number(a);
   const lo = Number(b);
   if (Math.abs(la) > 90 || Math.abs(lo) > 180) return null;

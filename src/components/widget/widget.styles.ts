@@ -24,7 +24,9 @@ export const styles = css`
     background: var(--charla-color-primary, #2563eb);
     color: var(--charla-color-on-primary, #fff);
     box-shadow: 0 6px 20px rgba(15, 23, 42, 0.25);
-    transition: transform 0.15s ease, box-shadow 0.15s ease;
+    transition:
+      transform 0.15s ease,
+      box-shadow 0.15s ease;
   }
   .launcher .icon {
     width: 28px;

@@ -38,7 +38,12 @@ export class CharlaWidget extends LitElement {
   @query('.launcher') private launcher?: HTMLButtonElement;
   @query('.panel') private panel?: HTMLElement;
 
-  private readonly stores = new ContextStoresController(this, ['$ui', '$unreadTotal', '$config', '$language']);
+  private readonly stores = new ContextStoresController(this, [
+    '$ui',
+    '$unreadTotal',
+    '$config',
+    '$language',
+  ]);
   private appliedTheme: unknown;
   private themeProps: string[] = [];
   private wasOpen = false;
@@ -67,7 +72,8 @@ export class CharlaWidget extends LitElement {
     if (this.focusPanel) {
       this.focusPanel = false;
       // The view renders after this element: wait for it, then let it pick its own first control.
-      const view = this.panel?.firstElementChild as (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
+      const view = this.panel?.firstElementChild as
+        (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
       void view?.updateComplete?.then(() => view.focus());
     }
   }
@@ -111,7 +117,10 @@ export class CharlaWidget extends LitElement {
   private renderView(ui: UiState) {
     switch (ui.view) {
       case 'home':
-        return html`<charla-home-menu .context=${this.context} exportparts="header, room, contact, close-button"></charla-home-menu>`;
+        return html`<charla-home-menu
+          .context=${this.context}
+          exportparts="header, room, contact, close-button"
+        ></charla-home-menu>`;
       case 'room-contacts':
         return html`<charla-room-contacts
           .context=${this.context}

@@ -113,7 +113,10 @@ describe('<charla-composer>', () => {
   it('shares the location', async () => {
     vi.stubGlobal('navigator', {
       ...navigator,
-      geolocation: { getCurrentPosition: (ok: PositionCallback) => ok({ coords: { latitude: 40.4, longitude: -3.7 } } as GeolocationPosition) },
+      geolocation: {
+        getCurrentPosition: (ok: PositionCallback) =>
+          ok({ coords: { latitude: 40.4, longitude: -3.7 } } as GeolocationPosition),
+      },
     });
     const { q, callsOf } = await mount();
     q.getByRole('button', { name: 'Compartir ubicación' }).click();
@@ -148,7 +151,9 @@ describe('<charla-composer>', () => {
       }
       stop() {
         this.state = 'inactive';
-        this.dispatchEvent(Object.assign(new Event('dataavailable'), { data: new Blob(['abc'], { type: 'audio/webm' }) }));
+        this.dispatchEvent(
+          Object.assign(new Event('dataavailable'), { data: new Blob(['abc'], { type: 'audio/webm' }) }),
+        );
         this.dispatchEvent(new Event('stop'));
       }
     }

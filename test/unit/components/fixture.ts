@@ -5,7 +5,13 @@
  */
 import { atom } from 'nanostores';
 import type { Contact, Message, Room, WidgetPublicConfig } from '../../../types/index.ts';
-import type { HistoryState, UiState, UploadState, WidgetActions, WidgetContext } from '../../../src/widget/context.ts';
+import type {
+  HistoryState,
+  UiState,
+  UploadState,
+  WidgetActions,
+  WidgetContext,
+} from '../../../src/widget/context.ts';
 
 // happy-dom has no Element.assignedSlot; @lit-labs/virtualizer walks ancestors through it.
 if (typeof Element !== 'undefined' && !('assignedSlot' in Element.prototype)) {
@@ -14,11 +20,21 @@ if (typeof Element !== 'undefined' && !('assignedSlot' in Element.prototype)) {
 
 export type Call = { name: keyof WidgetActions; args: unknown[] };
 
-export function makeContext(overrides: Partial<{ ui: Partial<UiState>; config: Partial<WidgetPublicConfig> }> = {}) {
+export function makeContext(
+  overrides: Partial<{ ui: Partial<UiState>; config: Partial<WidgetPublicConfig> }> = {},
+) {
   const calls: Call[] = [];
   const s = {
-    $connection: atom<'idle' | 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'error'>('connected'),
-    $ui: atom<UiState>({ open: true, launcherDisabled: false, view: 'chat', inputsDisabled: false, ...overrides.ui }),
+    $connection: atom<'idle' | 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'error'>(
+      'connected',
+    ),
+    $ui: atom<UiState>({
+      open: true,
+      launcherDisabled: false,
+      view: 'chat',
+      inputsDisabled: false,
+      ...overrides.ui,
+    }),
     $config: atom<WidgetPublicConfig | null>({
       id: 'w1',
       properties: { type: 'normal' },
@@ -48,10 +64,12 @@ export function makeContext(overrides: Partial<{ ui: Partial<UiState>; config: P
       calls.push({ name, args });
       return result;
     };
-  const ok = (name: keyof WidgetActions, value: unknown = {}) => (...args: unknown[]) => {
-    calls.push({ name, args });
-    return Promise.resolve(value);
-  };
+  const ok =
+    (name: keyof WidgetActions, value: unknown = {}) =>
+    (...args: unknown[]) => {
+      calls.push({ name, args });
+      return Promise.resolve(value);
+    };
   const ui = (patch: Partial<UiState>) => s.$ui.set({ ...s.$ui.get(), ...patch });
   const actions: WidgetActions = {
     open: (...args: unknown[]) => {

@@ -27,7 +27,14 @@ describe('rowInfo', () => {
       msg({ timestamp: day1, senderId: 'a', senderNames: 'Ana' }),
       msg({ timestamp: day1 + 1000, senderId: 'a', senderNames: 'Ana' }),
       msg({ timestamp: day1 + 2000, senderId: 'me' }),
-      msg({ timestamp: day1 + 3000, type: 'EVENT', senderId: 'me', slug: 'x', description: 'x', eventPayload: {} }),
+      msg({
+        timestamp: day1 + 3000,
+        type: 'EVENT',
+        senderId: 'me',
+        slug: 'x',
+        description: 'x',
+        eventPayload: {},
+      }),
       msg({ timestamp: day1 + 4000, senderId: 'me' }),
       msg({ timestamp: day2, senderId: 'me' }),
     ];
@@ -39,7 +46,9 @@ describe('rowInfo', () => {
   });
 
   it('shows sender names only in group rooms', () => {
-    expect(rowInfo([msg({ senderId: 'a', senderNames: 'Ana' })], 0, 'me', false)).toMatchObject({ showSender: false });
+    expect(rowInfo([msg({ senderId: 'a', senderNames: 'Ana' })], 0, 'me', false)).toMatchObject({
+      showSender: false,
+    });
   });
 });
 
@@ -61,7 +70,9 @@ describe('<charla-message-list>', () => {
     expect(log().querySelectorAll('p')).toHaveLength(1);
     expect(log().textContent).toContain('Nuevo mensaje de Bot: Hola, ¿en qué te ayudo?');
     // A status change of the same message (new object, same id) is not announced again.
-    stores.$currentMessages.set(stores.$currentMessages.get().map((m) => ({ ...m, status: 'DELIVERED_USER' }) as typeof m));
+    stores.$currentMessages.set(
+      stores.$currentMessages.get().map((m) => ({ ...m, status: 'DELIVERED_USER' }) as typeof m),
+    );
     await settle(el);
     expect(log().querySelectorAll('p')).toHaveLength(1);
   });
@@ -71,7 +82,11 @@ describe('<charla-message-list>', () => {
     const current = msg({ text: 'actual' });
     f.stores.$currentMessages.set([current]);
     const { el, log, stores } = await mount(f);
-    stores.$currentMessages.set([msg({ text: 'historia' }), current, msg({ text: 'mío', senderId: 'me', by: 'user', timestamp: Date.now() })]);
+    stores.$currentMessages.set([
+      msg({ text: 'historia' }),
+      current,
+      msg({ text: 'mío', senderId: 'me', by: 'user', timestamp: Date.now() }),
+    ]);
     await settle(el);
     expect(log().textContent!.trim()).toBe('');
   });
@@ -83,7 +98,10 @@ describe('<charla-message-list>', () => {
     stores.$currentMessages.set([msg({ text: 'de ayer' }), msg({ text: 'de anteayer' })]);
     await settle(el);
     expect(log().textContent!.trim()).toBe('');
-    stores.$currentMessages.set([...stores.$currentMessages.get(), msg({ text: 'ahora', timestamp: Date.now() })]);
+    stores.$currentMessages.set([
+      ...stores.$currentMessages.get(),
+      msg({ text: 'ahora', timestamp: Date.now() }),
+    ]);
     await settle(el);
     expect(log().querySelectorAll('p')).toHaveLength(1);
   });
@@ -150,7 +168,11 @@ describe('<charla-message-list>', () => {
     scroller().dispatchEvent(new Event('unpinned'));
     await settle(el);
     expect(q.queryByRole('button', { name: /Mensajes nuevos/ })).toBeNull();
-    stores.$currentMessages.set([...stores.$currentMessages.get(), msg({ timestamp: Date.now() }), msg({ timestamp: Date.now() })]);
+    stores.$currentMessages.set([
+      ...stores.$currentMessages.get(),
+      msg({ timestamp: Date.now() }),
+      msg({ timestamp: Date.now() }),
+    ]);
     await settle(el);
     const jump = q.getByRole('button', { name: 'Mensajes nuevos (2)' });
     jump.click();

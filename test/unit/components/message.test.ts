@@ -5,7 +5,10 @@ import type { CharlaMessage } from '../../../src/components/message/message.ts';
 import type { Message } from '../../../types/index.ts';
 import { makeContext, msg, settle } from './fixture.ts';
 
-async function show(message: Message, props: Partial<Pick<CharlaMessage, 'own' | 'latest' | 'showSender' | 'language'>> = {}) {
+async function show(
+  message: Message,
+  props: Partial<Pick<CharlaMessage, 'own' | 'latest' | 'showSender' | 'language'>> = {},
+) {
   const f = makeContext();
   const el = document.createElement('charla-message') as CharlaMessage;
   el.message = message;
@@ -26,7 +29,9 @@ describe('<charla-message> TEXT', () => {
       msg({ text: 'Mira https://example.com/a?b=1, o javascript:alert(1) y <b>hola</b> www.x.com' }),
     );
     const p = shadow.querySelector('.text')!;
-    expect(p.textContent).toBe('Mira https://example.com/a?b=1, o javascript:alert(1) y <b>hola</b> www.x.com');
+    expect(p.textContent).toBe(
+      'Mira https://example.com/a?b=1, o javascript:alert(1) y <b>hola</b> www.x.com',
+    );
     const links = [...shadow.querySelectorAll('a')];
     expect(links.map((a) => a.getAttribute('href'))).toEqual(['https://example.com/a?b=1']);
     expect(links[0]!.getAttribute('rel')).toContain('noopener');
@@ -80,7 +85,9 @@ describe('<charla-message> status marks', () => {
 
 describe('<charla-message> media', () => {
   it('IMAGE: picture with caption that opens larger', async () => {
-    const { shadow, q } = await show(msg({ type: 'IMAGE', mediaUrl: 'https://cdn.example.com/a.png', caption: 'Foto' }));
+    const { shadow, q } = await show(
+      msg({ type: 'IMAGE', mediaUrl: 'https://cdn.example.com/a.png', caption: 'Foto' }),
+    );
     const img = shadow.querySelector('img')!;
     expect(img.getAttribute('src')).toBe('https://cdn.example.com/a.png');
     expect(img.getAttribute('alt')).toBe('Foto');
@@ -91,7 +98,12 @@ describe('<charla-message> media', () => {
   });
 
   it('IMAGE: an unsafe address never becomes a src', async () => {
-    for (const url of ['javascript:alert(1)', 'http://evil.example/a.png', 'data:image/png;base64,AAAA', ' https://x.com/a']) {
+    for (const url of [
+      'javascript:alert(1)',
+      'http://evil.example/a.png',
+      'data:image/png;base64,AAAA',
+      ' https://x.com/a',
+    ]) {
       const { shadow } = await show(msg({ type: 'IMAGE', mediaUrl: url }));
       expect(shadow.querySelector('img')).toBeNull();
       expect(shadow.textContent).toContain('Archivo no disponible');
@@ -105,7 +117,9 @@ describe('<charla-message> media', () => {
   });
 
   it('asks for a fresh signed address when media fails to load, and swaps it in', async () => {
-    const { el, shadow, callsOf } = await show(msg({ type: 'IMAGE', mediaUrl: 'https://cdn.example.com/expired/a.png' }));
+    const { el, shadow, callsOf } = await show(
+      msg({ type: 'IMAGE', mediaUrl: 'https://cdn.example.com/expired/a.png' }),
+    );
     shadow.querySelector('img')!.dispatchEvent(new Event('error'));
     await settle(el);
     expect(callsOf('refreshMediaUrl')[0]!.args).toEqual(['https://cdn.example.com/expired/a.png']);
@@ -149,7 +163,9 @@ describe('<charla-message> media', () => {
   });
 
   it('DOCUMENT with an unsafe address: a card without a link', async () => {
-    const { shadow } = await show(msg({ type: 'DOCUMENT', mediaUrl: 'javascript:alert(1)', caption: 'x.pdf' }));
+    const { shadow } = await show(
+      msg({ type: 'DOCUMENT', mediaUrl: 'javascript:alert(1)', caption: 'x.pdf' }),
+    );
     expect(shadow.querySelector('a')).toBeNull();
     expect(shadow.textContent).toContain('x.pdf');
   });
@@ -160,7 +176,9 @@ describe('<charla-message> other types', () => {
     const { q } = await show(msg({ type: 'LOCATION', lat: '40.4168', lng: '-3.7038' }));
     expect(q.getByText('40.4168, -3.7038')).toBeTruthy();
     const link = q.getByRole('link', { name: 'Abrir en el mapa' });
-    expect(link.getAttribute('href')).toMatch(/^https:\/\/www\.openstreetmap\.org\/\?mlat=40\.4168&mlon=-3\.7038/);
+    expect(link.getAttribute('href')).toMatch(
+      /^https:\/\/www\.openstreetmap\.org\/\?mlat=40\.4168&mlon=-3\.7038/,
+    );
   });
 
   it('LOCATION: bad coordinates make no link', async () => {
@@ -175,7 +193,9 @@ describe('<charla-message> other types', () => {
   });
 
   it('EVENT: a system line with its description', async () => {
-    const { shadow } = await show(msg({ type: 'EVENT', slug: 'joined', description: 'Ana se unió', eventPayload: {} }));
+    const { shadow } = await show(
+      msg({ type: 'EVENT', slug: 'joined', description: 'Ana se unió', eventPayload: {} }),
+    );
     expect(shadow.querySelector('.system')!.textContent!.trim()).toBe('Ana se unió');
     expect(shadow.querySelector('.bubble')).toBeNull();
   });
@@ -209,7 +229,10 @@ describe('<charla-message> bot variants', () => {
   });
 
   it('QuickReplies: chips on the newest message only', async () => {
-    const replies = [{ title: 'Sí', payload: { a: 1 }, contentType: 'text' }, { title: 'No', payload: { a: 0 }, contentType: 'text' }];
+    const replies = [
+      { title: 'Sí', payload: { a: 1 }, contentType: 'text' },
+      { title: 'No', payload: { a: 0 }, contentType: 'text' },
+    ];
     const m = msg({ QuickReplies: replies });
     const { q, callsOf } = await show(m);
     q.getByRole('button', { name: 'No' }).click();
@@ -244,12 +267,19 @@ describe('<charla-message> bot variants', () => {
   });
 
   it('call button: a tel: link when the display text carries a number', async () => {
-    const { q } = await show(msg({ text: 'Llámanos', interactive: { kind: 'voice_call', displayText: 'Llamar +34 600 111 222' } }));
-    expect(q.getByRole('link', { name: 'Llamar +34 600 111 222' }).getAttribute('href')).toBe('tel:+34600111222');
+    const { q } = await show(
+      msg({ text: 'Llámanos', interactive: { kind: 'voice_call', displayText: 'Llamar +34 600 111 222' } }),
+    );
+    expect(q.getByRole('link', { name: 'Llamar +34 600 111 222' }).getAttribute('href')).toBe(
+      'tel:+34600111222',
+    );
   });
 
   it('call button: else a button that tells the bot', async () => {
-    const m = msg({ text: 'Llámanos', interactive: { kind: 'voice_call', header: 'Soporte', displayText: 'Llamar ahora' } });
+    const m = msg({
+      text: 'Llámanos',
+      interactive: { kind: 'voice_call', header: 'Soporte', displayText: 'Llamar ahora' },
+    });
     const { q, callsOf } = await show(m);
     expect(q.getByText('Soporte')).toBeTruthy();
     q.getByRole('button', { name: 'Llamar ahora' }).click();
@@ -273,7 +303,10 @@ describe('<charla-message> bot variants', () => {
     fq.getByRole('button', { name: 'Enviar datos' }).click();
     await settle(form);
     await settle(el);
-    expect(callsOf('submitContactInfo')[0]!.args).toEqual([m, { name: 'Ana', phone: '+34 600 111 222', email: 'ana@example.com' }]);
+    expect(callsOf('submitContactInfo')[0]!.args).toEqual([
+      m,
+      { name: 'Ana', phone: '+34 600 111 222', email: 'ana@example.com' },
+    ]);
     expect(fq.getByRole('status').textContent).toBe('Datos enviados');
   });
 });

@@ -3,7 +3,13 @@ import { defineElements, elements } from '../../../src/define.ts';
 import { en } from '../../../src/i18n/en.ts';
 import { es } from '../../../src/i18n/es.ts';
 import { translate } from '../../../src/i18n/index.ts';
-import { coordinates, linkify, mailtoHref, safeUrl, telHref } from '../../../src/components/shared/safe-url.ts';
+import {
+  coordinates,
+  linkify,
+  mailtoHref,
+  safeUrl,
+  telHref,
+} from '../../../src/components/shared/safe-url.ts';
 import { contrast, loadGoogleFont, panelPosition, textOn } from '../../../src/styles/theme.ts';
 
 describe('define.ts', () => {
@@ -33,7 +39,8 @@ describe('define.ts', () => {
 describe('i18n', () => {
   it('has every Spanish key in English, none empty except where meant', () => {
     expect(Object.keys(en).sort()).toEqual(Object.keys(es).sort());
-    for (const [key, value] of Object.entries(en)) if (key !== 'connectionidle') expect(value, key).not.toBe('');
+    for (const [key, value] of Object.entries(en))
+      if (key !== 'connectionidle') expect(value, key).not.toBe('');
   });
 
   it('fills placeholders and falls back to Spanish', () => {
@@ -47,7 +54,17 @@ describe('safe URLs', () => {
     expect(safeUrl('https://cdn.example.com/a.png')).toBe('https://cdn.example.com/a.png');
     expect(safeUrl('http://localhost:8080/a')).toBe('http://localhost:8080/a');
     expect(safeUrl('http://127.0.0.1/a')).toBe('http://127.0.0.1/a');
-    for (const bad of ['http://example.com/a', 'javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,x', 'java\tscript:alert(1)', '//evil.com', 'vbscript:x', '', 'https://a.com/\u0000']) {
+    for (const bad of [
+      'http://example.com/a',
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      'data:text/html,x',
+      'java\tscript:alert(1)',
+      '//evil.com',
+      'vbscript:x',
+      '',
+      'https://a.com/\u0000',
+    ]) {
       expect(safeUrl(bad), bad).toBeNull();
     }
   });
@@ -90,7 +107,9 @@ describe('theme', () => {
     expect(loadGoogleFont(document, { font: { name: 'Open Sans', googlefont: true } })).toBe(true);
     const links = document.head.querySelectorAll('link[data-charla-font]');
     expect(links).toHaveLength(1);
-    expect(links[0]!.getAttribute('href')).toBe('https://fonts.googleapis.com/css2?family=Open+Sans:wght@400;600&display=swap');
+    expect(links[0]!.getAttribute('href')).toBe(
+      'https://fonts.googleapis.com/css2?family=Open+Sans:wght@400;600&display=swap',
+    );
   });
 });
 

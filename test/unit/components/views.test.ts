@@ -84,9 +84,24 @@ describe('<charla-room-contacts>', () => {
 describe('<charla-chat>', () => {
   it('shows the room name, avatar and members in its header', async () => {
     const f = makeContext({ config: { properties: { type: 'group' } } });
-    const member = (id: string, names: string) => ({ id, names, referenceId: id, roomId: 'r1', botId: null, companyId: 'c', socketId: null, createdAt: '', memberType: 'Client' });
+    const member = (id: string, names: string) => ({
+      id,
+      names,
+      referenceId: id,
+      roomId: 'r1',
+      botId: null,
+      companyId: 'c',
+      socketId: null,
+      createdAt: '',
+      memberType: 'Client',
+    });
     f.stores.$rooms.set([
-      room({ name: 'Equipo', type: 'group', members: ['a', 'b', 'c'], membersInfo: [member('a', 'Ana'), member('b', 'Luis'), member('c', 'Eva')] as never }),
+      room({
+        name: 'Equipo',
+        type: 'group',
+        members: ['a', 'b', 'c'],
+        membersInfo: [member('a', 'Ana'), member('b', 'Luis'), member('c', 'Eva')] as never,
+      }),
     ]);
     const { q, el } = await mount('charla-chat', f);
     expect(q.getByRole('heading', { name: 'Equipo' })).toBeTruthy();
@@ -99,7 +114,10 @@ describe('<charla-chat>', () => {
     const normal = await mount('charla-chat');
     expect(normal.q.queryByRole('button', { name: 'Volver' })).toBeNull();
     document.body.replaceChildren();
-    const { q, callsOf } = await mount('charla-chat', makeContext({ config: { properties: { type: 'group' } } }));
+    const { q, callsOf } = await mount(
+      'charla-chat',
+      makeContext({ config: { properties: { type: 'group' } } }),
+    );
     q.getByRole('button', { name: 'Añadir personas' }).click();
     q.getByRole('button', { name: 'Volver' }).click();
     expect(callsOf('showRoomContacts')).toHaveLength(1);

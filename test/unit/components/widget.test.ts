@@ -61,7 +61,10 @@ describe('<charla-widget>', () => {
   });
 
   it('switches views with the ui store', async () => {
-    const { el, stores } = await mount({ ui: { open: true, view: 'home' }, config: { properties: { type: 'group' } } });
+    const { el, stores } = await mount({
+      ui: { open: true, view: 'home' },
+      config: { properties: { type: 'group' } },
+    });
     expect(el.shadowRoot!.querySelector('charla-home-menu')).not.toBeNull();
     stores.$ui.set({ ...stores.$ui.get(), view: 'room-contacts' });
     await settle(el);
@@ -88,7 +91,10 @@ describe('<charla-widget>', () => {
 
   it('sets brand colour and font from the theme as custom properties, ignoring unsafe values', async () => {
     const { el, stores } = await mount();
-    stores.$config.set({ ...stores.$config.get()!, theme: { primaryColor: '#ffcc00', font: { name: 'Inter' } } });
+    stores.$config.set({
+      ...stores.$config.get()!,
+      theme: { primaryColor: '#ffcc00', font: { name: 'Inter' } },
+    });
     await settle(el);
     expect(el.style.getPropertyValue('--charla-color-primary')).toBe('#ffcc00');
     // A light brand colour gets dark text for contrast.
