@@ -1,6 +1,7 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { UPLOAD_IMAGE_MAX_BYTES, UPLOAD_MEDIA_MAX_BYTES, UPLOAD_MEDIA_TYPES } from '../../../types/limits.ts';
+import { AudioRecorderController } from '../../controllers/audio-recorder.ts';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator, type CatalogueKey } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
@@ -46,13 +47,16 @@ export class CharlaComposer extends LitElement {
 
   @state() private text = '';
   @state() private notice = '';
-  @state() private recording = false;
 
   @query('textarea') private textarea?: HTMLTextAreaElement;
   @query('input[type=file]') private fileInput?: HTMLInputElement;
 
   private readonly stores = new ContextStoresController(this, ['$ui', '$uploads', '$language']);
-  private recorder: MediaRecorder | undefined;
+  private readonly recorder = new AudioRecorderController(
+    this,
+    (file) => this.context?.actions.sendFile(file, 'AUDIO').catch(() => this.setNotice('sendFailed')),
+    (problem) => this.setNotice(problem === 'denied' ? 'micDenied' : 'micUnavailable'),
+  );
 
   override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('context')) this.stores.use(this.context);
@@ -62,11 +66,6 @@ export class CharlaComposer extends LitElement {
   override focus(options?: FocusOptions): void {
     if (this.textarea && !this.textarea.disabled) this.textarea.focus(options);
     else super.focus(options);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.stopRecording(false);
   }
 
   private t(key: CatalogueKey, params?: Record<string, string | number>): string {
@@ -155,46 +154,10 @@ export class CharlaComposer extends LitElement {
     );
   }
 
-  private async handleMicClick(): Promise<void> {
-    if (this.recording) return this.stopRecording(true);
-    if (typeof MediaRecorder === 'undefined' || !navigator.mediaDevices?.getUserMedia) {
-      return this.setNotice('micUnavailable');
-    }
-    let stream: MediaStream;
-    try {
-      stream = await navigator.mediaDevices.getUserMedia({ audio: true });
-    } catch (error) {
-      const denied =
-        error instanceof DOMException && (error.name === 'NotAllowedError' || error.name === 'SecurityError');
-      return this.setNotice(denied ? 'micDenied' : 'micUnavailable');
-    }
-    const chunks: Blob[] = [];
-    const recorder = new MediaRecorder(stream);
-    recorder.addEventListener('dataavailable', (e) => chunks.push(e.data));
-    recorder.addEventListener('stop', () => {
-      stream.getTracks().forEach((track) => track.stop());
-      const send = recorder === this.recorder ? this.sendRecording : false;
-      this.recorder = undefined;
-      this.recording = false;
-      if (!send || chunks.length === 0) return;
-      const type = (recorder.mimeType || 'audio/webm').split(';')[0]!;
-      const blob = new Blob(chunks, { type });
-      const file = Object.assign(blob, { name: `audio.${type.split('/')[1] ?? 'webm'}` });
-      this.context?.actions.sendFile(file, 'AUDIO').catch(() => this.setNotice('sendFailed'));
-    });
-    this.recorder = recorder;
-    this.sendRecording = true;
-    this.recording = true;
+  private handleMicClick(): void {
+    if (this.recorder.recording) return this.recorder.stop(true);
     this.notice = '';
-    recorder.start();
-  }
-
-  private sendRecording = true;
-
-  private stopRecording(send: boolean): void {
-    if (!this.recorder) return;
-    this.sendRecording = send;
-    if (this.recorder.state !== 'inactive') this.recorder.stop();
+    void this.recorder.start();
   }
 
   private handleDismissClick(): void {
@@ -268,21 +231,21 @@ export class CharlaComposer extends LitElement {
         </button>
         <button
           type="button"
-          class="icon-button ${this.recording ? 'recording' : ''}"
+          class="icon-button ${this.recorder.recording ? 'recording' : ''}"
           part="mic-button"
-          aria-label=${this.recording ? this.t('stopRecording') : this.t('recordAudio')}
-          aria-pressed=${this.recording}
+          aria-label=${this.recorder.recording ? this.t('stopRecording') : this.t('recordAudio')}
+          aria-pressed=${this.recorder.recording}
           ?disabled=${off}
           @click=${this.handleMicClick}
         >
-          ${this.recording ? icons.stop() : icons.mic()}
+          ${this.recorder.recording ? icons.stop() : icons.mic()}
         </button>
         <div class="field">
           <textarea
             part="input"
             rows="1"
             aria-label=${this.t('messageLabel')}
-            placeholder=${this.recording ? this.t('recording') : this.t('messagePlaceholder')}
+            placeholder=${this.recorder.recording ? this.t('recording') : this.t('messagePlaceholder')}
             maxlength="4096"
             .value=${this.text}
             ?disabled=${off}

@@ -176,6 +176,34 @@ describe('<charla-composer>', () => {
     expect(track.stop).toHaveBeenCalled();
   });
 
+  it('drops a recording and releases the microphone when the composer goes away', async () => {
+    const track = { stop: vi.fn() };
+    class FakeRecorder extends EventTarget {
+      state = 'inactive';
+      mimeType = 'audio/ogg';
+      start() {
+        this.state = 'recording';
+      }
+      stop() {
+        this.state = 'inactive';
+        this.dispatchEvent(Object.assign(new Event('dataavailable'), { data: new Blob(['abc']) }));
+        this.dispatchEvent(new Event('stop'));
+      }
+    }
+    vi.stubGlobal('MediaRecorder', FakeRecorder);
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      mediaDevices: { getUserMedia: () => Promise.resolve({ getTracks: () => [track] }) },
+    });
+    const { el, q, callsOf } = await mount();
+    q.getByRole('button', { name: 'Grabar audio' }).click();
+    await settle(el);
+    expect(q.getByRole('button', { name: 'Detener y enviar audio' })).toBeTruthy();
+    el.remove();
+    expect(track.stop).toHaveBeenCalled();
+    expect(callsOf('sendFile')).toHaveLength(0);
+  });
+
   it('says so clearly when the microphone is refused', async () => {
     vi.stubGlobal('MediaRecorder', class {});
     vi.stubGlobal('navigator', {

@@ -1,0 +1,73 @@
+/**
+ * Records a voice note with MediaRecorder for its host: start() asks for the
+ * microphone, stop(true) hands the recording over as a named file, stop(false)
+ * (or the host leaving the page) throws it away and releases the microphone.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+
+export type RecorderProblem = 'denied' | 'unavailable';
+export type Recording = Blob & { name: string };
+
+export class AudioRecorderController implements ReactiveController {
+  /** True while recording (the host re-renders when it changes). */
+  recording = false;
+  private recorder: MediaRecorder | undefined;
+  private keep = true;
+
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly onRecorded: (file: Recording) => void,
+    private readonly onProblem: (problem: RecorderProblem) => void,
+  ) {
+    host.addController(this);
+  }
+
+  async start(): Promise<void> {
+    if (this.recorder) return;
+    if (typeof MediaRecorder === 'undefined' || !navigator.mediaDevices?.getUserMedia) {
+      return this.onProblem('unavailable');
+    }
+    let stream: MediaStream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    } catch (error) {
+      const denied =
+        error instanceof DOMException && (error.name === 'NotAllowedError' || error.name === 'SecurityError');
+      return this.onProblem(denied ? 'denied' : 'unavailable');
+    }
+    const chunks: Blob[] = [];
+    const recorder = new MediaRecorder(stream);
+    recorder.addEventListener('dataavailable', (e) => chunks.push(e.data));
+    recorder.addEventListener('stop', () => {
+      stream.getTracks().forEach((track) => track.stop());
+      const keep = recorder === this.recorder && this.keep;
+      this.recorder = undefined;
+      this.setRecording(false);
+      if (!keep || chunks.length === 0) return;
+      const type = (recorder.mimeType || 'audio/webm').split(';')[0]!;
+      this.onRecorded(
+        Object.assign(new Blob(chunks, { type }), { name: `audio.${type.split('/')[1] ?? 'webm'}` }),
+      );
+    });
+    this.recorder = recorder;
+    this.keep = true;
+    this.setRecording(true);
+    recorder.start();
+  }
+
+  /** Ends the recording; `keep` hands it to the host. */
+  stop(keep: boolean): void {
+    if (!this.recorder) return;
+    this.keep = keep;
+    if (this.recorder.state !== 'inactive') this.recorder.stop();
+  }
+
+  private setRecording(value: boolean): void {
+    this.recording = value;
+    this.host.requestUpdate();
+  }
+
+  hostDisconnected(): void {
+    this.stop(false);
+  }
+}
