@@ -151,7 +151,20 @@ describe('widget transport under chaos', () => {
     expect(drops).toBe(DISCONNECTS);
     expect(restarts).toBe(RESTARTS);
 
-    const delivered = await Promise.all(sends);
+    let settled = 0;
+    for (const p of sends)
+      void p.then(
+        () => settled++,
+        () => settled++,
+      );
+    // Progress for a run that takes long on a busy machine (and the state if it never ends).
+    const progress = setInterval(() => {
+      console.log(
+        `chaos: ${settled}/${sends.length} settled; outbox A ${a.core.outbox.size} B ${b.core.outbox.size}; ` +
+          `A ${a.stores.$connection.get()} B ${b.stores.$connection.get()}`,
+      );
+    }, 15_000);
+    const delivered = await Promise.all(sends).finally(() => clearInterval(progress));
     expect(delivered).toHaveLength(2 * PER_SIDE);
     expect(delivered.every((m) => m.status !== 'CREATED' && m.status !== 'FAILED')).toBe(true);
 
