@@ -204,7 +204,7 @@ describe('widget transport under chaos', () => {
     for (const id of fromA) expect(arrivals.b.get(id)).toBe(1);
     for (const id of fromB) expect(arrivals.a.get(id)).toBe(1);
     expect([...arrivals.a.values(), ...arrivals.b.values()].every((n) => n === 1)).toBe(true);
-  }, 180_000);
+  }, 600_000); // generous: on a loaded 2-core machine this run was seen to take several times its usual ~40 s
 
   it('delivers once a message sent just before the page reloads', async () => {
     const userId = `r-${randomUUID()}`;
