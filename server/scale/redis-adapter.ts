@@ -100,8 +100,9 @@ export function attachRedisAdapter(
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
-    if (client.isOpen) await client.close().catch(() => client.destroy());
-    else client.destroy();
+    // A graceful close waits for pending commands, which never come while Redis is away.
+    if (client.isReady) await client.close().catch(() => client.destroy());
+    else if (client.isOpen) client.destroy();
   };
 
   const factory = createAdapter(client, {
