@@ -90,8 +90,6 @@ const UNKNOWN_ERROR_ATTEMPTS = 5;
 const RETRY_DELAY_MS = 1_000;
 const SEEN_FLUSH_MS = 250;
 const READ_REPORT_MS = 250;
-/** A room returning this many messages in one sync may have more (the service caps a page). */
-const SYNC_PAGE_HINT = 1000;
 
 export class WidgetCore {
   readonly options: Readonly<WidgetOptions>;
@@ -132,6 +130,8 @@ export class WidgetCore {
   private wantConnected = false;
   private nudging = false;
   private authRenewals = 0;
+  /** autoShow opens the panel after the first sync only. */
+  private autoShown = false;
 
   constructor(options: WidgetOptions) {
     if (typeof options !== 'object' || options === null)
@@ -260,7 +260,16 @@ export class WidgetCore {
     if (this.destroyed) return Promise.reject(clientError('DESTROYED'));
     this.wantConnected = true;
     if (this.connectPromise) {
-      if (this.socket && !this.socket.active) this.socket.connect();
+      const socket = this.socket;
+      if (socket && !socket.active && !socket.connected && !this.firstSync) {
+        // Again after disconnect(): resolves once this new connection has synced.
+        this.setConnection('connecting');
+        this.connectPromise = new Promise<void>((resolve, reject) => {
+          this.firstSync = { resolve, reject };
+        });
+        this.connectPromise.catch(() => undefined);
+        socket.connect();
+      }
       return this.connectPromise;
     }
     this.connectPromise = this.doConnect().catch((error: unknown) => {
@@ -378,11 +387,16 @@ export class WidgetCore {
         if (epoch !== this.epoch || this.destroyed) return;
         this.applySync(result, point);
         last = result;
-        // A room gives at most a capped page per sync: ask again from where it stopped.
+        // A room gives at most a capped page per sync: when what is held still
+        // ends below the room's lastSeq, ask again from there.
         const counts = new Map<string, number>();
         for (const m of result.messages ?? []) counts.set(m.roomId, (counts.get(m.roomId) ?? 0) + 1);
-        const capped = [...counts].filter(([roomId, n]) => n >= SYNC_PAGE_HINT && roomId in point);
-        if (capped.length === 0) break;
+        const held = this.stores.w.$messagesByRoom.get();
+        const behind = (result.rooms ?? []).filter((r) => {
+          if (!(r.id in point) || !counts.has(r.id) || typeof r.lastSeq !== 'number') return false;
+          return (lastSeq(held[r.id] ?? []) ?? -1) < r.lastSeq;
+        });
+        if (behind.length === 0) break;
         point = this.syncPoints();
       }
       // The sync covered every room up to its lastSeq (older history loads on demand).
@@ -398,11 +412,12 @@ export class WidgetCore {
       first?.resolve();
       if (
         this.options.autoShow &&
-        first &&
+        !this.autoShown &&
         patchUi(this.stores.w.$ui, { open: true, launcherDisabled: false })
       ) {
         this.emit('open', {});
       }
+      this.autoShown = true;
       this.markCurrentRead();
     } catch (error) {
       const e = toCharlaError(error);

@@ -241,4 +241,21 @@ describe('widget transport under chaos', () => {
     expect(third.core.outbox.size).toBe(0);
     expect((await storedRows(roomId)).filter((r) => r.id === id)).toHaveLength(1);
   });
+  it('fills a gap longer than one sync page (the service caps a room at 1,000 per sync)', async () => {
+    const a = widget(`ga-${randomUUID()}`);
+    const b = widget(`gb-${randomUUID()}`);
+    await Promise.all([a.connect(), b.connect()]);
+    const { id: roomId } = await a.openRoomWithUser({ id: b.userId, names: 'B' });
+    await a.sendMessage({ roomId, type: 'TEXT', text: 'antes' });
+    a.disconnect();
+    const missed = await Promise.all(
+      Array.from({ length: 1100 }, (_, i) => b.sendMessage({ roomId, type: 'TEXT', text: `g${i}` })),
+    );
+    await a.connect();
+    const held = new Set((a.core.stores.w.$messagesByRoom.get()[roomId] ?? []).map((m) => String(m.id)));
+    expect(missed.filter((m) => !held.has(String(m.id)))).toEqual([]);
+    const list = a.core.stores.w.$messagesByRoom.get()[roomId] ?? [];
+    expect(list).toHaveLength(1101);
+    expect(list.map((m) => m.seq)).toEqual([...list.map((m) => m.seq)].sort((x, y) => (x ?? 0) - (y ?? 0)));
+  }, 120_000);
 });
