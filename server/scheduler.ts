@@ -156,14 +156,22 @@ export async function runCampaign(
   return done.rowCount > 0;
 }
 
-/** One tick: claim, then run each claimed campaign. Returns how many were claimed. */
+/**
+ * One tick: claim a campaign and run it, up to claimBatch of them. One claim
+ * at a time: a claim is renewed only while its campaign runs, so a queue of
+ * claims held while another runs would look stale to the other processes.
+ * Returns how many were claimed.
+ */
 export async function runDueCampaigns(charla: Charla, options: SchedulerOptions): Promise<number> {
-  const ids = await claimDueCampaigns(charla, options);
-  for (const id of ids) {
-    if (options.shouldStop?.()) break;
+  const most = options.claimBatch ?? 5;
+  let claimed = 0;
+  while (claimed < most && !options.shouldStop?.()) {
+    const [id] = await claimDueCampaigns(charla, { ...options, claimBatch: 1 });
+    if (id === undefined) break;
+    claimed++;
     await runCampaign(charla, id, options);
   }
-  return ids.length;
+  return claimed;
 }
 
 /** The loop of one process: a tick every intervalMs, and at once when poked. */

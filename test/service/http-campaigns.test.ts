@@ -438,6 +438,36 @@ describe('PUT /v1/campaigns/{id}', () => {
 });
 
 describe('the campaign scheduler', () => {
+  it('holds one claim at a time: a due campaign waiting behind a running one stays unclaimed', async () => {
+    const charla = server.app.charla;
+    const first = (await createCampaign({ scheduledAt: inSeconds(3600), recipients: [uid('u'), uid('u')] })).body
+      .data.id;
+    const second = (await createCampaign({ scheduledAt: inSeconds(3600), recipients: [uid('u')] })).body.data.id;
+    await charla.db.query(
+      `UPDATE campaigns SET scheduled_at = now() - interval '1 second' WHERE id = ANY($1::text[])`,
+      [[first, second]],
+    );
+    // Asked between recipients while a campaign runs: look at the claims each time.
+    const seen: Array<Promise<{ rows: Array<{ claimed_by: string | null }> }>> = [];
+    await runDueCampaigns(charla, {
+      ...opts('node-a'),
+      shouldStop: () => {
+        seen.push(
+          charla.db.query<{ claimed_by: string | null }>(
+            'SELECT claimed_by FROM campaigns WHERE id = ANY($1::text[])',
+            [[first, second]],
+          ),
+        );
+        return false;
+      },
+    });
+    const held = (await Promise.all(seen)).map((r) => r.rows.filter((x) => x.claimed_by === 'node-a').length);
+    expect(held).toContain(1);
+    expect(Math.max(...held)).toBe(1);
+    expect(await statusOf(first)).toBe('COMPLETED');
+    expect(await statusOf(second)).toBe('COMPLETED');
+  });
+
   it('moves a due SCHEDULED campaign to IN_PROGRESS, sends to every recipient once, ends COMPLETED', async () => {
     const charla = server.app.charla;
     const users = [uid('u'), uid('u'), uid('u')];
