@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { build } from 'vite';
+import { browserPlugins, SCRIPT_TAG_OUTPUT } from './bundle-settings.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -77,6 +78,8 @@ async function bundle(
     publicDir: false,
     clearScreen: false,
     define,
+    // Lit's css``/html`` templates lose their source formatting (scripts/minify-templates.mjs).
+    plugins: checkBrowser ? browserPlugins() : [],
     build: {
       outDir: dist,
       emptyOutDir: false,
@@ -96,8 +99,9 @@ async function bundle(
           handler(level, log);
         },
         output: {
-          // Script-tag bundles add to window.Charla instead of replacing what the loader put there.
-          ...(format === 'iife' ? { extend: true } : {}),
+          // Script-tag bundles add to window.Charla instead of replacing what the loader put there,
+          // and are plain ASCII whatever charset the page serves them with.
+          ...(format === 'iife' ? SCRIPT_TAG_OUTPUT : {}),
           chunkFileNames: 'chunks/[name]-[hash].js',
         },
       },
@@ -126,6 +130,12 @@ async function bundle(
           `${chunk.fileName} does not parse as a script: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
+    }
+    if (format === 'iife' && /[^\x00-\x7f]/.test(chunk.code)) {
+      const at = chunk.code.search(/[^\x00-\x7f]/);
+      problems.push(
+        `${chunk.fileName} is not plain ASCII (at ${at}: ${JSON.stringify(chunk.code.slice(Math.max(0, at - 20), at + 10))})`,
+      );
     }
     if (format === 'iife' && /\bimport\s*\(/.test(chunk.code)) {
       problems.push(
