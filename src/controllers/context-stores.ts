@@ -1,10 +1,14 @@
 /**
  * Subscribes a component to some stores of its WidgetContext. The context
  * arrives as a property after construction (and may be replaced), so the
- * StoreControllers from @nanostores/lit are made when it is set and dropped
- * when it changes.
+ * subscriptions are made when it is set (or when the host connects) and
+ * dropped when it changes (or the host disconnects).
+ *
+ * Subscribes with nanostores' own `subscribe` rather than @nanostores/lit's
+ * StoreController: the same behaviour (re-render on every change, the store's
+ * lifecycle started while someone listens), without that package, which ships
+ * as CommonJS and brings its interop code into the script-tag bundle.
  */
-import { StoreController } from '@nanostores/lit';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Store } from 'nanostores';
 import type { WidgetContext, WidgetStores } from '../widget/context.ts';
@@ -13,7 +17,8 @@ type StoreValue<K extends keyof WidgetStores> = ReturnType<WidgetStores[K]['get'
 
 export class ContextStoresController<K extends keyof WidgetStores> implements ReactiveController {
   private context: WidgetContext | undefined;
-  private controllers: StoreController<unknown>[] = [];
+  private connected = false;
+  private unsubscribes: (() => void)[] = [];
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -25,15 +30,9 @@ export class ContextStoresController<K extends keyof WidgetStores> implements Re
   /** Points the subscriptions at a context (call from willUpdate when `context` changed). */
   use(context: WidgetContext | undefined): void {
     if (context === this.context) return;
-    for (const c of this.controllers) {
-      c.hostDisconnected();
-      this.host.removeController(c);
-    }
+    this.unsubscribe();
     this.context = context;
-    // A StoreController subscribes in hostConnected, which addController calls when the host is connected.
-    this.controllers = context
-      ? this.keys.map((k) => new StoreController<unknown>(this.host, context.stores[k] as Store<unknown>))
-      : [];
+    if (this.connected) this.subscribe();
   }
 
   /** The current value of a store, or undefined without a context. */
@@ -41,6 +40,27 @@ export class ContextStoresController<K extends keyof WidgetStores> implements Re
     return this.context?.stores[key].get() as StoreValue<S> | undefined;
   }
 
-  hostConnected(): void {}
-  hostDisconnected(): void {}
+  hostConnected(): void {
+    this.connected = true;
+    this.subscribe();
+  }
+
+  hostDisconnected(): void {
+    this.connected = false;
+    this.unsubscribe();
+  }
+
+  private subscribe(): void {
+    const context = this.context;
+    if (!context || this.unsubscribes.length) return;
+    // subscribe() calls back at once: the host renders with the current values.
+    this.unsubscribes = this.keys.map((k) =>
+      (context.stores[k] as Store<unknown>).subscribe(() => this.host.requestUpdate()),
+    );
+  }
+
+  private unsubscribe(): void {
+    for (const off of this.unsubscribes) off();
+    this.unsubscribes = [];
+  }
 }
