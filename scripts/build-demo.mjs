@@ -84,7 +84,9 @@ export async function buildDemo() {
         },
       },
     });
-    console.log(`  built dist/demo/ (${Object.keys(DEMO_ENTRIES).join(', ')}) in ${Math.round(performance.now() - started)} ms`);
+    console.log(
+      `  built dist/demo/ (${Object.keys(DEMO_ENTRIES).join(', ')}) in ${Math.round(performance.now() - started)} ms`,
+    );
   } catch (error) {
     console.error(`\nDemo build failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;

@@ -80,7 +80,12 @@ export const DEMO_CAMPAIGNS: DemoCampaign[] = [
     message: {
       type: 'text',
       text: 'Las rebajas de verano empiezan mañana. ¿Qué te interesa?',
-      buttons: { options: [{ title: 'Ropa', payload: 'sale_clothes' }, { title: 'Hogar', payload: 'sale_home' }] },
+      buttons: {
+        options: [
+          { title: 'Ropa', payload: 'sale_clothes' },
+          { title: 'Hogar', payload: 'sale_home' },
+        ],
+      },
     },
     createdDaysAgo: 2,
     scheduledInDays: 7,
@@ -140,7 +145,12 @@ async function seedWidgets(charla: Charla): Promise<void> {
         bot: botExists ? { id: DEMO_BOT_ID } : { name: DEMO_BOT_NAME, callingEnabled: true },
         widget: { properties: { type: 'normal', name: 'Charla demo' }, theme: DEMO_THEME },
       } as unknown as Parameters<typeof createWidgetRecord>[1],
-      { botId: DEMO_BOT_ID, widgetId: DEMO_NORMAL_WIDGET_ID, apiKey: DEMO_NORMAL_API_KEY, companyId: config.companyId },
+      {
+        botId: DEMO_BOT_ID,
+        widgetId: DEMO_NORMAL_WIDGET_ID,
+        apiKey: DEMO_NORMAL_API_KEY,
+        companyId: config.companyId,
+      },
     );
   }
   if (!(await exists(charla, 'widgets', DEMO_GROUP_WIDGET_ID))) {
@@ -157,7 +167,9 @@ async function seedWidgets(charla: Charla): Promise<void> {
     );
   }
   // The demo bot places calls whatever an older seed said.
-  await db.query('UPDATE bots SET calling_enabled = true WHERE id = $1 AND NOT calling_enabled', [DEMO_BOT_ID]);
+  await db.query('UPDATE bots SET calling_enabled = true WHERE id = $1 AND NOT calling_enabled', [
+    DEMO_BOT_ID,
+  ]);
 }
 
 async function seedUsers(charla: Charla): Promise<void> {

@@ -44,13 +44,25 @@ function logEvent(name: string, detail: unknown): void {
   byId('event-count').textContent = String(eventCount);
   const list = byId('event-log');
   const text = pretty(detail);
-  list.append(h('li', {}, `${new Date().toLocaleTimeString()} ${name} ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`));
+  list.append(
+    h(
+      'li',
+      {},
+      `${new Date().toLocaleTimeString()} ${name} ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`,
+    ),
+  );
   while (list.childElementCount > 200) list.firstElementChild?.remove();
 }
 
 function startWidget(apiKey: string, userId: string, userNames: string): void {
   stopWidget();
-  const w = createWidget({ apiKey, baseUrl: location.origin, userId, userNames: userNames || undefined, language: 'es' });
+  const w = createWidget({
+    apiKey,
+    baseUrl: location.origin,
+    userId,
+    userNames: userNames || undefined,
+    language: 'es',
+  });
   widget = w;
   (window as unknown as { consoleWidget: WidgetInstance | null }).consoleWidget = w;
   const s = w.stores;
@@ -61,11 +73,21 @@ function startWidget(apiKey: string, userId: string, userNames: string): void {
     s.$unreadTotal.subscribe((v) => (byId('state-unread').textContent = String(v))),
   );
   byId('state-user').textContent = w.userId;
-  for (const name of ['open', 'close', 'message', 'addedToRoom', 'removedFromRoom', 'connection', 'error'] as const) {
+  for (const name of [
+    'open',
+    'close',
+    'message',
+    'addedToRoom',
+    'removedFromRoom',
+    'connection',
+    'error',
+  ] as const) {
     const handler = (detail: unknown) => logEvent(name, detail);
     w.on(name, handler);
   }
-  w.connect().catch((error: unknown) => logEvent('connect failed', error instanceof Error ? error.message : error));
+  w.connect().catch((error: unknown) =>
+    logEvent('connect failed', error instanceof Error ? error.message : error),
+  );
 }
 
 function stopWidget(): void {
@@ -73,13 +95,14 @@ function stopWidget(): void {
   widget?.destroy();
   widget = null;
   (window as unknown as { consoleWidget: WidgetInstance | null }).consoleWidget = null;
-  for (const id of ['state-connection', 'state-open', 'state-user', 'state-room', 'state-unread']) byId(id).textContent = '—';
+  for (const id of ['state-connection', 'state-open', 'state-user', 'state-room', 'state-unread'])
+    byId(id).textContent = '—';
 }
 
 const sessionForm = byId<HTMLFormElement>('session-form');
-(byId<HTMLInputElement>('session-api-key')).value = params.get('apiKey') ?? DEMO_NORMAL_API_KEY;
-(byId<HTMLInputElement>('session-user-id')).value = defaultUserId();
-(byId<HTMLInputElement>('session-user-names')).value = params.get('names') ?? 'QA Tester';
+byId<HTMLInputElement>('session-api-key').value = params.get('apiKey') ?? DEMO_NORMAL_API_KEY;
+byId<HTMLInputElement>('session-user-id').value = defaultUserId();
+byId<HTMLInputElement>('session-user-names').value = params.get('names') ?? 'QA Tester';
 sessionForm.addEventListener('submit', (event) => {
   event.preventDefault();
   const v = (id: string) => byId<HTMLInputElement>(id).value.trim();
@@ -142,8 +165,18 @@ const widgetOps: Operation[] = [
     ],
     run: (v) => current().setFlow(str(v, 'flowId'), optionalJson<Record<string, string>>(v, 'storedParams')),
   },
-  { id: 'getRoom', title: 'getRoom(roomId)', fields: [roomField], run: (v) => current().getRoom(str(v, 'roomId')) },
-  { id: 'getMembers', title: 'getMembers(roomId)', fields: [roomField], run: (v) => current().getMembers(str(v, 'roomId')) },
+  {
+    id: 'getRoom',
+    title: 'getRoom(roomId)',
+    fields: [roomField],
+    run: (v) => current().getRoom(str(v, 'roomId')),
+  },
+  {
+    id: 'getMembers',
+    title: 'getMembers(roomId)',
+    fields: [roomField],
+    run: (v) => current().getMembers(str(v, 'roomId')),
+  },
   {
     id: 'setCurrentRoom',
     title: 'setCurrentRoom(roomId)',
@@ -173,7 +206,11 @@ const widgetOps: Operation[] = [
       { name: 'id', value: 'alice' },
       { name: 'names', value: 'Alice Martín' },
     ],
-    run: (v) => current().openRoomWithUser({ id: str(v, 'id'), ...(optional(v, 'names') ? { names: str(v, 'names') } : {}) }),
+    run: (v) =>
+      current().openRoomWithUser({
+        id: str(v, 'id'),
+        ...(optional(v, 'names') ? { names: str(v, 'names') } : {}),
+      }),
   },
   voidOp('hideHomeMenu', 'Pasa a la vista de chat (nada si ya está en ella).', (w) => w.hideHomeMenu()),
   voidOp('showHomeMenu', 'Pasa al menú de inicio (nada si ya está en él).', (w) => w.showHomeMenu()),
@@ -234,7 +271,9 @@ const widgetOps: Operation[] = [
     },
   },
   voidOp('startLoadingForRoom', 'Cargador de los contactos de la sala.', (w) => w.startLoadingForRoom()),
-  voidOp('stopLoadingForRoom', 'Oculta el cargador de los contactos de la sala.', (w) => w.stopLoadingForRoom()),
+  voidOp('stopLoadingForRoom', 'Oculta el cargador de los contactos de la sala.', (w) =>
+    w.stopLoadingForRoom(),
+  ),
   voidOp('disableInputs', 'Deshabilita texto, adjuntos y micrófono.', (w) => w.disableInputs()),
   voidOp('enableInputs', 'Vuelve a habilitarlos.', (w) => w.enableInputs()),
   {
@@ -253,25 +292,39 @@ const widgetOps: Operation[] = [
     title: 'addMembers(roomId, members)',
     fields: [
       roomField,
-      { name: 'members', kind: 'json', value: pretty([{ referenceId: 'dave', names: 'Dave Pérez', memberType: 'Client' }]) },
+      {
+        name: 'members',
+        kind: 'json',
+        value: pretty([{ referenceId: 'dave', names: 'Dave Pérez', memberType: 'Client' }]),
+      },
     ],
     run: (v) => current().addMembers(str(v, 'roomId'), json(v, 'members')),
   },
   {
     id: 'getMessages',
     title: 'getMessages({ roomId, limit?, id? })',
-    fields: [roomField, { name: 'limit', kind: 'number', placeholder: '20' }, { name: 'id', placeholder: '(las últimas)' }],
+    fields: [
+      roomField,
+      { name: 'limit', kind: 'number', placeholder: '20' },
+      { name: 'id', placeholder: '(las últimas)' },
+    ],
     run: (v) => {
       const limit = optional(v, 'limit');
       const id = optional(v, 'id');
-      return current().getMessages({ roomId: str(v, 'roomId'), ...(limit ? { limit: Number(limit) } : {}), ...(id ? { id } : {}) });
+      return current().getMessages({
+        roomId: str(v, 'roomId'),
+        ...(limit ? { limit: Number(limit) } : {}),
+        ...(id ? { id } : {}),
+      });
     },
   },
   {
     id: 'sendMessage',
     title: 'sendMessage(message)',
     doc: 'Cualquiera de los ocho tipos; id y roomId se rellenan si faltan.',
-    fields: [{ name: 'message', kind: 'json', value: pretty({ type: 'TEXT', text: 'Hola desde la consola' }) }],
+    fields: [
+      { name: 'message', kind: 'json', value: pretty({ type: 'TEXT', text: 'Hola desde la consola' }) },
+    ],
     run: (v) => current().sendMessage(json(v, 'message')),
   },
 ];
@@ -300,14 +353,25 @@ function recordingFetch(input: RequestInfo | URL, init?: RequestInit): Promise<R
       body = init.body;
     }
   }
-  lastRequest = { method: init?.method ?? 'GET', url: String(input), headers, ...(body === undefined ? {} : { body }) };
+  lastRequest = {
+    method: init?.method ?? 'GET',
+    url: String(input),
+    headers,
+    ...(body === undefined ? {} : { body }),
+  };
   return fetch(input, init);
 }
 
 function useCredentials(baseUrl: string, clientId: string, clientSecret: string): void {
   // The demo's own media are served over http on this machine.
   const allowLoopbackHttp = LOOPBACK.test(new URL(baseUrl).hostname);
-  api = createClient({ baseUrl, clientId, clientSecret, fetch: recordingFetch as typeof fetch, allowLoopbackHttp });
+  api = createClient({
+    baseUrl,
+    clientId,
+    clientSecret,
+    fetch: recordingFetch as typeof fetch,
+    allowLoopbackHttp,
+  });
   pollApi = createClient({ baseUrl, clientId, clientSecret, allowLoopbackHttp });
   byId('cred-state').textContent = `usando ${clientId} en ${baseUrl}`;
 }
@@ -345,7 +409,12 @@ const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 
 
 /* Campaign table, polled. */
 
-let listQuery: Parameters<CharlaClient['listCampaigns']>[0] = { botId: DEMO_BOT_ID, startAt: '2020-01-01', endAt: tomorrow(), limit: 50 };
+let listQuery: Parameters<CharlaClient['listCampaigns']>[0] = {
+  botId: DEMO_BOT_ID,
+  startAt: '2020-01-01',
+  endAt: tomorrow(),
+  limit: 50,
+};
 let polling: ReturnType<typeof setInterval> | null = null;
 
 function fmt(date: string | null | undefined): string {
@@ -372,7 +441,9 @@ function renderCampaigns(campaigns: Campaign[]): void {
         document.querySelector<HTMLFormElement>('form[data-op="http:cancelCampaign"]')?.requestSubmit();
       });
       const edit = h('button', { type: 'button', class: 'secondary' }, 'Editar');
-      edit.addEventListener('click', () => fillForm('http:updateCampaign', { campaignId: c.id, name: c.name }));
+      edit.addEventListener('click', () =>
+        fillForm('http:updateCampaign', { campaignId: c.id, name: c.name }),
+      );
       actions.append(edit, ' ', cancel);
     }
     return h(
@@ -390,14 +461,17 @@ function renderCampaigns(campaigns: Campaign[]): void {
       actions,
     );
   });
-  byId('campaign-table').querySelector('tbody')?.replaceChildren(...rows);
+  byId('campaign-table')
+    .querySelector('tbody')
+    ?.replaceChildren(...rows);
 }
 
 async function refreshCampaigns(): Promise<void> {
   try {
     const page = await pollApi.listCampaigns(listQuery);
     renderCampaigns(page.data.results);
-    byId('campaign-updated').textContent = `${page.data.pagination.total} campañas · ${new Date().toLocaleTimeString()}`;
+    byId('campaign-updated').textContent =
+      `${page.data.pagination.total} campañas · ${new Date().toLocaleTimeString()}`;
   } catch (error) {
     byId('campaign-updated').textContent = `error: ${error instanceof Error ? error.message : String(error)}`;
   }
@@ -407,7 +481,9 @@ function setPolling(on: boolean): void {
   if (polling) clearInterval(polling);
   polling = on ? setInterval(() => void refreshCampaigns(), 1000) : null;
 }
-byId<HTMLInputElement>('campaign-poll').addEventListener('change', (e) => setPolling((e.target as HTMLInputElement).checked));
+byId<HTMLInputElement>('campaign-poll').addEventListener('change', (e) =>
+  setPolling((e.target as HTMLInputElement).checked),
+);
 
 const campaignOps: Operation[] = [
   {
@@ -453,7 +529,11 @@ const campaignOps: Operation[] = [
       { name: 'elementName', value: 'qa_campaign' },
       { name: 'botId', value: DEMO_BOT_ID },
       { name: 'recipients', placeholder: '(usuario del widget), separados por comas', fallback: currentUser },
-      { name: 'message', kind: 'json', value: pretty({ type: 'text', text: 'Hola desde una campaña de la consola' }) },
+      {
+        name: 'message',
+        kind: 'json',
+        value: pretty({ type: 'text', text: 'Hola desde una campaña de la consola' }),
+      },
       {
         name: 'scheduledAt',
         placeholder: '(vacío: enviar ya)',
@@ -466,7 +546,10 @@ const campaignOps: Operation[] = [
     ],
     run: (v, show) => {
       const scheduledAt = optional(v, 'scheduledAt');
-      const recipients = str(v, 'recipients').split(',').map((s) => s.trim()).filter(Boolean);
+      const recipients = str(v, 'recipients')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       return http(show, () =>
         api.createCampaign({
           name: str(v, 'name'),
@@ -487,12 +570,23 @@ const campaignOps: Operation[] = [
     fields: [
       { name: 'campaignId' },
       { name: 'name' },
-      { name: 'scheduledAt', quick: [{ label: '+5 min', value: () => isoIn(300_000) }, { label: '+1 día', value: () => isoIn(86_400_000) }] },
+      {
+        name: 'scheduledAt',
+        quick: [
+          { label: '+5 min', value: () => isoIn(300_000) },
+          { label: '+1 día', value: () => isoIn(86_400_000) },
+        ],
+      },
     ],
     run: (v, show) => {
       const name = optional(v, 'name');
       const scheduledAt = optional(v, 'scheduledAt');
-      return http(show, () => api.updateCampaign(str(v, 'campaignId'), { ...(name ? { name } : {}), ...(scheduledAt ? { scheduledAt } : {}) }));
+      return http(show, () =>
+        api.updateCampaign(str(v, 'campaignId'), {
+          ...(name ? { name } : {}),
+          ...(scheduledAt ? { scheduledAt } : {}),
+        }),
+      );
     },
     after: () => void refreshCampaigns(),
   },
@@ -518,14 +612,22 @@ mountOperation('widget-create-ops', {
     { name: 'botId', value: DEMO_BOT_ID, placeholder: '(vacío: bot nuevo)' },
     { name: 'botName', value: 'Bot de la consola' },
     { name: 'type', kind: 'select', options: ['normal', 'group'], value: 'normal' },
-    { name: 'position', kind: 'select', options: ['bottom-left', 'bottom-right', 'top-left', 'top-right'], value: 'bottom-left' },
+    {
+      name: 'position',
+      kind: 'select',
+      options: ['bottom-left', 'bottom-right', 'top-left', 'top-right'],
+      value: 'bottom-left',
+    },
     { name: 'primary', label: 'colors.primary', value: '#db2777' },
     { name: 'fontName', label: 'font.name', value: '' },
     { name: 'whiteList', placeholder: 'https://*.example.com, … (vacío: cualquiera)' },
   ],
   run: (v, show) => {
     const botId = optional(v, 'botId');
-    const whiteList = str(v, 'whiteList').split(',').map((s) => s.trim()).filter(Boolean);
+    const whiteList = str(v, 'whiteList')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     return http(show, () =>
       api.createWidget({
         bot: botId ? { id: botId } : { name: str(v, 'botName') || 'Bot de la consola' },
@@ -546,11 +648,22 @@ mountOperation('widget-create-ops', {
     const key = (result as { data?: { ApiKey?: { key?: string } } }).data?.ApiKey?.key;
     if (!key) return;
     form.querySelector('[data-embed]')?.remove();
-    const button = h('button', { type: 'button', class: 'secondary', 'data-embed': true }, 'Insertar en vivo');
+    const button = h(
+      'button',
+      { type: 'button', class: 'secondary', 'data-embed': true },
+      'Insertar en vivo',
+    );
     button.addEventListener('click', () => {
-      const w = createWidget({ apiKey: key, baseUrl: location.origin, userId: currentUser() ?? defaultUserId(), userNames: 'QA Tester' });
+      const w = createWidget({
+        apiKey: key,
+        baseUrl: location.origin,
+        userId: currentUser() ?? defaultUserId(),
+        userNames: 'QA Tester',
+      });
       embedded.push(w);
-      w.connect().catch((error: unknown) => logEvent('embedded connect failed', error instanceof Error ? error.message : error));
+      w.connect().catch((error: unknown) =>
+        logEvent('embedded connect failed', error instanceof Error ? error.message : error),
+      );
       const remove = h('button', { type: 'button', class: 'secondary' }, 'Quitar');
       const item = h('li', {}, 'Widget con la clave ', h('code', {}, key), ' ', remove);
       remove.addEventListener('click', () => {
@@ -573,7 +686,11 @@ const botOps: Operation[] = [
     id: 'http:sendText',
     title: 'text',
     doc: 'sendText(botId, userId, text)',
-    fields: [botField, toField, { name: 'text', kind: 'textarea', value: 'Hola 👋 te escribe el bot desde la API.' }],
+    fields: [
+      botField,
+      toField,
+      { name: 'text', kind: 'textarea', value: 'Hola 👋 te escribe el bot desde la API.' },
+    ],
     run: (v, show) => http(show, () => api.sendText(str(v, 'botId'), str(v, 'userId'), str(v, 'text'))),
   },
   {
@@ -620,12 +737,22 @@ const botOps: Operation[] = [
             name: { formatted_name: 'Atención al cliente', first_name: 'Atención', last_name: 'Cliente' },
             phones: [{ phone: '+34910000000', type: 'WORK' }],
             emails: [{ email: 'ayuda@charla.example', type: 'WORK' }],
-            addresses: [{ street: 'Calle del Pez 12', city: 'Madrid', zip: '28004', country: 'España', country_code: 'ES', type: 'WORK' }],
+            addresses: [
+              {
+                street: 'Calle del Pez 12',
+                city: 'Madrid',
+                zip: '28004',
+                country: 'España',
+                country_code: 'ES',
+                type: 'WORK',
+              },
+            ],
           },
         ]),
       },
     ],
-    run: (v, show) => http(show, () => api.sendContacts(str(v, 'botId'), str(v, 'userId'), json(v, 'contacts'))),
+    run: (v, show) =>
+      http(show, () => api.sendContacts(str(v, 'botId'), str(v, 'userId'), json(v, 'contacts'))),
   },
   {
     id: 'http:sendVoiceCall',
@@ -659,14 +786,18 @@ const botOps: Operation[] = [
       { name: 'mediaUrl', value: () => `${location.origin}/media/charla-demo.mp4` },
       { name: 'caption', value: 'Así se ve Charla' },
     ],
-    run: (v, show) => http(show, () => api.sendVideo(str(v, 'botId'), str(v, 'userId'), str(v, 'mediaUrl'), optional(v, 'caption'))),
+    run: (v, show) =>
+      http(show, () =>
+        api.sendVideo(str(v, 'botId'), str(v, 'userId'), str(v, 'mediaUrl'), optional(v, 'caption')),
+      ),
   },
   {
     id: 'http:sendContactInfoRequest',
     title: 'contact_info_request',
     doc: 'sendContactInfoRequest(botId, userId, text): el widget muestra un formulario.',
     fields: [botField, toField, { name: 'text', value: '¿Nos dejas tus datos para llamarte?' }],
-    run: (v, show) => http(show, () => api.sendContactInfoRequest(str(v, 'botId'), str(v, 'userId'), str(v, 'text'))),
+    run: (v, show) =>
+      http(show, () => api.sendContactInfoRequest(str(v, 'botId'), str(v, 'userId'), str(v, 'text'))),
   },
 ];
 for (const op of botOps) mountOperation('bot-ops', op);
@@ -693,8 +824,15 @@ mountOperation('room-ops', {
     const message =
       type === 'TEXT'
         ? { id, type, text: str(v, 'text') }
-        : { id, type, mediaUrl: str(v, 'mediaUrl'), ...(optional(v, 'text') ? { caption: str(v, 'text') } : {}) };
-    return http(show, () => api.postRoomMessages(str(v, 'roomId'), { senderId: str(v, 'senderId'), messages: [message] }));
+        : {
+            id,
+            type,
+            mediaUrl: str(v, 'mediaUrl'),
+            ...(optional(v, 'text') ? { caption: str(v, 'text') } : {}),
+          };
+    return http(show, () =>
+      api.postRoomMessages(str(v, 'roomId'), { senderId: str(v, 'senderId'), messages: [message] }),
+    );
   },
 });
 
@@ -706,7 +844,8 @@ mountOperation('room-ops', {
     { name: 'resourceUrl', value: () => `${location.origin.replace(/^http:/, 'https:')}/v1/media/demo/png` },
     { name: 'ttl', kind: 'number', value: '900' },
   ],
-  run: (v, show) => http(show, () => api.refreshAsset({ resourceUrl: str(v, 'resourceUrl'), ttl: Number(str(v, 'ttl')) })),
+  run: (v, show) =>
+    http(show, () => api.refreshAsset({ resourceUrl: str(v, 'resourceUrl'), ttl: Number(str(v, 'ttl')) })),
 });
 
 mountOperation('room-ops', {

@@ -38,7 +38,8 @@ export interface Operation {
 function read(form: HTMLFormElement, fields: Field[]): Values {
   const values: Values = {};
   for (const f of fields) {
-    const input = form.elements.namedItem(f.name) as HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement | null;
+    const input = form.elements.namedItem(f.name) as
+      HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement | null;
     if (!input) continue;
     if (f.kind === 'checkbox') {
       values[f.name] = (input as HTMLInputElement).checked;
@@ -93,10 +94,19 @@ function fieldElement(op: Operation, f: Field): HTMLElement {
     control = h('textarea', { id, name: f.name, rows: '4', spellcheck: 'false', placeholder: f.placeholder });
     control.value = typeof initial === 'string' ? initial : '';
   } else if (f.kind === 'select') {
-    control = h('select', { id, name: f.name }, ...(f.options ?? []).map((o) => h('option', { value: o }, o)));
+    control = h(
+      'select',
+      { id, name: f.name },
+      ...(f.options ?? []).map((o) => h('option', { value: o }, o)),
+    );
     if (typeof initial === 'string') control.value = initial;
   } else {
-    control = h('input', { id, name: f.name, type: f.kind === 'number' ? 'number' : 'text', placeholder: f.placeholder });
+    control = h('input', {
+      id,
+      name: f.name,
+      type: f.kind === 'number' ? 'number' : 'text',
+      placeholder: f.placeholder,
+    });
     control.value = typeof initial === 'string' ? initial : '';
   }
   const wrapper = h('div', {}, h('label', { for: id }, label, control));

@@ -54,11 +54,16 @@ widget.on('removedFromRoom', ({ type, member }) => {
 widget.on('error', ({ error, operation }) => log(`error en ${operation}: ${error.message}`));
 
 for (const other of DEMO_USERS.filter((u) => u.id !== me.id)) {
-  const button = h('button', { type: 'button', class: 'secondary' }, `Chatear con ${other.names.split(' ')[0]}`);
+  const button = h(
+    'button',
+    { type: 'button', class: 'secondary' },
+    `Chatear con ${other.names.split(' ')[0]}`,
+  );
   button.addEventListener('click', () => {
     widget.openRoomWithUser({ id: other.id, names: other.names }).then(
       () => log(`sala abierta con ${other.names}`),
-      (error: unknown) => log(`openRoomWithUser falló: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) =>
+        log(`openRoomWithUser falló: ${error instanceof Error ? error.message : String(error)}`),
     );
   });
   byId('open-with').append(button);

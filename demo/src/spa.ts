@@ -43,7 +43,9 @@ function ask(text: string): void {
   widget.open();
   // Straight to the conversation, whatever view the panel was left in.
   widget.hideHomeMenu();
-  widget.sendMessage({ type: 'TEXT', text }).catch((error: unknown) => console.error('charla sendMessage', error));
+  widget
+    .sendMessage({ type: 'TEXT', text })
+    .catch((error: unknown) => console.error('charla sendMessage', error));
 }
 
 type View = () => Node[];
@@ -52,7 +54,9 @@ const ROUTES: Record<string, { title: string; view: View }> = {
   '/spa/': {
     title: 'Inicio',
     view: () => [
-      h('section', { class: 'spa-hero' },
+      h(
+        'section',
+        { class: 'spa-hero' },
         h('h1', {}, 'Viajes con calma, planeados contigo'),
         h('p', {}, 'Cambia de sección: la conversación del chat sigue donde estaba, sin recargar la página.'),
         h('p', {}, h('a', { class: 'button', href: '/spa/destinos', 'data-route': true }, 'Ver destinos')),
@@ -63,7 +67,9 @@ const ROUTES: Record<string, { title: string; view: View }> = {
     title: 'Destinos',
     view: () => [
       h('h1', {}, 'Destinos'),
-      h('ul', { class: 'cards' },
+      h(
+        'ul',
+        { class: 'cards' },
         ...DESTINATIONS.map((d) => {
           const button = h('button', { type: 'button', class: 'button' }, `Preguntar por ${d.name}`);
           button.addEventListener('click', () => ask(`¿Quedan plazas para ${d.name}?`));
@@ -75,13 +81,27 @@ const ROUTES: Record<string, { title: string; view: View }> = {
   '/spa/reserva': {
     title: 'Reserva',
     view: () => {
-      const destination = h('select', { id: 'booking-destination', name: 'destination' },
-        ...DESTINATIONS.map((d) => h('option', { value: d.id }, d.name)));
-      const people = h('input', { id: 'booking-people', name: 'people', type: 'number', min: '1', max: '9', value: '2' });
+      const destination = h(
+        'select',
+        { id: 'booking-destination', name: 'destination' },
+        ...DESTINATIONS.map((d) => h('option', { value: d.id }, d.name)),
+      );
+      const people = h('input', {
+        id: 'booking-people',
+        name: 'people',
+        type: 'number',
+        min: '1',
+        max: '9',
+        value: '2',
+      });
       const done = h('p', { role: 'status', id: 'booking-status' });
-      const form = h('form', { class: 'booking', 'aria-label': 'Reserva' },
-        h('label', { for: 'booking-destination' }, 'Destino'), destination,
-        h('label', { for: 'booking-people' }, 'Personas'), people,
+      const form = h(
+        'form',
+        { class: 'booking', 'aria-label': 'Reserva' },
+        h('label', { for: 'booking-destination' }, 'Destino'),
+        destination,
+        h('label', { for: 'booking-people' }, 'Personas'),
+        people,
         h('button', { type: 'submit', class: 'button' }, 'Pedir presupuesto por el chat'),
         done,
       );
@@ -116,7 +136,11 @@ const ROUTES: Record<string, { title: string; view: View }> = {
       close.addEventListener('click', () => widget.close());
       return [
         h('h1', {}, 'Ayuda'),
-        h('p', {}, 'Estos botones llaman a widgetInstance.open() y widgetInstance.close() desde la aplicación.'),
+        h(
+          'p',
+          {},
+          'Estos botones llaman a widgetInstance.open() y widgetInstance.close() desde la aplicación.',
+        ),
         h('p', { class: 'actions' }, open, close),
       ];
     },
@@ -124,7 +148,8 @@ const ROUTES: Record<string, { title: string; view: View }> = {
 };
 
 function currentPath(): string {
-  const path = location.pathname === '/spa.html' || location.pathname === '/spa' ? '/spa/' : location.pathname;
+  const path =
+    location.pathname === '/spa.html' || location.pathname === '/spa' ? '/spa/' : location.pathname;
   return ROUTES[path] ? path : '/spa/';
 }
 
@@ -151,7 +176,8 @@ function navigate(href: string): void {
 }
 
 document.addEventListener('click', (event) => {
-  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey)
+    return;
   const link = (event.target as Element | null)?.closest?.('a[data-route]');
   if (!(link instanceof HTMLAnchorElement)) return;
   event.preventDefault();

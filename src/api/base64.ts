@@ -12,7 +12,11 @@ export function base64Utf8(text: string): string {
   let i = 0;
   for (; i + 2 < bytes.length; i += 3) {
     const n = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out += ALPHABET.charAt((n >> 18) & 63) + ALPHABET.charAt((n >> 12) & 63) + ALPHABET.charAt((n >> 6) & 63) + ALPHABET.charAt(n & 63);
+    out +=
+      ALPHABET.charAt((n >> 18) & 63) +
+      ALPHABET.charAt((n >> 12) & 63) +
+      ALPHABET.charAt((n >> 6) & 63) +
+      ALPHABET.charAt(n & 63);
   }
   const rest = bytes.length - i;
   if (rest === 1) {

@@ -48,7 +48,10 @@ interface CommonOptions extends ValidateOptions {
 
 /** Credentials: a client id and secret (`Basic base64(id:secret)`), or a company token (`Basic <token>`). */
 export type ClientOptions = CommonOptions &
-  ({ clientId: string; clientSecret: string; companyToken?: never } | { companyToken: string; clientId?: never; clientSecret?: never });
+  (
+    | { clientId: string; clientSecret: string; companyToken?: never }
+    | { companyToken: string; clientId?: never; clientSecret?: never }
+  );
 
 /** Arguments of {@link CharlaClient.sendVoiceCall}. */
 export interface VoiceCallArgs {
@@ -77,7 +80,12 @@ export interface CharlaClient {
   /** Text variant. */
   sendText(botId: string, userId: string, text: string): Promise<BotMessageResult>;
   /** Text with options (1 to 10; titles up to 24 characters, descriptions up to 72). */
-  sendOptions(botId: string, userId: string, text: string, buttons: Buttons | ButtonOption[]): Promise<BotMessageResult>;
+  sendOptions(
+    botId: string,
+    userId: string,
+    text: string,
+    buttons: Buttons | ButtonOption[],
+  ): Promise<BotMessageResult>;
   /** Contacts variant (phones in E.164). */
   sendContacts(botId: string, userId: string, contacts: BotContact[]): Promise<BotMessageResult>;
   /** Call button (the bot's account must have calling enabled). */
@@ -120,7 +128,8 @@ export function createClient(options: ClientOptions): CharlaClient {
   let base = '';
   try {
     const url = new URL(options.baseUrl);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') problems['baseUrl'] = 'must be an http(s) address';
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      problems['baseUrl'] = 'must be an http(s) address';
     base = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   } catch {
     problems['baseUrl'] = 'must be an absolute address such as https://charla.example.com';
@@ -128,14 +137,17 @@ export function createClient(options: ClientOptions): CharlaClient {
   if (typeof options.companyToken === 'string') {
     if (options.companyToken.length === 0) problems['companyToken'] = 'must not be empty';
   } else {
-    if (typeof options.clientId !== 'string' || options.clientId.length === 0) problems['clientId'] = 'is required (or give companyToken)';
+    if (typeof options.clientId !== 'string' || options.clientId.length === 0)
+      problems['clientId'] = 'is required (or give companyToken)';
     else if (options.clientId.includes(':')) problems['clientId'] = 'must not contain ":"';
-    if (typeof options.clientSecret !== 'string' || options.clientSecret.length === 0) problems['clientSecret'] = 'is required';
+    if (typeof options.clientSecret !== 'string' || options.clientSecret.length === 0)
+      problems['clientSecret'] = 'is required';
   }
   fail(problems);
 
   const doFetch = options.fetch ?? globalThis.fetch;
-  if (typeof doFetch !== 'function') throw new Error('No fetch available: pass options.fetch (Node 18+ and browsers have one).');
+  if (typeof doFetch !== 'function')
+    throw new Error('No fetch available: pass options.fetch (Node 18+ and browsers have one).');
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const authorization = authorizationFor(options);
   const v: ValidateOptions = { allowLoopbackHttp: options.allowLoopbackHttp === true };
@@ -165,7 +177,11 @@ export function createClient(options: ClientOptions): CharlaClient {
       text = await response.text();
     } catch (error) {
       if (timedOut) throw clientError('TIMEOUT', info, `${method} ${path} took longer than ${timeoutMs} ms`);
-      throw clientError('NETWORK_ERROR', info, `${method} ${path}: ${error instanceof Error ? error.message : String(error)}`);
+      throw clientError(
+        'NETWORK_ERROR',
+        info,
+        `${method} ${path}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     } finally {
       if (timer !== undefined) clearTimeout(timer);
     }
@@ -174,7 +190,12 @@ export function createClient(options: ClientOptions): CharlaClient {
       try {
         json = JSON.parse(text);
       } catch {
-        if (response.ok) throw clientError('INVALID_RESPONSE', info, `${method} ${path} answered ${response.status} with a body that is not JSON`);
+        if (response.ok)
+          throw clientError(
+            'INVALID_RESPONSE',
+            info,
+            `${method} ${path} answered ${response.status} with a body that is not JSON`,
+          );
         json = text;
       }
     }
@@ -194,7 +215,8 @@ export function createClient(options: ClientOptions): CharlaClient {
     listCampaigns(query) {
       fail(checkListQuery(query));
       const params = new URLSearchParams();
-      for (const [k, value] of Object.entries(query)) if (value !== undefined && value !== null) params.set(k, String(value));
+      for (const [k, value] of Object.entries(query))
+        if (value !== undefined && value !== null) params.set(k, String(value));
       return request('GET', `${ROUTES.listCampaigns}?${params.toString()}`);
     },
 
@@ -245,7 +267,12 @@ export function createClient(options: ClientOptions): CharlaClient {
     },
 
     sendVideo(botId, userId, mediaUrl, caption) {
-      return sendBotMessage(botId, { type: 'video', userId, mediaUrl, ...(caption === undefined ? {} : { text: caption }) });
+      return sendBotMessage(botId, {
+        type: 'video',
+        userId,
+        mediaUrl,
+        ...(caption === undefined ? {} : { text: caption }),
+      });
     },
 
     sendContactInfoRequest(botId, userId, text) {

@@ -75,7 +75,10 @@ export class CharlaApiError extends Error {
 
 /** True for a CharlaApiError (also across bundles, where instanceof may fail). */
 export function isCharlaApiError(value: unknown): value is CharlaApiError {
-  return value instanceof CharlaApiError || (value instanceof Error && value.name === 'CharlaApiError' && 'body' in value);
+  return (
+    value instanceof CharlaApiError ||
+    (value instanceof Error && value.name === 'CharlaApiError' && 'body' in value)
+  );
 }
 
 /** Invalid arguments, caught before sending. */
@@ -128,5 +131,9 @@ export function errorFromResponse(body: unknown, httpStatus: number, request: Re
                       ? 'UNKNOWN_ERROR'
                       : 'VALIDATION_ERROR';
   const data = body === undefined || body === null ? {} : { response: body };
-  return new CharlaApiError(errorBody(key, { message: `HTTP ${httpStatus} from ${request.method} ${request.path}`, data }), httpStatus, request);
+  return new CharlaApiError(
+    errorBody(key, { message: `HTTP ${httpStatus} from ${request.method} ${request.path}`, data }),
+    httpStatus,
+    request,
+  );
 }

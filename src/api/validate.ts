@@ -42,7 +42,8 @@ export interface ValidateOptions {
   allowLoopbackHttp?: boolean;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 const chars = (s: string) => [...s].length;
 
 /** A required non-empty string of at most `max` characters. */
@@ -103,12 +104,18 @@ export function checkListQuery(query: unknown): Problems {
   const p: Problems = {};
   if (!isObject(query)) return { '/': 'query must be an object' };
   checkId(p, 'querystring:/botId', query['botId']);
-  if (!isDate(query['startAt'])) p['querystring:/startAt'] = 'is required (a date, YYYY-MM-DD, or an ISO 8601 date-time)';
-  if (!isDate(query['endAt'])) p['querystring:/endAt'] = 'is required (a date, YYYY-MM-DD, or an ISO 8601 date-time)';
+  if (!isDate(query['startAt']))
+    p['querystring:/startAt'] = 'is required (a date, YYYY-MM-DD, or an ISO 8601 date-time)';
+  if (!isDate(query['endAt']))
+    p['querystring:/endAt'] = 'is required (a date, YYYY-MM-DD, or an ISO 8601 date-time)';
   const page = query['page'];
-  if (page !== undefined && !(Number.isInteger(page) && (page as number) >= 1)) p['querystring:/page'] = 'must be an integer >= 1';
+  if (page !== undefined && !(Number.isInteger(page) && (page as number) >= 1))
+    p['querystring:/page'] = 'must be an integer >= 1';
   const limit = query['limit'];
-  if (limit !== undefined && !(Number.isInteger(limit) && (limit as number) >= 1 && (limit as number) <= CAMPAIGN_LIST_LIMIT_MAX)) {
+  if (
+    limit !== undefined &&
+    !(Number.isInteger(limit) && (limit as number) >= 1 && (limit as number) <= CAMPAIGN_LIST_LIMIT_MAX)
+  ) {
     p['querystring:/limit'] = `must be an integer from 1 to ${CAMPAIGN_LIST_LIMIT_MAX}`;
   }
   optionalString(p, 'querystring:/elementName', query['elementName']);
@@ -120,7 +127,11 @@ export function checkListQuery(query: unknown): Problems {
 }
 
 /** One bot message, with (`withRecipient`) or without (a campaign's content) its userId. */
-export function checkBotMessage(message: unknown, options: ValidateOptions & { withRecipient?: boolean } = {}, prefix = ''): Problems {
+export function checkBotMessage(
+  message: unknown,
+  options: ValidateOptions & { withRecipient?: boolean } = {},
+  prefix = '',
+): Problems {
   const p: Problems = {};
   if (!isObject(message)) return { [prefix || '/']: 'must be an object' };
   const at = (field: string) => `${prefix}/${field}`;
@@ -135,8 +146,10 @@ export function checkBotMessage(message: unknown, options: ValidateOptions & { w
     }
     case 'contacts': {
       const contacts = message['contacts'];
-      if (!Array.isArray(contacts) || contacts.length === 0) p[at('contacts')] = `is required (1 to ${CONTACTS_MAX} contacts)`;
-      else if (contacts.length > CONTACTS_MAX) p[at('contacts')] = `must hold at most ${CONTACTS_MAX} contacts`;
+      if (!Array.isArray(contacts) || contacts.length === 0)
+        p[at('contacts')] = `is required (1 to ${CONTACTS_MAX} contacts)`;
+      else if (contacts.length > CONTACTS_MAX)
+        p[at('contacts')] = `must hold at most ${CONTACTS_MAX} contacts`;
       else contacts.forEach((c, i) => Object.assign(p, checkContact(c, at(`contacts/${i}`))));
       break;
     }
@@ -170,7 +183,8 @@ export function checkButtons(buttons: unknown, path = '/buttons'): Problems {
   optionalString(p, `${path}/title`, buttons['title']);
   const buttonText = buttons['buttonText'];
   if (buttonText !== undefined) {
-    if (!isObject(buttonText) || buttonText['type'] !== 'text') p[`${path}/buttonText`] = "must be { type: 'text', text }";
+    if (!isObject(buttonText) || buttonText['type'] !== 'text')
+      p[`${path}/buttonText`] = "must be { type: 'text', text }";
     else requireString(p, `${path}/buttonText/text`, buttonText['text'], OPTION_TITLE_MAX);
   }
   const options = buttons['options'];
@@ -198,7 +212,9 @@ export function checkContact(contact: unknown, path: string): Problems {
   const name = contact['name'];
   if (name !== undefined) {
     if (!isObject(name)) p[`${path}/name`] = 'must be an object';
-    else for (const k of ['formatted_name', 'first_name', 'last_name']) optionalString(p, `${path}/name/${k}`, name[k]);
+    else
+      for (const k of ['formatted_name', 'first_name', 'last_name'])
+        optionalString(p, `${path}/name/${k}`, name[k]);
   }
   const list = (field: string, each: (item: Record<string, unknown>, at: string) => void) => {
     const v = contact[field];
@@ -214,17 +230,20 @@ export function checkContact(contact: unknown, path: string): Problems {
     });
   };
   list('phones', (ph, at) => {
-    if (ph['phone'] !== undefined && !isE164(ph['phone'])) p[`${at}/phone`] = 'must be in E.164 format (+ and 8 to 15 digits)';
+    if (ph['phone'] !== undefined && !isE164(ph['phone']))
+      p[`${at}/phone`] = 'must be in E.164 format (+ and 8 to 15 digits)';
     optionalString(p, `${at}/type`, ph['type']);
     optionalString(p, `${at}/wa_id`, ph['wa_id']);
   });
   list('emails', (em, at) => {
     const email = em['email'];
-    if (email !== undefined && (typeof email !== 'string' || email.length > 320 || !EMAIL.test(email))) p[`${at}/email`] = 'must be an email address';
+    if (email !== undefined && (typeof email !== 'string' || email.length > 320 || !EMAIL.test(email)))
+      p[`${at}/email`] = 'must be an email address';
     optionalString(p, `${at}/type`, em['type']);
   });
   list('addresses', (ad, at) => {
-    for (const k of ['street', 'city', 'state', 'zip', 'country', 'country_code', 'type']) optionalString(p, `${at}/${k}`, ad[k]);
+    for (const k of ['street', 'city', 'state', 'zip', 'country', 'country_code', 'type'])
+      optionalString(p, `${at}/${k}`, ad[k]);
   });
   return p;
 }
@@ -237,8 +256,10 @@ export function checkCampaignCreate(body: unknown, options: ValidateOptions = {}
   requireString(p, '/elementName', body['elementName'], SHORT_TEXT_MAX);
   checkId(p, '/botId', body['botId']);
   const recipients = body['recipients'];
-  if (!Array.isArray(recipients) || recipients.length === 0) p['/recipients'] = 'is required (at least one user id)';
-  else if (recipients.length > CAMPAIGN_RECIPIENTS_MAX) p['/recipients'] = `must hold at most ${CAMPAIGN_RECIPIENTS_MAX} user ids`;
+  if (!Array.isArray(recipients) || recipients.length === 0)
+    p['/recipients'] = 'is required (at least one user id)';
+  else if (recipients.length > CAMPAIGN_RECIPIENTS_MAX)
+    p['/recipients'] = `must hold at most ${CAMPAIGN_RECIPIENTS_MAX} user ids`;
   else recipients.forEach((r, i) => checkId(p, `/recipients/${i}`, r));
   Object.assign(p, checkBotMessage(body['message'], { ...options, withRecipient: false }, '/message'));
   if (body['scheduledAt'] !== undefined && !isZonedDateTime(body['scheduledAt'])) {
@@ -251,7 +272,8 @@ export function checkCampaignCreate(body: unknown, options: ValidateOptions = {}
 export function checkCampaignUpdate(body: unknown): Problems {
   const p: Problems = {};
   if (!isObject(body)) return { '/': 'body must be an object' };
-  if (body['name'] === undefined && body['scheduledAt'] === undefined) return { '/': 'give name, scheduledAt, or both' };
+  if (body['name'] === undefined && body['scheduledAt'] === undefined)
+    return { '/': 'give name, scheduledAt, or both' };
   if (body['name'] !== undefined) requireString(p, '/name', body['name'], SHORT_TEXT_MAX);
   if (body['scheduledAt'] !== undefined && !isZonedDateTime(body['scheduledAt'])) {
     p['/scheduledAt'] = 'must be an ISO 8601 date-time with a time zone';
@@ -268,7 +290,8 @@ export function checkWidgetCreate(body: unknown): Problems {
   else {
     if (bot['id'] !== undefined) checkId(p, '/bot/id', bot['id']);
     if (bot['name'] !== undefined) requireString(p, '/bot/name', bot['name'], 200);
-    if (bot['callingEnabled'] !== undefined && typeof bot['callingEnabled'] !== 'boolean') p['/bot/callingEnabled'] = 'must be a boolean';
+    if (bot['callingEnabled'] !== undefined && typeof bot['callingEnabled'] !== 'boolean')
+      p['/bot/callingEnabled'] = 'must be a boolean';
   }
   const widget = body['widget'];
   if (!isObject(widget)) {
@@ -278,7 +301,10 @@ export function checkWidgetCreate(body: unknown): Problems {
   const properties = widget['properties'];
   if (properties !== undefined) {
     if (!isObject(properties)) p['/widget/properties'] = 'must be an object';
-    else if (properties['type'] !== undefined && !(WIDGET_TYPES as readonly unknown[]).includes(properties['type'])) {
+    else if (
+      properties['type'] !== undefined &&
+      !(WIDGET_TYPES as readonly unknown[]).includes(properties['type'])
+    ) {
       p['/widget/properties/type'] = `must be one of ${WIDGET_TYPES.join(', ')}`;
     }
   }
@@ -286,17 +312,25 @@ export function checkWidgetCreate(body: unknown): Problems {
   if (theme !== undefined) {
     if (!isObject(theme)) p['/widget/theme'] = 'must be an object';
     else {
-      if (theme['position'] !== undefined && !(WIDGET_POSITIONS as readonly unknown[]).includes(theme['position'])) {
+      if (
+        theme['position'] !== undefined &&
+        !(WIDGET_POSITIONS as readonly unknown[]).includes(theme['position'])
+      ) {
         p['/widget/theme/position'] = `must be one of ${WIDGET_POSITIONS.join(', ')}`;
       }
-      if (theme['status'] !== undefined && typeof theme['status'] !== 'boolean') p['/widget/theme/status'] = 'must be a boolean';
+      if (theme['status'] !== undefined && typeof theme['status'] !== 'boolean')
+        p['/widget/theme/status'] = 'must be a boolean';
       const font = theme['font'];
       if (font !== undefined) {
         if (!isObject(font)) p['/widget/theme/font'] = 'must be an object';
         else {
-          if (font['googlefont'] !== undefined && typeof font['googlefont'] !== 'boolean') p['/widget/theme/font/googlefont'] = 'must be a boolean';
+          if (font['googlefont'] !== undefined && typeof font['googlefont'] !== 'boolean')
+            p['/widget/theme/font/googlefont'] = 'must be a boolean';
           const fname = font['name'];
-          if (fname !== undefined && (typeof fname !== 'string' || fname.length > 100 || !/^[A-Za-z0-9 _-]*$/.test(fname))) {
+          if (
+            fname !== undefined &&
+            (typeof fname !== 'string' || fname.length > 100 || !/^[A-Za-z0-9 _-]*$/.test(fname))
+          ) {
             p['/widget/theme/font/name'] = 'must be a font name (letters, digits, spaces, _ and -)';
           }
         }
@@ -310,10 +344,14 @@ export function checkWidgetCreate(body: unknown): Problems {
       for (const list of ['blackList', 'whiteList']) {
         const v = credentials[list];
         if (v === undefined) continue;
-        if (!Array.isArray(v) || v.length > 200) p[`/widget/credentials/${list}`] = 'must be a list of at most 200 origins';
-        else v.forEach((o, i) => {
-          if (typeof o !== 'string' || !ORIGIN_PATTERN.test(o)) p[`/widget/credentials/${list}/${i}`] = 'must be an origin such as https://shop.example.com or https://*.example.com';
-        });
+        if (!Array.isArray(v) || v.length > 200)
+          p[`/widget/credentials/${list}`] = 'must be a list of at most 200 origins';
+        else
+          v.forEach((o, i) => {
+            if (typeof o !== 'string' || !ORIGIN_PATTERN.test(o))
+              p[`/widget/credentials/${list}/${i}`] =
+                'must be an origin such as https://shop.example.com or https://*.example.com';
+          });
       }
     }
   }
@@ -356,7 +394,11 @@ export function checkAssetsRefresh(body: unknown): Problems {
   // The service accepts only https here (its schema has no loopback exception).
   if (!isHttpsUrl(body['resourceUrl'])) p['/resourceUrl'] = 'must be an absolute https address';
   const ttl = body['ttl'];
-  if (!(Number.isInteger(ttl) && (ttl as number) >= SIGNED_URL_TTL_MIN && (ttl as number) <= SIGNED_URL_TTL_MAX)) {
+  if (!(
+    Number.isInteger(ttl) &&
+    (ttl as number) >= SIGNED_URL_TTL_MIN &&
+    (ttl as number) <= SIGNED_URL_TTL_MAX
+  )) {
     p['/ttl'] = `must be an integer from ${SIGNED_URL_TTL_MIN} to ${SIGNED_URL_TTL_MAX} seconds`;
   }
   return p;

@@ -35,7 +35,9 @@ let roomId: string;
 
 /** Messages the visitor sent after `since` (seq), as stored. */
 async function visitorMessagesAfter(since: number) {
-  return (await roomMessages(service.app, roomId)).filter((m) => m['senderId'] === userId && Number(m['seq']) > since);
+  return (await roomMessages(service.app, roomId)).filter(
+    (m) => m['senderId'] === userId && Number(m['seq']) > since,
+  );
 }
 async function lastSeq(): Promise<number> {
   const all = await roomMessages(service.app, roomId);
@@ -49,7 +51,9 @@ beforeAll(async () => {
   await enterBotConversation(page);
   await need(messagesRegion(page).getByText(/Soy el bot de demostración/), 'the demo bot greeting');
   userId = await page.evaluate(async () => {
-    const charla = (window as unknown as { Charla: { widgets: Array<{ ready: Promise<{ userId: string }> }> } }).Charla;
+    const charla = (
+      window as unknown as { Charla: { widgets: Array<{ ready: Promise<{ userId: string }> }> } }
+    ).Charla;
     return (await charla.widgets[0]!.ready).userId;
   });
   roomId = await until('the visitor’s bot room', () => botRoomOf(service.app, userId));
@@ -64,7 +68,10 @@ describe('journey: a business system writes to a visitor over HTTP', () => {
   it('text: shown as text', async () => {
     const sent = await service.api.sendText(DEMO_BOT_ID, userId, 'Tu pedido #4521 está listo para recoger.');
     expect(sent.success).toBe(true);
-    await need(messagesRegion(page).getByText('Tu pedido #4521 está listo para recoger.'), 'the text bot message');
+    await need(
+      messagesRegion(page).getByText('Tu pedido #4521 está listo para recoger.'),
+      'the text bot message',
+    );
   });
 
   it('text with options: buttons under the text; the visitor picks one and the payload reaches the service', async () => {
@@ -110,7 +117,11 @@ describe('journey: a business system writes to a visitor over HTTP', () => {
 
   it('call button: shown with its display text; pressing it tells the bot', async () => {
     const since = await lastSeq();
-    await service.api.sendVoiceCall(DEMO_BOT_ID, userId, { header: 'Soporte', text: '¿Prefieres que hablemos?', displayText: 'Llamar a soporte' });
+    await service.api.sendVoiceCall(DEMO_BOT_ID, userId, {
+      header: 'Soporte',
+      text: '¿Prefieres que hablemos?',
+      displayText: 'Llamar a soporte',
+    });
     const list = messagesRegion(page);
     const call = list.getByRole('button', { name: 'Llamar a soporte' });
     await need(call, 'the call button (voice_call)');
@@ -124,7 +135,12 @@ describe('journey: a business system writes to a visitor over HTTP', () => {
   });
 
   it('video: a player whose file loads', async () => {
-    await service.api.sendVideo(DEMO_BOT_ID, userId, `${service.base}/media/charla-demo.mp4`, 'Así se hace nuestro pan');
+    await service.api.sendVideo(
+      DEMO_BOT_ID,
+      userId,
+      `${service.base}/media/charla-demo.mp4`,
+      'Así se hace nuestro pan',
+    );
     const list = messagesRegion(page);
     const video = list.locator('video');
     await need(video, 'the video player');
@@ -141,11 +157,23 @@ describe('journey: a business system writes to a visitor over HTTP', () => {
     const list = messagesRegion(page);
     const form = list.getByRole('form', { name: /Tus datos de contacto/ });
     await need(form, 'the contact form (contact_info_request)');
-    await form.last().getByLabel(/Nombre/).fill('Lucía Gil');
-    await form.last().getByLabel(/Teléfono/).fill('+34600111222');
-    await form.last().getByLabel(/Correo/).fill('lucia@example.com');
+    await form
+      .last()
+      .getByLabel(/Nombre/)
+      .fill('Lucía Gil');
+    await form
+      .last()
+      .getByLabel(/Teléfono/)
+      .fill('+34600111222');
+    await form
+      .last()
+      .getByLabel(/Correo/)
+      .fill('lucia@example.com');
     await shot(page, J, 'contact-form');
-    await form.last().getByRole('button', { name: /Enviar datos/ }).click();
+    await form
+      .last()
+      .getByRole('button', { name: /Enviar datos/ })
+      .click();
     await need(list.getByText('Datos enviados'), 'the form’s confirmation');
     const answer = await until('the contact details to reach the service', async () =>
       (await visitorMessagesAfter(since)).find((m) => JSON.stringify(m).includes('lucia@example.com')),
@@ -155,15 +183,26 @@ describe('journey: a business system writes to a visitor over HTTP', () => {
 
   it('room post: external text and image land in the open room, once each', async () => {
     const text = { id: randomUUID(), type: 'TEXT' as const, text: 'Aviso del almacén: tu pedido ha salido.' };
-    const image = { id: randomUUID(), type: 'IMAGE' as const, mediaUrl: `${service.base}/media/pan.png`, caption: 'Tu pan, recién hecho' };
-    const result = await service.api.postRoomMessages(roomId, { senderId: 'warehouse-system', messages: [text, image] });
+    const image = {
+      id: randomUUID(),
+      type: 'IMAGE' as const,
+      mediaUrl: `${service.base}/media/pan.png`,
+      caption: 'Tu pan, recién hecho',
+    };
+    const result = await service.api.postRoomMessages(roomId, {
+      senderId: 'warehouse-system',
+      messages: [text, image],
+    });
     expect(result.data.messageIds).toEqual([text.id, image.id]);
     const list = messagesRegion(page);
     await need(list.getByText('Aviso del almacén: tu pedido ha salido.'), 'the posted text');
     await need(list.getByText('Tu pan, recién hecho'), 'the posted image’s caption');
     await need(list.getByRole('button', { name: /Ver imagen en grande/ }), 'the posted image');
     // Posting the same ids again changes nothing, in the service or on screen.
-    const again = await service.api.postRoomMessages(roomId, { senderId: 'warehouse-system', messages: [text] });
+    const again = await service.api.postRoomMessages(roomId, {
+      senderId: 'warehouse-system',
+      messages: [text],
+    });
     expect(again.data.duplicates).toEqual([text.id]);
     await page.waitForTimeout(500);
     expect(await list.getByText('Aviso del almacén: tu pedido ha salido.').count()).toBe(1);

@@ -67,14 +67,18 @@ async function rowStatus(id: string): Promise<string | null> {
 beforeAll(async () => {
   service = await startService();
   browser = await launchBrowser();
-  ({ page, problems } = await openPage(browser, `${service.base}/console.html?user=${visitor}`, { width: 1400, height: 1000 }));
+  ({ page, problems } = await openPage(browser, `${service.base}/console.html?user=${visitor}`, {
+    width: 1400,
+    height: 1000,
+  }));
   await until('the console widget to connect', async () =>
     (await page.locator('#state-connection').textContent()) === 'connected' ? true : undefined,
   );
 });
 
 afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail' && page) await shot(page, J, `FAILED-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+  if (task.result?.state === 'fail' && page)
+    await shot(page, J, `FAILED-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
 });
 
 afterAll(async () => {
@@ -116,16 +120,27 @@ describe('journey: a campaign is created, updated, another cancelled', () => {
   it('updates the first (new name, later date) and cancels the second from its row', async () => {
     await row(sentId).getByRole('button', { name: 'Editar' }).click();
     const later = new Date(Date.now() + 15_000).toISOString();
-    const updated = await run('http:updateCampaign', { name: `E2E envío ${tag} (editada)`, scheduledAt: later });
-    expect(updated['data']).toMatchObject({ id: sentId, name: `E2E envío ${tag} (editada)`, status: 'SCHEDULED' });
+    const updated = await run('http:updateCampaign', {
+      name: `E2E envío ${tag} (editada)`,
+      scheduledAt: later,
+    });
+    expect(updated['data']).toMatchObject({
+      id: sentId,
+      name: `E2E envío ${tag} (editada)`,
+      status: 'SCHEDULED',
+    });
     expect(Date.parse(updated['data']['scheduledAt'])).toBe(Date.parse(later));
 
     await row(cancelledId).getByRole('button', { name: 'Cancelar' }).click();
-    await until('the cancelled row', async () => ((await rowStatus(cancelledId)) === 'CANCELLED' ? true : undefined));
+    await until('the cancelled row', async () =>
+      (await rowStatus(cancelledId)) === 'CANCELLED' ? true : undefined,
+    );
     const cancelResult = await form('http:cancelCampaign').locator('pre[data-result]').textContent();
     expect(JSON.parse(cancelResult ?? '{}')['data']).toMatchObject({ id: cancelledId, status: 'CANCELLED' });
     // A cancelled campaign cannot be cancelled again: the console shows the service's 409.
-    await expect(run('http:cancelCampaign', { campaignId: cancelledId })).rejects.toThrow(/409|INVALID_STATE/);
+    await expect(run('http:cancelCampaign', { campaignId: cancelledId })).rejects.toThrow(
+      /409|INVALID_STATE/,
+    );
     await page.locator('#campaign-table').scrollIntoViewIfNeeded();
     await shot(page, J, 'updated-and-cancelled');
   });
@@ -140,7 +155,7 @@ describe('journey: a campaign is created, updated, another cancelled', () => {
         if (s === 'IN_PROGRESS' && !seen.has('shot')) {
           seen.add('shot');
           await page.locator('#campaign-table').scrollIntoViewIfNeeded();
-    await shot(page, J, 'in-progress');
+          await shot(page, J, 'in-progress');
         }
         return s === 'COMPLETED' ? true : undefined;
       },
@@ -153,8 +168,18 @@ describe('journey: a campaign is created, updated, another cancelled', () => {
     await shot(page, J, 'completed');
 
     const today = new Date().toISOString().slice(0, 10);
-    const listed = await service.api.listCampaigns({ botId: DEMO_BOT_ID, startAt: today, endAt: today, elementName: `e2e_send_${tag}` });
-    expect(listed.data.results[0]).toMatchObject({ status: 'COMPLETED', totalMessages: 3, deliveredMessages: 3, failedMessages: 0 });
+    const listed = await service.api.listCampaigns({
+      botId: DEMO_BOT_ID,
+      startAt: today,
+      endAt: today,
+      elementName: `e2e_send_${tag}`,
+    });
+    expect(listed.data.results[0]).toMatchObject({
+      status: 'COMPLETED',
+      totalMessages: 3,
+      deliveredMessages: 3,
+      failedMessages: 0,
+    });
     expect(listed.data.results[0]!.completedAt).not.toBeNull();
 
     // Each recipient has the message once in their bot room.
@@ -165,7 +190,10 @@ describe('journey: a campaign is created, updated, another cancelled', () => {
     }
     // The console's widget (a recipient) shows it.
     await enterBotConversation(page);
-    await need(messagesRegion(page).getByText(`Oferta E2E ${tag}: 2x1 en croissants`), 'the campaign message in the recipient’s widget');
+    await need(
+      messagesRegion(page).getByText(`Oferta E2E ${tag}: 2x1 en croissants`),
+      'the campaign message in the recipient’s widget',
+    );
     await shot(page, J, 'recipient-widget');
   });
 
@@ -175,11 +203,16 @@ describe('journey: a campaign is created, updated, another cancelled', () => {
       [cancelledId],
     );
     expect(rows[0]).toMatchObject({ status: 'CANCELLED', delivered_messages: 0 });
-    const sent = await service.app.charla.db.query("SELECT 1 FROM campaign_recipients WHERE campaign_id = $1 AND status <> 'pending'", [cancelledId]);
+    const sent = await service.app.charla.db.query(
+      "SELECT 1 FROM campaign_recipients WHERE campaign_id = $1 AND status <> 'pending'",
+      [cancelledId],
+    );
     expect(sent.rows).toHaveLength(0);
     for (const userId of recipients) {
       const roomId = await botRoomOf(service.app, userId);
-      const texts = roomId ? (await roomMessages(service.app, roomId)).map((m) => String(m['text'] ?? '')) : [];
+      const texts = roomId
+        ? (await roomMessages(service.app, roomId)).map((m) => String(m['text'] ?? ''))
+        : [];
       expect(texts.some((t) => t.includes(`Esto no debe llegar ${tag}`))).toBe(false);
     }
     expect(await rowStatus(cancelledId)).toBe('CANCELLED');

@@ -40,7 +40,8 @@ async function ok(name: string, values: Record<string, string> = {}): Promise<an
   return outcome.value;
 }
 async function requestOf(name: string): Promise<any> {
-  const text = (await page.getByRole('form', { name, exact: true }).locator('pre[data-request]').textContent()) ?? '';
+  const text =
+    (await page.getByRole('form', { name, exact: true }).locator('pre[data-request]').textContent()) ?? '';
   try {
     return JSON.parse(text);
   } catch {
@@ -51,7 +52,10 @@ async function requestOf(name: string): Promise<any> {
 beforeAll(async () => {
   service = await startService();
   browser = await launchBrowser();
-  ({ page, problems } = await openPage(browser, `${service.base}/console.html?user=${user}`, { width: 1400, height: 1000 }));
+  ({ page, problems } = await openPage(browser, `${service.base}/console.html?user=${user}`, {
+    width: 1400,
+    height: 1000,
+  }));
   await until('the console widget to connect', async () =>
     (await page.locator('#state-connection').textContent()) === 'connected' ? true : undefined,
   );
@@ -63,7 +67,8 @@ beforeAll(async () => {
 });
 
 afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail' && page) await shot(page, J, `FAILED-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+  if (task.result?.state === 'fail' && page)
+    await shot(page, J, `FAILED-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
 });
 
 afterAll(async () => {
@@ -75,7 +80,11 @@ describe('the QA console’s HTTP forms', () => {
   it('send each of the six bot-message variants to the console’s user, showing request and response', async () => {
     const list = messagesRegion(page);
     const cases: Array<[string, Record<string, string>, () => ReturnType<typeof list.getByText>]> = [
-      ['http:sendText', { text: 'Texto desde la consola HTTP' }, () => list.getByText('Texto desde la consola HTTP')],
+      [
+        'http:sendText',
+        { text: 'Texto desde la consola HTTP' },
+        () => list.getByText('Texto desde la consola HTTP'),
+      ],
       ['http:sendOptions', {}, () => list.getByRole('button', { name: /^Estado del pedido/ })],
       ['http:sendContacts', {}, () => list.getByText('Atención al cliente')],
       ['http:sendVoiceCall', {}, () => list.getByRole('button', { name: 'Llamar ahora' })],
@@ -110,10 +119,16 @@ describe('the QA console’s HTTP forms', () => {
     const first = await ok('http:postRoomMessages', { text: 'Mensaje externo de la consola' });
     expect(first.data.messageIds).toHaveLength(1);
     expect((await requestOf('http:postRoomMessages')).url).toBe(`${service.base}/v1/rooms/${roomId}/message`);
-    await needInList(page, messagesRegion(page).getByText('Mensaje externo de la consola'), 'the posted message in the widget');
+    await needInList(
+      page,
+      messagesRegion(page).getByText('Mensaje externo de la consola'),
+      'the posted message in the widget',
+    );
     const again = await ok('http:postRoomMessages', { repeat: 'true' });
     expect(again.data.duplicates).toEqual(first.data.messageIds);
-    const stored = (await roomMessages(service.app, roomId)).filter((m) => m['text'] === 'Mensaje externo de la consola');
+    const stored = (await roomMessages(service.app, roomId)).filter(
+      (m) => m['text'] === 'Mensaje externo de la consola',
+    );
     expect(stored).toHaveLength(1);
     await ok('http:postRoomMessages', { repeat: 'false', type: 'IMAGE', text: 'Imagen externa' });
     await needInList(page, messagesRegion(page).getByText('Imagen externa'), 'the posted image’s caption');
@@ -125,14 +140,19 @@ describe('the QA console’s HTTP forms', () => {
     expect(created.data.ApiKey.key).toBeTruthy();
     const form = page.getByRole('form', { name: 'http:createWidget', exact: true });
     await form.getByRole('button', { name: 'Insertar en vivo' }).click();
-    await until('a second widget on the page', async () => ((await page.locator('charla-widget').count()) === 2 ? true : undefined));
-    await need(page.getByRole('list', { name: 'Widgets insertados en vivo' }).getByText(created.data.ApiKey.key), 'the embedded widget listed');
+    await until('a second widget on the page', async () =>
+      (await page.locator('charla-widget').count()) === 2 ? true : undefined,
+    );
+    await need(
+      page.getByRole('list', { name: 'Widgets insertados en vivo' }).getByText(created.data.ApiKey.key),
+      'the embedded widget listed',
+    );
     // It opened a session of its own with the new key.
     await until('the new widget’s session (its user in the new widget’s bot room)', async () => {
-      const { rows } = await service.app.charla.db.query('SELECT 1 FROM rooms r JOIN room_members m ON m.room_id = r.id WHERE r.bot_id = $1 AND m.user_id = $2', [
-        created.data.Bot.id,
-        user,
-      ]);
+      const { rows } = await service.app.charla.db.query(
+        'SELECT 1 FROM rooms r JOIN room_members m ON m.room_id = r.id WHERE r.bot_id = $1 AND m.user_id = $2',
+        [created.data.Bot.id, user],
+      );
       return rows.length ? true : undefined;
     });
     await shot(page, J, 'embedded-widget');
@@ -142,7 +162,10 @@ describe('the QA console’s HTTP forms', () => {
     const listed = await ok('http:listCampaigns', {});
     expect(listed.data.results.length).toBeGreaterThanOrEqual(5);
     expect(listed.data.pagination).toMatchObject({ page: 1, limit: 50 });
-    await need(page.locator('#campaign-table tr[data-campaign-id="demo-campaign-scheduled"]'), 'the seeded campaigns in the table');
+    await need(
+      page.locator('#campaign-table tr[data-campaign-id="demo-campaign-scheduled"]'),
+      'the seeded campaigns in the table',
+    );
 
     const refresh = await runConsoleForm(page, 'http:refreshAsset', {});
     expect(refresh.state).toBe('error');
@@ -153,7 +176,15 @@ describe('the QA console’s HTTP forms', () => {
 
     const doc = await ok('http:openapi');
     expect(doc.openapi).toMatch(/^3\./);
-    expect(doc.paths).toEqual(expect.arrayContaining(['/v1/campaigns', '/v1/widget/create', '/v1/bots/{botId}/messages', '/v1/rooms/{roomId}/message', '/v1/external/assets/refresh']));
+    expect(doc.paths).toEqual(
+      expect.arrayContaining([
+        '/v1/campaigns',
+        '/v1/widget/create',
+        '/v1/bots/{botId}/messages',
+        '/v1/rooms/{roomId}/message',
+        '/v1/external/assets/refresh',
+      ]),
+    );
   });
 
   it('ran under the strict CSP; the only errors are the refused calls', async () => {

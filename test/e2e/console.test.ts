@@ -47,7 +47,10 @@ async function ok(name: string, values: Record<string, string> = {}): Promise<an
 }
 
 async function members(roomId: string): Promise<string[]> {
-  const { rows } = await service.app.charla.db.query<{ user_id: string }>('SELECT user_id FROM room_members WHERE room_id = $1 ORDER BY user_id', [roomId]);
+  const { rows } = await service.app.charla.db.query<{ user_id: string }>(
+    'SELECT user_id FROM room_members WHERE room_id = $1 ORDER BY user_id',
+    [roomId],
+  );
   return rows.map((r) => r.user_id);
 }
 
@@ -55,14 +58,25 @@ async function connectAs(apiKey: string): Promise<void> {
   await page.locator('#session-api-key').fill(apiKey);
   await page.locator('#session-user-id').fill(user);
   await page.getByRole('button', { name: 'Crear y conectar' }).click();
-  await until('the console widget to connect', async () => ((await state('state-connection')) === 'connected' ? true : undefined), 20_000);
+  await until(
+    'the console widget to connect',
+    async () => ((await state('state-connection')) === 'connected' ? true : undefined),
+    20_000,
+  );
 }
 
 beforeAll(async () => {
   service = await startService();
   browser = await launchBrowser();
-  ({ page, problems } = await openPage(browser, `${service.base}/console.html?user=${user}`, { width: 1400, height: 1000 }));
-  await until('the console widget to connect', async () => ((await state('state-connection')) === 'connected' ? true : undefined), 20_000);
+  ({ page, problems } = await openPage(browser, `${service.base}/console.html?user=${user}`, {
+    width: 1400,
+    height: 1000,
+  }));
+  await until(
+    'the console widget to connect',
+    async () => ((await state('state-connection')) === 'connected' ? true : undefined),
+    20_000,
+  );
   botRoomId = await until('the current room (the bot room)', async () => {
     const r = (await state('state-room'))?.trim();
     return r && r !== '—' ? r : undefined;
@@ -70,7 +84,8 @@ beforeAll(async () => {
 });
 
 afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail' && page) await shot(page, J, `FAILED-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+  if (task.result?.state === 'fail' && page)
+    await shot(page, J, `FAILED-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
 });
 
 afterAll(async () => {
@@ -87,9 +102,13 @@ describe('journey: every widgetInstance method from the QA console (normal widge
 
     expect((await ok('close', { disable: 'true' })).open).toBe(false);
     await until('the panel to close', async () => (!(await panel(page).isVisible()) ? true : undefined));
-    await until('the launcher to be disabled', async () => ((await launcherButton().isDisabled()) ? true : undefined));
+    await until('the launcher to be disabled', async () =>
+      (await launcherButton().isDisabled()) ? true : undefined,
+    );
     await ok('enable');
-    await until('the launcher to be enabled', async () => (!(await launcherButton().isDisabled()) ? true : undefined));
+    await until('the launcher to be enabled', async () =>
+      !(await launcherButton().isDisabled()) ? true : undefined,
+    );
 
     await ok('close', { disable: 'true' });
     await until('disabled again', async () => ((await launcherButton().isDisabled()) ? true : undefined));
@@ -113,10 +132,14 @@ describe('journey: every widgetInstance method from the QA console (normal widge
 
   it('setFlow(flowId) starts a flow of the bot; an unknown flow is an error carrying the body', async () => {
     const greetings = async () =>
-      (await roomMessages(service.app, botRoomId)).filter((m) => String(m['text'] ?? '').includes('Soy el bot de demostración')).length;
+      (await roomMessages(service.app, botRoomId)).filter((m) =>
+        String(m['text'] ?? '').includes('Soy el bot de demostración'),
+      ).length;
     const before = await greetings();
     await ok('setFlow', { flowId: 'greeting' });
-    await until('the greeting flow to speak again', async () => ((await greetings()) > before ? true : undefined));
+    await until('the greeting flow to speak again', async () =>
+      (await greetings()) > before ? true : undefined,
+    );
     await need(messagesRegion(page).getByText(/Soy el bot de demostración/), 'the greeting on screen');
     const bad = await runConsoleForm(page, 'setFlow', { flowId: 'no-such-flow' });
     expect(bad.state).toBe('error');
@@ -127,14 +150,42 @@ describe('journey: every widgetInstance method from the QA console (normal widge
   it('getRoom() and getMembers() answer the current room, with the interface’s fields', async () => {
     const room = await ok('getRoom');
     expect(room.id).toBe(botRoomId);
-    for (const field of ['unread', 'id', 'bot', 'type', 'company', 'channel', 'deleted', 'members', 'avatarUrl', 'createdAt', 'updatedAt', 'name', 'membersInfo', 'lastMessageAt', 'channelProvider']) {
+    for (const field of [
+      'unread',
+      'id',
+      'bot',
+      'type',
+      'company',
+      'channel',
+      'deleted',
+      'members',
+      'avatarUrl',
+      'createdAt',
+      'updatedAt',
+      'name',
+      'membersInfo',
+      'lastMessageAt',
+      'channelProvider',
+    ]) {
       expect(room, `Room.${field}`).toHaveProperty(field);
     }
     expect(room.bot.id).toBe(DEMO_BOT_ID);
     expect(room.members).toEqual(expect.arrayContaining([user, DEMO_BOT_ID]));
     const list = await ok('getMembers');
-    expect(list.map((m: { referenceId: string }) => m.referenceId).sort()).toEqual([DEMO_BOT_ID, user].sort());
-    for (const field of ['id', 'referenceId', 'roomId', 'botId', 'companyId', 'socketId', 'createdAt', 'memberType']) expect(list[0]).toHaveProperty(field);
+    expect(list.map((m: { referenceId: string }) => m.referenceId).sort()).toEqual(
+      [DEMO_BOT_ID, user].sort(),
+    );
+    for (const field of [
+      'id',
+      'referenceId',
+      'roomId',
+      'botId',
+      'companyId',
+      'socketId',
+      'createdAt',
+      'memberType',
+    ])
+      expect(list[0]).toHaveProperty(field);
     const bad = await runConsoleForm(page, 'getRoom', { roomId: 'no-such-room' });
     expect(bad.state).toBe('error');
     expect(bad.value.name).toBe('CharlaError');
@@ -157,18 +208,28 @@ describe('journey: every widgetInstance method from the QA console (normal widge
     const before = await ok('getMessages', { limit: '2', id: sent.id });
     expect(before.map((m: { id: string }) => m.id)).toEqual(ids.slice(mine - 2, mine));
 
-    const invalid = await runConsoleForm(page, 'sendMessage', { message: JSON.stringify({ type: 'IMAGE', mediaUrl: 'ftp://nope/x.png' }) });
+    const invalid = await runConsoleForm(page, 'sendMessage', {
+      message: JSON.stringify({ type: 'IMAGE', mediaUrl: 'ftp://nope/x.png' }),
+    });
     expect(invalid.state).toBe('error');
     await runConsoleForm(page, 'getMessages', { limit: '', id: '' });
   });
 
   it('disableInputs() disables the composer; enableInputs() enables it', async () => {
     await ok('disableInputs');
-    await until('the input to be disabled', async () => ((await messageInput(page).isDisabled()) ? true : undefined));
-    expect(await panel(page).getByRole('button', { name: /Adjuntar/ }).isDisabled()).toBe(true);
+    await until('the input to be disabled', async () =>
+      (await messageInput(page).isDisabled()) ? true : undefined,
+    );
+    expect(
+      await panel(page)
+        .getByRole('button', { name: /Adjuntar/ })
+        .isDisabled(),
+    ).toBe(true);
     await shot(page, J, 'inputs-disabled');
     await ok('enableInputs');
-    await until('the input to be enabled', async () => (!(await messageInput(page).isDisabled()) ? true : undefined));
+    await until('the input to be enabled', async () =>
+      !(await messageInput(page).isDisabled()) ? true : undefined,
+    );
   });
 });
 
@@ -177,25 +238,47 @@ describe('journey: every widgetInstance method from the QA console (group widget
     await connectAs(DEMO_GROUP_API_KEY);
     await ok('open');
     await ok('showHomeMenu');
-    await ok('setContacts', { contacts: JSON.stringify([{ id: 'carol', names: 'Carol Díaz' }, { id: 'dave', names: 'Dave Pérez' }]) });
-    await need(panel(page).getByRole('button', { name: /Carol Díaz/ }), 'Carol in the contacts (setContacts)');
+    await ok('setContacts', {
+      contacts: JSON.stringify([
+        { id: 'carol', names: 'Carol Díaz' },
+        { id: 'dave', names: 'Dave Pérez' },
+      ]),
+    });
+    await need(
+      panel(page).getByRole('button', { name: /Carol Díaz/ }),
+      'Carol in the contacts (setContacts)',
+    );
     await ok('addContacts', { contacts: JSON.stringify([{ id: 'bob', names: 'Bob Ruiz' }]) });
     await ok('addContact', { contact: JSON.stringify({ id: 'alice', names: 'Alice Martín' }) });
     for (const name of ['Carol Díaz', 'Dave Pérez', 'Bob Ruiz', 'Alice Martín']) {
       await need(panel(page).getByRole('button', { name: new RegExp(name) }), `${name} in the contacts`);
     }
     await ok('startLoading');
-    await need(panel(page).getByRole('status').filter({ hasText: /Cargando/ }), 'the contacts loader (startLoading)');
+    await need(
+      panel(page)
+        .getByRole('status')
+        .filter({ hasText: /Cargando/ }),
+      'the contacts loader (startLoading)',
+    );
     await shot(page, J, 'contacts-loading');
     await ok('stopLoading');
-    await until('the loader to go', async () => ((await panel(page).getByRole('status').filter({ hasText: /Cargando/ }).count()) === 0 ? true : undefined));
+    await until('the loader to go', async () =>
+      (await panel(page)
+        .getByRole('status')
+        .filter({ hasText: /Cargando/ })
+        .count()) === 0
+        ? true
+        : undefined,
+    );
   });
 
   it('openRoomWithUser() opens a room with that user', async () => {
     const room = await ok('openRoomWithUser', { id: 'alice', names: 'Alice Martín' });
     directRoomId = room.id;
     expect(room.members).toEqual(expect.arrayContaining(['alice', user]));
-    await until('the current room to be the new one', async () => ((await state('state-room'))?.trim() === directRoomId ? true : undefined));
+    await until('the current room to be the new one', async () =>
+      (await state('state-room'))?.trim() === directRoomId ? true : undefined,
+    );
     await need(messageInput(page), 'the chat with Alice');
     await shot(page, J, 'room-with-alice');
   });
@@ -204,15 +287,32 @@ describe('journey: every widgetInstance method from the QA console (group widget
     await ok('setContactsForRoom', { contacts: JSON.stringify([{ id: 'carol', names: 'Carol Díaz' }]) });
     await ok('addRoomContacts', { contacts: JSON.stringify([{ id: 'dave', names: 'Dave Pérez' }]) });
     await ok('addRoomContact', { contact: JSON.stringify({ id: 'bob', names: 'Bob Ruiz' }) });
-    await panel(page).getByRole('button', { name: /Añadir personas/ }).click();
+    await panel(page)
+      .getByRole('button', { name: /Añadir personas/ })
+      .click();
     for (const name of ['Carol Díaz', 'Dave Pérez', 'Bob Ruiz']) {
-      await need(panel(page).getByRole('button', { name: new RegExp(name) }), `${name} among the room contacts`);
+      await need(
+        panel(page).getByRole('button', { name: new RegExp(name) }),
+        `${name} among the room contacts`,
+      );
     }
     await ok('startLoadingForRoom');
-    await need(panel(page).getByRole('status').filter({ hasText: /Cargando/ }), 'the room contacts loader');
+    await need(
+      panel(page)
+        .getByRole('status')
+        .filter({ hasText: /Cargando/ }),
+      'the room contacts loader',
+    );
     await shot(page, J, 'room-contacts-loading');
     await ok('stopLoadingForRoom');
-    await until('the room loader to go', async () => ((await panel(page).getByRole('status').filter({ hasText: /Cargando/ }).count()) === 0 ? true : undefined));
+    await until('the room loader to go', async () =>
+      (await panel(page)
+        .getByRole('status')
+        .filter({ hasText: /Cargando/ })
+        .count()) === 0
+        ? true
+        : undefined,
+    );
     await panel(page).getByRole('button', { name: 'Volver' }).click();
   });
 
@@ -221,7 +321,10 @@ describe('journey: every widgetInstance method from the QA console (group widget
     expect(added).toMatchObject({ status: true });
     expect(await members(directRoomId)).toEqual(expect.arrayContaining(['alice', 'carol', user]));
 
-    const many = await ok('addMembers', { roomId: directRoomId, members: JSON.stringify([{ referenceId: 'dave', names: 'Dave Pérez', memberType: 'Client' }]) });
+    const many = await ok('addMembers', {
+      roomId: directRoomId,
+      members: JSON.stringify([{ referenceId: 'dave', names: 'Dave Pérez', memberType: 'Client' }]),
+    });
     expect(many).toMatchObject({ status: true });
     expect(await members(directRoomId)).toContain('dave');
 
@@ -242,9 +345,13 @@ describe('journey: every widgetInstance method from the QA console (group widget
     const other = rooms.rows[0]?.room_id;
     expect(other, 'the user has another room (the bot room of the group widget’s bot)').toBeTruthy();
     await ok('setCurrentRoom', { roomId: other! });
-    await until('the current room to change', async () => ((await state('state-room'))?.trim() === other ? true : undefined));
+    await until('the current room to change', async () =>
+      (await state('state-room'))?.trim() === other ? true : undefined,
+    );
     await ok('setCurrentRoom', { roomId: directRoomId });
-    await until('and back', async () => ((await state('state-room'))?.trim() === directRoomId ? true : undefined));
+    await until('and back', async () =>
+      (await state('state-room'))?.trim() === directRoomId ? true : undefined,
+    );
   });
 
   it('ran under the strict CSP without unexpected errors', async () => {

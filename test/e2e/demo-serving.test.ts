@@ -7,7 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_GROUP_API_KEY as SEED_GROUP_KEY, DEMO_NORMAL_API_KEY as SEED_NORMAL_KEY } from '../../server/seed.ts';
+import {
+  DEMO_GROUP_API_KEY as SEED_GROUP_KEY,
+  DEMO_NORMAL_API_KEY as SEED_NORMAL_KEY,
+} from '../../server/seed.ts';
 import { DEMO_GROUP_API_KEY, DEMO_NORMAL_API_KEY } from '../../demo/src/config.ts';
 import { ROOT, startService, type Service } from './helpers.ts';
 
@@ -22,22 +25,28 @@ afterAll(async () => {
 });
 
 describe('the demo as served', () => {
-  it.each(['/', '/index.html', '/spa.html', '/spa/', '/spa/destinos', '/group.html', '/group-user.html?user=bob', '/console.html'])(
-    '%s is HTML under the strict CSP',
-    async (path) => {
-      const res = await fetch(`${service.base}${path}`);
-      expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-      const csp = res.headers.get('content-security-policy') ?? '';
-      expect(csp).toContain("script-src 'self'");
-      expect(csp).toContain("style-src 'self'");
-      expect(csp).not.toContain('unsafe-inline');
-      const html = await res.text();
-      // No inline script or style in any page.
-      expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/i);
-      expect(html).not.toMatch(/<style[\s>]|\sstyle=/i);
-    },
-  );
+  it.each([
+    '/',
+    '/index.html',
+    '/spa.html',
+    '/spa/',
+    '/spa/destinos',
+    '/group.html',
+    '/group-user.html?user=bob',
+    '/console.html',
+  ])('%s is HTML under the strict CSP', async (path) => {
+    const res = await fetch(`${service.base}${path}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    const html = await res.text();
+    // No inline script or style in any page.
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/i);
+    expect(html).not.toMatch(/<style[\s>]|\sstyle=/i);
+  });
 
   it('serves the SPA for its deep routes', async () => {
     const deep = await (await fetch(`${service.base}/spa/reserva`)).text();
@@ -45,7 +54,13 @@ describe('the demo as served', () => {
   });
 
   it('serves the built scripts the pages load, and not the demo’s sources', async () => {
-    for (const path of ['/charla.js', '/charla.iife.js', '/dist/demo/spa.js', '/dist/demo/console.js', '/dist/demo/group-user.js']) {
+    for (const path of [
+      '/charla.js',
+      '/charla.iife.js',
+      '/dist/demo/spa.js',
+      '/dist/demo/console.js',
+      '/dist/demo/group-user.js',
+    ]) {
       const res = await fetch(`${service.base}${path}`);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type'), path).toMatch(/javascript/);
@@ -56,6 +71,8 @@ describe('the demo as served', () => {
   it('embeds the keys the seed creates', () => {
     expect(DEMO_NORMAL_API_KEY).toBe(SEED_NORMAL_KEY);
     expect(DEMO_GROUP_API_KEY).toBe(SEED_GROUP_KEY);
-    expect(readFileSync(join(ROOT, 'demo', 'index.html'), 'utf8')).toContain(`data-api-key="${SEED_NORMAL_KEY}"`);
+    expect(readFileSync(join(ROOT, 'demo', 'index.html'), 'utf8')).toContain(
+      `data-api-key="${SEED_NORMAL_KEY}"`,
+    );
   });
 });

@@ -45,7 +45,9 @@ async function capture(page: Page, name: string): Promise<void> {
 
 async function visitorId(page: Page): Promise<string> {
   return page.evaluate(async () => {
-    const charla = (window as unknown as { Charla: { widgets: Array<{ ready: Promise<{ userId: string }> }> } }).Charla;
+    const charla = (
+      window as unknown as { Charla: { widgets: Array<{ ready: Promise<{ userId: string }> }> } }
+    ).Charla;
     return (await charla.widgets[0]!.ready).userId;
   });
 }
@@ -104,16 +106,36 @@ describe('README screenshots', () => {
       },
     ]);
     await needInList(page, list.getByText('Obrador La Espiga'), 'the contact card');
-    await api.sendVoiceCall(DEMO_BOT_ID, userId, { header: 'Soporte', text: '¿Prefieres que te llamemos?', displayText: 'Llamar ahora' });
+    await api.sendVoiceCall(DEMO_BOT_ID, userId, {
+      header: 'Soporte',
+      text: '¿Prefieres que te llamemos?',
+      displayText: 'Llamar ahora',
+    });
     await needInList(page, list.getByRole('button', { name: 'Llamar ahora' }), 'the call button');
     await page.waitForTimeout(400);
     await capture(page, 'conversation-contact-call');
 
-    await api.sendVideo(DEMO_BOT_ID, userId, `${service.base}/media/charla-demo.mp4`, 'Así se hace nuestro pan');
+    await api.sendVideo(
+      DEMO_BOT_ID,
+      userId,
+      `${service.base}/media/charla-demo.mp4`,
+      'Así se hace nuestro pan',
+    );
     await needInList(page, list.locator('video'), 'the video');
-    await api.sendContactInfoRequest(DEMO_BOT_ID, userId, '¿Nos dejas tus datos para avisarte cuando esté listo?');
+    await api.sendContactInfoRequest(
+      DEMO_BOT_ID,
+      userId,
+      '¿Nos dejas tus datos para avisarte cuando esté listo?',
+    );
     await needInList(page, list.getByRole('form', { name: /Tus datos de contacto/ }), 'the contact form');
-    await until('the video to load', async () => ((await list.locator('video').last().evaluate((v: HTMLVideoElement) => v.readyState)) >= 2 ? true : undefined));
+    await until('the video to load', async () =>
+      (await list
+        .locator('video')
+        .last()
+        .evaluate((v: HTMLVideoElement) => v.readyState)) >= 2
+        ? true
+        : undefined,
+    );
     await page.waitForTimeout(400);
     await capture(page, 'conversation-video-form');
     await page.context().close();
@@ -133,12 +155,21 @@ describe('README screenshots', () => {
     const alice = page.frameLocator('iframe[name="alice"]');
     const bob = page.frameLocator('iframe[name="bob"]');
     await need(panel(alice).getByRole('button', { name: /Bob Ruiz/ }), 'Alice’s contacts');
-    await panel(alice).getByRole('button', { name: /Bob Ruiz/ }).first().click();
+    await panel(alice)
+      .getByRole('button', { name: /Bob Ruiz/ })
+      .first()
+      .click();
     await messageInput(alice).fill('Hola Bob, ¿cerramos el pedido del viernes?');
     await messageInput(alice).press('Enter');
     await need(panel(bob).getByRole('button', { name: /Alice Martín/ }), 'the room on Bob’s side');
-    await panel(bob).getByRole('button', { name: /Alice Martín/ }).first().click();
-    await need(messagesRegion(bob).getByText('Hola Bob, ¿cerramos el pedido del viernes?'), 'Alice’s message at Bob’s');
+    await panel(bob)
+      .getByRole('button', { name: /Alice Martín/ })
+      .first()
+      .click();
+    await need(
+      messagesRegion(bob).getByText('Hola Bob, ¿cerramos el pedido del viernes?'),
+      'Alice’s message at Bob’s',
+    );
     await messageInput(bob).fill('Sí, 40 barras y 12 hogazas. Te lo confirmo ahora.');
     await messageInput(bob).press('Enter');
     await need(messagesRegion(alice).getByText(/40 barras/), 'Bob’s answer at Alice’s');
@@ -148,16 +179,26 @@ describe('README screenshots', () => {
 
     const spa = await openPage(browser, `${service.base}/spa/destinos`, { width: 1280, height: 800 });
     await need(spa.page.getByRole('button', { name: 'Preguntar por Kioto' }), 'the SPA');
-    await until('the SPA widget to connect', async () => ((await spa.page.locator('#connection').textContent()) === 'connected' ? true : undefined));
+    await until('the SPA widget to connect', async () =>
+      (await spa.page.locator('#connection').textContent()) === 'connected' ? true : undefined,
+    );
     await spa.page.getByRole('button', { name: 'Preguntar por Kioto' }).click();
-    await need(messagesRegion(spa.page).getByText('¿Quedan plazas para Kioto?'), 'the question in the SPA’s widget');
+    await need(
+      messagesRegion(spa.page).getByText('¿Quedan plazas para Kioto?'),
+      'the question in the SPA’s widget',
+    );
     await spa.page.waitForTimeout(600);
     await capture(spa.page, 'spa');
     await spa.context.close();
 
     const qa = await openPage(browser, `${service.base}/console.html`, { width: 1400, height: 1000 });
-    await until('the console widget', async () => ((await qa.page.locator('#state-connection').textContent()) === 'connected' ? true : undefined));
-    await need(qa.page.locator('#campaign-table tr[data-campaign-id="demo-campaign-completed"]'), 'the seeded campaigns');
+    await until('the console widget', async () =>
+      (await qa.page.locator('#state-connection').textContent()) === 'connected' ? true : undefined,
+    );
+    await need(
+      qa.page.locator('#campaign-table tr[data-campaign-id="demo-campaign-completed"]'),
+      'the seeded campaigns',
+    );
     await capture(qa.page, 'console');
     await qa.page.locator('#http-title').scrollIntoViewIfNeeded();
     await qa.page.waitForTimeout(300);

@@ -32,7 +32,10 @@ let bob: FrameLocator;
 let roomId: string;
 
 async function membersOf(room: string): Promise<string[]> {
-  const { rows } = await service.app.charla.db.query<{ user_id: string }>('SELECT user_id FROM room_members WHERE room_id = $1 ORDER BY user_id', [room]);
+  const { rows } = await service.app.charla.db.query<{ user_id: string }>(
+    'SELECT user_id FROM room_members WHERE room_id = $1 ORDER BY user_id',
+    [room],
+  );
   return rows.map((r) => r.user_id);
 }
 
@@ -50,7 +53,8 @@ beforeAll(async () => {
 });
 
 afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail' && page) await shot(page, J, `FAILED-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+  if (task.result?.state === 'fail' && page)
+    await shot(page, J, `FAILED-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
 });
 
 afterAll(async () => {
@@ -65,24 +69,39 @@ describe('journey: two users chat in a group room', () => {
       [bob, 'Alice Martín'],
     ] as const) {
       await need(panel(frame), 'the group widget open at once (autoShow)');
-      await need(panel(frame).getByRole('button', { name: new RegExp(other) }), `the contact ${other} in the home menu (setContacts)`);
+      await need(
+        panel(frame).getByRole('button', { name: new RegExp(other) }),
+        `the contact ${other} in the home menu (setContacts)`,
+      );
     }
     await shot(page, J, 'both-home');
   });
 
   it('Alice starts a chat with Bob; they write to each other live', async () => {
-    await panel(alice).getByRole('button', { name: /Bob Ruiz/ }).first().click();
+    await panel(alice)
+      .getByRole('button', { name: /Bob Ruiz/ })
+      .first()
+      .click();
     await need(messageInput(alice), 'Alice’s composer in the new room');
     roomId = await until('Alice’s current room', async () => {
       const text = (await alice.locator('#current-room').textContent())?.trim();
       return text && text !== 'ninguna' ? text : undefined;
     });
     await send(alice, 'Hola Bob, ¿repasamos el pedido de mañana?');
-    await need(messagesRegion(alice).getByText('Hola Bob, ¿repasamos el pedido de mañana?'), 'Alice’s own message');
+    await need(
+      messagesRegion(alice).getByText('Hola Bob, ¿repasamos el pedido de mañana?'),
+      'Alice’s own message',
+    );
 
     // Bob gets the room live and opens it.
-    await panel(bob).getByRole('button', { name: /Alice Martín/ }).first().click();
-    await need(messagesRegion(bob).getByText('Hola Bob, ¿repasamos el pedido de mañana?'), 'Alice’s message on Bob’s side');
+    await panel(bob)
+      .getByRole('button', { name: /Alice Martín/ })
+      .first()
+      .click();
+    await need(
+      messagesRegion(bob).getByText('Hola Bob, ¿repasamos el pedido de mañana?'),
+      'Alice’s message on Bob’s side',
+    );
     await send(bob, '¡Claro! Te escucho.');
     await need(messagesRegion(alice).getByText('¡Claro! Te escucho.'), 'Bob’s answer on Alice’s side, live');
     expect(await membersOf(roomId)).toEqual(['alice', 'bob']);
@@ -90,28 +109,49 @@ describe('journey: two users chat in a group room', () => {
   });
 
   it('Alice adds Carol from the room contacts; Carol gets the room and its history', async () => {
-    const { page: carolPage, problems: carolProblems } = await openPage(browser, `${service.base}/group-user.html?user=carol`, {
-      width: 700,
-      height: 900,
-    });
+    const { page: carolPage, problems: carolProblems } = await openPage(
+      browser,
+      `${service.base}/group-user.html?user=carol`,
+      {
+        width: 700,
+        height: 900,
+      },
+    );
     await need(panel(carolPage), 'Carol’s widget');
 
-    await panel(alice).getByRole('button', { name: /Añadir personas/ }).click();
+    await panel(alice)
+      .getByRole('button', { name: /Añadir personas/ })
+      .click();
     const carol = panel(alice).getByRole('button', { name: /Carol Díaz/ });
     await need(carol, 'Carol among the room contacts (setContactsForRoom)');
     await shot(page, J, 'room-contacts');
     await carol.first().click();
-    await until('Carol to be a member', async () => ((await membersOf(roomId)).includes('carol') ? true : undefined));
+    await until('Carol to be a member', async () =>
+      (await membersOf(roomId)).includes('carol') ? true : undefined,
+    );
     expect(await membersOf(roomId)).toEqual(['alice', 'bob', 'carol']);
     await need(bob.getByText(/entra Carol Díaz/), 'Bob told that Carol joined (addedToRoom, type other)');
     // Back from the room contacts to the conversation.
-    if (!(await messageInput(alice).isVisible())) await panel(alice).getByRole('button', { name: 'Volver' }).click();
+    if (!(await messageInput(alice).isVisible()))
+      await panel(alice).getByRole('button', { name: 'Volver' }).click();
     await need(messageInput(alice), 'Alice back in the conversation');
 
     // Carol sees the room appear and reads what was said before she came.
-    await need(panel(carolPage).getByRole('button', { name: /Alice Martín|Bob Ruiz/ }), 'the room in Carol’s list');
-    await carolPage.evaluate((id) => (window as unknown as { groupWidget: { setCurrentRoom(id: string): void } }).groupWidget.setCurrentRoom(id), roomId);
-    await need(messagesRegion(carolPage).getByText('Hola Bob, ¿repasamos el pedido de mañana?'), 'the room’s history on Carol’s side');
+    await need(
+      panel(carolPage).getByRole('button', { name: /Alice Martín|Bob Ruiz/ }),
+      'the room in Carol’s list',
+    );
+    await carolPage.evaluate(
+      (id) =>
+        (
+          window as unknown as { groupWidget: { setCurrentRoom(id: string): void } }
+        ).groupWidget.setCurrentRoom(id),
+      roomId,
+    );
+    await need(
+      messagesRegion(carolPage).getByText('Hola Bob, ¿repasamos el pedido de mañana?'),
+      'the room’s history on Carol’s side',
+    );
     await send(carolPage as unknown as FrameLocator, 'Hola a los dos 👋');
     await need(messagesRegion(alice).getByText('Hola a los dos 👋'), 'Carol’s message on Alice’s side');
     await need(messagesRegion(bob).getByText('Hola a los dos 👋'), 'Carol’s message on Bob’s side');

@@ -36,7 +36,15 @@ export const DEMO_GROUP_API_KEY = 'demo-group-widget-key-00000000000000000';
 
 /* ---------------- the build ---------------- */
 
-const ARTEFACTS = ['charla.js', 'api.js', 'charla.iife.js', 'charla-loader.iife.js', 'demo/console.js', 'demo/spa.js', 'demo/group-user.js'];
+const ARTEFACTS = [
+  'charla.js',
+  'api.js',
+  'charla.iife.js',
+  'charla-loader.iife.js',
+  'demo/console.js',
+  'demo/spa.js',
+  'demo/group-user.js',
+];
 const SOURCES = ['src', 'types', 'demo/src', 'scripts'];
 
 function newestMtime(dir: string): number {
@@ -70,10 +78,16 @@ export function ensureBuilt(): void {
   const reason = staleReason();
   if (reason) {
     const run = (script: string) =>
-      spawnSync(process.execPath, [join(ROOT, 'scripts', script)], { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
+      spawnSync(process.execPath, [join(ROOT, 'scripts', script)], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 300_000,
+      });
     const result = run('build.mjs');
     if (result.status !== 0) {
-      throw new Error(`e2e: dist/ is stale (${reason}) and \`node scripts/build.mjs\` failed:\n${result.stdout}\n${result.stderr}`);
+      throw new Error(
+        `e2e: dist/ is stale (${reason}) and \`node scripts/build.mjs\` failed:\n${result.stdout}\n${result.stderr}`,
+      );
     }
     if (!existsSync(join(ROOT, 'dist', 'demo', 'console.js'))) {
       const demo = run('build-demo.mjs');
@@ -106,7 +120,12 @@ export async function startService(options: Partial<Config> = {}): Promise<Servi
     ...options,
   });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  const api = createClient({ baseUrl: base, clientId: 'demo-client', clientSecret: 'demo-secret', allowLoopbackHttp: true });
+  const api = createClient({
+    baseUrl: base,
+    clientId: 'demo-client',
+    clientSecret: 'demo-secret',
+    allowLoopbackHttp: true,
+  });
   return { app, base, api, close: () => app.close() };
 }
 
@@ -114,7 +133,9 @@ export async function startService(options: Partial<Config> = {}): Promise<Servi
 
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium, or set CHROMIUM_PATH.`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium, or set CHROMIUM_PATH.`,
+    );
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
@@ -135,14 +156,20 @@ const CSP_PROBE = `
 `;
 
 /** A fresh context and page that record what goes wrong. */
-export async function openPage(browser: Browser, url: string, viewport = { width: 1280, height: 900 }): Promise<Watched> {
+export async function openPage(
+  browser: Browser,
+  url: string,
+  viewport = { width: 1280, height: 900 },
+): Promise<Watched> {
   const context = await browser.newContext({ viewport, locale: 'es-ES' });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);
   });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message} @ ${(e.stack ?? '').split('\n').slice(1, 4).join(' | ')}`));
+  page.on('pageerror', (e) =>
+    problems.push(`pageerror: ${e.message} @ ${(e.stack ?? '').split('\n').slice(1, 4).join(' | ')}`),
+  );
   await page.addInitScript(CSP_PROBE);
   await page.goto(url);
   return { context, page, problems };
@@ -152,7 +179,9 @@ export async function openPage(browser: Browser, url: string, viewport = { width
 export async function cspViolations(page: Page): Promise<string[]> {
   const all: string[] = [];
   for (const frame of page.frames()) {
-    const v = await frame.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []).catch(() => []);
+    const v = await frame
+      .evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? [])
+      .catch(() => []);
     all.push(...v);
   }
   return all;
@@ -184,13 +213,19 @@ export async function need(locator: Locator, what: string, timeout = 15_000): Pr
   try {
     await locator.first().waitFor({ state: 'visible', timeout });
   } catch {
-    throw new Error(`e2e: expected ${what} within ${timeout} ms, but it did not appear (${String(locator)}).`);
+    throw new Error(
+      `e2e: expected ${what} within ${timeout} ms, but it did not appear (${String(locator)}).`,
+    );
   }
   return locator.first();
 }
 
 /** Polls fn until it returns something other than undefined, or fails naming what was awaited. */
-export async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, timeout = 15_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  fn: () => Promise<T | undefined> | T | undefined,
+  timeout = 15_000,
+): Promise<T> {
   const end = Date.now() + timeout;
   let last: unknown;
   for (;;) {
@@ -201,7 +236,9 @@ export async function until<T>(what: string, fn: () => Promise<T | undefined> | 
       last = error;
     }
     if (Date.now() > end) {
-      throw new Error(`e2e: timed out after ${timeout} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+      throw new Error(
+        `e2e: timed out after ${timeout} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 150));
   }
@@ -225,17 +262,33 @@ export function messageLog(scope: Page | ReturnType<Page['frameLocator']>): Loca
 }
 
 /** Reads the stored messages of a room (oldest first) through the service's storage. */
-export async function roomMessages(app: FastifyInstance, roomId: string): Promise<Array<Record<string, unknown> & { id: string }>> {
-  const { rows } = await app.charla.db.query<{ id: string; body: Record<string, unknown> | string; seq: number; status: string }>(
-    'SELECT id, body, seq, status FROM messages WHERE room_id = $1 ORDER BY seq',
-    [roomId],
-  );
-  return rows.map((r) => ({ ...(typeof r.body === 'string' ? JSON.parse(r.body) : r.body), id: r.id, seq: Number(r.seq), status: r.status }));
+export async function roomMessages(
+  app: FastifyInstance,
+  roomId: string,
+): Promise<Array<Record<string, unknown> & { id: string }>> {
+  const { rows } = await app.charla.db.query<{
+    id: string;
+    body: Record<string, unknown> | string;
+    seq: number;
+    status: string;
+  }>('SELECT id, body, seq, status FROM messages WHERE room_id = $1 ORDER BY seq', [roomId]);
+  return rows.map((r) => ({
+    ...(typeof r.body === 'string' ? JSON.parse(r.body) : r.body),
+    id: r.id,
+    seq: Number(r.seq),
+    status: r.status,
+  }));
 }
 
 /** The bot room of a user with the demo bot (or undefined before it exists). */
-export async function botRoomOf(app: FastifyInstance, userId: string, botId = DEMO_BOT_ID): Promise<string | undefined> {
-  const { rows } = await app.charla.db.query<{ id: string }>('SELECT id FROM rooms WHERE room_key = $1', [`bot:${botId}:${userId}`]);
+export async function botRoomOf(
+  app: FastifyInstance,
+  userId: string,
+  botId = DEMO_BOT_ID,
+): Promise<string | undefined> {
+  const { rows } = await app.charla.db.query<{ id: string }>('SELECT id FROM rooms WHERE room_key = $1', [
+    `bot:${botId}:${userId}`,
+  ]);
   return rows[0]?.id;
 }
 
@@ -267,7 +320,11 @@ export function deliveredMarks(scope: Scope): Locator {
  */
 export async function enterBotConversation(scope: Scope, botName = 'Charla'): Promise<void> {
   const input = messageInput(scope);
-  if (!(await panel(scope).isVisible().catch(() => false))) {
+  if (
+    !(await panel(scope)
+      .isVisible()
+      .catch(() => false))
+  ) {
     await need(launcher(scope), 'the launcher button "Abrir chat" (widget UI, issue 6)');
     await launcher(scope).first().click();
   }
@@ -275,7 +332,13 @@ export async function enterBotConversation(scope: Scope, botName = 'Charla'): Pr
   const room = panel(scope).getByRole('button', { name: new RegExp(botName) });
   const which = await until('the conversation or the home menu to show', async () => {
     if (await input.isVisible().catch(() => false)) return 'chat';
-    if (await room.first().isVisible().catch(() => false)) return 'home';
+    if (
+      await room
+        .first()
+        .isVisible()
+        .catch(() => false)
+    )
+      return 'home';
     return undefined;
   });
   if (which === 'home') await room.first().click();
@@ -310,7 +373,11 @@ export interface FormOutcome {
  * Fills the fields of a QA console form, named by name or label (checkboxes take 'true'/'false'),
  * runs it and waits for its result.
  */
-export async function runConsoleForm(page: Page, name: string, values: Record<string, string> = {}): Promise<FormOutcome> {
+export async function runConsoleForm(
+  page: Page,
+  name: string,
+  values: Record<string, string> = {},
+): Promise<FormOutcome> {
   const form = page.getByRole('form', { name, exact: true });
   await need(form, `the QA console form "${name}"`);
   for (const [field, value] of Object.entries(values)) {
@@ -344,13 +411,35 @@ export async function runConsoleForm(page: Page, name: string, values: Record<st
  * messages" button when the list stopped following the newest message (it
  * does when its content grows above the reading position).
  */
-export async function needInList(scope: Scope, locator: Locator, what: string, timeout = 15_000): Promise<Locator> {
-  const jump = scope.locator('charla-widget').getByRole('button', { name: /^(Mensajes nuevos|New messages)/ });
+export async function needInList(
+  scope: Scope,
+  locator: Locator,
+  what: string,
+  timeout = 15_000,
+): Promise<Locator> {
+  const jump = scope
+    .locator('charla-widget')
+    .getByRole('button', { name: /^(Mensajes nuevos|New messages)/ });
   await until(
     what,
     async () => {
-      if (await locator.first().isVisible().catch(() => false)) return true;
-      if (await jump.first().isVisible().catch(() => false)) await jump.first().click().catch(() => undefined);
+      if (
+        await locator
+          .first()
+          .isVisible()
+          .catch(() => false)
+      )
+        return true;
+      if (
+        await jump
+          .first()
+          .isVisible()
+          .catch(() => false)
+      )
+        await jump
+          .first()
+          .click()
+          .catch(() => undefined);
       return undefined;
     },
     timeout,

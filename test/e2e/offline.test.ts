@@ -40,22 +40,32 @@ const problems: string[][] = [];
 let roomId: string;
 
 type WidgetHandle = {
-  stores: { $connection: { get(): string }; $currentRoomId: { get(): string | null }; $rooms: { get(): Array<{ id: string }> } };
+  stores: {
+    $connection: { get(): string };
+    $currentRoomId: { get(): string | null };
+    $rooms: { get(): Array<{ id: string }> };
+  };
   openRoomWithUser(u: { id: string; names?: string }): Promise<{ id: string }>;
   setCurrentRoom(id: string): void;
 };
-const widgetOf = (page: Page) => page.evaluateHandle(() => (window as unknown as { groupWidget: WidgetHandle }).groupWidget);
+const widgetOf = (page: Page) =>
+  page.evaluateHandle(() => (window as unknown as { groupWidget: WidgetHandle }).groupWidget);
 
 async function connection(page: Page): Promise<string> {
   return (await widgetOf(page)).evaluate((w) => w.stores.$connection.get());
 }
 function bubble(page: Page, text: string) {
-  return messagesRegion(page).locator('charla-message').filter({ has: page.getByText(text, { exact: true }) });
+  return messagesRegion(page)
+    .locator('charla-message')
+    .filter({ has: page.getByText(text, { exact: true }) });
 }
 async function send(page: Page, text: string): Promise<void> {
   await messageInput(page).fill(text);
   await messageInput(page).press('Enter');
-  await need(messagesRegion(page).getByText(text, { exact: true }), `“${text}” shown at once on the sender’s side`);
+  await need(
+    messagesRegion(page).getByText(text, { exact: true }),
+    `“${text}” shown at once on the sender’s side`,
+  );
 }
 async function storedCount(text: string): Promise<number> {
   return (await roomMessages(service.app, roomId)).filter((m) => m['text'] === text).length;
@@ -75,19 +85,35 @@ async function screenTexts(page: Page): Promise<string[]> {
 beforeAll(async () => {
   service = await startService();
   browser = await launchBrowser();
-  const a = await openPage(browser, `${service.base}/group-user.html?user=${ana}`, { width: 900, height: 900 });
-  const b = await openPage(browser, `${service.base}/group-user.html?user=${beto}`, { width: 900, height: 900 });
+  const a = await openPage(browser, `${service.base}/group-user.html?user=${ana}`, {
+    width: 900,
+    height: 900,
+  });
+  const b = await openPage(browser, `${service.base}/group-user.html?user=${beto}`, {
+    width: 900,
+    height: 900,
+  });
   anaPage = a.page;
   betoPage = b.page;
   anaContext = a.context;
   problems.push(a.problems, b.problems);
   for (const page of [anaPage, betoPage]) {
-    await until('the widget to connect', async () => ((await connection(page)) === 'connected' ? true : undefined), 20_000);
+    await until(
+      'the widget to connect',
+      async () => ((await connection(page)) === 'connected' ? true : undefined),
+      20_000,
+    );
   }
   // Ana opens a direct room with Beto; Beto opens it when it reaches him.
-  roomId = await (await widgetOf(anaPage)).evaluate(async (w, id) => (await w.openRoomWithUser({ id, names: 'Beto' })).id, beto);
+  roomId = await (
+    await widgetOf(anaPage)
+  ).evaluate(async (w, id) => (await w.openRoomWithUser({ id, names: 'Beto' })).id, beto);
   await until('the room to reach Beto', async () =>
-    (await (await widgetOf(betoPage)).evaluate((w, id) => w.stores.$rooms.get().some((r) => r.id === id), roomId)) ? true : undefined,
+    (await (
+      await widgetOf(betoPage)
+    ).evaluate((w, id) => w.stores.$rooms.get().some((r) => r.id === id), roomId))
+      ? true
+      : undefined,
   );
   await (await widgetOf(betoPage)).evaluate((w, id) => w.setCurrentRoom(id), roomId);
   await need(messageInput(anaPage), 'Ana’s composer');
@@ -109,7 +135,10 @@ afterAll(async () => {
 describe('journey: the network drops and returns mid-conversation', () => {
   it('before the drop, messages go both ways', async () => {
     await send(anaPage, `Hola Beto ${tag}`);
-    await need(bubble(anaPage, `Hola Beto ${tag}`).getByRole('img', { name: DELIVERED }), 'the DELIVERED mark before the drop');
+    await need(
+      bubble(anaPage, `Hola Beto ${tag}`).getByRole('img', { name: DELIVERED }),
+      'the DELIVERED mark before the drop',
+    );
     await need(messagesRegion(betoPage).getByText(`Hola Beto ${tag}`), 'Ana’s message on Beto’s side');
     await send(betoPage, `Hola Ana ${tag}`);
     await need(messagesRegion(anaPage).getByText(`Hola Ana ${tag}`), 'Beto’s message on Ana’s side');
@@ -118,7 +147,9 @@ describe('journey: the network drops and returns mid-conversation', () => {
   it('while Ana is offline: she writes, Beto answers, nothing of hers reaches the service or Beto', async () => {
     await anaContext.setOffline(true);
     await dropLiveSockets(service.app, ana);
-    await until('Ana’s widget to notice the drop', async () => ((await connection(anaPage)) !== 'connected' ? true : undefined));
+    await until('Ana’s widget to notice the drop', async () =>
+      (await connection(anaPage)) !== 'connected' ? true : undefined,
+    );
 
     await send(anaPage, `sin red uno ${tag}`);
     await send(anaPage, `sin red dos ${tag}`);
@@ -132,19 +163,32 @@ describe('journey: the network drops and returns mid-conversation', () => {
       expect(await storedCount(`sin red ${n} ${tag}`), `“sin red ${n}” not stored while offline`).toBe(0);
       expect(await messagesRegion(betoPage).getByText(`sin red ${n} ${tag}`).count()).toBe(0);
     }
-    expect(await bubble(anaPage, `sin red tres ${tag}`).getByRole('img', { name: DELIVERED }).count()).toBe(0);
+    expect(await bubble(anaPage, `sin red tres ${tag}`).getByRole('img', { name: DELIVERED }).count()).toBe(
+      0,
+    );
     expect(await storedCount(`mientras tanto ${tag}`)).toBe(1);
     await shot(anaPage, J, 'ana-offline-pending');
   });
 
   it('back online: everything arrives exactly once, in order, on both sides', async () => {
     await anaContext.setOffline(false);
-    await until('Ana’s widget to reconnect', async () => ((await connection(anaPage)) === 'connected' ? true : undefined), 30_000);
+    await until(
+      'Ana’s widget to reconnect',
+      async () => ((await connection(anaPage)) === 'connected' ? true : undefined),
+      30_000,
+    );
     for (const n of ['uno', 'dos', 'tres']) {
-      await need(bubble(anaPage, `sin red ${n} ${tag}`).getByRole('img', { name: DELIVERED }), `the DELIVERED mark on “sin red ${n}”`, 30_000);
+      await need(
+        bubble(anaPage, `sin red ${n} ${tag}`).getByRole('img', { name: DELIVERED }),
+        `the DELIVERED mark on “sin red ${n}”`,
+        30_000,
+      );
       await need(messagesRegion(betoPage).getByText(`sin red ${n} ${tag}`), `“sin red ${n}” on Beto’s side`);
     }
-    await need(messagesRegion(anaPage).getByText(`mientras tanto ${tag}`), 'Beto’s message from while she was offline, on Ana’s side (gap fill)');
+    await need(
+      messagesRegion(anaPage).getByText(`mientras tanto ${tag}`),
+      'Beto’s message from while she was offline, on Ana’s side (gap fill)',
+    );
     await shot(anaPage, J, 'ana-back-online');
     await shot(betoPage, J, 'beto-after');
 
@@ -161,9 +205,17 @@ describe('journey: the network drops and returns mid-conversation', () => {
     seq(`mientras tanto ${tag}`);
 
     // Both screens show each message once, Ana's three in order.
-    const texts = [`Hola Beto ${tag}`, `Hola Ana ${tag}`, `sin red uno ${tag}`, `sin red dos ${tag}`, `sin red tres ${tag}`, `mientras tanto ${tag}`];
+    const texts = [
+      `Hola Beto ${tag}`,
+      `Hola Ana ${tag}`,
+      `sin red uno ${tag}`,
+      `sin red dos ${tag}`,
+      `sin red tres ${tag}`,
+      `mientras tanto ${tag}`,
+    ];
     for (const page of [anaPage, betoPage]) {
-      for (const text of texts) expect(await messagesRegion(page).getByText(text, { exact: true }).count(), `“${text}” once`).toBe(1);
+      for (const text of texts)
+        expect(await messagesRegion(page).getByText(text, { exact: true }).count(), `“${text}” once`).toBe(1);
       const screen = await screenTexts(page);
       const at = (t: string) => screen.findIndex((s) => s.includes(t));
       expect(at(`sin red uno ${tag}`)).toBeLessThan(at(`sin red dos ${tag}`));
@@ -175,9 +227,15 @@ describe('journey: the network drops and returns mid-conversation', () => {
     const before = (await roomMessages(service.app, roomId)).length;
     await anaContext.setOffline(true);
     await dropLiveSockets(service.app, ana);
-    await until('the second drop to be noticed', async () => ((await connection(anaPage)) !== 'connected' ? true : undefined));
+    await until('the second drop to be noticed', async () =>
+      (await connection(anaPage)) !== 'connected' ? true : undefined,
+    );
     await anaContext.setOffline(false);
-    await until('Ana’s widget to reconnect again', async () => ((await connection(anaPage)) === 'connected' ? true : undefined), 30_000);
+    await until(
+      'Ana’s widget to reconnect again',
+      async () => ((await connection(anaPage)) === 'connected' ? true : undefined),
+      30_000,
+    );
     await anaPage.waitForTimeout(1_000);
     expect((await roomMessages(service.app, roomId)).length).toBe(before);
     expect(await messagesRegion(anaPage).getByText(`sin red dos ${tag}`, { exact: true }).count()).toBe(1);
@@ -187,7 +245,13 @@ describe('journey: the network drops and returns mid-conversation', () => {
   it('ran under the strict CSP; the only errors are the requests the drop refused', async () => {
     for (const page of [anaPage, betoPage]) expect(await cspViolations(page)).toEqual([]);
     for (const p of problems) {
-      expect(unexpected(p, [/ERR_INTERNET_DISCONNECTED/, /WebSocket connection to .* failed/, /Failed to load resource/])).toEqual([]);
+      expect(
+        unexpected(p, [
+          /ERR_INTERNET_DISCONNECTED/,
+          /WebSocket connection to .* failed/,
+          /Failed to load resource/,
+        ]),
+      ).toEqual([]);
     }
   });
 });

@@ -42,7 +42,8 @@ beforeAll(async () => {
 });
 
 afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail' && page) await shot(page, J, `FAILED-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+  if (task.result?.state === 'fail' && page)
+    await shot(page, J, `FAILED-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
 });
 
 afterAll(async () => {
@@ -57,15 +58,22 @@ describe('the SPA demo keeps the conversation across route changes', () => {
   it('asks from the Destinos route: the widget opens and the question is sent', async () => {
     loadId = await pageLoadId();
     // Mark the instance so a re-created one would be noticed.
-    await page.evaluate(() => ((window as unknown as { spaWidget: { __mark?: string } }).spaWidget.__mark = 'first'));
+    await page.evaluate(
+      () => ((window as unknown as { spaWidget: { __mark?: string } }).spaWidget.__mark = 'first'),
+    );
     await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link', { name: 'Destinos' }).click();
     await need(page.getByRole('heading', { name: 'Destinos' }), 'the Destinos route');
     expect(new URL(page.url()).pathname).toBe('/spa/destinos');
     await page.getByRole('button', { name: 'Preguntar por Lisboa' }).click();
     await need(panel(page), 'the panel opened by the app (widgetInstance.open)');
-    await need(messagesRegion(page).getByText('¿Quedan plazas para Lisboa?'), 'the question sent by the app (widgetInstance.sendMessage)');
+    await need(
+      messagesRegion(page).getByText('¿Quedan plazas para Lisboa?'),
+      'the question sent by the app (widgetInstance.sendMessage)',
+    );
     await shot(page, J, 'destinos');
-    userId = await page.evaluate(() => (window as unknown as { spaWidget: { userId: string } }).spaWidget.userId);
+    userId = await page.evaluate(
+      () => (window as unknown as { spaWidget: { userId: string } }).spaWidget.userId,
+    );
   });
 
   it('changes routes without reloading; the panel, socket and messages stay', async () => {
@@ -79,13 +87,18 @@ describe('the SPA demo keeps the conversation across route changes', () => {
       expect(new URL(page.url()).pathname).toBe(path);
       expect(await pageLoadId()).toBe(loadId);
       expect(await connected()).toBe(true);
-      await need(messagesRegion(page).getByText('¿Quedan plazas para Lisboa?'), `the conversation still on screen on ${path}`);
+      await need(
+        messagesRegion(page).getByText('¿Quedan plazas para Lisboa?'),
+        `the conversation still on screen on ${path}`,
+      );
     }
     await page.goBack();
     await need(page.getByRole('heading', { name: 'Ayuda' }), 'the Ayuda route after the back button');
     expect(await pageLoadId()).toBe(loadId);
     expect(Number(await page.locator('#nav-count').textContent())).toBeGreaterThanOrEqual(4);
-    expect(await page.evaluate(() => (window as unknown as { spaWidget: { __mark?: string } }).spaWidget.__mark)).toBe('first');
+    expect(
+      await page.evaluate(() => (window as unknown as { spaWidget: { __mark?: string } }).spaWidget.__mark),
+    ).toBe('first');
     expect(await page.locator('charla-widget').count()).toBe(1);
     await shot(page, J, 'after-navigation');
   });
@@ -97,8 +110,13 @@ describe('the SPA demo keeps the conversation across route changes', () => {
     await page.getByRole('button', { name: 'Pedir presupuesto por el chat' }).click();
     await need(page.getByText('Enviado: te respondemos en el chat.'), 'the booking confirmation');
     const roomId = await until('the SPA user’s room', () => botRoomOf(service.app, userId));
-    const event = await until('the EVENT stored', async () => (await roomMessages(service.app, roomId)).find((m) => m['type'] === 'EVENT'));
-    expect(event).toMatchObject({ slug: 'quote_requested', eventPayload: { destination: 'kioto', people: '3' } });
+    const event = await until('the EVENT stored', async () =>
+      (await roomMessages(service.app, roomId)).find((m) => m['type'] === 'EVENT'),
+    );
+    expect(event).toMatchObject({
+      slug: 'quote_requested',
+      eventPayload: { destination: 'kioto', people: '3' },
+    });
     expect(await pageLoadId()).toBe(loadId);
   });
 
@@ -106,16 +124,27 @@ describe('the SPA demo keeps the conversation across route changes', () => {
     await page.reload();
     await need(page.getByRole('heading', { name: 'Reserva' }), 'the Reserva route after a reload');
     expect(await pageLoadId()).not.toBe(loadId);
-    await until('the widget to reconnect after the reload', async () => ((await connected()) ? true : undefined), 20_000);
+    await until(
+      'the widget to reconnect after the reload',
+      async () => ((await connected()) ? true : undefined),
+      20_000,
+    );
     await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link', { name: 'Ayuda' }).click();
     await page.getByRole('button', { name: 'Abrir el chat' }).click();
     await enterBotConversation(page);
     // The same user, and the room's history from the service holds the question asked before the reload.
-    expect(await page.evaluate(() => (window as unknown as { spaWidget: { userId: string } }).spaWidget.userId)).toBe(userId);
+    expect(
+      await page.evaluate(() => (window as unknown as { spaWidget: { userId: string } }).spaWidget.userId),
+    ).toBe(userId);
     const texts = await page.evaluate(async () => {
-      const w = (window as unknown as {
-        spaWidget: { stores: { $currentRoomId: { get(): string | null } }; getMessages(o: { roomId: string; limit: number }): Promise<Array<{ text?: string }>> };
-      }).spaWidget;
+      const w = (
+        window as unknown as {
+          spaWidget: {
+            stores: { $currentRoomId: { get(): string | null } };
+            getMessages(o: { roomId: string; limit: number }): Promise<Array<{ text?: string }>>;
+          };
+        }
+      ).spaWidget;
       const roomId = w.stores.$currentRoomId.get();
       return roomId ? (await w.getMessages({ roomId, limit: 50 })).map((m) => m.text ?? '') : [];
     });

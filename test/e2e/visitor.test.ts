@@ -32,7 +32,10 @@ const DELIVERED = /^(Enviado|Entregado|Leído)$/;
 
 /** The visitor's own message whose bubble says `text`. */
 function ownMessage(page: import('playwright-core').Page, text: string | RegExp) {
-  return messagesRegion(page).locator('charla-message').filter({ has: page.getByText(text, { exact: true }) }).last();
+  return messagesRegion(page)
+    .locator('charla-message')
+    .filter({ has: page.getByText(text, { exact: true }) })
+    .last();
 }
 let service: Service;
 let browser: Browser;
@@ -55,14 +58,19 @@ describe('journey: a visitor on the customer site', () => {
 
     await enterBotConversation(page);
     const list = messagesRegion(page);
-    await need(list.getByText(/Soy el bot de demostración de Charla/), 'the demo bot greeting (live flows, issue 4)');
+    await need(
+      list.getByText(/Soy el bot de demostración de Charla/),
+      'the demo bot greeting (live flows, issue 4)',
+    );
     const textOption = list.getByRole('button', { name: /^Texto/ });
     await need(textOption, 'the tour options rendered as buttons (options renderer, issue 6)');
     await shot(page, J, 'greeting');
 
     // Who is this visitor? The loader made a user id and kept it.
     const userId = await page.evaluate(async () => {
-      const charla = (window as unknown as { Charla: { widgets: Array<{ ready: Promise<{ userId: string }> }> } }).Charla;
+      const charla = (
+        window as unknown as { Charla: { widgets: Array<{ ready: Promise<{ userId: string }> }> } }
+      ).Charla;
       return (await charla.widgets[0]!.ready).userId;
     });
     expect(userId).toBeTruthy();
@@ -72,7 +80,10 @@ describe('journey: a visitor on the customer site', () => {
     await textOption.last().click();
     await need(list.getByText(/Esto es un mensaje de texto/), 'the bot’s answer to the chosen option');
     await shot(page, J, 'option-chosen');
-    await need(ownMessage(page, 'Texto').getByRole('img', { name: DELIVERED }), 'a DELIVERED mark on the chosen option (POSTBACK)');
+    await need(
+      ownMessage(page, 'Texto').getByRole('img', { name: DELIVERED }),
+      'a DELIVERED mark on the chosen option (POSTBACK)',
+    );
     const afterOption = await roomMessages(service.app, roomId);
     const postback = afterOption.find((m) => m['type'] === 'POSTBACK' && m['senderId'] === userId);
     expect(postback, 'the chosen option is stored as a POSTBACK').toBeDefined();
@@ -82,11 +93,19 @@ describe('journey: a visitor on the customer site', () => {
     const text = `¿Tenéis pan sin gluten? ${Date.now()}`;
     await messageInput(page).fill(text);
     await messageInput(page).press('Enter');
-    await need(ownMessage(page, text).getByRole('img', { name: DELIVERED }), 'a DELIVERED mark on the sent text');
+    await need(
+      ownMessage(page, text).getByRole('img', { name: DELIVERED }),
+      'a DELIVERED mark on the sent text',
+    );
 
     // Send an image through the composer's file input.
-    await page.locator('charla-widget').locator('input[type="file"]').setInputFiles(join(ROOT, 'demo', 'media', 'pan.png'));
-    const image = list.locator('charla-message').filter({ has: page.getByRole('button', { name: /Ver imagen en grande|Open image/ }) });
+    await page
+      .locator('charla-widget')
+      .locator('input[type="file"]')
+      .setInputFiles(join(ROOT, 'demo', 'media', 'pan.png'));
+    const image = list
+      .locator('charla-message')
+      .filter({ has: page.getByRole('button', { name: /Ver imagen en grande|Open image/ }) });
     await need(image, 'the uploaded image rendered in the list');
     await need(image.last().getByRole('img', { name: DELIVERED }), 'a DELIVERED mark on the sent image');
     await shot(page, J, 'conversation');

@@ -58,23 +58,40 @@ async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, timeou
 
 beforeAll(async () => {
   files = createServer((req, res) => {
-    const type = req.url?.endsWith('.mp4') ? 'video/mp4' : req.url?.endsWith('.html') ? 'text/html' : 'image/png';
+    const type = req.url?.endsWith('.mp4')
+      ? 'video/mp4'
+      : req.url?.endsWith('.html')
+        ? 'text/html'
+        : 'image/png';
     res.writeHead(req.url?.includes('missing') ? 404 : 200, { 'content-type': type, 'content-length': '4' });
     res.end(req.method === 'HEAD' ? undefined : 'abcd');
   });
   await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
   filesBase = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
 
-  app = await buildApp({ databaseUrl: DATABASE_URL, publicBaseUrl: PUBLIC_BASE, logger: false, schedulerIntervalMs: 200 });
+  app = await buildApp({
+    databaseUrl: DATABASE_URL,
+    publicBaseUrl: PUBLIC_BASE,
+    logger: false,
+    schedulerIntervalMs: 200,
+  });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
-  client = createClient({ baseUrl: base, clientId: 'demo-client', clientSecret: 'demo-secret', allowLoopbackHttp: true });
+  client = createClient({
+    baseUrl: base,
+    clientId: 'demo-client',
+    clientSecret: 'demo-secret',
+    allowLoopbackHttp: true,
+  });
 
   const created = await client.createWidget({
     bot: { name: 'Client test bot', callingEnabled: true },
     widget: { properties: { type: 'normal' }, theme: { position: 'bottom-right', status: true } },
   });
   botId = created.data.Bot.id;
-  const quiet = await client.createWidget({ bot: { name: 'No calls' }, widget: { properties: { type: 'normal' } } });
+  const quiet = await client.createWidget({
+    bot: { name: 'No calls' },
+    widget: { properties: { type: 'normal' } },
+  });
   quietBotId = quiet.data.Bot.id;
 });
 
@@ -89,7 +106,12 @@ describe('createWidget()', () => {
       bot: {},
       widget: {
         properties: { type: 'group' },
-        theme: { position: 'bl', status: true, font: { googlefont: true, name: 'Inter' }, colors: { primary: '#123456' } },
+        theme: {
+          position: 'bl',
+          status: true,
+          font: { googlefont: true, name: 'Inter' },
+          colors: { primary: '#123456' },
+        },
         credentials: { whiteList: ['https://*.example.com'] },
       },
     });
@@ -99,16 +121,20 @@ describe('createWidget()', () => {
     expect(result.data.ApiKey.widgetId).toBe(result.data.Widget.id);
     expect(result.data.Widget.botId).toBe(result.data.Bot.id);
     expect(result.data.Widget.theme).toMatchObject({ position: 'bl', colors: { primary: '#123456' } });
-    const { rows } = await app.charla.db.query<{ key_hash: string }>('SELECT key_hash FROM api_keys WHERE widget_id = $1', [
-      result.data.Widget.id,
-    ]);
+    const { rows } = await app.charla.db.query<{ key_hash: string }>(
+      'SELECT key_hash FROM api_keys WHERE widget_id = $1',
+      [result.data.Widget.id],
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0]!.key_hash).not.toContain(result.data.ApiKey.key);
   });
 
   it('reuses an existing bot, with a company token', async () => {
     const withToken = createClient({ baseUrl: base, companyToken: 'demo-company-token' });
-    const result = await withToken.createWidget({ bot: { id: botId }, widget: { properties: { type: 'normal' } } });
+    const result = await withToken.createWidget({
+      bot: { id: botId },
+      widget: { properties: { type: 'normal' } },
+    });
     expect(result.data.Bot.id).toBe(botId);
   });
 
@@ -151,13 +177,26 @@ describe('bot messages', () => {
 
   it('sendContacts, sendVoiceCall, sendContactInfoRequest store their rich variants', async () => {
     const contacts = await client.sendContacts(botId, userId, [
-      { name: { formatted_name: 'Soporte Charla' }, phones: [{ phone: '+34600111222', type: 'WORK' }], emails: [{ email: 'soporte@charla.test' }] },
+      {
+        name: { formatted_name: 'Soporte Charla' },
+        phones: [{ phone: '+34600111222', type: 'WORK' }],
+        emails: [{ email: 'soporte@charla.test' }],
+      },
     ]);
     expect((await storedMessage(contacts.messageId))['interactive']).toMatchObject({ kind: 'contacts' });
-    const call = await client.sendVoiceCall(botId, userId, { text: 'Llámanos', displayText: 'Llamar ahora', header: 'Soporte' });
-    expect((await storedMessage(call.messageId))['interactive']).toMatchObject({ kind: 'voice_call', displayText: 'Llamar ahora' });
+    const call = await client.sendVoiceCall(botId, userId, {
+      text: 'Llámanos',
+      displayText: 'Llamar ahora',
+      header: 'Soporte',
+    });
+    expect((await storedMessage(call.messageId))['interactive']).toMatchObject({
+      kind: 'voice_call',
+      displayText: 'Llamar ahora',
+    });
     const info = await client.sendContactInfoRequest(botId, userId, '¿Nos dejas tus datos?');
-    expect((await storedMessage(info.messageId))['interactive']).toMatchObject({ kind: 'contact_info_request' });
+    expect((await storedMessage(info.messageId))['interactive']).toMatchObject({
+      kind: 'contact_info_request',
+    });
   });
 
   it('sendVideo checks the file and stores a VIDEO with its caption', async () => {
@@ -174,7 +213,9 @@ describe('bot messages', () => {
   });
 
   it('rejects a call button for a bot without calling, with the service’s error', async () => {
-    const error = await rejection(() => client.sendVoiceCall(quietBotId, userId, { text: 'x', displayText: 'Llamar' }));
+    const error = await rejection(() =>
+      client.sendVoiceCall(quietBotId, userId, { text: 'x', displayText: 'Llamar' }),
+    );
     expect(error.httpStatus).toBe(403);
     expect(error.key).toBe('CALLING_NOT_ENABLED');
   });
@@ -182,7 +223,12 @@ describe('bot messages', () => {
   it('the service checks the limits too (a call that skips the client’s checks gets 400 naming the field)', async () => {
     const options = Array.from({ length: 11 }, (_, i) => ({ title: `Opción ${i}` }));
     const error = await rejection(() =>
-      client.request('POST', `/v1/bots/${botId}/messages`, { type: 'text', userId, text: 'x', buttons: { options } }),
+      client.request('POST', `/v1/bots/${botId}/messages`, {
+        type: 'text',
+        userId,
+        text: 'x',
+        buttons: { options },
+      }),
     );
     expect(error.httpStatus).toBe(400);
     expect(error.key).toBe('VALIDATION_ERROR');
@@ -195,8 +241,16 @@ describe('postRoomMessages()', () => {
     const userId = `user-${randomUUID()}`;
     const { roomId } = await app.charla.messaging.ensureBotRoom({ botId, userId });
     const text = { id: randomUUID(), type: 'TEXT' as const, text: 'Tu pedido ha salido' };
-    const image = { id: randomUUID(), type: 'IMAGE' as const, mediaUrl: 'https://cdn.example.com/parcel.png', caption: 'El paquete' };
-    const first = await client.postRoomMessages(roomId, { senderId: 'orders-system', messages: [text, image] });
+    const image = {
+      id: randomUUID(),
+      type: 'IMAGE' as const,
+      mediaUrl: 'https://cdn.example.com/parcel.png',
+      caption: 'El paquete',
+    };
+    const first = await client.postRoomMessages(roomId, {
+      senderId: 'orders-system',
+      messages: [text, image],
+    });
     expect(first.status).toBe(1);
     expect(first.data.messageIds).toEqual([text.id, image.id]);
     expect(await storedMessage(image.id)).toMatchObject({ type: 'IMAGE', roomId });
@@ -208,7 +262,10 @@ describe('postRoomMessages()', () => {
 
   it('answers 404 for a room that does not exist', async () => {
     const error = await rejection(() =>
-      client.postRoomMessages('no-such-room', { senderId: 's', messages: [{ id: randomUUID(), type: 'TEXT', text: 'x' }] }),
+      client.postRoomMessages('no-such-room', {
+        senderId: 's',
+        messages: [{ id: randomUUID(), type: 'TEXT', text: 'x' }],
+      }),
     );
     expect(error.httpStatus).toBe(404);
     expect(error.key).toBe('NOT_FOUND');
@@ -233,7 +290,12 @@ describe('campaigns', () => {
     expect(created.data.totalMessages).toBe(2);
     const id = created.data.id;
 
-    const listed = await client.listCampaigns({ botId, ...range, status: 'SCHEDULED', elementName: 'client_test_scheduled' });
+    const listed = await client.listCampaigns({
+      botId,
+      ...range,
+      status: 'SCHEDULED',
+      elementName: 'client_test_scheduled',
+    });
     expect(listed.data.results.map((c) => c.id)).toEqual([id]);
     expect(listed.data.pagination).toMatchObject({ page: 1, limit: 10, total: 1, offset: 0, totalPages: 1 });
 
@@ -250,7 +312,10 @@ describe('campaigns', () => {
     expect(again.key).toBe('INVALID_STATE');
     const update = await rejection(() => client.updateCampaign(id, { name: 'Too late' }));
     expect(update.httpStatus).toBe(409);
-    const { rows } = await app.charla.db.query("SELECT 1 FROM campaign_recipients WHERE campaign_id = $1 AND status <> 'pending'", [id]);
+    const { rows } = await app.charla.db.query(
+      "SELECT 1 FROM campaign_recipients WHERE campaign_id = $1 AND status <> 'pending'",
+      [id],
+    );
     expect(rows).toHaveLength(0);
   });
 
@@ -277,7 +342,9 @@ describe('campaigns', () => {
     expect(page.data.pagination).toMatchObject({ limit: 1, page: 2, offset: 1 });
     expect(page.data.results).toHaveLength(1);
     expect((await rejection(() => client.listCampaigns({ botId, ...range, limit: 51 }))).httpStatus).toBe(0);
-    const server = await rejection(() => client.request('GET', `/v1/campaigns?botId=${botId}&startAt=2020-01-01&endAt=${today}&limit=51`));
+    const server = await rejection(() =>
+      client.request('GET', `/v1/campaigns?botId=${botId}&startAt=2020-01-01&endAt=${today}&limit=51`),
+    );
     expect(server.httpStatus).toBe(400);
   });
 
@@ -294,7 +361,10 @@ describe('refreshAsset()', () => {
       [key, app.charla.config.companyId, 'text/plain', 5, 'hello.txt', new TextEncoder().encode('hello')],
     );
     const before = Math.floor(Date.now() / 1000);
-    const { signedUrl } = await client.refreshAsset({ resourceUrl: `${PUBLIC_BASE}/v1/media/${key}`, ttl: 900 });
+    const { signedUrl } = await client.refreshAsset({
+      resourceUrl: `${PUBLIC_BASE}/v1/media/${key}`,
+      ttl: 900,
+    });
     const url = new URL(signedUrl);
     expect(url.origin).toBe(PUBLIC_BASE);
     const exp = Number(url.searchParams.get('exp'));
@@ -306,7 +376,9 @@ describe('refreshAsset()', () => {
   });
 
   it('answers 422 E1126 SIGNED_URL_ERROR for an address that is not its media', async () => {
-    const error = await rejection(() => client.refreshAsset({ resourceUrl: 'https://elsewhere.example.com/a.png', ttl: 3600 }));
+    const error = await rejection(() =>
+      client.refreshAsset({ resourceUrl: 'https://elsewhere.example.com/a.png', ttl: 3600 }),
+    );
     expect(error.httpStatus).toBe(422);
     expect(error.code).toBe('E1126');
     expect(error.key).toBe('SIGNED_URL_ERROR');
@@ -318,7 +390,14 @@ describe('openapi()', () => {
     const doc = await client.openapi();
     expect(doc.openapi).toMatch(/^3\./);
     const paths = Object.keys(doc.paths ?? {});
-    for (const p of ['/v1/campaigns', '/v1/campaigns/{campaignId}', '/v1/widget/create', '/v1/bots/{botId}/messages', '/v1/rooms/{roomId}/message', '/v1/external/assets/refresh']) {
+    for (const p of [
+      '/v1/campaigns',
+      '/v1/campaigns/{campaignId}',
+      '/v1/widget/create',
+      '/v1/bots/{botId}/messages',
+      '/v1/rooms/{roomId}/message',
+      '/v1/external/assets/refresh',
+    ]) {
       expect(paths).toContain(p);
     }
   });

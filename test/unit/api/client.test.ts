@@ -5,7 +5,13 @@
  * the error body and the HTTP status.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { CharlaApiError, base64Utf8, createClient, isCharlaApiError, type CharlaClient } from '../../../src/api/index.ts';
+import {
+  CharlaApiError,
+  base64Utf8,
+  createClient,
+  isCharlaApiError,
+  type CharlaClient,
+} from '../../../src/api/index.ts';
 import { errorBody } from '../../../types/index.ts';
 
 interface Call {
@@ -72,7 +78,9 @@ describe('createClient()', () => {
     const call = calls[0]!;
     expect(call.url).toBe('https://charla.test/v1/bots/bot-1/messages');
     expect(call.method).toBe('POST');
-    expect(call.headers['authorization']).toBe(`Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`);
+    expect(call.headers['authorization']).toBe(
+      `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`,
+    );
     expect(call.headers['content-type']).toBe('application/json');
     expect(call.body).toEqual({ type: 'text', userId: USER, text: 'Hola' });
   });
@@ -93,8 +101,12 @@ describe('createClient()', () => {
 
   it('rejects unusable options at once', () => {
     expect(() => createClient({ baseUrl: 'not a url', clientId: 'a', clientSecret: 'b' })).toThrow(/baseUrl/);
-    expect(() => createClient({ baseUrl: 'https://x.test', clientId: '', clientSecret: 'b' })).toThrow(/clientId/);
-    expect(() => createClient({ baseUrl: 'https://x.test', clientId: 'a:b', clientSecret: 'b' })).toThrow(/clientId/);
+    expect(() => createClient({ baseUrl: 'https://x.test', clientId: '', clientSecret: 'b' })).toThrow(
+      /clientId/,
+    );
+    expect(() => createClient({ baseUrl: 'https://x.test', clientId: 'a:b', clientSecret: 'b' })).toThrow(
+      /clientId/,
+    );
     expect(() => createClient({ baseUrl: 'https://x.test', companyToken: '' })).toThrow(/companyToken/);
   });
 
@@ -112,7 +124,9 @@ describe('listCampaigns()', () => {
   const query = { botId: BOT, startAt: '2026-01-01', endAt: '2026-12-31' };
 
   it('puts the query in the query string', async () => {
-    const { client, calls } = setup(() => json({ message: [], status: 'success', data: { results: [], pagination: {} } }));
+    const { client, calls } = setup(() =>
+      json({ message: [], status: 'success', data: { results: [], pagination: {} } }),
+    );
     await client.listCampaigns({ ...query, page: 2, limit: 50, status: 'SCHEDULED', elementName: 'promo x' });
     const url = new URL(calls[0]!.url);
     expect(url.pathname).toBe('/v1/campaigns');
@@ -151,9 +165,21 @@ describe('sendOptions() and the options limits', () => {
   it('sends 1 to 10 options, accepting a bare list', async () => {
     const { client, calls } = setup(() => json({ success: true, messageId: 'm' }));
     await client.sendOptions(BOT, USER, 'Choose', options(10));
-    await client.sendOptions(BOT, USER, 'Choose', { title: 'Menu', buttonText: { type: 'text', text: 'Ver' }, options: options(1) });
-    expect(calls[0]!.body).toEqual({ type: 'text', userId: USER, text: 'Choose', buttons: { options: options(10) } });
-    expect((calls[1]!.body as { buttons: { buttonText: unknown } }).buttons.buttonText).toEqual({ type: 'text', text: 'Ver' });
+    await client.sendOptions(BOT, USER, 'Choose', {
+      title: 'Menu',
+      buttonText: { type: 'text', text: 'Ver' },
+      options: options(1),
+    });
+    expect(calls[0]!.body).toEqual({
+      type: 'text',
+      userId: USER,
+      text: 'Choose',
+      buttons: { options: options(10) },
+    });
+    expect((calls[1]!.body as { buttons: { buttonText: unknown } }).buttons.buttonText).toEqual({
+      type: 'text',
+      text: 'Ver',
+    });
   });
 
   it.each([
@@ -161,7 +187,11 @@ describe('sendOptions() and the options limits', () => {
     ['eleven options', options(11), '/buttons/options'],
     ['a title of 25 characters', [{ title: 'x'.repeat(25) }], '/buttons/options/0/title'],
     ['an empty title', [{ title: '' }], '/buttons/options/0/title'],
-    ['a description of 73 characters', [{ title: 'ok', description: 'd'.repeat(73) }], '/buttons/options/0/description'],
+    [
+      'a description of 73 characters',
+      [{ title: 'ok', description: 'd'.repeat(73) }],
+      '/buttons/options/0/description',
+    ],
   ])('rejects %s', async (_name, opts, field) => {
     const { client, fetchMock } = setup();
     const error = await rejection(() => client.sendOptions(BOT, USER, 'Choose', opts));
@@ -171,32 +201,62 @@ describe('sendOptions() and the options limits', () => {
 
   it('counts characters, not UTF-16 units (24 emoji fit in a title)', async () => {
     const { client } = setup(() => json({ success: true, messageId: 'm' }));
-    await expect(client.sendOptions(BOT, USER, 'Elige', [{ title: '😀'.repeat(24), description: 'ñ'.repeat(72) }])).resolves.toBeTruthy();
+    await expect(
+      client.sendOptions(BOT, USER, 'Elige', [{ title: '😀'.repeat(24), description: 'ñ'.repeat(72) }]),
+    ).resolves.toBeTruthy();
   });
 });
 
 describe('the other bot-message helpers', () => {
   it('build each variant of the interface', async () => {
     const { client, calls } = setup(() => json({ success: true, messageId: 'm' }));
-    await client.sendContacts(BOT, USER, [{ name: { formatted_name: 'Ana' }, phones: [{ phone: '+34600111222', type: 'CELL' }] }]);
+    await client.sendContacts(BOT, USER, [
+      { name: { formatted_name: 'Ana' }, phones: [{ phone: '+34600111222', type: 'CELL' }] },
+    ]);
     await client.sendVoiceCall(BOT, USER, { text: 'Call us', displayText: 'Llamar', header: 'Soporte' });
     await client.sendVideo(BOT, USER, 'https://cdn.example.com/v.mp4', 'Mira');
     await client.sendContactInfoRequest(BOT, USER, 'Your details?');
     expect(calls.map((c) => c.body)).toEqual([
-      { type: 'contacts', userId: USER, contacts: [{ name: { formatted_name: 'Ana' }, phones: [{ phone: '+34600111222', type: 'CELL' }] }] },
-      { type: 'voice_call', userId: USER, text: 'Call us', parameters: { display_text: 'Llamar' }, header: 'Soporte' },
+      {
+        type: 'contacts',
+        userId: USER,
+        contacts: [{ name: { formatted_name: 'Ana' }, phones: [{ phone: '+34600111222', type: 'CELL' }] }],
+      },
+      {
+        type: 'voice_call',
+        userId: USER,
+        text: 'Call us',
+        parameters: { display_text: 'Llamar' },
+        header: 'Soporte',
+      },
       { type: 'video', userId: USER, mediaUrl: 'https://cdn.example.com/v.mp4', text: 'Mira' },
       { type: 'contact_info_request', userId: USER, text: 'Your details?' },
     ]);
   });
 
   it.each([
-    ['a phone not in E.164', () => ({ type: 'contacts', userId: USER, contacts: [{ phones: [{ phone: '600 111 222' }] }] }), '/contacts/0/phones/0/phone'],
-    ['a bad email', () => ({ type: 'contacts', userId: USER, contacts: [{ emails: [{ email: 'nope' }] }] }), '/contacts/0/emails/0/email'],
+    [
+      'a phone not in E.164',
+      () => ({ type: 'contacts', userId: USER, contacts: [{ phones: [{ phone: '600 111 222' }] }] }),
+      '/contacts/0/phones/0/phone',
+    ],
+    [
+      'a bad email',
+      () => ({ type: 'contacts', userId: USER, contacts: [{ emails: [{ email: 'nope' }] }] }),
+      '/contacts/0/emails/0/email',
+    ],
     ['no contacts', () => ({ type: 'contacts', userId: USER, contacts: [] }), '/contacts'],
-    ['an http video', () => ({ type: 'video', userId: USER, mediaUrl: 'http://cdn.example.com/v.mp4' }), '/mediaUrl'],
+    [
+      'an http video',
+      () => ({ type: 'video', userId: USER, mediaUrl: 'http://cdn.example.com/v.mp4' }),
+      '/mediaUrl',
+    ],
     ['a video without address', () => ({ type: 'video', userId: USER }), '/mediaUrl'],
-    ['a call without display_text', () => ({ type: 'voice_call', userId: USER, text: 'x', parameters: {} }), '/parameters/display_text'],
+    [
+      'a call without display_text',
+      () => ({ type: 'voice_call', userId: USER, text: 'x', parameters: {} }),
+      '/parameters/display_text',
+    ],
     ['a request without text', () => ({ type: 'contact_info_request', userId: USER, text: '' }), '/text'],
     ['no recipient', () => ({ type: 'text', text: 'hi' }), '/userId'],
     ['an unknown type', () => ({ type: 'sticker', userId: USER }), '/type'],
@@ -210,24 +270,43 @@ describe('the other bot-message helpers', () => {
 
   it('rejects an empty bot id', async () => {
     const { client } = setup();
-    expect((await rejection(() => client.sendText('', USER, 'hi'))).validationError).toHaveProperty(['botId']);
+    expect((await rejection(() => client.sendText('', USER, 'hi'))).validationError).toHaveProperty([
+      'botId',
+    ]);
   });
 
   it('accepts http on the local machine only when allowLoopbackHttp is set', async () => {
     const fetchMock = vi.fn(async () => json({ success: true, messageId: 'm' }));
-    const base = { baseUrl: 'http://localhost:8080', clientId: 'a', clientSecret: 'b', fetch: fetchMock as unknown as typeof fetch };
+    const base = {
+      baseUrl: 'http://localhost:8080',
+      clientId: 'a',
+      clientSecret: 'b',
+      fetch: fetchMock as unknown as typeof fetch,
+    };
     await rejection(() => createClient(base).sendVideo(BOT, USER, 'http://localhost:8080/v.mp4'));
-    await expect(createClient({ ...base, allowLoopbackHttp: true }).sendVideo(BOT, USER, 'http://localhost:8080/v.mp4')).resolves.toBeTruthy();
-    await rejection(() => createClient({ ...base, allowLoopbackHttp: true }).sendVideo(BOT, USER, 'http://evil.example/v.mp4'));
+    await expect(
+      createClient({ ...base, allowLoopbackHttp: true }).sendVideo(BOT, USER, 'http://localhost:8080/v.mp4'),
+    ).resolves.toBeTruthy();
+    await rejection(() =>
+      createClient({ ...base, allowLoopbackHttp: true }).sendVideo(BOT, USER, 'http://evil.example/v.mp4'),
+    );
   });
 });
 
 describe('campaigns, widgets, rooms and assets', () => {
   const message = { type: 'text' as const, text: 'Promo' };
-  const create = { name: 'Spring', elementName: 'spring_2026', botId: BOT, recipients: ['u1', 'u2'], message };
+  const create = {
+    name: 'Spring',
+    elementName: 'spring_2026',
+    botId: BOT,
+    recipients: ['u1', 'u2'],
+    message,
+  };
 
   it('create, update and cancel go to the right routes', async () => {
-    const { client, calls } = setup(() => json({ message: [], statusMessage: 'success', status: 1, data: {} }));
+    const { client, calls } = setup(() =>
+      json({ message: [], statusMessage: 'success', status: 1, data: {} }),
+    );
     await client.createCampaign({ ...create, scheduledAt: '2030-01-01T10:00:00Z' });
     await client.updateCampaign('c1', { name: 'Renamed', scheduledAt: '2030-01-02T10:00:00+02:00' });
     await client.cancelCampaign('c1');
@@ -253,8 +332,12 @@ describe('campaigns, widgets, rooms and assets', () => {
   it('updateCampaign needs name or scheduledAt, and a zoned date-time', async () => {
     const { client, fetchMock } = setup();
     expect((await rejection(() => client.updateCampaign('c1', {}))).validationError).toHaveProperty(['/']);
-    expect((await rejection(() => client.updateCampaign('c1', { scheduledAt: 'tomorrow' }))).validationError).toHaveProperty(['/scheduledAt']);
-    expect((await rejection(() => client.updateCampaign('', { name: 'x' }))).validationError).toHaveProperty(['campaignId']);
+    expect(
+      (await rejection(() => client.updateCampaign('c1', { scheduledAt: 'tomorrow' }))).validationError,
+    ).toHaveProperty(['/scheduledAt']);
+    expect((await rejection(() => client.updateCampaign('', { name: 'x' }))).validationError).toHaveProperty([
+      'campaignId',
+    ]);
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -264,7 +347,12 @@ describe('campaigns, widgets, rooms and assets', () => {
       bot: {},
       widget: {
         properties: { type: 'group' as const },
-        theme: { position: 'bottom-left' as const, status: true, font: { googlefont: false, name: 'Inter' }, colors: { primary: '#0a7' } },
+        theme: {
+          position: 'bottom-left' as const,
+          status: true,
+          font: { googlefont: false, name: 'Inter' },
+          colors: { primary: '#0a7' },
+        },
         credentials: { whiteList: ['https://*.example.com', 'http://localhost:3000'] },
       },
     };
@@ -273,10 +361,15 @@ describe('campaigns, widgets, rooms and assets', () => {
     for (const [bad, field] of [
       [{ bot: {}, widget: { properties: { type: 'huge' } } }, '/widget/properties/type'],
       [{ bot: {}, widget: { theme: { position: 'middle' } } }, '/widget/theme/position'],
-      [{ bot: {}, widget: { credentials: { blackList: ['javascript:alert(1)'] } } }, '/widget/credentials/blackList/0'],
+      [
+        { bot: {}, widget: { credentials: { blackList: ['javascript:alert(1)'] } } },
+        '/widget/credentials/blackList/0',
+      ],
       [{ widget: {} }, '/bot'],
     ] as const) {
-      expect((await rejection(() => client.createWidget(bad as never))).validationError).toHaveProperty([field]);
+      expect((await rejection(() => client.createWidget(bad as never))).validationError).toHaveProperty([
+        field,
+      ]);
     }
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
@@ -284,10 +377,16 @@ describe('campaigns, widgets, rooms and assets', () => {
   it('postRoomMessages wants UUIDs, text for TEXT and an https mediaUrl otherwise', async () => {
     const { client, calls } = setup(() => json({ status: 1, data: { messageIds: [] } }));
     const id = '3f1c2a4e-5b6d-4e7f-8a9b-0c1d2e3f4a5b';
-    await client.postRoomMessages('room-1', { senderId: 'sys', messages: [{ id, type: 'TEXT', text: 'hi' }] });
+    await client.postRoomMessages('room-1', {
+      senderId: 'sys',
+      messages: [{ id, type: 'TEXT', text: 'hi' }],
+    });
     expect(calls[0]!.url).toBe('https://charla.test/v1/rooms/room-1/message');
     const bad = async (messages: unknown[]) =>
-      Object.keys((await rejection(() => client.postRoomMessages('room-1', { senderId: 'sys', messages } as never))).validationError);
+      Object.keys(
+        (await rejection(() => client.postRoomMessages('room-1', { senderId: 'sys', messages } as never)))
+          .validationError,
+      );
     expect(await bad([{ id: 'not-a-uuid', type: 'TEXT', text: 'x' }])).toEqual(['/messages/0/id']);
     expect(await bad([{ id, type: 'TEXT' }])).toEqual(['/messages/0/text']);
     expect(await bad([{ id, type: 'IMAGE', mediaUrl: 'ftp://x/y.png' }])).toEqual(['/messages/0/mediaUrl']);
@@ -301,11 +400,15 @@ describe('campaigns, widgets, rooms and assets', () => {
     await client.refreshAsset({ resourceUrl: 'https://cdn.example.com/a.png', ttl: 900 });
     await client.refreshAsset({ resourceUrl: 'https://cdn.example.com/a.png', ttl: 3600 });
     for (const ttl of [899, 3601, 1000.5]) {
-      expect((await rejection(() => client.refreshAsset({ resourceUrl: 'https://cdn.example.com/a.png', ttl }))).validationError).toHaveProperty(['/ttl']);
+      expect(
+        (await rejection(() => client.refreshAsset({ resourceUrl: 'https://cdn.example.com/a.png', ttl })))
+          .validationError,
+      ).toHaveProperty(['/ttl']);
     }
-    expect((await rejection(() => client.refreshAsset({ resourceUrl: 'http://cdn.example.com/a.png', ttl: 900 }))).validationError).toHaveProperty([
-      '/resourceUrl',
-    ]);
+    expect(
+      (await rejection(() => client.refreshAsset({ resourceUrl: 'http://cdn.example.com/a.png', ttl: 900 })))
+        .validationError,
+    ).toHaveProperty(['/resourceUrl']);
     expect(calls).toHaveLength(2);
   });
 });
@@ -316,7 +419,9 @@ describe('errors', () => {
   it('carry the service error body and the HTTP status', async () => {
     const body = errorBody('SIGNED_URL_ERROR', { message: 'resource not found' });
     ({ client } = setup(() => json(body, 422)));
-    const error = await rejection(() => client.refreshAsset({ resourceUrl: 'https://cdn.example.com/a.png', ttl: 900 }));
+    const error = await rejection(() =>
+      client.refreshAsset({ resourceUrl: 'https://cdn.example.com/a.png', ttl: 900 }),
+    );
     expect(error.httpStatus).toBe(422);
     expect(error.body).toEqual(body);
     expect(error.code).toBe('E1126');
