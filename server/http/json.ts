@@ -3,7 +3,8 @@
  * DELETE sent with `Content-Type: application/json` and nothing else is
  * fine, and a POST gets the schema's "must be object"), and keys that poison
  * prototypes (`__proto__`, `constructor.prototype`) are refused with 400,
- * as fastify's own parser does.
+ * as fastify's own parser does. JSON is the only body these routes take:
+ * fastify's text/plain parser is removed, so any other content type is 415.
  */
 import type { FastifyInstance } from 'fastify';
 import { validationFailed } from './errors.ts';
@@ -22,6 +23,7 @@ function poisoned(value: unknown, depth = 0): boolean {
 
 export function installJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
+  app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {

@@ -126,6 +126,19 @@ describe('POST /v1/bots/{botId}/messages', () => {
     expect(m10?.['interactive']).toEqual({ kind: 'options', buttonText: 'Ver', title: 'Menú' });
   });
 
+  it('answers 415 with the error body for a body that is not JSON, and changes nothing', async () => {
+    const before = await snapshot(server);
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
+      const res = await call(server, 'POST', `/v1/bots/${botId}/messages`, {
+        raw: 'type=text&userId=u&text=hola',
+        headers: { 'content-type': type },
+      });
+      expect(res.status, type).toBe(415);
+      expect(res.body).toMatchObject({ status: 0, statusMessage: 'failed', error: { key: 'UNSUPPORTED_CONTENT_TYPE' } });
+    }
+    expect(await snapshot(server)).toEqual(before);
+  });
+
   it('refuses options past their limits, naming the field, and changes nothing', async () => {
     const before = await snapshot(server);
     const u = uid('u');
