@@ -19,7 +19,7 @@ function dayOf(m: Message): string {
 }
 
 export function isOwn(m: Message, userId: string | null): boolean {
-  return userId ? m.senderId === userId : (m.by as string) === 'user';
+  return userId ? m.senderId === userId : m.by === 'user';
 }
 
 export interface RowInfo {

@@ -107,7 +107,7 @@ export class CharlaMessageList extends LitElement {
     this.items = messages;
     this.userId = userId;
     const room = this.stores.get('$rooms')?.find((r) => r.id === roomId);
-    this.groupRoom = (room?.type as string | undefined) === 'group' || (room?.members.length ?? 0) > 2;
+    this.groupRoom = room?.type === 'group' || (room?.members.length ?? 0) > 2;
   }
 
   override updated(): void {
@@ -217,7 +217,7 @@ export class CharlaMessageList extends LitElement {
       const id = String(m.id);
       if (this.seenIds.has(id)) continue;
       this.seenIds.add(id);
-      if ((m.status as string) !== 'DELIVERED_USER') ids.push(id);
+      if (m.status !== 'DELIVERED_USER') ids.push(id);
     }
     if (ids.length) actions.markSeen(roomId, ids);
   }

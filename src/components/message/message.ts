@@ -93,8 +93,7 @@ export class CharlaMessage extends LitElement {
 
   private renderMeta(m: Message, t: Translate): TemplateResult {
     const when = messageDate(m);
-    // types/: Message['status'] currently resolves to never (the lit() helper of widget-objects.ts); cast until fixed.
-    const status = m.status as MessageStatus;
+    const status = m.status;
     const statusIcon = STATUS_ICONS[status] ?? icons.clock;
     const statusLabel = t(`status${status}`);
     return html`<div class="meta">
