@@ -105,6 +105,8 @@ export class WidgetCore {
   element: EventTarget | null = null;
 
   private session: SessionResult | null = null;
+
+  private startViewChosen = false;
   private sessionPromise: Promise<SessionResult> | null = null;
   private renewing: Promise<boolean> | null = null;
   private socket: LiveSocket | null = null;
@@ -223,6 +225,16 @@ export class WidgetCore {
     w.$user.set({ id: result.user.id, names: result.user.names });
     w.$config.set(result.widget);
     if (w.$currentRoomId.get() === null && result.botRoomId) w.$currentRoomId.set(result.botRoomId);
+    // A `normal` widget is a conversation with its bot: it starts there. A
+    // `group` widget starts on its home menu (rooms and contacts). Only the
+    // first session decides, so a host's later showHomeMenu() stands.
+    if (!this.startViewChosen) {
+      this.startViewChosen = true;
+      const ui = w.$ui.get();
+      if (result.widget.properties['type'] !== 'group' && ui.view === 'home' && result.botRoomId) {
+        w.$ui.set({ ...ui, view: 'chat' });
+      }
+    }
     return result;
   }
 

@@ -166,6 +166,29 @@ describe('widgetInstance against the service', () => {
     expect(e.body.statusMessage).toBe('failed');
   });
 
+  it('a normal widget starts on its bot conversation; a group widget on its home menu', async () => {
+    const normal = widget();
+    await normal.connect();
+    expect(normal.context.stores.$ui.get().view).toBe('chat');
+    const botRoom = normal.stores.$currentRoomId.get();
+    expect(botRoom).toBeTruthy();
+    expect((await normal.getRoom(botRoom!)).type).toBe('bot');
+
+    const { apiKey: groupKey } = await h.createWidget({ type: 'group' });
+    const group = createWidget({
+      apiKey: groupKey,
+      baseUrl: h.baseUrl,
+      userId: `g-${randomUUID()}`,
+      container: null,
+      outboxStorage: 'memory',
+      namespace: `ns-${randomUUID()}`,
+      transports: ['websocket'],
+    });
+    made.push(group);
+    await group.connect();
+    expect(group.context.stores.$ui.get().view).toBe('home');
+  });
+
   it('openRoomWithUser finds the same direct room again and makes it current', async () => {
     const { a, roomId, userB } = await pair();
     const again = await a.openRoomWithUser({ id: userB, names: 'Beto' });

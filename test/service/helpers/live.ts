@@ -29,6 +29,8 @@ export interface LiveHarness {
   createWidget(options?: {
     botId?: string;
     credentials?: { whiteList?: string[]; blackList?: string[] };
+    /** `normal` (default) or `group`. */
+    type?: 'normal' | 'group';
   }): Promise<{
     apiKey: string;
     widgetId: string;
@@ -82,7 +84,7 @@ export async function startLive(options: Partial<Config> = {}): Promise<LiveHarn
         body: JSON.stringify({
           bot: o.botId ? { id: o.botId } : {},
           widget: {
-            properties: { type: 'normal' },
+            properties: { type: o.type ?? 'normal' },
             theme: { position: 'br' },
             credentials: o.credentials ?? {},
           },
