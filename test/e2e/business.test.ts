@@ -6,7 +6,7 @@
  * button, fills the contact form. Every action reaches the service.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   DEMO_BOT_ID,
@@ -57,6 +57,11 @@ beforeAll(async () => {
     return (await charla.widgets[0]!.ready).userId;
   });
   roomId = await until('the visitor’s bot room', () => botRoomOf(service.app, userId));
+});
+
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail' && page)
+    await shot(page, J, `FAILED-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
 });
 
 afterAll(async () => {
@@ -174,10 +179,19 @@ describe('journey: a business system writes to a visitor over HTTP', () => {
       .last()
       .getByRole('button', { name: /Enviar datos/ })
       .click();
-    await need(list.getByText('Datos enviados'), 'the form’s confirmation');
     const answer = await until('the contact details to reach the service', async () =>
       (await visitorMessagesAfter(since)).find((m) => JSON.stringify(m).includes('lucia@example.com')),
     );
+    // The form is answered: no unanswered form is left, and wherever the request is still on
+    // screen it shows the confirmation (the bot's next turn may have scrolled it away already).
+    await until('the form to turn into its confirmation', async () =>
+      (await list.getByRole('form', { name: /Tus datos de contacto/ }).count()) === 0 ? true : undefined,
+    );
+    const stillShown = await list
+      .locator('charla-message')
+      .filter({ hasText: '¿Nos dejas tus datos para avisarte?' })
+      .count();
+    if (stillShown > 0) await need(list.getByText('Datos enviados'), 'the form’s confirmation');
     expect(JSON.stringify(answer)).toContain('+34600111222');
   });
 
