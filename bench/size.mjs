@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { minifySync } from 'rolldown/utils';
 import { build } from 'vite';
-import { browserPlugins, SCRIPT_TAG_OUTPUT } from '../scripts/bundle-settings.mjs';
+import { browserPlugins, SCRIPT_TAG_OUTPUT, SCRIPT_TAG_ROLLDOWN } from '../scripts/bundle-settings.mjs';
 
 const root = resolveRoot();
 const budgets = JSON.parse(readFileSync(join(root, 'bench', 'budgets.json'), 'utf8')).size;
@@ -69,7 +69,7 @@ async function buildFloor() {
       minify: true,
       reportCompressedSize: false,
       lib: { entry: FLOOR_NAME, formats: ['iife'], name: 'CharlaFloor', fileName: () => 'floor.js' },
-      rolldownOptions: { output: SCRIPT_TAG_OUTPUT },
+      rolldownOptions: { ...SCRIPT_TAG_ROLLDOWN, output: SCRIPT_TAG_OUTPUT },
     },
   });
   const results = Array.isArray(output) ? output : [output];
@@ -99,7 +99,7 @@ async function widgetBreakdown() {
       minify: true,
       reportCompressedSize: false,
       lib: { entry: join(root, 'src', 'iife.ts'), formats: ['iife'], name: 'Charla', fileName: () => 'w.js' },
-      rolldownOptions: { output: SCRIPT_TAG_OUTPUT },
+      rolldownOptions: { ...SCRIPT_TAG_ROLLDOWN, output: SCRIPT_TAG_OUTPUT },
     },
   });
   const results = Array.isArray(output) ? output : [output];

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { build } from 'vite';
-import { browserPlugins, SCRIPT_TAG_OUTPUT } from './bundle-settings.mjs';
+import { browserPlugins, SCRIPT_TAG_OUTPUT, SCRIPT_TAG_ROLLDOWN } from './bundle-settings.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -90,6 +90,7 @@ async function bundle(
       copyPublicDir: false,
       lib: { entry: join(root, entry), formats: [format], fileName: () => fileName, name: GLOBAL_NAME },
       rolldownOptions: {
+        ...(format === 'iife' ? SCRIPT_TAG_ROLLDOWN : {}),
         external,
         onLog(level, log, handler) {
           if (level === 'warn' && FATAL_LOG_CODES.has(log.code ?? '')) {

@@ -16,3 +16,9 @@ export function browserPlugins() {
  * or includes the script without a UTF-8 charset still shows "más", not "mÃ¡s".
  */
 export const SCRIPT_TAG_OUTPUT = { extend: true, charset: 'ascii' };
+
+/**
+ * Rolldown options of the script-tag bundles: imported constants are inlined
+ * where they are used, not only in conditions (measured: about 70 B gzip less).
+ */
+export const SCRIPT_TAG_ROLLDOWN = { optimization: { inlineConst: { mode: 'all', pass: 2 } } };
