@@ -2,7 +2,7 @@
  * The boundary between the widget core (stores, actions, transport) and the
  * Lit components. `<charla-widget>` receives one WidgetContext per instance
  * (property `context`) and hands it down to its children; components read the
- * stores through StoreController and call the actions, and never import the
+ * stores through ContextStoresController (src/controllers/) and call the actions, and never import the
  * transport.
  */
 import type { ReadableAtom } from 'nanostores';

@@ -37,6 +37,10 @@ export const styles = css`
   textarea::placeholder {
     color: var(--charla-color-muted, #59606a);
     opacity: 1;
+    /* One line: a wrapped placeholder would make the empty field two lines tall. */
+    white-space: nowrap;
+    overflow: hidden;
+    text-overflow: ellipsis;
   }
   textarea:disabled {
     opacity: 0.6;
