@@ -48,10 +48,20 @@ function demoHeaders(reply: FastifyReply, path: string): void {
   }
 }
 
+/**
+ * Where the built files are read from: dist/, or CHARLA_DIST_DIR (the
+ * end-to-end tests serve a snapshot of dist/ so a rebuild running beside
+ * them cannot pull files from under a page).
+ */
+export function distDir(): string {
+  return process.env['CHARLA_DIST_DIR'] || DIST_DIR;
+}
+
 export async function staticPlugin(app: FastifyInstance): Promise<void> {
-  if (!existsSync(DIST_DIR)) app.log.warn('dist/ is missing: run `npm run build` to serve the widget.');
+  const dist = distDir();
+  if (!existsSync(dist)) app.log.warn('dist/ is missing: run `npm run build` to serve the widget.');
   await app.register(fastifyStatic, {
-    root: DIST_DIR,
+    root: dist,
     prefix: '/dist/',
     decorateReply: true,
     // The widget is embedded on other origins.
@@ -65,7 +75,7 @@ export async function staticPlugin(app: FastifyInstance): Promise<void> {
     reply.header('Access-Control-Allow-Origin', '*');
     reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
     reply.header('Cache-Control', 'no-cache');
-    return reply.type('text/javascript; charset=utf-8').sendFile(file, DIST_DIR);
+    return reply.type('text/javascript; charset=utf-8').sendFile(file, dist);
   };
   app.get('/charla.js', script('charla-loader.iife.js'));
   app.get('/charla.iife.js', script('charla.iife.js'));

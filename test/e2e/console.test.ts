@@ -357,6 +357,6 @@ describe('journey: every widgetInstance method from the QA console (group widget
   it('ran under the strict CSP without unexpected errors', async () => {
     expect(await cspViolations(page)).toEqual([]);
     // The refused calls above (unknown flow, unknown room) show as failed requests.
-    expect(unexpected(problems, [/status of 40[0-9]/])).toEqual([]);
+    expect(unexpected(problems, [/status of 40[0-9]/, /^http 40[0-9] /])).toEqual([]);
   });
 });

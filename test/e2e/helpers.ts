@@ -7,7 +7,7 @@
  * with a message naming the missing piece.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -96,7 +96,32 @@ export function ensureBuilt(): void {
     const still = staleReason();
     if (still?.startsWith('missing')) throw new Error(`e2e: after building, ${still}`);
   }
+  snapshotDist();
   built = true;
+}
+
+/**
+ * Serves a private copy of dist/ (CHARLA_DIST_DIR, read by server/static.ts):
+ * others rebuild dist/ while the journeys run, and a page must not lose its
+ * scripts halfway.
+ */
+function snapshotDist(): void {
+  const target = join(RESULTS_DIR, `.dist-${process.pid}`);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    rmSync(target, { recursive: true, force: true });
+    try {
+      cpSync(join(ROOT, 'dist'), target, { recursive: true });
+    } catch {
+      // dist/ was being rewritten: try again.
+    }
+    if (ARTEFACTS.every((a) => existsSync(join(target, a)))) {
+      process.env['CHARLA_DIST_DIR'] = target;
+      process.once('exit', () => rmSync(target, { recursive: true, force: true }));
+      return;
+    }
+    spawnSync('sleep', ['2']);
+  }
+  throw new Error('e2e: could not take a complete copy of dist/ (is a build running?)');
 }
 
 /* ---------------- the service ---------------- */
@@ -166,6 +191,10 @@ export async function openPage(
   const problems: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('response', (r) => {
+    // Names the address behind a console "Failed to load resource" line.
+    if (r.status() >= 400) problems.push(`http ${r.status()} ${r.request().method()} ${r.url()}`);
   });
   page.on('pageerror', (e) =>
     problems.push(`pageerror: ${e.message} @ ${(e.stack ?? '').split('\n').slice(1, 4).join(' | ')}`),
