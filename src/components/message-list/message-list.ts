@@ -292,9 +292,11 @@ export class CharlaMessageList extends LitElement {
       >
         ${virtualize({
           items: this.items as Message[],
-          keyFunction: (m: Message) => String(m.id),
-          renderItem: (m: Message, index: number) =>
-            this.renderItem(m, index, language, disabled, lastIndex, t),
+          // The virtualizer may still ask for indices of a longer, older list for a
+          // moment after the list shrinks (a room switch): such an item is undefined.
+          keyFunction: (m: Message | undefined, index: number) => (m ? String(m.id) : `gone:${index}`),
+          renderItem: (m: Message | undefined, index: number) =>
+            m ? this.renderItem(m, index, language, disabled, lastIndex, t) : html``,
           scroller: true,
           layout: this.layout(),
         })}
