@@ -119,11 +119,29 @@ const DEMO_THEME = {
 };
 
 /** Seeds the demo data when missing. Safe to call on every start. */
+/** One seeding at a time per embedded database (PGlite is one process's). */
+const seeding = new WeakMap<object, Promise<void>>();
+
 export async function seedDemo(app: FastifyInstance): Promise<void> {
   const charla = app.charla;
-  await seedWidgets(charla);
-  await seedUsers(charla);
-  await seedCampaigns(charla);
+  const seedAll = async () => {
+    await seedWidgets(charla);
+    await seedUsers(charla);
+    await seedCampaigns(charla);
+  };
+  if (charla.db.kind === 'postgres') {
+    // Several processes may start at once on an empty database: the first to
+    // take the lock seeds; the others wait for it and then find every row there.
+    await charla.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock(7436202)');
+      await seedAll();
+    });
+  } else {
+    const previous = seeding.get(charla.db) ?? Promise.resolve();
+    const next = previous.then(seedAll, seedAll);
+    seeding.set(charla.db, next);
+    await next;
+  }
   app.log.info(
     { normalKey: DEMO_NORMAL_API_KEY, groupKey: DEMO_GROUP_API_KEY, botId: DEMO_BOT_ID },
     'demo data ready',
