@@ -23,6 +23,12 @@ export class CharlaContactForm extends LitElement {
   @property({ attribute: false }) actions?: WidgetActions;
   @property() language = 'es';
   @property({ type: Boolean }) disabled = false;
+  /**
+   * Already answered (an answer to this request is in the room). Rows of a
+   * virtualized list are made anew as they scroll in, so the element's own
+   * `sent` flag alone would show the form again.
+   */
+  @property({ type: Boolean }) answered = false;
 
   @state() private error = '';
   @state() private sending = false;
@@ -58,7 +64,7 @@ export class CharlaContactForm extends LitElement {
 
   override render() {
     const t = translator(this.language);
-    if (this.sent) return html`<p class="done" role="status">${t('submitted')}</p>`;
+    if (this.sent || this.answered) return html`<p class="done" role="status">${t('submitted')}</p>`;
     const off = this.disabled || this.sending;
     return html`<form part="form" novalidate @submit=${this.handleSubmit} aria-label=${t('contactFormTitle')}>
       <p class="title">${t('contactFormTitle')}</p>

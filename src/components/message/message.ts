@@ -76,6 +76,8 @@ export class CharlaMessage extends LitElement {
   /** Newest message of the room: quick replies are offered only here. */
   @property({ type: Boolean }) latest = false;
   @property({ type: Boolean }) disabled = false;
+  /** A contact_info_request this user has already answered (the list knows from the room's messages). */
+  @property({ type: Boolean }) answered = false;
   /** A date separator shown above the message (the first of its day), or empty. */
   @property({ attribute: false }) dayLabel = '';
 
@@ -122,6 +124,7 @@ export class CharlaMessage extends LitElement {
             .actions=${this.actions}
             language=${this.language}
             ?disabled=${this.disabled}
+            ?answered=${this.answered}
           ></charla-contact-form>`
         : nothing
     }`;

@@ -7,7 +7,7 @@ import { makeContext, msg, settle } from './fixture.ts';
 
 async function show(
   message: Message,
-  props: Partial<Pick<CharlaMessage, 'own' | 'latest' | 'showSender' | 'language'>> = {},
+  props: Partial<Pick<CharlaMessage, 'own' | 'latest' | 'showSender' | 'language' | 'answered'>> = {},
 ) {
   const f = makeContext();
   const el = document.createElement('charla-message') as CharlaMessage;
@@ -307,6 +307,17 @@ describe('<charla-message> bot variants', () => {
       m,
       { name: 'Ana', phone: '+34 600 111 222', email: 'ana@example.com' },
     ]);
+    expect(fq.getByRole('status').textContent).toBe('Datos enviados');
+  });
+
+  it('contact_info_request already answered: the confirmation, not the form (rows are made anew in a virtual list)', async () => {
+    const m = msg({ text: 'Déjanos tus datos', interactive: { kind: 'contact_info_request' } });
+    const { shadow } = await show(m, { answered: true });
+    const form = shadow.querySelector('charla-contact-form')!;
+    await settle(form);
+    const fq = within(form.shadowRoot as unknown as HTMLElement);
+    expect(fq.queryByRole('form')).toBeNull();
+    expect(fq.queryByRole('button', { name: 'Enviar datos' })).toBeNull();
     expect(fq.getByRole('status').textContent).toBe('Datos enviados');
   });
 });
