@@ -47,3 +47,26 @@ export function rowInfo(
     !newDay && !!prev && prev.type !== 'EVENT' && m.type !== 'EVENT' && prev.senderId === m.senderId;
   return { own, grouped, showSender: groupRoom && !own && !grouped, newDay };
 }
+
+/** Requests known to be answered (an answer never goes away). */
+const answeredRequests = new WeakSet<Message>();
+
+/**
+ * Whether the contact_info_request at `index` has its answer (a POSTBACK whose
+ * payload.replyTo is the request's id) later in the room. Only request rows
+ * ask, when they render, so a room of ordinary messages costs nothing.
+ */
+export function isAnswered(messages: readonly Message[], index: number): boolean {
+  const m = messages[index];
+  if (!m || m.interactive?.kind !== 'contact_info_request') return false;
+  if (answeredRequests.has(m)) return true;
+  const id = String(m.id);
+  for (let i = messages.length - 1; i > index; i--) {
+    const a = messages[i]!;
+    if (a.type === 'POSTBACK' && a.payload['replyTo'] === id) {
+      answeredRequests.add(m);
+      return true;
+    }
+  }
+  return false;
+}
