@@ -15,6 +15,8 @@ export const styles = css`
     min-height: 0;
     overflow-y: auto;
     overscroll-behavior: contain;
+    /* The virtualizer holds the view itself (and its rows are positioned, not in flow). */
+    overflow-anchor: none;
     padding-bottom: 8px;
   }
   .scroller:focus-visible {

@@ -1,8 +1,7 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { virtualize, virtualizerRef, type VirtualizerHostElement } from '@lit-labs/virtualizer/virtualize.js';
-import { flow } from '@lit-labs/virtualizer/layouts/flow.js';
+import { virtualize, type VirtualizerHostElement } from '@lit-labs/virtualizer/virtualize.js';
 import type { Message } from '../../../types/index.ts';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
@@ -10,6 +9,7 @@ import { base } from '../../styles/base.ts';
 import type { WidgetContext } from '../../widget/context.ts';
 import { formatDay, messageDate, summarize } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
+import { chatLayout } from './chat-layout.ts';
 import { isOwn, rowInfo } from './items.ts';
 import { styles as messageStyles } from '../message/message.styles.ts';
 import { styles } from './message-list.styles.ts';
@@ -32,6 +32,8 @@ const LIVE_SKEW_MS = 60_000;
 
 /** Older history is asked for when one of the first rows shows. */
 const TOP_ROWS = 2;
+/** How far above the end of the content the view may be and still count as at the bottom, in pixels. */
+const AT_BOTTOM_PX = 32;
 const ANNOUNCEMENTS_KEPT = 10;
 
 /**
@@ -75,6 +77,10 @@ export class CharlaMessageList extends LitElement {
   /** When the room was shown: messages written well before it are history, however they arrive. */
   private openedAt = 0;
   private visible = { first: -1, last: -1 };
+  /** The scroller's scrollTop at the last scroll event: which way the view went. */
+  private lastScrollTop = 0;
+  /** Following the bottom, but the layout dropped its pin (the user nudged the view within reach of the end). */
+  private pinDropped = false;
 
   /**
    * A burst of arrivals (each in its own task) renders once per frame instead of once per
@@ -160,21 +166,68 @@ export class CharlaMessageList extends LitElement {
     }
   }
 
+  /** Pixels between the view's bottom edge and the end of the content; null while the region is not laid out. */
+  private gapBelow(): number | null {
+    const el = this.scroller;
+    if (!el || el.clientHeight === 0) return null;
+    return el.scrollHeight - el.clientHeight - el.scrollTop;
+  }
+
+  /** Follows the newest message again; the render that the new anchor object causes hands the layout its pin. */
+  private pinToBottom(): void {
+    this.setAnchor({ mode: 'bottom' });
+    this.unseenBelow = 0;
+  }
+
+  /**
+   * While the layout holds the bottom, its "unpinned" tells the user's scrolls from its own
+   * corrections (which pass through positions short of the end on their way). Once it holds
+   * nothing, the scroll events themselves say where the user went.
+   */
+  private handleScroll(): void {
+    const el = this.scroller;
+    if (!el || (this.anchor.mode === 'bottom' && !this.pinDropped)) return;
+    // Read before the virtualizer's own scroll handling changes anything: no forced layout.
+    const gap = this.gapBelow();
+    if (gap === null) return;
+    const movedUp = el.scrollTop < this.lastScrollTop - 0.5;
+    this.lastScrollTop = el.scrollTop;
+    if (this.anchor.mode !== 'bottom') {
+      if (gap <= AT_BOTTOM_PX) this.pinToBottom();
+    } else if (this.pinDropped) {
+      if (gap <= 1) this.pinToBottom();
+      else if (movedUp && gap > AT_BOTTOM_PX) this.setAnchor({ mode: 'free' });
+    }
+  }
+
+  /** The layout dropped its pin: a scroll it did not make, the user's or the browser's. */
   private handleUnpinned(): void {
-    // The user scrolled on purpose: stop holding the view.
+    const gap = this.gapBelow();
+    if (this.anchor.mode === 'bottom' && gap !== null && gap <= AT_BOTTOM_PX) {
+      // Still on the end (the browser clamped the view as the content shrank): the pin comes
+      // back now. Nudged within reach of it: still following, and the pin comes back with the
+      // next render or on the end, so a slow drag upwards is not pulled down after every step.
+      if (gap <= 1) this.pinToBottom();
+      else this.pinDropped = true;
+      this.lastScrollTop = this.scroller?.scrollTop ?? 0;
+      return;
+    }
+    // The user scrolled away (or, without layout, nothing tells otherwise): stop holding the view.
     if (this.anchor.mode !== 'free') this.setAnchor({ mode: 'free' });
   }
 
   /**
    * The virtualizer reports the visible range after its own layout, so the list reacts to
-   * scrolling here without reading geometry (which would force a layout on every scroll).
+   * scrolling here without reading geometry (which would force a layout on every scroll);
+   * only the last row coming into view while not following asks how far the end is.
    */
   private handleVisibilityChanged(event: Event): void {
     const e = event as Event & { first: number; last: number };
     this.visible = { first: e.first, last: e.last };
-    if (e.last >= this.items.length - 1 && this.anchor.mode !== 'bottom') {
-      this.setAnchor({ mode: 'bottom' });
-      this.unseenBelow = 0;
+    // The content shrank or the user came back down: the end is in reach again.
+    if (this.anchor.mode !== 'bottom' && e.last >= this.items.length - 1) {
+      const gap = this.gapBelow();
+      if (gap === null || gap <= AT_BOTTOM_PX) this.pinToBottom();
     }
     if (e.first <= TOP_ROWS) this.maybeLoadOlder();
     this.markVisibleSeen();
@@ -184,8 +237,10 @@ export class CharlaMessageList extends LitElement {
     const history = this.stores.get('$currentHistory');
     const actions = this.context?.actions;
     if (!actions || !history || history.loading || !history.hasMore) return;
-    // Hold the first fully visible row where it is while older rows are put above it.
-    const key = this.firstVisibleKey();
+    // Hold the first fully visible row where it is while older rows are put above it. At the
+    // bottom (a short room, a new conversation) the bottom pin holds the view already, and a
+    // held row would keep the newest messages below it behind the button.
+    const key = this.anchor.mode === 'bottom' ? undefined : this.firstVisibleKey();
     if (key) this.setAnchor({ mode: 'item', key });
     actions.loadOlder().catch(() => undefined);
   }
@@ -223,25 +278,24 @@ export class CharlaMessageList extends LitElement {
   }
 
   private handleJumpClick(): void {
-    this.setAnchor({ mode: 'bottom' });
-    this.unseenBelow = 0;
-    const last = this.items.length - 1;
-    if (last >= 0) this.scroller?.[virtualizerRef]?.element(last)?.scrollIntoView({ block: 'end' });
+    // The bottom pin takes the view down (an element's scrollIntoView would scroll the host page too).
+    this.pinToBottom();
   }
 
   /**
-   * The flow layout named outright: left to the virtualizer it is a dynamic import, which an
-   * app's bundler may split into a chunk fetched on the first open of a room.
+   * The layout named outright (a flow layout): left to the virtualizer it is a dynamic import,
+   * which an app's bundler may split into a chunk fetched on the first open of a room. Each
+   * render hands it the anchor's pin again, or none.
    */
   private layout() {
+    this.pinDropped = false;
     if (this.anchor.mode === 'bottom' && this.items.length)
-      return flow({ ...OVERHANG, pin: { index: this.items.length - 1, block: 'end' } });
+      return chatLayout({ index: this.items.length - 1, block: 'end' }, OVERHANG);
     if (this.anchor.mode === 'item') {
-      const key = this.anchor.key;
-      const index = findIndexFromEnd(this.items, key);
-      if (index >= 0) return flow({ ...OVERHANG, pin: { index, block: 'start' } });
+      const index = findIndexFromEnd(this.items, this.anchor.key);
+      if (index >= 0) return chatLayout({ index, block: 'start' }, OVERHANG);
     }
-    return flow({ ...OVERHANG });
+    return chatLayout(null, OVERHANG);
   }
 
   private renderItem(
@@ -287,6 +341,7 @@ export class CharlaMessageList extends LitElement {
         role="region"
         aria-label=${t('messages')}
         tabindex="0"
+        @scroll=${this.handleScroll}
         @unpinned=${this.handleUnpinned}
         @visibilityChanged=${this.handleVisibilityChanged}
       >
