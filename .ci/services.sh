@@ -53,8 +53,13 @@ pg_bindir() {
     return 0
   fi
   if command -v pg_ctl >/dev/null 2>&1; then
-    dirname "$(readlink -f "$(command -v pg_ctl)")"
-    return 0
+    local real
+    real=$(readlink -f "$(command -v pg_ctl)")
+    # A link left behind by a removed package is not a PostgreSQL.
+    if [ -x "$real" ] && [ -x "$(dirname "$real")/initdb" ]; then
+      dirname "$real"
+      return 0
+    fi
   fi
   return 1
 }
