@@ -28,34 +28,24 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  asker,
+  CLIENTS,
+  DRAIN_MS,
+  DURATION_S,
+  INTERVAL_MS,
+  percentile,
+  SOCKET_LOAD,
+} from './lib/socket-load-common.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
+/** Request/answer over the service child's IPC channel. */
+const ask = asker<FromChild, ToChild>();
 const root = join(here, '..');
 
-/** The single-process run's section of the budgets: same traffic, same limits. */
-const SOCKET_LOAD =
-  (
-    JSON.parse(readFileSync(join(here, 'budgets.json'), 'utf8')) as {
-      socketLoad?: {
-        clients?: number;
-        durationS?: number;
-        intervalMs?: number;
-        p99MaxMs?: number;
-        lostMax?: number;
-        duplicatedMax?: number;
-      };
-    }
-  ).socketLoad ?? {};
-const CLIENTS = Math.max(
-  2,
-  Math.floor(Number(process.env['SOCKET_LOAD_CLIENTS'] ?? SOCKET_LOAD.clients ?? 2000) / 2) * 2,
-);
-const DURATION_S = Number(process.env['SOCKET_LOAD_DURATION_S'] ?? SOCKET_LOAD.durationS ?? 30);
-const INTERVAL_MS = Number(process.env['SOCKET_LOAD_INTERVAL_MS'] ?? SOCKET_LOAD.intervalMs ?? 10_000);
-const DRAIN_MS = Number(process.env['SOCKET_LOAD_DRAIN_MS'] ?? 5000);
 const RUNS = (process.env['SOCKET_LOAD_CLUSTER_RUNS'] ?? '1,2')
   .split(',')
   .map((s) => Number(s.trim()))
@@ -146,30 +136,6 @@ async function serve(): Promise<void> {
 
 /* ---------------- the driver ---------------- */
 
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i] as number;
-}
-
-function ask<T extends FromChild['type']>(
-  child: ChildProcess,
-  msg: ToChild | null,
-  type: T,
-): Promise<Extract<FromChild, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`service exited (${code})`));
-    const onMessage = (m: FromChild) => {
-      if (m.type !== type) return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(m as Extract<FromChild, { type: T }>);
-    };
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-    if (msg) child.send(msg);
-  });
-}
 
 async function withPg<T>(url: string, fn: (c: import('pg').Client) => Promise<T>): Promise<T> {
   const pg = (await import('pg')).default;

@@ -31,33 +31,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import {
+  asker,
+  CLIENTS,
+  DRAIN_MS,
+  DURATION_S,
+  INTERVAL_MS,
+  percentile,
+  SOCKET_LOAD,
+} from './lib/socket-load-common.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
+/** Request/answer over the service child's IPC channel. */
+const ask = asker<FromChild, ToChild>();
 const root = join(here, '..');
 
-const BUDGETS =
-  (
-    JSON.parse(readFileSync(join(here, 'budgets.json'), 'utf8')) as {
-      socketLoad?: {
-        clients?: number;
-        durationS?: number;
-        intervalMs?: number;
-        p99MaxMs?: number;
-        lostMax?: number;
-        duplicatedMax?: number;
-      };
-    }
-  ).socketLoad ?? {};
-const CLIENTS = Math.max(
-  2,
-  Math.floor(Number(process.env['SOCKET_LOAD_CLIENTS'] ?? BUDGETS.clients ?? 2000) / 2) * 2,
-);
-const DURATION_S = Number(process.env['SOCKET_LOAD_DURATION_S'] ?? BUDGETS.durationS ?? 30);
-const INTERVAL_MS = Number(process.env['SOCKET_LOAD_INTERVAL_MS'] ?? BUDGETS.intervalMs ?? 10_000);
-const DRAIN_MS = Number(process.env['SOCKET_LOAD_DRAIN_MS'] ?? 5000);
 const CONNECT_CONCURRENCY = 50;
 
 interface Memory {
@@ -218,29 +209,6 @@ async function serve(): Promise<void> {
 
 /* ---------------- the driving process ---------------- */
 
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i] as number;
-}
-
-function ask<T extends FromChild['type']>(
-  child: ChildProcess,
-  msg: ToChild | null,
-  type: T,
-): Promise<Extract<FromChild, { type: T }>> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (m: FromChild) => {
-      if (m.type === type) {
-        child.off('message', onMessage);
-        resolve(m as Extract<FromChild, { type: T }>);
-      }
-    };
-    child.on('message', onMessage);
-    child.once('exit', (code) => reject(new Error(`service exited (${code})`)));
-    if (msg) child.send(msg);
-  });
-}
 
 async function drive(): Promise<void> {
   const { io } = await import('socket.io-client');
@@ -372,9 +340,9 @@ async function drive(): Promise<void> {
     const connections = users.length;
 
     const budget = {
-      p99MaxMs: BUDGETS.p99MaxMs ?? 100,
-      lostMax: BUDGETS.lostMax ?? 0,
-      duplicatedMax: BUDGETS.duplicatedMax ?? 0,
+      p99MaxMs: SOCKET_LOAD.p99MaxMs ?? 100,
+      lostMax: SOCKET_LOAD.lostMax ?? 0,
+      duplicatedMax: SOCKET_LOAD.duplicatedMax ?? 0,
     };
     const result = {
       clients: connections,
