@@ -9,6 +9,7 @@ import type { WidgetContext } from '../../widget/context.ts';
 import { isGroupWidget } from '../home-menu/home-menu.ts';
 import { avatar } from '../shared/avatar.ts';
 import { icons } from '../shared/icons.ts';
+import { closeButton } from '../shared/parts.ts';
 import { styles } from './chat.styles.ts';
 
 /**
@@ -61,10 +62,6 @@ export class CharlaChat extends LitElement {
 
   private handleAddClick(): void {
     this.context?.actions.showRoomContacts();
-  }
-
-  private handleCloseClick(): void {
-    this.context?.actions.close();
   }
 
   private handleDismissClick(): void {
@@ -129,15 +126,7 @@ export class CharlaChat extends LitElement {
               </button>`
             : nothing
         }
-        <button
-          type="button"
-          class="icon-button"
-          part="close-button"
-          aria-label=${t('closeChat')}
-          @click=${this.handleCloseClick}
-        >
-          ${icons.close()}
-        </button>
+        ${closeButton(t('closeChat'), this.context?.actions)}
       </header>
       ${
         error

@@ -10,6 +10,7 @@ import { avatar } from '../shared/avatar.ts';
 import { contactItem } from '../shared/contact-item.ts';
 import { summarize } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
+import { closeButton, loader } from '../shared/parts.ts';
 import { styles } from './home-menu.styles.ts';
 
 /** `group` widgets list contacts to start chats with. */
@@ -43,10 +44,6 @@ export class CharlaHomeMenu extends LitElement {
 
   override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('context')) this.stores.use(this.context);
-  }
-
-  private handleCloseClick(): void {
-    this.context?.actions.close();
   }
 
   private handleContactChoose = (contact: Contact): void => {
@@ -93,15 +90,7 @@ export class CharlaHomeMenu extends LitElement {
       <header class="header" part="header">
         <span class="brand" aria-hidden="true">${icons.chat()}</span>
         <div class="header__text"><h2 id="title">${title}</h2></div>
-        <button
-          type="button"
-          class="icon-button"
-          part="close-button"
-          aria-label=${t('closeChat')}
-          @click=${this.handleCloseClick}
-        >
-          ${icons.close()}
-        </button>
+        ${closeButton(t('closeChat'), this.context?.actions)}
       </header>
       <div class="body">
         <section aria-labelledby="rooms-title">
@@ -118,13 +107,7 @@ export class CharlaHomeMenu extends LitElement {
           group
             ? html`<section aria-labelledby="contacts-title" aria-busy=${loading ? 'true' : 'false'}>
                 <h3 class="section-title" id="contacts-title">${t('contacts')}</h3>
-                ${
-                  loading
-                    ? html`<p class="loader" role="status">
-                        <span class="spinner" aria-hidden="true"></span>${t('loading')}
-                      </p>`
-                    : nothing
-                }
+                ${loading ? loader(t('loading')) : nothing}
                 ${
                   contacts.length
                     ? html`<ul class="list">

@@ -8,6 +8,7 @@ import { views } from '../../styles/views.ts';
 import type { WidgetContext } from '../../widget/context.ts';
 import { contactItem } from '../shared/contact-item.ts';
 import { icons } from '../shared/icons.ts';
+import { closeButton, loader } from '../shared/parts.ts';
 import { styles } from './room-contacts.styles.ts';
 
 /**
@@ -41,10 +42,6 @@ export class CharlaRoomContacts extends LitElement {
     this.context?.actions.hideHomeMenu();
   }
 
-  private handleCloseClick(): void {
-    this.context?.actions.close();
-  }
-
   private handleChoose = (contact: Contact): void => {
     const id = String(contact.id);
     if (!this.context || this.adding.has(id)) return;
@@ -75,24 +72,10 @@ export class CharlaRoomContacts extends LitElement {
           ${icons.back()}
         </button>
         <div class="header__text"><h2 id="title">${t('roomContacts')}</h2></div>
-        <button
-          type="button"
-          class="icon-button"
-          part="close-button"
-          aria-label=${t('closeChat')}
-          @click=${this.handleCloseClick}
-        >
-          ${icons.close()}
-        </button>
+        ${closeButton(t('closeChat'), this.context?.actions)}
       </header>
       <div class="body" aria-busy=${loading ? 'true' : 'false'}>
-        ${
-          loading
-            ? html`<p class="loader" role="status">
-                <span class="spinner" aria-hidden="true"></span>${t('loading')}
-              </p>`
-            : nothing
-        }
+        ${loading ? loader(t('loading')) : nothing}
         ${
           contacts.length
             ? html`<ul class="list">
