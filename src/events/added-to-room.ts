@@ -1,14 +1,11 @@
 import type { MembershipDetail } from './membership.ts';
+import { CharlaEvent } from './charla-event.ts';
 
 export type { MembershipDetail };
 /** Dispatched when a member (this user: type me; someone else: other) joins a room. */
-export class CharlaAddedToRoomEvent extends Event {
-  /** What happened (the same payload `widgetInstance.on('addedToRoom', handler)` receives). */
-  readonly detail: MembershipDetail;
-
+export class CharlaAddedToRoomEvent extends CharlaEvent<MembershipDetail> {
   constructor(detail: MembershipDetail) {
-    super('charla-added-to-room', { bubbles: true, composed: true, cancelable: false });
-    this.detail = detail;
+    super('charla-added-to-room', detail);
   }
 }
 

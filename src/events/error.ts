@@ -1,4 +1,5 @@
 import type { CharlaError } from '../transport/errors.ts';
+import { CharlaEvent } from './charla-event.ts';
 
 export interface ErrorDetail {
   error: CharlaError;
@@ -6,13 +7,9 @@ export interface ErrorDetail {
   operation: string;
 }
 /** Dispatched when something fails in the background (a failed send, a refused session). */
-export class CharlaErrorEvent extends Event {
-  /** What happened (the same payload `widgetInstance.on('error', handler)` receives). */
-  readonly detail: ErrorDetail;
-
+export class CharlaErrorEvent extends CharlaEvent<ErrorDetail> {
   constructor(detail: ErrorDetail) {
-    super('charla-error', { bubbles: true, composed: true, cancelable: false });
-    this.detail = detail;
+    super('charla-error', detail);
   }
 }
 

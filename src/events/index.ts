@@ -35,22 +35,18 @@ export interface WidgetEventMap {
 export type WidgetEventName =
   'open' | 'close' | 'message' | 'addedToRoom' | 'removedFromRoom' | 'connection' | 'error';
 
+/** The DOM event class of each facade event. */
+const DOM_EVENTS: Record<WidgetEventName, new (detail: never) => Event> = {
+  open: CharlaOpenEvent,
+  close: CharlaCloseEvent,
+  message: CharlaMessageEvent,
+  addedToRoom: CharlaAddedToRoomEvent,
+  removedFromRoom: CharlaRemovedFromRoomEvent,
+  connection: CharlaConnectionEvent,
+  error: CharlaErrorEvent,
+};
+
 /** The DOM event for a facade event. */
 export function domEventFor<K extends WidgetEventName>(name: K, detail: WidgetEventMap[K]): Event {
-  switch (name) {
-    case 'open':
-      return new CharlaOpenEvent(detail as OpenDetail);
-    case 'close':
-      return new CharlaCloseEvent(detail as CloseDetail);
-    case 'message':
-      return new CharlaMessageEvent(detail as MessageDetail);
-    case 'addedToRoom':
-      return new CharlaAddedToRoomEvent(detail as MembershipDetail);
-    case 'removedFromRoom':
-      return new CharlaRemovedFromRoomEvent(detail as MembershipDetail);
-    case 'connection':
-      return new CharlaConnectionEvent(detail as ConnectionDetail);
-    default:
-      return new CharlaErrorEvent(detail as ErrorDetail);
-  }
+  return new DOM_EVENTS[name](detail as never);
 }

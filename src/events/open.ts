@@ -1,12 +1,10 @@
+import { CharlaEvent } from './charla-event.ts';
+
 export interface OpenDetail {}
 /** Dispatched when the chat panel opens. */
-export class CharlaOpenEvent extends Event {
-  /** What happened (the same payload `widgetInstance.on('open', handler)` receives). */
-  readonly detail: OpenDetail;
-
+export class CharlaOpenEvent extends CharlaEvent<OpenDetail> {
   constructor(detail: OpenDetail) {
-    super('charla-open', { bubbles: true, composed: true, cancelable: false });
-    this.detail = detail;
+    super('charla-open', detail);
   }
 }
 

@@ -1,14 +1,11 @@
 import type { MembershipDetail } from './membership.ts';
+import { CharlaEvent } from './charla-event.ts';
 
 export type { MembershipDetail };
 /** Dispatched when a member (this user: type me; someone else: other) leaves a room. */
-export class CharlaRemovedFromRoomEvent extends Event {
-  /** What happened (the same payload `widgetInstance.on('removedFromRoom', handler)` receives). */
-  readonly detail: MembershipDetail;
-
+export class CharlaRemovedFromRoomEvent extends CharlaEvent<MembershipDetail> {
   constructor(detail: MembershipDetail) {
-    super('charla-removed-from-room', { bubbles: true, composed: true, cancelable: false });
-    this.detail = detail;
+    super('charla-removed-from-room', detail);
   }
 }
 
