@@ -87,4 +87,15 @@ CREATE INDEX IF NOT EXISTS room_members_socket ON room_members (socket_id) WHERE
 CREATE INDEX IF NOT EXISTS flow_states_bot ON flow_states (bot_id);
 `,
   },
+  {
+    // Identity verification: each API key gets a secret the business's backend
+    // signs user ids with (HMAC-SHA256). Keys issued before this migration get
+    // one from two random UUIDs (244 random bits); new keys get 32 random bytes.
+    id: '012_identity_secret',
+    sql: `
+ALTER TABLE api_keys ADD COLUMN IF NOT EXISTS identity_secret text;
+UPDATE api_keys SET identity_secret = 'cis_' || replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')
+  WHERE identity_secret IS NULL;
+`,
+  },
 ];

@@ -41,6 +41,8 @@ export interface WidgetAccess {
   companyId: string;
   config: Record<string, unknown>;
   lists: OriginLists;
+  /** The key's identity-verification secret (null for a key issued without one). */
+  identitySecret: string | null;
 }
 
 interface AccessRow {
@@ -50,9 +52,10 @@ interface AccessRow {
   bot_id: string;
   company_id: string;
   config: Record<string, unknown> | string;
+  identity_secret: string | null;
 }
 
-const ACCESS_SQL = `SELECT k.id AS key_id, k.state, w.id AS widget_id, w.bot_id, w.company_id, w.config
+const ACCESS_SQL = `SELECT k.id AS key_id, k.state, k.identity_secret, w.id AS widget_id, w.bot_id, w.company_id, w.config
   FROM api_keys k JOIN widgets w ON w.id = k.widget_id`;
 
 function toAccess(row: AccessRow): WidgetAccess {
@@ -66,7 +69,41 @@ function toAccess(row: AccessRow): WidgetAccess {
     companyId: row.company_id,
     config: config ?? {},
     lists: listsOf(config),
+    identitySecret: row.identity_secret ?? null,
   };
+}
+
+/** True when the widget's credentials.identityVerification is on. */
+export function needsIdentity(access: WidgetAccess): boolean {
+  const credentials = access.config['credentials'];
+  return (
+    typeof credentials === 'object' &&
+    credentials !== null &&
+    (credentials as Record<string, unknown>)['identityVerification'] === true
+  );
+}
+
+/** The userHash a business's backend makes for a user id: hex HMAC-SHA256 under the key's identity secret. */
+export function userHashOf(identitySecret: string, userId: string): string {
+  return createHmac('sha256', identitySecret).update(userId, 'utf8').digest('hex');
+}
+
+/**
+ * Identity verification at session time: when the widget asks for it, the
+ * page must give a userId and the userHash its backend made (401 otherwise,
+ * constant-time check). Without it the page's userId is taken as given.
+ */
+export function checkIdentity(access: WidgetAccess, userId: string | undefined, userHash: unknown): void {
+  if (!needsIdentity(access)) return;
+  const fail = (message: string) => new ApiError('UNAUTHORIZED', { message });
+  if (userId === undefined) throw fail('This widget verifies identities: userId and userHash are required.');
+  if (typeof userHash !== 'string' || userHash.length === 0)
+    throw fail('This widget verifies identities: userHash is required.');
+  if (!access.identitySecret) throw fail('This API key has no identity secret.');
+  const expected = Buffer.from(userHashOf(access.identitySecret, userId), 'utf8');
+  const given = Buffer.from(userHash.trim().toLowerCase(), 'utf8');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    throw fail('userHash does not match userId.');
 }
 
 const CACHE_MS = 5000;

@@ -39,7 +39,7 @@ import {
   WidgetRefreshBody,
 } from '../../types/schemas/index.ts';
 import { ApiError } from '../http/errors.ts';
-import { bearerToken, checkOrigin, type SessionClaims, type Sessions, type WidgetAccess } from './session.ts';
+import { bearerToken, checkIdentity, checkOrigin, type SessionClaims, type Sessions, type WidgetAccess } from './session.ts';
 import type { LiveMessaging } from './messaging.ts';
 import { history, loadMembers, loadRoom, loadRooms, membership, roomIdsOf } from './store.ts';
 import { upsertUser } from './rooms.ts';
@@ -126,6 +126,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     try {
       access = await sessions.accessByKey(body.apiKey);
       checkOrigin(access, originOf(request));
+      checkIdentity(access, body.userId, body.userHash);
     } catch (err) {
       refuseCors(err, reply);
       throw err;

@@ -21,6 +21,11 @@ import type { Queryable } from '../store/db.ts';
 import type { BotRow } from '../bot-message.ts';
 import { errorResponses } from './common.ts';
 
+/** A new identity-verification secret: `cis_` and 32 random bytes in base64url. */
+export function newIdentitySecret(): string {
+  return `cis_${randomBytes(32).toString('base64url')}`;
+}
+
 /** The stored form of an API key: SHA-256, hex. The live side looks keys up by it. */
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
@@ -88,6 +93,8 @@ export interface CreateWidgetOptions {
   widgetId?: string;
   /** A fixed key (the demo seed); a random one otherwise. */
   apiKey?: string;
+  /** A fixed identity secret (the demo seed); a random one otherwise. */
+  identitySecret?: string;
   companyId?: string;
 }
 
@@ -102,6 +109,7 @@ export async function createWidgetRecord(
 ): Promise<CreatedWidget> {
   const companyId = options.companyId ?? charla.config.companyId;
   const key = options.apiKey ?? newApiKey();
+  const identitySecret = options.identitySecret ?? newIdentitySecret();
   return charla.db.transaction(async (tx: Queryable) => {
     let bot: BotRow | undefined;
     if (body.bot.id !== undefined) {
@@ -137,8 +145,9 @@ export async function createWidgetRecord(
     ).rows[0] as WidgetRow;
     const apiKey = (
       await tx.query<{ id: number; state: number; widget_id: string; created_at: Date; updated_at: Date }>(
-        'INSERT INTO api_keys (widget_id, key_hash) VALUES ($1, $2) RETURNING id, state, widget_id, created_at, updated_at',
-        [widget.id, hashApiKey(key)],
+        `INSERT INTO api_keys (widget_id, key_hash, identity_secret) VALUES ($1, $2, $3)
+         RETURNING id, state, widget_id, created_at, updated_at`,
+        [widget.id, hashApiKey(key), identitySecret],
       )
     ).rows[0];
     if (!apiKey) throw new Error('api key insert returned nothing');
@@ -152,6 +161,7 @@ export async function createWidgetRecord(
         widgetId: apiKey.widget_id,
         updatedAt: iso(apiKey.updated_at),
         createdAt: iso(apiKey.created_at),
+        identitySecret,
       },
     };
   });

@@ -183,6 +183,16 @@ describe('WidgetCreateBody', () => {
     });
   });
 
+  it('takes credentials.identityVerification as a boolean only', () => {
+    expectAccepted(WidgetCreateBody, { bot: {}, widget: { credentials: { identityVerification: true } } });
+    expectAccepted(WidgetCreateBody, { bot: {}, widget: { credentials: { identityVerification: false } } });
+    expectRejected(
+      WidgetCreateBody,
+      { bot: {}, widget: { credentials: { identityVerification: 'yes' } } },
+      '/widget/credentials/identityVerification',
+    );
+  });
+
   it('rejects a body without bot or widget', () => {
     expectRejected(WidgetCreateBody, { widget: {} }, '');
     expectRejected(WidgetCreateBody, { bot: {} }, '');
@@ -568,6 +578,13 @@ describe('SessionBody', () => {
     expectRejected(SessionBody, {}, '');
     expectRejected(SessionBody, { apiKey: chars(15) }, '/apiKey');
     expectRejected(SessionBody, { apiKey, userId: '' }, '/userId');
+  });
+
+  it('takes a userHash (identity verification) up to 200 characters', () => {
+    expectAccepted(SessionBody, { apiKey, userId: 'user-1', userHash: chars(64, 'a') });
+    expectAccepted(SessionBody, { apiKey, userId: 'user-1', userHash: chars(200, 'a') });
+    expectRejected(SessionBody, { apiKey, userId: 'user-1', userHash: chars(201, 'a') }, '/userHash');
+    expectRejected(SessionBody, { apiKey, userId: 'user-1', userHash: 64 }, '/userHash');
   });
 });
 

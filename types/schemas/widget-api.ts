@@ -15,6 +15,12 @@ export const SessionBody = Type.Object({
   /** The page's user id; when absent the widget makes one and keeps it. */
   userId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   userNames: Type.Optional(Type.String({ maxLength: SHORT_TEXT_MAX })),
+  /**
+   * Hex HMAC-SHA256 of userId under the API key's identitySecret, made by the
+   * business's backend. Required when the widget's
+   * credentials.identityVerification is true; ignored otherwise.
+   */
+  userHash: Type.Optional(Type.String({ maxLength: 200 })),
   /** Language the user reads (es or en), for the bot's flows. */
   language: Type.Optional(Type.String({ maxLength: 10 })),
 });

@@ -31,6 +31,13 @@ export const WidgetCredentials = Type.Object(
   {
     blackList: Type.Optional(Type.Array(OriginPattern, { maxItems: 200 })),
     whiteList: Type.Optional(Type.Array(OriginPattern, { maxItems: 200 })),
+    /**
+     * Ours. When true, a widget session needs the page's userId and its
+     * userHash: hex HMAC-SHA256 of the userId under the key's identitySecret,
+     * computed by the business's backend (so a visitor cannot claim another
+     * user's id). Default false.
+     */
+    identityVerification: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: true },
 );
@@ -100,6 +107,12 @@ export const ApiKeyRecord = Type.Object({
   widgetId: Type.String(),
   updatedAt: Type.String(),
   createdAt: Type.String(),
+  /**
+   * Ours: the secret the business's backend signs user ids with for identity
+   * verification (credentials.identityVerification). Shown once, at creation;
+   * keep it on the server, never in a page.
+   */
+  identitySecret: Type.String(),
 });
 export type ApiKeyRecord = Type.Static<typeof ApiKeyRecord>;
 
