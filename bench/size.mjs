@@ -13,7 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { minifySync } from 'rolldown/utils';
 import { build } from 'vite';
-import { browserPlugins, SCRIPT_TAG_OUTPUT, SCRIPT_TAG_ROLLDOWN } from '../scripts/bundle-settings.mjs';
+import {
+  browserPlugins,
+  SCRIPT_TAG_OUTPUT,
+  SCRIPT_TAG_ROLLDOWN,
+  scriptTagPlugins,
+} from '../scripts/bundle-settings.mjs';
 
 const root = resolveRoot();
 const budgets = JSON.parse(readFileSync(join(root, 'bench', 'budgets.json'), 'utf8')).size;
@@ -62,6 +67,7 @@ async function buildFloor() {
         resolveId: (id) => (id === FLOOR_ID || id.endsWith(FLOOR_NAME) ? FLOOR_ID : undefined),
         load: (id) => (id === FLOOR_ID ? FLOOR_ENTRY : undefined),
       },
+      ...scriptTagPlugins(),
     ],
     build: {
       write: false,

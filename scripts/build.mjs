@@ -21,7 +21,12 @@ import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { build } from 'vite';
-import { browserPlugins, SCRIPT_TAG_OUTPUT, SCRIPT_TAG_ROLLDOWN } from './bundle-settings.mjs';
+import {
+  browserPlugins,
+  SCRIPT_TAG_OUTPUT,
+  SCRIPT_TAG_ROLLDOWN,
+  scriptTagPlugins,
+} from './bundle-settings.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -78,8 +83,12 @@ async function bundle(
     publicDir: false,
     clearScreen: false,
     define,
-    // Lit's css``/html`` templates lose their source formatting (scripts/minify-templates.mjs).
-    plugins: checkBrowser ? browserPlugins() : [],
+    // Lit's css``/html`` templates lose their source formatting (scripts/minify-templates.mjs);
+    // script-tag bundles get a last Terser pass (scripts/bundle-settings.mjs).
+    plugins: [
+      ...(checkBrowser ? browserPlugins() : []),
+      ...(format === 'iife' && minify ? scriptTagPlugins() : []),
+    ],
     build: {
       outDir: dist,
       emptyOutDir: false,
