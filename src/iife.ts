@@ -6,7 +6,7 @@
  */
 import './define.ts';
 import { createWidget, widgets } from './widget/create-widget.ts';
-import { boot, type FullApi } from './widget/boot.ts';
+import { bootFull, type FullApi } from './widget/boot.ts';
 import { CharlaError } from './transport/errors.ts';
 import { version } from './version.ts';
 
@@ -15,4 +15,4 @@ window.__charlaFull = full;
 
 const script = document.currentScript as HTMLScriptElement | null;
 const loaderPresent = window.Charla !== undefined && !Array.isArray(window.Charla);
-if (!loaderPresent || script?.dataset['apiKey']) boot(script, () => Promise.resolve(full), version);
+if (!loaderPresent || script?.dataset['apiKey']) bootFull(script, full, version);

@@ -8,7 +8,8 @@
  *   has loaded, the handle shows a small launcher and queues every method
  *   call (each returns a promise of the real method's result); afterwards it
  *   forwards to the real WidgetInstance. `await handle.ready` gives the
- *   WidgetInstance itself.
+ *   WidgetInstance itself. Once the full bundle is on the page (always, in
+ *   charla.iife.js: bootFull), it returns the real WidgetInstance.
  * - Functions queued before the script arrived
  *   (`window.Charla = window.Charla || []; Charla.push(fn)`) are called with
  *   the Charla object once it is set up; `Charla.push(fn)` later calls fn at once.
@@ -178,15 +179,143 @@ export function scriptOptions(script: HTMLOrSVGScriptElement | null): BootOption
   return options;
 }
 
+type Untrack = (w: WidgetLike) => void;
+/** How Charla.createWidget makes a widget from its options (those of the script tag, then the call's). */
+type Maker = (opts: BootOptions, untrack: Untrack) => WidgetLike;
+
+/** The full bundle is on the page: the real instance, no handle in between. */
+function direct(full: FullApi, opts: BootOptions, untrack: Untrack): WidgetLike {
+  const instance = full.createWidget(opts);
+  const destroyReal = instance.destroy.bind(instance);
+  instance.destroy = () => {
+    untrack(instance);
+    destroyReal();
+  };
+  return instance;
+}
+
+/**
+ * The full bundle is not here yet: a handle that shows the lite launcher and
+ * queues every method call until the bundle has loaded (on first use of the
+ * launcher, or when the browser is idle).
+ */
+function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Untrack): WidgetLike {
+  let real: WidgetLike | null = null;
+  let destroyed = false;
+  let launcher: HTMLElement | null = null;
+  let opened = false;
+  const calls: [string, unknown[], (v: unknown) => void, (e: unknown) => void][] = [];
+  const ready = new Promise<WidgetLike>((resolve, reject) => {
+    const start = (): void => {
+      if (destroyed) return;
+      void load().then(
+        (api) => {
+          if (destroyed) return;
+          real = api.createWidget(opts);
+          launcher?.remove();
+          launcher = null;
+          for (const [name, args, ok, fail] of calls.splice(0)) {
+            try {
+              ok((real[name] as (...a: unknown[]) => unknown)(...args));
+            } catch (e) {
+              fail(e);
+            }
+          }
+          if (opened) (real['open'] as () => void)();
+          resolve(real);
+        },
+        (e: unknown) => {
+          launcher?.removeAttribute('aria-busy');
+          reject(e);
+        },
+      );
+    };
+    const container = opts.container === undefined ? document.body : opts.container;
+    if (container) {
+      const label = opts['language'] === 'en' ? 'Open chat' : 'Abrir chat';
+      launcher = liteLauncher(container, String(opts['position'] ?? 'br'), label, () => {
+        opened ||= true;
+        start();
+      });
+      whenIdle(start);
+    } else {
+      start();
+    }
+  });
+  ready.catch(() => undefined);
+  const destroy = () => {
+    destroyed = true;
+    launcher?.remove();
+    untrack(handle);
+    (real as WidgetLike | null)?.destroy();
+  };
+  const handle: WidgetLike = new Proxy({} as WidgetLike, {
+    get(_, prop) {
+      if (prop === 'ready') return ready;
+      if (prop === 'destroy') return destroy;
+      if (prop === 'then' || typeof prop === 'symbol') return undefined;
+      if (real) {
+        const v = real[prop];
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(real) : v;
+      }
+      return (...args: unknown[]) =>
+        new Promise((ok, fail) => {
+          if (prop === 'open') opened = true;
+          if (prop === 'close') opened = false;
+          calls.push([prop, args, ok, fail]);
+        });
+    },
+  });
+  return handle;
+}
+
 /**
  * Sets up window.Charla (once per page; a second script tag reuses it),
  * creates the data-init widget of `script`, runs queued calls and
- * dispatches `charla:load`.
+ * dispatches `charla:load`. The loader's boot: widgets are lazy handles
+ * until the full bundle (`loadFull`) has arrived.
  */
 export function boot(
   script: HTMLOrSVGScriptElement | null,
   loadFull: () => Promise<FullApi>,
   version: string,
+): CharlaGlobal {
+  let full: Promise<FullApi> | null = null;
+  const load = (): Promise<FullApi> => {
+    full ??= loadFull().catch((e: unknown) => {
+      full = null;
+      throw e;
+    });
+    return full;
+  };
+  return setUp(script, version, load, (opts, untrack) =>
+    window.__charlaFull ? direct(window.__charlaFull, opts, untrack) : lazyHandle(opts, load, untrack),
+  );
+}
+
+/**
+ * boot() for the self-contained bundle, which is its own full bundle: widgets
+ * are real instances at once, so the lazy handle and the lite launcher stay
+ * out of charla.iife.js.
+ */
+export function bootFull(
+  script: HTMLOrSVGScriptElement | null,
+  full: FullApi,
+  version: string,
+): CharlaGlobal {
+  return setUp(
+    script,
+    version,
+    () => Promise.resolve(full),
+    (opts, untrack) => direct(window.__charlaFull ?? full, opts, untrack),
+  );
+}
+
+function setUp(
+  script: HTMLOrSVGScriptElement | null,
+  version: string,
+  load: () => Promise<FullApi>,
+  make: Maker,
 ): CharlaGlobal {
   const existing = window.Charla as (CharlaGlobal & { [MARK]?: true }) | undefined;
   const queued = Array.isArray(existing) ? existing : [];
@@ -195,100 +324,15 @@ export function boot(
   if (existing && !Array.isArray(existing) && existing[MARK]) {
     charla = existing;
   } else {
-    let full: Promise<FullApi> | null = null;
-    const load = (): Promise<FullApi> => {
-      full ??= loadFull().catch((e: unknown) => {
-        full = null;
-        throw e;
-      });
-      return full;
-    };
     const widgets: WidgetLike[] = [];
+    const untrack = (w: WidgetLike) => {
+      const at = widgets.indexOf(w);
+      if (at >= 0) widgets.splice(at, 1);
+    };
     const createWidget = (options: BootOptions): WidgetLike => {
-      const opts = { ...(defaults ?? {}), ...options } as BootOptions;
-      const untrack = (w: WidgetLike) => {
-        const at = widgets.indexOf(w);
-        if (at >= 0) widgets.splice(at, 1);
-      };
-      if (window.__charlaFull) {
-        // The full bundle is here: the real instance, no handle in between.
-        const instance = window.__charlaFull.createWidget(opts);
-        const destroyReal = instance.destroy.bind(instance);
-        instance.destroy = () => {
-          untrack(instance);
-          destroyReal();
-        };
-        widgets.push(instance);
-        return instance;
-      }
-      let real: WidgetLike | null = null;
-      let destroyed = false;
-      let launcher: HTMLElement | null = null;
-      let opened = false;
-      const calls: [string, unknown[], (v: unknown) => void, (e: unknown) => void][] = [];
-      const ready = new Promise<WidgetLike>((resolve, reject) => {
-        const start = (): void => {
-          if (destroyed) return;
-          void load().then(
-            (api) => {
-              if (destroyed) return;
-              real = api.createWidget(opts);
-              launcher?.remove();
-              launcher = null;
-              for (const [name, args, ok, fail] of calls.splice(0)) {
-                try {
-                  ok((real[name] as (...a: unknown[]) => unknown)(...args));
-                } catch (e) {
-                  fail(e);
-                }
-              }
-              if (opened) (real['open'] as () => void)();
-              resolve(real);
-            },
-            (e: unknown) => {
-              launcher?.removeAttribute('aria-busy');
-              reject(e);
-            },
-          );
-        };
-        const container = opts.container === undefined ? document.body : opts.container;
-        if (container) {
-          const label = opts['language'] === 'en' ? 'Open chat' : 'Abrir chat';
-          launcher = liteLauncher(container, String(opts['position'] ?? 'br'), label, () => {
-            opened ||= true;
-            start();
-          });
-          whenIdle(start);
-        } else {
-          start();
-        }
-      });
-      ready.catch(() => undefined);
-      const destroy = () => {
-        destroyed = true;
-        launcher?.remove();
-        untrack(handle);
-        (real as WidgetLike | null)?.destroy();
-      };
-      const handle: WidgetLike = new Proxy({} as WidgetLike, {
-        get(_, prop) {
-          if (prop === 'ready') return ready;
-          if (prop === 'destroy') return destroy;
-          if (prop === 'then' || typeof prop === 'symbol') return undefined;
-          if (real) {
-            const v = real[prop];
-            return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(real) : v;
-          }
-          return (...args: unknown[]) =>
-            new Promise((ok, fail) => {
-              if (prop === 'open') opened = true;
-              if (prop === 'close') opened = false;
-              calls.push([prop, args, ok, fail]);
-            });
-        },
-      });
-      widgets.push(handle);
-      return handle;
+      const widget = make({ ...(defaults ?? {}), ...options } as BootOptions, untrack);
+      widgets.push(widget);
+      return widget;
     };
     charla = {
       createWidget,

@@ -5,7 +5,14 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { errorBody } from '../../../types/errors.ts';
-import { boot, scriptOptions, type CharlaGlobal, type FullApi } from '../../../src/widget/boot.ts';
+import {
+  boot,
+  bootFull,
+  scriptOptions,
+  type CharlaGlobal,
+  type CharlaLoadDetail,
+  type FullApi,
+} from '../../../src/widget/boot.ts';
 import { createWidget } from '../../../src/widget/create-widget.ts';
 import type { WidgetInstance } from '../../../src/widget/instance.ts';
 
@@ -191,6 +198,24 @@ describe('script-tag boot', () => {
     }) as unknown as WidgetInstance;
     expect(typeof w.core).toBe('object');
     expect(charla.widgets).toEqual([w]);
+    w.destroy();
+    expect(charla.widgets).toEqual([]);
+  });
+
+  it('the self-contained bundle (bootFull) creates real instances at once, with no small launcher', async () => {
+    window.__charlaFull = full;
+    let loaded: CharlaLoadDetail | undefined;
+    document.addEventListener('charla:load', (e) => (loaded = e.detail), { once: true });
+    const charla = bootFull(
+      script({ apiKey: 'KEY-full-00000000', init: 'true', baseUrl: 'http://localhost:9' }),
+      full,
+      '0.1.0',
+    );
+    const w = loaded?.widgetInstance as unknown as WidgetInstance;
+    expect(typeof w.core).toBe('object');
+    expect(charla.widgets).toEqual([w]);
+    expect(document.querySelector('charla-loader')).toBeNull();
+    await expect(charla.load()).resolves.toBe(full);
     w.destroy();
     expect(charla.widgets).toEqual([]);
   });
