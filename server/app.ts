@@ -10,7 +10,7 @@ import { migrate } from './store/migrate.ts';
 import { coreMigrations } from './store/core-migrations.ts';
 import { liveMigrations } from './live/migrations.ts';
 import { createSigner } from './signing.ts';
-import { installErrorHandling } from './http/errors.ts';
+import { ApiError, installErrorHandling, sendError } from './http/errors.ts';
 import type { Charla, Messaging } from './context.ts';
 import { httpRoutes } from './routes/index.ts';
 import { livePlugin } from './live/index.ts';
@@ -26,7 +26,25 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
     logger: config.logger,
     trustProxy: true,
     bodyLimit: 1024 * 1024,
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true } },
+    // Path ids may be 200 characters (Id), %-encoded up to 12 bytes each; longer ones reach frameworkErrors.
+    routerOptions: { maxParamLength: 2400 },
+    // Errors the router raises before any route runs (a malformed %-escape, an overlong path
+    // parameter) leave as the interface's error body too.
+    frameworkErrors: (error, _request, reply) => {
+      const message =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? 'A path parameter is too long.'
+          : error.code === 'FST_ERR_BAD_URL'
+            ? 'The request path is not a valid URL (malformed percent-encoding).'
+            : error.message;
+      void sendError(
+        reply,
+        new ApiError('VALIDATION_ERROR', { message, validationError: { path: message } }),
+      );
+    },
+    ajv: {
+      customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });

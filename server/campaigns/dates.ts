@@ -16,8 +16,24 @@ export interface ParsedDate {
   zoned: boolean;
 }
 
+/** Date.UTC for any year (Date.UTC maps years 0-99 to 1900-1999). */
+function utc(year: number, month: number, day: number, h = 0, mi = 0, s = 0, ms = 0): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, month, day);
+  d.setUTCHours(h, mi, s, ms);
+  return d.getTime();
+}
+
+/**
+ * The instants a date may name, in UTC: years 0001 to 9999 (what ISO 8601's
+ * four digits and PostgreSQL's timestamps both hold; `9999-12-31T23:00-05:00`
+ * is in year 10000 once in UTC, so it is refused, not stored).
+ */
+export const MIN_INSTANT_MS = utc(1, 0, 1);
+export const MAX_INSTANT_MS = utc(9999, 11, 31, 23, 59, 59, 999);
+
 function daysIn(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return new Date(utc(year, month, 0)).getUTCDate();
 }
 
 /** Parses a date or ISO 8601 date-time; null when it is not a real one. */
@@ -29,7 +45,8 @@ export function parseDate(text: string): ParsedDate | null {
   const month = Number(mo);
   const day = Number(d);
   if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return null;
-  if (h === undefined) return { ms: Date.UTC(year, month - 1, day), dateOnly: true, zoned: false };
+  if (year < 1) return null;
+  if (h === undefined) return { ms: utc(year, month - 1, day), dateOnly: true, zoned: false };
   const hour = Number(h);
   const minute = Number(mi);
   const second = s === undefined ? 0 : Number(s);
@@ -42,8 +59,8 @@ export function parseDate(text: string): ParsedDate | null {
     if (ohn > 14 || omn > 59 || (ohn === 14 && omn > 0)) return null;
     offsetMin = (sign === '-' ? -1 : 1) * (ohn * 60 + omn);
   }
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMin * 60_000;
-  if (!Number.isFinite(ms)) return null;
+  const ms = utc(year, month - 1, day, hour, minute, second, millis) - offsetMin * 60_000;
+  if (!Number.isFinite(ms) || ms < MIN_INSTANT_MS || ms > MAX_INSTANT_MS) return null;
   return { ms, dateOnly: false, zoned: zone !== undefined };
 }
 
@@ -58,7 +75,8 @@ export function listRange(
   if (!start) errors['querystring:/startAt'] = 'must be a real date (YYYY-MM-DD) or ISO 8601 date-time';
   if (!end) errors['querystring:/endAt'] = 'must be a real date (YYYY-MM-DD) or ISO 8601 date-time';
   if (!start || !end) return { errors };
-  const to = end.dateOnly ? end.ms + 86_400_000 : end.ms + 1;
+  // Exclusive end, kept inside the storable range (9999-12-31 takes in its whole day all the same).
+  const to = Math.min(end.dateOnly ? end.ms + 86_400_000 : end.ms + 1, MAX_INSTANT_MS);
   if (end.ms < start.ms) return { errors: { 'querystring:/endAt': 'must not be before startAt' } };
   return { from: new Date(start.ms), to: new Date(to) };
 }

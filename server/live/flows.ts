@@ -102,7 +102,12 @@ export interface FlowRunner {
     flowId: string;
     params: Record<string, string>;
   }): Promise<void>;
-  /** A new visitor: the bot's greeting flow, if it has one. Does not wait. */
+  /**
+   * The bot's greeting flow, if it has one, for a user it has not talked
+   * with yet in that room (no flow state: a room made by a bot message or a
+   * campaign still gets it). The claim is one INSERT, so two sessions at once
+   * greet once. Does not wait.
+   */
   greet(input: { roomId: string; botId: string; userId: string; language?: string | undefined }): void;
   /** Settles when every queued turn has run (tests). */
   idle(): Promise<void>;
@@ -425,13 +430,20 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
       const greeting = file?.greeting;
       if (!greeting) return;
       const params: Record<string, string> = language ? { language } : {};
-      void enqueue(roomId, userId, () =>
-        run(
+      void enqueue(roomId, userId, async () => {
+        const claim = await db.query(
+          `INSERT INTO flow_states (room_id, user_id, bot_id, flow_id, step_id, waiting, params, answers, updated_at)
+           VALUES ($1, $2, $3, $4, NULL, false, $5::jsonb, '{}'::jsonb, now())
+           ON CONFLICT (room_id, user_id) DO NOTHING RETURNING 1`,
+          [roomId, userId, botId, greeting, JSON.stringify(params)],
+        );
+        if (claim.rows.length === 0) return;
+        await run(
           { roomId, botId, userId },
           { flow_id: greeting, step_id: null, waiting: false, params, answers: {} },
           `flow:${greeting}`,
-        ),
-      );
+        );
+      });
     },
     async idle() {
       while (queues.size > 0) await Promise.all([...queues.values()]);

@@ -66,7 +66,7 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Post messages into a room',
         operationId: 'postRoomMessage',
         description:
-          'External messages into an active room. Each message needs a UUID id (the idempotency key), a type, text when TEXT, an https mediaUrl otherwise. Answers the ids stored now and the ids that were already stored.',
+          'External messages into an active room. Each message needs a UUID id (the idempotency key), a type, text when TEXT, an https mediaUrl otherwise. Answers the ids stored now and the ids that were already stored in this room; an id used in another room is 400 and nothing is stored.',
         security: [{ basicAuth: [] }, { companyToken: [] }],
         params: RoomIdParams,
         body: RoomPostBody,
@@ -89,6 +89,19 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
       const room = await charla.messaging.findRoom(roomId);
       if (!room)
         throw new ApiError('NOT_FOUND', { message: `Room ${roomId} does not exist.`, data: { roomId } });
+      // An id already used in another room is refused before anything is stored (ids are global).
+      const { rows: taken } = await charla.db.query<{ id: string }>(
+        'SELECT id FROM messages WHERE id = ANY($1) AND room_id <> $2',
+        [messages.map((m) => m.id), roomId],
+      );
+      if (taken.length) {
+        const used = new Set(taken.map((r) => r.id));
+        const clash: Record<string, string> = {};
+        messages.forEach((m, i) => {
+          if (used.has(m.id)) clash[`/messages/${i}/id`] = 'is already the id of a message in another room';
+        });
+        throw validationFailed(clash);
+      }
       // The room's bot speaks as the bot; anyone else (a system, a flow) as the service.
       const by = room.botId !== null && senderId === room.botId ? 'bot' : 'charla';
       const messageIds: string[] = [];

@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, routePath, type Message, type MessageOption } from '../../types/index.ts';
 import { liveOf } from '../../server/live/index.ts';
 import { FLOWS_DIR, interpolate, validateFlowFile, type FlowFile } from '../../server/live/flows.ts';
-import { collect, emitAck, startLive, waitFor, type ClientSocket, type LiveHarness } from './helpers/live.ts';
+import {
+  BASIC,
+  collect,
+  emitAck,
+  startLive,
+  waitFor,
+  type ClientSocket,
+  type LiveHarness,
+} from './helpers/live.ts';
 
 let h: LiveHarness;
 let apiKey: string;
@@ -164,5 +172,31 @@ describe('the demo bot', () => {
       [roomId],
     );
     expect(r.rows[0]).toMatchObject({ flow_id: 'menu', step_id: 'pick', waiting: true });
+  });
+
+  it('greets a visitor whose room a bot message made first, once, even with two sessions at once', async () => {
+    const userId = `v-${randomUUID()}`;
+    const sent = await fetch(h.baseUrl + routePath(ROUTES.botMessages, { botId: 'demo-bot' }), {
+      method: 'POST',
+      headers: { authorization: BASIC, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'text', userId, text: 'Tu pedido está listo' }),
+    });
+    expect(sent.status).toBe(200);
+    const [a] = await Promise.all([h.session(apiKey, userId), h.session(apiKey, userId)]);
+    await liveOf(h.app).flows.idle();
+    const count = async () =>
+      Number(
+        (
+          await h.app.charla.db.query<{ n: string }>(
+            "SELECT count(*) AS n FROM messages WHERE room_id = $1 AND body->>'by' = 'bot' AND jsonb_array_length(COALESCE(body->'options', '[]'::jsonb)) = 10",
+            [a.botRoomId],
+          )
+        ).rows[0]?.n,
+      );
+    expect(await count()).toBe(1);
+    // A later visit is not a new visitor: no second greeting.
+    await h.session(apiKey, userId);
+    await liveOf(h.app).flows.idle();
+    expect(await count()).toBe(1);
   });
 });

@@ -111,7 +111,9 @@ describe('sessions of a widget that verifies identities', () => {
   it('stores nothing for a refused session (no user, no bot room)', async () => {
     await openSession({ apiKey: verified.apiKey, userId: 'intruder-1', userHash: 'a'.repeat(64) });
     const users = await h.app.charla.db.query('SELECT 1 FROM live_users WHERE id = $1', ['intruder-1']);
-    const rooms = await h.app.charla.db.query('SELECT 1 FROM room_members WHERE user_id = $1', ['intruder-1']);
+    const rooms = await h.app.charla.db.query('SELECT 1 FROM room_members WHERE user_id = $1', [
+      'intruder-1',
+    ]);
     expect(users.rows).toHaveLength(0);
     expect(rooms.rows).toHaveLength(0);
   });

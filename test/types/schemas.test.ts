@@ -572,11 +572,15 @@ describe('SessionBody', () => {
     expectAccepted(SessionBody, { apiKey });
     expectAccepted(SessionBody, { apiKey, userId: 'user-1', userNames: 'Ana', language: 'es' });
     expectAccepted(SessionBody, { apiKey: chars(16) });
+    // A short or long key is a wrong key (401 from the service), not a malformed body.
+    expectAccepted(SessionBody, { apiKey: 'wrong-key' });
+    expectAccepted(SessionBody, { apiKey: chars(1024) });
   });
 
   it('rejects a missing or short key and an empty user id', () => {
     expectRejected(SessionBody, {}, '');
-    expectRejected(SessionBody, { apiKey: chars(15) }, '/apiKey');
+    expectRejected(SessionBody, { apiKey: '' }, '/apiKey');
+    expectRejected(SessionBody, { apiKey: chars(1025) }, '/apiKey');
     expectRejected(SessionBody, { apiKey, userId: '' }, '/userId');
   });
 

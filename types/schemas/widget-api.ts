@@ -11,7 +11,8 @@ import { BotRecord } from './widget-create.ts';
 import { Contact, Member, MessageSchema, Room } from './widget-objects.ts';
 
 export const SessionBody = Type.Object({
-  apiKey: Type.String({ minLength: 16, maxLength: 200 }),
+  /** Any non-empty key: one that opens no widget (too short, too long, revoked) is 401, not 400. */
+  apiKey: Type.String({ minLength: 1, maxLength: 1024 }),
   /** The page's user id; when absent the widget makes one and keeps it. */
   userId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   userNames: Type.Optional(Type.String({ maxLength: SHORT_TEXT_MAX })),
@@ -64,7 +65,10 @@ export const AddMemberBody = Type.Object({
   /** A Contact or a bare id. */
   member: Type.Union([Contact, Type.String({ minLength: 1, maxLength: 200 })]),
 });
-export const OpenRoomWithUserBody = Type.Object({ id: Type.Union([Id, Type.Number()]), names: Type.Optional(ShortText) });
+export const OpenRoomWithUserBody = Type.Object({
+  id: Type.Union([Id, Type.Number()]),
+  names: Type.Optional(ShortText),
+});
 export const SetFlowBody = Type.Object({ storedParams: Type.Optional(StringMap) });
 export const FlowIdParams = Type.Object({ flowId: Id });
 

@@ -1,0 +1,193 @@
+/**
+ * Edges an outside client found: dates at the end of the calendar, URLs the
+ * router refuses before any route runs, a room post reusing another room's
+ * message id, a short wrong API key, leaving a room one is not in. Each gets
+ * the interface's error body (or a success) and never a 500; a refused
+ * request changes nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../types/index.ts';
+import { call, createBot, insertCampaigns, snapshot, startServer, uid, type Server } from './helpers/http.ts';
+
+let server: Server;
+let botId: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  botId = await createBot(server);
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+function expectErrorBody(res: { status: number; body: any }, status: number, key: string) {
+  expect(res.status).toBe(status);
+  expect(res.body).toMatchObject({
+    statusMessage: 'failed',
+    status: 0,
+    error: {
+      code: expect.any(String),
+      key,
+      description: expect.any(String),
+      developerMessages: { es: expect.any(String), en: expect.any(String) },
+      clientMessages: { es: expect.any(String), en: expect.any(String) },
+    },
+    validationError: expect.any(Object),
+  });
+}
+
+const createCampaign = (scheduledAt: string) =>
+  call(server, 'POST', ROUTES.createCampaign, {
+    body: {
+      name: 'Edge',
+      elementName: 'el',
+      botId,
+      recipients: ['u1'],
+      message: { type: 'text', text: 'Hola' },
+      scheduledAt,
+    },
+  });
+
+describe('dates at the end of the calendar', () => {
+  it('lists up to 9999-12-31 (a whole day, any zone) without a 500', async () => {
+    for (const endAt of ['9999-12-31', '9999-12-31T23:00:00Z', '9999-12-31T23:59:59.999Z']) {
+      const res = await call(server, 'GET', `/v1/campaigns?botId=${botId}&startAt=2000-01-01&endAt=${endAt}`);
+      expect(res.status, endAt).toBe(200);
+      expect(res.body.data.pagination.total).toBe(0);
+    }
+  });
+
+  it('refuses with 400 a date that is past year 9999 once in UTC, or before year 1', async () => {
+    for (const q of [
+      'startAt=2000-01-01&endAt=9999-12-31T23:00:00-05:00',
+      'startAt=0000-01-01&endAt=2000-01-01',
+      'startAt=9999-12-31T23:30:00-01:00&endAt=9999-12-31',
+    ]) {
+      const res = await call(server, 'GET', `/v1/campaigns?botId=${botId}&${q}`);
+      expectErrorBody(res, 400, 'VALIDATION_ERROR');
+    }
+  });
+
+  it('reads years below 100 as they are (0050 is not 1950)', async () => {
+    await insertCampaigns(server, [{ botId, createdAt: '1950-06-01T00:00:00Z' }]);
+    const res = await call(server, 'GET', `/v1/campaigns?botId=${botId}&startAt=0050-01-01&endAt=0050-12-31`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.pagination.total).toBe(0);
+    const real = await call(
+      server,
+      'GET',
+      `/v1/campaigns?botId=${botId}&startAt=1950-01-01&endAt=1950-12-31`,
+    );
+    expect(real.body.data.pagination.total).toBe(1);
+  });
+
+  it('refuses a scheduledAt past year 9999 in UTC on create and update with 400, storing nothing', async () => {
+    const before = await snapshot(server);
+    expectErrorBody(await createCampaign('9999-12-31T23:59:59-14:00'), 400, 'VALIDATION_ERROR');
+    expect(await snapshot(server)).toEqual(before);
+    const created = await createCampaign(new Date(Date.now() + 3_600_000).toISOString());
+    expect(created.status).toBe(200);
+    const id = created.body.data.id as string;
+    const mid = await snapshot(server);
+    const res = await call(server, 'PUT', `/v1/campaigns/${id}`, {
+      body: { scheduledAt: '9999-12-31T23:59:59-14:00' },
+    });
+    expectErrorBody(res, 400, 'VALIDATION_ERROR');
+    expect(await snapshot(server)).toEqual(mid);
+    // The last storable instant is fine.
+    const last = await call(server, 'PUT', `/v1/campaigns/${id}`, {
+      body: { scheduledAt: '9999-12-31T23:59:59+00:00' },
+    });
+    expect(last.status).toBe(200);
+  });
+});
+
+describe('URLs the router refuses', () => {
+  it('answers a malformed %-escape with 400 and the error body', async () => {
+    const res = await call(server, 'POST', '/v1/bots/%ZZ/messages', {
+      body: { type: 'text', userId: 'u', text: 'x' },
+    });
+    expectErrorBody(res, 400, 'VALIDATION_ERROR');
+  });
+
+  it('answers an overlong path id with 400 and the error body (schema or router)', async () => {
+    for (const n of [201, 5000]) {
+      const res = await call(server, 'POST', `/v1/bots/${'a'.repeat(n)}/messages`, {
+        body: { type: 'text', userId: 'u', text: 'x' },
+      });
+      expectErrorBody(res, 400, 'VALIDATION_ERROR');
+    }
+  });
+
+  it('accepts a 200-character path id (the Id limit) as far as the route', async () => {
+    const res = await call(server, 'POST', `/v1/bots/${'a'.repeat(200)}/messages`, {
+      body: { type: 'text', userId: 'u', text: 'x' },
+    });
+    expectErrorBody(res, 404, 'NOT_FOUND');
+  });
+});
+
+describe('room post ids', () => {
+  it('refuses an id already used in another room with 400, storing nothing of the request', async () => {
+    const roomA = (await server.app.charla.messaging.ensureBotRoom({ botId, userId: uid('a') })).roomId;
+    const roomB = (await server.app.charla.messaging.ensureBotRoom({ botId, userId: uid('b') })).roomId;
+    const used = randomUUID();
+    const first = await call(server, 'POST', `/v1/rooms/${roomA}/message`, {
+      body: { senderId: 'crm', messages: [{ id: used, type: 'TEXT', text: 'uno' }] },
+    });
+    expect(first.status).toBe(200);
+    const before = await snapshot(server);
+    const fresh = randomUUID();
+    const res = await call(server, 'POST', `/v1/rooms/${roomB}/message`, {
+      body: {
+        senderId: 'crm',
+        messages: [
+          { id: fresh, type: 'TEXT', text: 'nuevo' },
+          { id: used, type: 'TEXT', text: 'dos' },
+        ],
+      },
+    });
+    expectErrorBody(res, 400, 'VALIDATION_ERROR');
+    expect(Object.keys(res.body.validationError)).toEqual(['/messages/1/id']);
+    expect(await snapshot(server)).toEqual(before);
+    // The same id again in its own room is still an idempotent success.
+    const again = await call(server, 'POST', `/v1/rooms/${roomA}/message`, {
+      body: { senderId: 'crm', messages: [{ id: used, type: 'TEXT', text: 'uno' }] },
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.data.duplicates).toEqual([used]);
+  });
+});
+
+describe('widget sessions and rooms', () => {
+  it('answers a wrong API key of any length with 401, and an empty one with 400', async () => {
+    for (const apiKey of ['wrong-key', 'x', 'k'.repeat(300)]) {
+      const res = await call(server, 'POST', ROUTES.widgetSession, { body: { apiKey }, headers: {} });
+      expectErrorBody(res, 401, 'UNAUTHORIZED');
+    }
+    expectErrorBody(
+      await call(server, 'POST', ROUTES.widgetSession, { body: { apiKey: '' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+  });
+
+  it('resolves leaving a room for a user who was not in it, saying so', async () => {
+    const created = await call(server, 'POST', ROUTES.createWidget, {
+      body: { bot: { id: botId }, widget: { properties: { type: 'group' } } },
+    });
+    const apiKey = created.body.data.ApiKey.key as string;
+    const session = await call(server, 'POST', ROUTES.widgetSession, { body: { apiKey, userId: 'ana' } });
+    expect(session.status).toBe(200);
+    const { token, botRoomId } = session.body as { token: string; botRoomId: string };
+    const auth = { authorization: `Bearer ${token}` };
+    const res = await call(server, 'POST', `/v1/widget/rooms/${botRoomId}/leave`, {
+      body: { userId: 'nobody' },
+      headers: auth,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: true, statusMessage: 'success' });
+    expect(res.body.message.join(' ')).toContain('nobody was not a member');
+  });
+});
