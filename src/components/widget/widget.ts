@@ -1,5 +1,4 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { property, query } from 'lit/decorators.js';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator } from '../../i18n/index.ts';
 import { base, tokens } from '../../styles/base.ts';
@@ -29,14 +28,23 @@ import { styles } from './widget.styles.ts';
  */
 export class CharlaWidget extends LitElement {
   static override styles = [tokens, base, styles];
+  // Reactive properties declared here rather than with decorators: no decorator runtime in the bundle (about 600 B gzip).
+  static override properties = {
+    context: { attribute: false },
+    position: { reflect: true },
+  };
 
   /** The widget core's stores and actions for this instance (set by createWidget). */
-  @property({ attribute: false }) context?: WidgetContext;
+  context?: WidgetContext;
   /** Where the launcher and panel sit; reflected from theme.position. */
-  @property({ reflect: true }) position = 'bottom-right';
+  position = 'bottom-right';
 
-  @query('.launcher') private launcher?: HTMLButtonElement;
-  @query('.panel') private panel?: HTMLElement;
+  private get launcher(): HTMLButtonElement | null {
+    return this.renderRoot?.querySelector<HTMLButtonElement>('.launcher') ?? null;
+  }
+  private get panel(): HTMLElement | null {
+    return this.renderRoot?.querySelector<HTMLElement>('.panel') ?? null;
+  }
 
   private readonly stores = new ContextStoresController(this, [
     '$ui',
