@@ -57,12 +57,48 @@ export const WIDGET_ERRORS = {
 } as const satisfies Record<string, readonly [string, string, string, string, string]>;
 export type WidgetErrorKey = keyof typeof WIDGET_ERRORS;
 
-/** The interface's error body for one of WIDGET_ERRORS. */
+/** Keys of errors made on the client (they never come from the service). */
+export type ClientErrorKey = 'NETWORK_ERROR' | 'TIMEOUT' | 'DESTROYED' | 'NOT_CONNECTED';
+
+/** Same shape as WIDGET_ERRORS: code, description (en), es, client es, client en. */
+const CLIENT_ERRORS: Record<ClientErrorKey, readonly [string, string, string, string, string]> = {
+  NETWORK_ERROR: [
+    'E0001',
+    'The service could not be reached.',
+    'Sin conexión con el servicio.',
+    'Sin conexión con el servicio.',
+    'Cannot reach the service.',
+  ],
+  TIMEOUT: [
+    'E0002',
+    'The service did not answer in time.',
+    'El servicio no respondió a tiempo.',
+    'El servicio no respondió a tiempo.',
+    'The service did not answer in time.',
+  ],
+  DESTROYED: [
+    'E0003',
+    'The widget instance was destroyed.',
+    'El widget fue destruido.',
+    'El widget fue destruido.',
+    'The widget was destroyed.',
+  ],
+  NOT_CONNECTED: [
+    'E0004',
+    'The widget has no session; call connect() first.',
+    'El widget no tiene sesión.',
+    'El widget no tiene sesión.',
+    'The widget is not connected.',
+  ],
+};
+
+/** The interface's error body for one of WIDGET_ERRORS (or of the client's own errors). */
 export function errorBody(
-  key: WidgetErrorKey,
+  key: WidgetErrorKey | ClientErrorKey,
   options: { message?: string | string[]; validationError?: Record<string, string> } = {},
 ): ErrorBody {
-  const [code, description, es, clientEs, clientEn] = WIDGET_ERRORS[key];
+  const [code, description, es, clientEs, clientEn] =
+    key in CLIENT_ERRORS ? CLIENT_ERRORS[key as ClientErrorKey] : WIDGET_ERRORS[key as WidgetErrorKey];
   return {
     message: options.message ?? description,
     statusMessage: 'failed',
@@ -86,36 +122,6 @@ export function isErrorBody(value: unknown): value is ErrorBody {
   const e = v['error'] as Record<string, unknown> | undefined;
   return v['status'] === 0 && typeof e === 'object' && e !== null && typeof e['code'] === 'string';
 }
-
-/** Keys of errors made on the client (they never come from the service). */
-export type ClientErrorKey = 'NETWORK_ERROR' | 'TIMEOUT' | 'DESTROYED' | 'NOT_CONNECTED';
-
-const CLIENT_ERRORS: Record<ClientErrorKey, { code: string; description: string; es: string; en: string }> = {
-  NETWORK_ERROR: {
-    code: 'E0001',
-    description: 'The service could not be reached.',
-    es: 'Sin conexión con el servicio.',
-    en: 'Cannot reach the service.',
-  },
-  TIMEOUT: {
-    code: 'E0002',
-    description: 'The service did not answer in time.',
-    es: 'El servicio no respondió a tiempo.',
-    en: 'The service did not answer in time.',
-  },
-  DESTROYED: {
-    code: 'E0003',
-    description: 'The widget instance was destroyed.',
-    es: 'El widget fue destruido.',
-    en: 'The widget was destroyed.',
-  },
-  NOT_CONNECTED: {
-    code: 'E0004',
-    description: 'The widget has no session; call connect() first.',
-    es: 'El widget no tiene sesión.',
-    en: 'The widget is not connected.',
-  },
-};
 
 export class CharlaError extends Error {
   /** The interface's error body. */
@@ -162,38 +168,21 @@ export function invalidArgument(message: string, field?: string): CharlaError {
 
 /** An error made on the client (network, timeout, destroyed). */
 export function clientError(key: ClientErrorKey, message?: string): CharlaError {
-  const d = CLIENT_ERRORS[key];
-  return new CharlaError({
-    message: message ?? d.description,
-    statusMessage: 'failed',
-    status: 0,
-    error: {
-      code: d.code,
-      key,
-      description: d.description,
-      developerMessages: { es: d.es, en: d.description },
-      clientMessages: { es: d.es, en: d.en },
-    },
-    validationError: {},
-    data: {},
-  });
+  return new CharlaError(errorBody(key, { message }));
 }
+
+const HTTP_ERROR_KEYS: Record<number, WidgetErrorKey> = {
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  429: 'RATE_LIMITED',
+};
 
 /** A CharlaError from whatever a response body holds. */
 export function errorFromResponse(body: unknown, httpStatus: number): CharlaError {
   if (isErrorBody(body)) return new CharlaError(body, httpStatus);
-  const key =
-    httpStatus === 401
-      ? 'UNAUTHORIZED'
-      : httpStatus === 403
-        ? 'FORBIDDEN'
-        : httpStatus === 404
-          ? 'NOT_FOUND'
-          : httpStatus === 429
-            ? 'RATE_LIMITED'
-            : httpStatus >= 500
-              ? 'UNKNOWN_ERROR'
-              : 'VALIDATION_ERROR';
+  const key: WidgetErrorKey =
+    HTTP_ERROR_KEYS[httpStatus] ?? (httpStatus >= 500 ? 'UNKNOWN_ERROR' : 'VALIDATION_ERROR');
   return new CharlaError(errorBody(key), httpStatus);
 }
 
@@ -202,4 +191,13 @@ export function toCharlaError(error: unknown): CharlaError {
   if (error instanceof CharlaError) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new CharlaError(errorBody('UNKNOWN_ERROR', { message }), 0);
+}
+
+/** Runs `fn`, turning a synchronous throw into a rejected promise (of a CharlaError). */
+export function attempt<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return fn();
+  } catch (error) {
+    return Promise.reject(toCharlaError(error));
+  }
 }

@@ -13,7 +13,7 @@ import {
 import { ROUTES, routePath } from '../../types/routes.ts';
 import type { UploadResult } from '../../types/index.ts';
 import { patchUi } from '../stores/index.ts';
-import { invalidArgument, toCharlaError } from '../transport/errors.ts';
+import { attempt, invalidArgument, toCharlaError } from '../transport/errors.ts';
 import { isSafeUrl } from '../util/url.ts';
 import { uuid } from '../util/uuid.ts';
 import { requireContact, requireId } from '../util/validate.ts';
@@ -63,13 +63,16 @@ export function createActions(core: WidgetCore): CoreActions {
 
   const sendTo = (message: Record<string, unknown>) =>
     core.sendMessage({ roomId: currentRoom(), ...message });
-  const guard = <T>(fn: () => Promise<T>): Promise<T> => {
-    try {
-      return fn();
-    } catch (error) {
-      return Promise.reject(toCharlaError(error));
-    }
-  };
+  /** The POSTBACK of a chosen option or quick reply, answering `message`. */
+  const postback = (message: Message, choice: MessageOption | QuickReply) =>
+    attempt(() =>
+      core.sendMessage({
+        roomId: message.roomId,
+        type: 'POSTBACK',
+        text: choice.title,
+        payload: { ...(choice.payload ?? {}), replyTo: String(message.id) },
+      }),
+    );
 
   const actions: CoreActions = {
     open() {
@@ -106,37 +109,19 @@ export function createActions(core: WidgetCore): CoreActions {
       if (core.currentSession) loadLatest(roomId);
     },
     sendMessage(message) {
-      return guard(() =>
+      return attempt(() =>
         message && (message as { roomId?: unknown }).roomId
           ? core.sendMessage(message)
           : sendTo({ ...message }),
       );
     },
     sendText(text: string) {
-      return guard(() => sendTo({ type: 'TEXT', text }));
+      return attempt(() => sendTo({ type: 'TEXT', text }));
     },
-    chooseOption(message: Message, option: MessageOption) {
-      return guard(() =>
-        core.sendMessage({
-          roomId: message.roomId,
-          type: 'POSTBACK',
-          text: option.title,
-          payload: { ...(option.payload ?? {}), replyTo: String(message.id) },
-        }),
-      );
-    },
-    chooseQuickReply(message: Message, reply: QuickReply) {
-      return guard(() =>
-        core.sendMessage({
-          roomId: message.roomId,
-          type: 'POSTBACK',
-          text: reply.title,
-          payload: { ...(reply.payload ?? {}), replyTo: String(message.id) },
-        }),
-      );
-    },
+    chooseOption: postback,
+    chooseQuickReply: postback,
     submitContactInfo(message: Message, info: { name: string; phone: string; email: string }) {
-      return guard(() => {
+      return attempt(() => {
         const name = String(info?.name ?? '').trim();
         const phone = String(info?.phone ?? '').trim();
         const email = String(info?.email ?? '').trim();
@@ -150,7 +135,7 @@ export function createActions(core: WidgetCore): CoreActions {
       });
     },
     sendFile(file, type, caption) {
-      return guard(async () => {
+      return attempt(async () => {
         if (!file || typeof (file as Blob).size !== 'number')
           throw invalidArgument('file must be a Blob or File', 'file');
         const accepted = UPLOAD_MEDIA_TYPES[type] as readonly string[] | undefined;
@@ -190,7 +175,7 @@ export function createActions(core: WidgetCore): CoreActions {
       });
     },
     sendLocation(lat: number, lng: number) {
-      return guard(() => sendTo({ type: 'LOCATION', lat: String(lat), lng: String(lng) }));
+      return attempt(() => sendTo({ type: 'LOCATION', lat: String(lat), lng: String(lng) }));
     },
     retry(messageId: string) {
       return core.retry(messageId);

@@ -15,7 +15,7 @@ import type {
 import { ROUTES, routePath } from '../../types/routes.ts';
 import type { WidgetEventMap, WidgetEventName } from '../events/index.ts';
 import { mergeContacts, patchUi, uniqueContacts, type HostStores } from '../stores/index.ts';
-import { invalidArgument, toCharlaError } from '../transport/errors.ts';
+import { attempt, invalidArgument } from '../transport/errors.ts';
 import {
   requireContact,
   requireContacts,
@@ -52,15 +52,6 @@ const EVENT_NAMES: readonly WidgetEventName[] = [
   'connection',
   'error',
 ];
-
-/** Runs `fn`, turning a synchronous throw into a rejected promise. */
-function attempt<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return fn();
-  } catch (error) {
-    return Promise.reject(toCharlaError(error));
-  }
-}
 
 export class WidgetInstance {
   /** @internal The core: session, connection, outbox and stores. */
