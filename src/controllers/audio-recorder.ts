@@ -11,8 +11,8 @@ export type Recording = Blob & { name: string };
 export class AudioRecorderController implements ReactiveController {
   /** True while recording (the host re-renders when it changes). */
   recording = false;
-  private recorder: MediaRecorder | undefined;
-  private keep = true;
+  #recorder: MediaRecorder | undefined;
+  #keep = true;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -23,7 +23,7 @@ export class AudioRecorderController implements ReactiveController {
   }
 
   async start(): Promise<void> {
-    if (this.recorder) return;
+    if (this.#recorder) return;
     if (typeof MediaRecorder === 'undefined' || !navigator.mediaDevices?.getUserMedia) {
       return this.onProblem('unavailable');
     }
@@ -40,29 +40,29 @@ export class AudioRecorderController implements ReactiveController {
     recorder.addEventListener('dataavailable', (e) => chunks.push(e.data));
     recorder.addEventListener('stop', () => {
       stream.getTracks().forEach((track) => track.stop());
-      const keep = recorder === this.recorder && this.keep;
-      this.recorder = undefined;
-      this.setRecording(false);
+      const keep = recorder === this.#recorder && this.#keep;
+      this.#recorder = undefined;
+      this.#setRecording(false);
       if (!keep || chunks.length === 0) return;
       const type = (recorder.mimeType || 'audio/webm').split(';')[0]!;
       this.onRecorded(
         Object.assign(new Blob(chunks, { type }), { name: `audio.${type.split('/')[1] ?? 'webm'}` }),
       );
     });
-    this.recorder = recorder;
-    this.keep = true;
-    this.setRecording(true);
+    this.#recorder = recorder;
+    this.#keep = true;
+    this.#setRecording(true);
     recorder.start();
   }
 
   /** Ends the recording; `keep` hands it to the host. */
   stop(keep: boolean): void {
-    if (!this.recorder) return;
-    this.keep = keep;
-    if (this.recorder.state !== 'inactive') this.recorder.stop();
+    if (!this.#recorder) return;
+    this.#keep = keep;
+    if (this.#recorder.state !== 'inactive') this.#recorder.stop();
   }
 
-  private setRecording(value: boolean): void {
+  #setRecording(value: boolean): void {
     this.recording = value;
     this.host.requestUpdate();
   }

@@ -16,9 +16,9 @@ import type { WidgetContext, WidgetStores } from '../widget/context.ts';
 type StoreValue<K extends keyof WidgetStores> = ReturnType<WidgetStores[K]['get']>;
 
 export class ContextStoresController<K extends keyof WidgetStores> implements ReactiveController {
-  private context: WidgetContext | undefined;
-  private connected = false;
-  private unsubscribes: (() => void)[] = [];
+  #context: WidgetContext | undefined;
+  #connected = false;
+  #unsubscribes: (() => void)[] = [];
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -29,38 +29,38 @@ export class ContextStoresController<K extends keyof WidgetStores> implements Re
 
   /** Points the subscriptions at a context (call from willUpdate when `context` changed). */
   use(context: WidgetContext | undefined): void {
-    if (context === this.context) return;
-    this.unsubscribe();
-    this.context = context;
-    if (this.connected) this.subscribe();
+    if (context === this.#context) return;
+    this.#unsubscribe();
+    this.#context = context;
+    if (this.#connected) this.#subscribe();
   }
 
   /** The current value of a store, or undefined without a context. */
   get<S extends K>(key: S): StoreValue<S> | undefined {
-    return this.context?.stores[key].get() as StoreValue<S> | undefined;
+    return this.#context?.stores[key].get() as StoreValue<S> | undefined;
   }
 
   hostConnected(): void {
-    this.connected = true;
-    this.subscribe();
+    this.#connected = true;
+    this.#subscribe();
   }
 
   hostDisconnected(): void {
-    this.connected = false;
-    this.unsubscribe();
+    this.#connected = false;
+    this.#unsubscribe();
   }
 
-  private subscribe(): void {
-    const context = this.context;
-    if (!context || this.unsubscribes.length) return;
+  #subscribe(): void {
+    const context = this.#context;
+    if (!context || this.#unsubscribes.length) return;
     // subscribe() calls back at once: the host renders with the current values.
-    this.unsubscribes = this.keys.map((k) =>
+    this.#unsubscribes = this.keys.map((k) =>
       (context.stores[k] as Store<unknown>).subscribe(() => this.host.requestUpdate()),
     );
   }
 
-  private unsubscribe(): void {
-    for (const off of this.unsubscribes) off();
-    this.unsubscribes = [];
+  #unsubscribe(): void {
+    for (const off of this.#unsubscribes) off();
+    this.#unsubscribes = [];
   }
 }

@@ -9,9 +9,9 @@ import { safeUrl } from '../components/shared/safe-url.ts';
 type Refresh = (url: string) => Promise<string>;
 
 export class MediaRefreshController implements ReactiveController {
-  private readonly fresh = new Map<string, string>();
-  private readonly tried = new Set<string>();
-  private readonly broken = new Set<string>();
+  readonly #fresh = new Map<string, string>();
+  readonly #tried = new Set<string>();
+  readonly #broken = new Set<string>();
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -23,43 +23,43 @@ export class MediaRefreshController implements ReactiveController {
   /** The address to use for a message's media (a refreshed one when there is), or null when unsafe. */
   src(original: string | undefined): string | null {
     if (!original) return null;
-    return safeUrl(this.fresh.get(original) ?? original);
+    return safeUrl(this.#fresh.get(original) ?? original);
   }
 
   /** True once the media failed even after a refresh (or could not be refreshed). */
   failed(original: string | undefined): boolean {
-    return !!original && this.broken.has(original);
+    return !!original && this.#broken.has(original);
   }
 
   /** Bind to the media element's `error` event. */
   handleError(original: string | undefined): void {
     if (!original) return;
-    if (this.tried.has(original)) {
-      this.markBroken(original);
+    if (this.#tried.has(original)) {
+      this.#markBroken(original);
       return;
     }
-    this.tried.add(original);
+    this.#tried.add(original);
     const refresh = this.refresh();
     if (!refresh) {
-      this.markBroken(original);
+      this.#markBroken(original);
       return;
     }
     refresh(original).then(
       (next) => {
         const safe = safeUrl(next);
         if (safe && safe !== this.src(original)) {
-          this.fresh.set(original, safe);
+          this.#fresh.set(original, safe);
           this.host.requestUpdate();
         } else {
-          this.markBroken(original);
+          this.#markBroken(original);
         }
       },
-      () => this.markBroken(original),
+      () => this.#markBroken(original),
     );
   }
 
-  private markBroken(original: string): void {
-    this.broken.add(original);
+  #markBroken(original: string): void {
+    this.#broken.add(original);
     this.host.requestUpdate();
   }
 

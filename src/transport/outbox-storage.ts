@@ -29,79 +29,79 @@ const memory = new Map<string, Map<string, OutboxEntry>>();
 
 class MemoryStorage implements OutboxStorage {
   readonly kind = 'memory' as const;
-  private readonly map: Map<string, OutboxEntry>;
+  readonly #map: Map<string, OutboxEntry>;
   constructor(namespace: string) {
     let map = memory.get(namespace);
     if (!map) {
       map = new Map();
       memory.set(namespace, map);
     }
-    this.map = map;
+    this.#map = map;
   }
   async load(): Promise<OutboxEntry[]> {
-    return [...this.map.values()].map((e) => structuredClone(e));
+    return [...this.#map.values()].map((e) => structuredClone(e));
   }
   async put(entry: OutboxEntry): Promise<void> {
-    this.map.set(String(entry.message.id), structuredClone(entry));
+    this.#map.set(String(entry.message.id), structuredClone(entry));
   }
   async remove(id: string): Promise<void> {
-    this.map.delete(id);
+    this.#map.delete(id);
   }
 }
 
 class LocalStorageStorage implements OutboxStorage {
   readonly kind = 'localstorage' as const;
-  private readonly key: string;
+  readonly #key: string;
   constructor(
     namespace: string,
     private readonly storage: Storage,
   ) {
-    this.key = PREFIX + namespace;
+    this.#key = PREFIX + namespace;
   }
-  private read(): Record<string, OutboxEntry> {
+  #read(): Record<string, OutboxEntry> {
     try {
-      const raw = this.storage.getItem(this.key);
+      const raw = this.storage.getItem(this.#key);
       const parsed: unknown = raw ? JSON.parse(raw) : {};
       return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, OutboxEntry>) : {};
     } catch {
       return {};
     }
   }
-  private write(all: Record<string, OutboxEntry>): void {
-    if (Object.keys(all).length === 0) this.storage.removeItem(this.key);
-    else this.storage.setItem(this.key, JSON.stringify(all));
+  #write(all: Record<string, OutboxEntry>): void {
+    if (Object.keys(all).length === 0) this.storage.removeItem(this.#key);
+    else this.storage.setItem(this.#key, JSON.stringify(all));
   }
   async load(): Promise<OutboxEntry[]> {
-    return Object.values(this.read());
+    return Object.values(this.#read());
   }
   async put(entry: OutboxEntry): Promise<void> {
-    const all = this.read();
+    const all = this.#read();
     all[String(entry.message.id)] = entry;
-    this.write(all);
+    this.#write(all);
   }
   async remove(id: string): Promise<void> {
-    const all = this.read();
+    const all = this.#read();
     if (!(id in all)) return;
     delete all[id];
-    this.write(all);
+    this.#write(all);
   }
 }
 
 class IdbStorage implements OutboxStorage {
   readonly kind = 'indexeddb' as const;
-  private readonly store: UseStore;
+  readonly #store: UseStore;
   constructor(namespace: string) {
-    this.store = createStore(PREFIX + namespace, 'entries');
+    this.#store = createStore(PREFIX + namespace, 'entries');
   }
   async load(): Promise<OutboxEntry[]> {
-    const all = await entries<string, OutboxEntry>(this.store);
+    const all = await entries<string, OutboxEntry>(this.#store);
     return all.map(([, v]) => v);
   }
   put(entry: OutboxEntry): Promise<void> {
-    return set(String(entry.message.id), entry, this.store);
+    return set(String(entry.message.id), entry, this.#store);
   }
   remove(id: string): Promise<void> {
-    return del(id, this.store);
+    return del(id, this.#store);
   }
 }
 
@@ -110,33 +110,33 @@ class IdbStorage implements OutboxStorage {
  * IndexedDB fails (private modes, blocked storage).
  */
 class FallbackStorage implements OutboxStorage {
-  private current: OutboxStorage;
+  #current: OutboxStorage;
   constructor(
     primary: OutboxStorage,
     private readonly next: () => OutboxStorage,
   ) {
-    this.current = primary;
+    this.#current = primary;
   }
   get kind(): OutboxStorageKind {
-    return this.current.kind;
+    return this.#current.kind;
   }
-  private async run<T>(op: (s: OutboxStorage) => Promise<T>): Promise<T> {
+  async #run<T>(op: (s: OutboxStorage) => Promise<T>): Promise<T> {
     try {
-      return await op(this.current);
+      return await op(this.#current);
     } catch {
-      if (this.current.kind === 'memory') throw new Error('outbox storage failed');
-      this.current = this.next();
-      return op(this.current);
+      if (this.#current.kind === 'memory') throw new Error('outbox storage failed');
+      this.#current = this.next();
+      return op(this.#current);
     }
   }
   load(): Promise<OutboxEntry[]> {
-    return this.run((s) => s.load());
+    return this.#run((s) => s.load());
   }
   put(entry: OutboxEntry): Promise<void> {
-    return this.run((s) => s.put(entry));
+    return this.#run((s) => s.put(entry));
   }
   remove(id: string): Promise<void> {
-    return this.run((s) => s.remove(id));
+    return this.#run((s) => s.remove(id));
   }
 }
 

@@ -16,21 +16,21 @@ export type { OutboxEntry, OutboxStorage, OutboxStorageKind };
 
 export class Outbox {
   readonly storage: OutboxStorage;
-  private readonly entries = new Map<string, OutboxEntry>();
+  readonly #entries = new Map<string, OutboxEntry>();
   /** Per id, the last storage write, so a removal never overtakes its put. */
-  private readonly writes = new Map<string, Promise<void>>();
-  private readonly loaded: Promise<void>;
-  private counter = 0;
-  private lastOrder = 0;
+  readonly #writes = new Map<string, Promise<void>>();
+  readonly #loaded: Promise<void>;
+  #counter = 0;
+  #lastOrder = 0;
 
   constructor(namespace: string, storage?: OutboxStorage | OutboxStorageKind) {
     this.storage = typeof storage === 'object' ? storage : createOutboxStorage(namespace, storage);
-    this.loaded = this.storage.load().then(
+    this.#loaded = this.storage.load().then(
       (stored) => {
         for (const entry of stored) {
           const id = String(entry.message.id);
           // Entries added this session are newer than any stored one.
-          if (!this.entries.has(id)) this.entries.set(id, entry);
+          if (!this.#entries.has(id)) this.#entries.set(id, entry);
         }
       },
       () => undefined,
@@ -39,58 +39,58 @@ export class Outbox {
 
   /** Resolves once entries left by an earlier page are loaded. */
   ready(): Promise<void> {
-    return this.loaded;
+    return this.#loaded;
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.#entries.size;
   }
 
   has(id: string): boolean {
-    return this.entries.has(id);
+    return this.#entries.has(id);
   }
 
   get(id: string): OutboxEntry | undefined {
-    return this.entries.get(id);
+    return this.#entries.get(id);
   }
 
   /** Entries in send order. */
   list(): OutboxEntry[] {
-    return [...this.entries.values()].sort((a, b) => a.order - b.order);
+    return [...this.#entries.values()].sort((a, b) => a.order - b.order);
   }
 
   /** Adds a message (in memory at once, in storage as soon as it can). */
   add(message: OutgoingMessage): OutboxEntry {
     const id = String(message.id);
-    const existing = this.entries.get(id);
+    const existing = this.#entries.get(id);
     if (existing) return existing;
     const now = Date.now();
     // Monotonic even if the clock steps back or many sends share a millisecond.
-    const order = Math.max(now * 1000 + (this.counter++ % 1000), this.lastOrder + 1);
-    this.lastOrder = order;
+    const order = Math.max(now * 1000 + (this.#counter++ % 1000), this.#lastOrder + 1);
+    this.#lastOrder = order;
     const entry: OutboxEntry = { message, order, createdAt: now };
-    this.entries.set(id, entry);
-    this.chain(id, () => this.storage.put(entry));
+    this.#entries.set(id, entry);
+    this.#chain(id, () => this.storage.put(entry));
     return entry;
   }
 
   /** Removes an acknowledged (or abandoned) message. */
   remove(id: string): Promise<void> {
-    if (!this.entries.delete(id)) return this.writes.get(id) ?? Promise.resolve();
-    return this.chain(id, () => this.storage.remove(id));
+    if (!this.#entries.delete(id)) return this.#writes.get(id) ?? Promise.resolve();
+    return this.#chain(id, () => this.storage.remove(id));
   }
 
   /** Resolves when every pending storage write is done. */
   async settled(): Promise<void> {
-    while (this.writes.size > 0) await Promise.all([...this.writes.values()]);
+    while (this.#writes.size > 0) await Promise.all([...this.#writes.values()]);
   }
 
-  private chain(id: string, op: () => Promise<void>): Promise<void> {
-    const prev = this.writes.get(id) ?? Promise.resolve();
+  #chain(id: string, op: () => Promise<void>): Promise<void> {
+    const prev = this.#writes.get(id) ?? Promise.resolve();
     const next = prev.then(op).catch(() => undefined);
-    this.writes.set(id, next);
+    this.#writes.set(id, next);
     void next.then(() => {
-      if (this.writes.get(id) === next) this.writes.delete(id);
+      if (this.#writes.get(id) === next) this.#writes.delete(id);
     });
     return next;
   }

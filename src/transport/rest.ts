@@ -28,20 +28,20 @@ export interface RequestOptions {
 export const DEFAULT_TIMEOUT_MS = 15_000;
 
 export class RestClient {
-  private readonly options: RestOptions;
-  private readonly controllers = new Set<AbortController>();
+  readonly #options: RestOptions;
+  readonly #controllers = new Set<AbortController>();
 
   constructor(options: RestOptions) {
-    this.options = options;
+    this.#options = options;
   }
 
   get baseUrl(): string {
-    return this.options.baseUrl;
+    return this.#options.baseUrl;
   }
 
   /** Full URL of a path with its query string. */
   url(path: string, query?: RequestOptions['query']): string {
-    const url = new URL(this.options.baseUrl + path);
+    const url = new URL(this.#options.baseUrl + path);
     for (const [k, v] of Object.entries(query ?? {})) {
       if (v !== undefined && v !== null) url.searchParams.set(k, String(v));
     }
@@ -59,9 +59,9 @@ export class RestClient {
   /** One request; a 401 with a token renews the session once and retries. */
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     try {
-      return await this.once<T>(method, path, options);
+      return await this.#once<T>(method, path, options);
     } catch (error) {
-      const renew = this.options.renewSession;
+      const renew = this.#options.renewSession;
       if (
         error instanceof CharlaError &&
         error.httpStatus === 401 &&
@@ -69,7 +69,7 @@ export class RestClient {
         renew &&
         (await renew().catch(() => false))
       ) {
-        return this.once<T>(method, path, options);
+        return this.#once<T>(method, path, options);
       }
       throw error;
     }
@@ -77,20 +77,20 @@ export class RestClient {
 
   /** Sends a multipart form (uploads); same errors as request(). */
   async upload<T>(path: string, form: FormData, options: RequestOptions = {}): Promise<T> {
-    return this.once<T>('POST', path, { ...options, body: form });
+    return this.#once<T>('POST', path, { ...options, body: form });
   }
 
   /** Aborts every request in flight (destroy). */
   abortAll(): void {
-    for (const c of this.controllers) c.abort();
-    this.controllers.clear();
+    for (const c of this.#controllers) c.abort();
+    this.#controllers.clear();
   }
 
-  private async once<T>(method: string, path: string, options: RequestOptions): Promise<T> {
-    const doFetch = this.options.fetch ?? globalThis.fetch.bind(globalThis);
+  async #once<T>(method: string, path: string, options: RequestOptions): Promise<T> {
+    const doFetch = this.#options.fetch ?? globalThis.fetch.bind(globalThis);
     const controller = new AbortController();
-    this.controllers.add(controller);
-    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#controllers.add(controller);
+    const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -108,7 +108,7 @@ export class RestClient {
       body = JSON.stringify(options.body);
     }
     if (options.auth !== false) {
-      const token = this.options.getToken();
+      const token = this.#options.getToken();
       if (token) headers['authorization'] = `Bearer ${token}`;
     }
 
@@ -128,7 +128,7 @@ export class RestClient {
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      this.controllers.delete(controller);
+      this.#controllers.delete(controller);
     }
 
     const text = await response.text().catch(() => '');

@@ -104,36 +104,36 @@ export class WidgetCore {
   /** Element DOM events are dispatched on (set by the facade). */
   element: EventTarget | null = null;
 
-  private session: SessionResult | null = null;
+  #session: SessionResult | null = null;
 
-  private startViewChosen = false;
-  private sessionPromise: Promise<SessionResult> | null = null;
-  private renewing: Promise<boolean> | null = null;
-  private socket: LiveSocket | null = null;
-  private connectPromise: Promise<void> | null = null;
-  private firstSync: { resolve: () => void; reject: (e: CharlaError) => void } | null = null;
+  #startViewChosen = false;
+  #sessionPromise: Promise<SessionResult> | null = null;
+  #renewing: Promise<boolean> | null = null;
+  #socket: LiveSocket | null = null;
+  #connectPromise: Promise<void> | null = null;
+  #firstSync: { resolve: () => void; reject: (e: CharlaError) => void } | null = null;
   /** True once the gap fill after the current connection is done (sends may go out). */
-  private synced = false;
+  #synced = false;
   /** Counts connections; a sync answer for an older connection is ignored. */
-  private epoch = 0;
+  #epoch = 0;
   /** Per room, the sequence up to which a sync (or a live room load) covered it. */
-  private readonly baseline = new Map<string, number>();
+  readonly #baseline = new Map<string, number>();
   /** Room of every held message, by id (a held message is never moved to another room). */
-  private readonly messageRooms = new Map<string, string>();
-  private readonly inFlight = new Set<string>();
-  private readonly attempts = new Map<string, number>();
-  private readonly waiters = new Map<string, Waiter[]>();
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
-  private readonly refreshes = new Map<string, Promise<string>>();
-  private readonly seen = new Map<string, Set<string>>();
-  private seenTimer: ReturnType<typeof setTimeout> | null = null;
-  private readonly readTimers = new Map<string, ReturnType<typeof setTimeout>>();
-  private destroyed = false;
-  private wantConnected = false;
-  private nudging = false;
-  private authRenewals = 0;
+  readonly #messageRooms = new Map<string, string>();
+  readonly #inFlight = new Set<string>();
+  readonly #attempts = new Map<string, number>();
+  readonly #waiters = new Map<string, Waiter[]>();
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #refreshes = new Map<string, Promise<string>>();
+  readonly #seen = new Map<string, Set<string>>();
+  #seenTimer: ReturnType<typeof setTimeout> | null = null;
+  readonly #readTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  #destroyed = false;
+  #wantConnected = false;
+  #nudging = false;
+  #authRenewals = 0;
   /** autoShow opens the panel after the first sync only. */
-  private autoShown = false;
+  #autoShown = false;
 
   constructor(options: WidgetOptions) {
     if (typeof options !== 'object' || options === null)
@@ -158,7 +158,7 @@ export class WidgetCore {
     this.stores.w.$user.set({ id: this.userId, names: options.userNames ?? null });
     const restOptions: ConstructorParameters<typeof RestClient>[0] = {
       baseUrl,
-      getToken: () => this.session?.token ?? null,
+      getToken: () => this.#session?.token ?? null,
       renewSession: () => this.renewSession(),
     };
     if (options.requestTimeoutMs !== undefined) restOptions.timeoutMs = options.requestTimeoutMs;
@@ -167,10 +167,10 @@ export class WidgetCore {
     this.outbox = new Outbox(this.namespace, options.outboxStorage);
     // Messages left by an earlier page show as pending in their rooms at once.
     void this.outbox.ready().then(() => {
-      if (this.destroyed) return;
-      const pending = this.outbox.list().map((e) => this.localCopy(e.message, e.createdAt));
+      if (this.#destroyed) return;
+      const pending = this.outbox.list().map((e) => this.#localCopy(e.message, e.createdAt));
       this.upsert(pending, false);
-      if (this.synced) this.flush();
+      if (this.#synced) this.flush();
     });
   }
 
@@ -183,14 +183,14 @@ export class WidgetCore {
     this.element?.dispatchEvent(domEventFor(name, detail));
   }
 
-  private reportError(error: unknown, operation: string): CharlaError {
+  #reportError(error: unknown, operation: string): CharlaError {
     const e = toCharlaError(error);
     this.stores.w.$lastError.set({ message: e.message, code: e.code });
     this.emit('error', { error: e, operation });
     return e;
   }
 
-  private setConnection(state: ConnectionState): void {
+  #setConnection(state: ConnectionState): void {
     const previous = this.stores.w.$connection.get();
     if (previous === state) return;
     this.stores.w.$connection.set(state);
@@ -203,24 +203,24 @@ export class WidgetCore {
 
   /** The open session, opening it when there is none. */
   ensureSession(): Promise<SessionResult> {
-    if (this.destroyed) return Promise.reject(clientError('DESTROYED'));
-    if (this.session) return Promise.resolve(this.session);
-    this.sessionPromise ??= this.openSession().finally(() => {
-      this.sessionPromise = null;
+    if (this.#destroyed) return Promise.reject(clientError('DESTROYED'));
+    if (this.#session) return Promise.resolve(this.#session);
+    this.#sessionPromise ??= this.#openSession().finally(() => {
+      this.#sessionPromise = null;
     });
-    return this.sessionPromise;
+    return this.#sessionPromise;
   }
 
-  private async openSession(): Promise<SessionResult> {
+  async #openSession(): Promise<SessionResult> {
     const body: Record<string, string> = { apiKey: this.apiKey, userId: this.userId };
     const user = this.stores.w.$user.get();
     if (user?.names) body['userNames'] = user.names;
     body['language'] = this.stores.w.$language.get();
     const result = await this.rest.post<SessionResult>(ROUTES.widgetSession, body, { auth: false });
-    if (this.destroyed) throw clientError('DESTROYED');
+    if (this.#destroyed) throw clientError('DESTROYED');
     if (!result || typeof result.token !== 'string')
       throw clientError('NETWORK_ERROR', 'malformed session result');
-    this.session = result;
+    this.#session = result;
     const w = this.stores.w;
     w.$user.set({ id: result.user.id, names: result.user.names });
     w.$config.set(result.widget);
@@ -228,8 +228,8 @@ export class WidgetCore {
     // A `normal` widget is a conversation with its bot: it starts there. A
     // `group` widget starts on its home menu (rooms and contacts). Only the
     // first session decides, so a host's later showHomeMenu() stands.
-    if (!this.startViewChosen) {
-      this.startViewChosen = true;
+    if (!this.#startViewChosen) {
+      this.#startViewChosen = true;
       const ui = w.$ui.get();
       if (result.widget.properties['type'] !== 'group' && ui.view === 'home' && result.botRoomId) {
         w.$ui.set({ ...ui, view: 'chat' });
@@ -240,24 +240,24 @@ export class WidgetCore {
 
   /** Opens a new session after the old one was refused; true when it worked. */
   renewSession(): Promise<boolean> {
-    if (this.destroyed) return Promise.resolve(false);
-    this.renewing ??= (async () => {
+    if (this.#destroyed) return Promise.resolve(false);
+    this.#renewing ??= (async () => {
       try {
-        this.session = null;
+        this.#session = null;
         await this.ensureSession();
         return true;
       } catch {
         return false;
       } finally {
-        this.renewing = null;
+        this.#renewing = null;
       }
     })();
-    return this.renewing;
+    return this.#renewing;
   }
 
   /** The session result, when one is open. */
   get currentSession(): SessionResult | null {
-    return this.session;
+    return this.#session;
   }
 
   /* ------------------------------------------------------------------ */
@@ -269,48 +269,48 @@ export class WidgetCore {
    * connection has synced; rejects when the service refuses the session.
    */
   connect(): Promise<void> {
-    if (this.destroyed) return Promise.reject(clientError('DESTROYED'));
-    this.wantConnected = true;
-    if (this.connectPromise) {
-      const socket = this.socket;
-      if (socket && !socket.active && !socket.connected && !this.firstSync) {
+    if (this.#destroyed) return Promise.reject(clientError('DESTROYED'));
+    this.#wantConnected = true;
+    if (this.#connectPromise) {
+      const socket = this.#socket;
+      if (socket && !socket.active && !socket.connected && !this.#firstSync) {
         // Again after disconnect(): resolves once this new connection has synced.
-        this.setConnection('connecting');
-        this.connectPromise = new Promise<void>((resolve, reject) => {
-          this.firstSync = { resolve, reject };
+        this.#setConnection('connecting');
+        this.#connectPromise = new Promise<void>((resolve, reject) => {
+          this.#firstSync = { resolve, reject };
         });
-        this.connectPromise.catch(() => undefined);
+        this.#connectPromise.catch(() => undefined);
         socket.connect();
       }
-      return this.connectPromise;
+      return this.#connectPromise;
     }
-    this.connectPromise = this.doConnect().catch((error: unknown) => {
-      this.connectPromise = null;
-      throw this.reportError(error, 'connect');
+    this.#connectPromise = this.#doConnect().catch((error: unknown) => {
+      this.#connectPromise = null;
+      throw this.#reportError(error, 'connect');
     });
-    return this.connectPromise;
+    return this.#connectPromise;
   }
 
-  private async doConnect(): Promise<void> {
-    this.setConnection('connecting');
+  async #doConnect(): Promise<void> {
+    this.#setConnection('connecting');
     try {
       await this.ensureSession();
     } catch (error) {
-      this.setConnection('error');
+      this.#setConnection('error');
       throw error;
     }
     const done = new Promise<void>((resolve, reject) => {
-      this.firstSync = { resolve, reject };
+      this.#firstSync = { resolve, reject };
     });
-    this.openSocket();
+    this.#openSocket();
     await done;
   }
 
   /** Closes the live connection (the outbox keeps what is unsent). connect() opens it again. */
   disconnect(): void {
-    this.wantConnected = false;
-    this.socket?.disconnect();
-    this.setConnection('offline');
+    this.#wantConnected = false;
+    this.#socket?.disconnect();
+    this.#setConnection('offline');
   }
 
   /**
@@ -318,23 +318,23 @@ export class WidgetCore {
    * waiting out socket.io's backoff.
    */
   reconnectNow(): void {
-    const socket = this.socket;
-    if (!socket || socket.connected || !this.wantConnected || this.destroyed) return;
-    this.nudging = true;
+    const socket = this.#socket;
+    if (!socket || socket.connected || !this.#wantConnected || this.#destroyed) return;
+    this.#nudging = true;
     socket.disconnect();
-    this.nudging = false;
+    this.#nudging = false;
     socket.connect();
   }
 
   /** The socket, for tests that force a disconnect. */
   get liveSocket(): LiveSocket | null {
-    return this.socket;
+    return this.#socket;
   }
 
-  private openSocket(): void {
+  #openSocket(): void {
     const socketOptions: Parameters<typeof createSocket>[0] = {
       baseUrl: this.baseUrl,
-      getToken: () => this.session?.token ?? null,
+      getToken: () => this.#session?.token ?? null,
     };
     if (this.options.transports) socketOptions.transports = this.options.transports;
     if (this.options.reconnectionDelay !== undefined)
@@ -342,33 +342,33 @@ export class WidgetCore {
     if (this.options.reconnectionDelayMax !== undefined)
       socketOptions.reconnectionDelayMax = this.options.reconnectionDelayMax;
     const socket = createSocket(socketOptions);
-    this.socket = socket;
+    this.#socket = socket;
 
-    socket.on('connect', () => this.handleConnect(socket));
-    socket.on('disconnect', (reason) => this.handleDisconnect(socket, reason));
-    socket.on('connect_error', (error) => void this.handleConnectError(socket, error));
+    socket.on('connect', () => this.#handleConnect(socket));
+    socket.on('disconnect', (reason) => this.#handleDisconnect(socket, reason));
+    socket.on('connect_error', (error) => void this.#handleConnectError(socket, error));
     socket.on('message:new', (message) => this.handleIncoming([message]));
-    socket.on('message:status', (change) => this.handleStatus(change));
-    socket.on('member:joined', (change) => this.handleMembership(change, true));
-    socket.on('member:left', (change) => this.handleMembership(change, false));
+    socket.on('message:status', (change) => this.#handleStatus(change));
+    socket.on('member:joined', (change) => this.#handleMembership(change, true));
+    socket.on('member:left', (change) => this.#handleMembership(change, false));
     socket.on('room:updated', (room) => this.upsertRoom(room, true));
-    socket.on('session:expired', () => void this.handleSessionExpired(socket));
+    socket.on('session:expired', () => void this.#handleSessionExpired(socket));
     socket.connect();
   }
 
-  private handleConnect(socket: LiveSocket): void {
-    if (socket !== this.socket) return;
-    this.authRenewals = 0;
-    const epoch = ++this.epoch;
+  #handleConnect(socket: LiveSocket): void {
+    if (socket !== this.#socket) return;
+    this.#authRenewals = 0;
+    const epoch = ++this.#epoch;
     // Snapshot before any new message of this connection is handled: the gap
     // fill asks for everything after what was held when the link came back.
-    void this.syncThenFlush(socket, epoch, this.syncPoints());
+    void this.#syncThenFlush(socket, epoch, this.#syncPoints());
   }
 
   /** Per room, the sequence the widget is complete up to (held messages, or what the last sync covered). */
-  private syncPoints(): Record<string, number> {
+  #syncPoints(): Record<string, number> {
     const after: Record<string, number> = {};
-    for (const [roomId, seq] of this.baseline) after[roomId] = seq;
+    for (const [roomId, seq] of this.#baseline) after[roomId] = seq;
     for (const [roomId, list] of Object.entries(this.stores.w.$messagesByRoom.get())) {
       const seq = lastSeq(list);
       if (seq !== undefined && seq > (after[roomId] ?? -1)) after[roomId] = seq;
@@ -377,27 +377,23 @@ export class WidgetCore {
   }
 
   /** Records that the widget is complete up to a room's `lastSeq` (only while live, so later messages arrive). */
-  private noteBaseline(room: Room, onlyIfNew = false): void {
-    if (!this.synced || typeof room.lastSeq !== 'number') return;
-    const held = this.baseline.get(room.id);
+  #noteBaseline(room: Room, onlyIfNew = false): void {
+    if (!this.#synced || typeof room.lastSeq !== 'number') return;
+    const held = this.#baseline.get(room.id);
     if (onlyIfNew && held !== undefined) return;
-    if (held === undefined || room.lastSeq > held) this.baseline.set(room.id, room.lastSeq);
+    if (held === undefined || room.lastSeq > held) this.#baseline.set(room.id, room.lastSeq);
   }
 
-  private async syncThenFlush(
-    socket: LiveSocket,
-    epoch: number,
-    after: Record<string, number>,
-  ): Promise<void> {
-    this.synced = false;
+  async #syncThenFlush(socket: LiveSocket, epoch: number, after: Record<string, number>): Promise<void> {
+    this.#synced = false;
     try {
       await this.outbox.ready();
       let point = after;
       let last: SyncResult | null = null;
       for (let page = 0; page < 100; page++) {
-        const result = await request(socket, 'messages:sync', { after: point }, this.ackTimeout);
-        if (epoch !== this.epoch || this.destroyed) return;
-        this.applySync(result, point);
+        const result = await request(socket, 'messages:sync', { after: point }, this.#ackTimeout);
+        if (epoch !== this.#epoch || this.#destroyed) return;
+        this.#applySync(result, point);
         last = result;
         // A room gives at most a capped page per sync: when what is held still
         // ends below the room's lastSeq, ask again from there.
@@ -409,35 +405,35 @@ export class WidgetCore {
           return (lastSeq(held[r.id] ?? []) ?? -1) < r.lastSeq;
         });
         if (behind.length === 0) break;
-        point = this.syncPoints();
+        point = this.#syncPoints();
       }
       // The sync covered every room up to its lastSeq (older history loads on demand).
       for (const r of last?.rooms ?? []) {
-        if (typeof r.lastSeq === 'number' && r.lastSeq > (this.baseline.get(r.id) ?? -1))
-          this.baseline.set(r.id, r.lastSeq);
+        if (typeof r.lastSeq === 'number' && r.lastSeq > (this.#baseline.get(r.id) ?? -1))
+          this.#baseline.set(r.id, r.lastSeq);
       }
-      this.synced = true;
-      this.setConnection('connected');
+      this.#synced = true;
+      this.#setConnection('connected');
       this.flush();
-      const first = this.firstSync;
-      this.firstSync = null;
+      const first = this.#firstSync;
+      this.#firstSync = null;
       first?.resolve();
       if (
         this.options.autoShow &&
-        !this.autoShown &&
+        !this.#autoShown &&
         patchUi(this.stores.w.$ui, { open: true, launcherDisabled: false })
       ) {
         this.emit('open', {});
       }
-      this.autoShown = true;
+      this.#autoShown = true;
       this.markCurrentRead();
     } catch (error) {
       const e = toCharlaError(error);
-      if (!e.transient && e.key !== 'NOT_CONNECTED') this.reportError(e, 'sync');
+      if (!e.transient && e.key !== 'NOT_CONNECTED') this.#reportError(e, 'sync');
       // Try again while this connection stands (same snapshot); a new connection syncs anyway.
-      this.later(() => {
-        if (epoch === this.epoch && socket === this.socket && socket.connected)
-          void this.syncThenFlush(socket, epoch, after);
+      this.#later(() => {
+        if (epoch === this.#epoch && socket === this.#socket && socket.connected)
+          void this.#syncThenFlush(socket, epoch, after);
       }, RETRY_DELAY_MS);
     }
   }
@@ -447,7 +443,7 @@ export class WidgetCore {
    * already count what was missed). Messages after a sync point are news
    * (announced as `message`); a room's latest page without one is history.
    */
-  private applySync(result: SyncResult, after: Record<string, number>): void {
+  #applySync(result: SyncResult, after: Record<string, number>): void {
     const w = this.stores.w;
     if (Array.isArray(result.rooms)) {
       const held = new Map(w.$rooms.get().map((r) => [r.id, r] as const));
@@ -466,31 +462,31 @@ export class WidgetCore {
     }
   }
 
-  private handleDisconnect(socket: LiveSocket, reason: string): void {
-    if (socket !== this.socket) return;
-    this.synced = false;
-    this.inFlight.clear();
+  #handleDisconnect(socket: LiveSocket, reason: string): void {
+    if (socket !== this.#socket) return;
+    this.#synced = false;
+    this.#inFlight.clear();
     // Whatever was buffered for this connection goes again through the outbox flush.
     socket.sendBuffer = [];
-    if (this.destroyed) return;
+    if (this.#destroyed) return;
     if (reason === 'io client disconnect') {
-      this.setConnection(this.nudging ? 'reconnecting' : 'offline');
+      this.#setConnection(this.#nudging ? 'reconnecting' : 'offline');
       return;
     }
-    this.setConnection('reconnecting');
+    this.#setConnection('reconnecting');
     // The service closed the connection: socket.io will not retry by itself.
-    if (reason === 'io server disconnect' && this.wantConnected) {
-      this.later(() => {
-        if (socket === this.socket && !socket.connected) socket.connect();
+    if (reason === 'io server disconnect' && this.#wantConnected) {
+      this.#later(() => {
+        if (socket === this.#socket && !socket.connected) socket.connect();
       }, RETRY_DELAY_MS);
     }
   }
 
-  private async handleConnectError(socket: LiveSocket, error: Error & { data?: unknown }): Promise<void> {
-    if (socket !== this.socket || this.destroyed) return;
+  async #handleConnectError(socket: LiveSocket, error: Error & { data?: unknown }): Promise<void> {
+    if (socket !== this.#socket || this.#destroyed) return;
     if (socket.active) {
       // A transport failure: socket.io retries by itself.
-      this.setConnection(this.firstSync ? 'connecting' : 'reconnecting');
+      this.#setConnection(this.#firstSync ? 'connecting' : 'reconnecting');
       return;
     }
     // The service refused the handshake (middleware error).
@@ -500,29 +496,29 @@ export class WidgetCore {
         ? new CharlaError(body as CharlaError['body'], 0)
         : toCharlaError(error);
     // A refused token gets a new session, a few times in a row at most (a revoked key would loop).
-    if (e.key === 'UNAUTHORIZED' && this.authRenewals < 3 && (await this.renewSession())) {
-      this.authRenewals++;
-      if (socket === this.socket) socket.connect();
+    if (e.key === 'UNAUTHORIZED' && this.#authRenewals < 3 && (await this.renewSession())) {
+      this.#authRenewals++;
+      if (socket === this.#socket) socket.connect();
       return;
     }
-    this.setConnection('error');
-    this.reportError(e, 'connect');
-    const first = this.firstSync;
-    this.firstSync = null;
+    this.#setConnection('error');
+    this.#reportError(e, 'connect');
+    const first = this.#firstSync;
+    this.#firstSync = null;
     first?.reject(e);
   }
 
-  private async handleSessionExpired(socket: LiveSocket): Promise<void> {
-    if (socket !== this.socket) return;
+  async #handleSessionExpired(socket: LiveSocket): Promise<void> {
+    if (socket !== this.#socket) return;
     if (await this.renewSession()) {
       socket.disconnect();
       socket.connect();
     } else {
-      this.setConnection('error');
+      this.#setConnection('error');
     }
   }
 
-  private get ackTimeout(): number {
+  get #ackTimeout(): number {
     return this.options.ackTimeoutMs ?? ACK_TIMEOUT_MS;
   }
 
@@ -541,7 +537,7 @@ export class WidgetCore {
     const added = this.upsert(messages, true);
     for (const m of messages) {
       const id = messageKey(m);
-      if (m.seq !== undefined && this.outbox.has(id)) this.settle(id, m);
+      if (m.seq !== undefined && this.outbox.has(id)) this.#settle(id, m);
     }
     const me = this.userId;
     const ui = this.stores.w.$ui.get();
@@ -572,14 +568,14 @@ export class WidgetCore {
     const all = this.stores.w.$messagesByRoom.get();
     let next: Record<string, Message[]> | null = null;
     const added: Message[] = [];
-    const has = (id: string) => this.messageRooms.has(id);
+    const has = (id: string) => this.#messageRooms.has(id);
     for (const [roomId, list] of byRoom) {
       const result = upsertMessages(all[roomId] ?? [], list, has);
       if (result.changed) {
         next ??= { ...all };
         next[roomId] = result.list;
       }
-      for (const m of result.added) this.messageRooms.set(messageKey(m), roomId);
+      for (const m of result.added) this.#messageRooms.set(messageKey(m), roomId);
       if (fromService) added.push(...result.added);
     }
     if (next) this.stores.w.$messagesByRoom.set(next);
@@ -588,11 +584,11 @@ export class WidgetCore {
 
   /** Adds or updates a room; a room learned while live is complete up to its lastSeq. */
   upsertRoom(room: Room, onlyIfNew = false): void {
-    this.noteBaseline(room, onlyIfNew);
+    this.#noteBaseline(room, onlyIfNew);
     this.stores.w.$rooms.set(upsertRooms(this.stores.w.$rooms.get(), [room]));
   }
 
-  private handleStatus(change: StatusChange): void {
+  #handleStatus(change: StatusChange): void {
     const all = this.stores.w.$messagesByRoom.get();
     const list = all[change.roomId];
     if (!list) return;
@@ -600,7 +596,7 @@ export class WidgetCore {
     if (next) this.stores.w.$messagesByRoom.set({ ...all, [change.roomId]: next });
   }
 
-  private handleMembership(change: MembershipChange, joined: boolean): void {
+  #handleMembership(change: MembershipChange, joined: boolean): void {
     const { roomId, member } = change;
     const me = member.referenceId === this.userId;
     const w = this.stores.w;
@@ -612,7 +608,7 @@ export class WidgetCore {
     } else {
       if (me) {
         w.$rooms.set(w.$rooms.get().filter((r) => r.id !== roomId));
-        if (w.$currentRoomId.get() === roomId) w.$currentRoomId.set(this.session?.botRoomId ?? null);
+        if (w.$currentRoomId.get() === roomId) w.$currentRoomId.set(this.#session?.botRoomId ?? null);
       } else if (room) {
         w.$rooms.set(upsertRooms(w.$rooms.get(), [withoutMember(room, member)]));
       }
@@ -625,7 +621,7 @@ export class WidgetCore {
   /* ------------------------------------------------------------------ */
 
   /** The local, pending copy of an outgoing message. */
-  private localCopy(out: OutgoingMessage, createdAt = Date.now()): Message {
+  #localCopy(out: OutgoingMessage, createdAt = Date.now()): Message {
     const user = this.stores.w.$user.get();
     const copy = {
       ...out,
@@ -645,10 +641,10 @@ export class WidgetCore {
    * with the stored message; rejects when the service refuses it (FAILED).
    */
   sendMessage(input: unknown): Promise<Message> {
-    if (this.destroyed) return Promise.reject(clientError('DESTROYED'));
+    if (this.#destroyed) return Promise.reject(clientError('DESTROYED'));
     let out: OutgoingMessage;
     try {
-      const defaultRoom = this.stores.w.$currentRoomId.get() ?? this.session?.botRoomId ?? null;
+      const defaultRoom = this.stores.w.$currentRoomId.get() ?? this.#session?.botRoomId ?? null;
       out = toOutgoingMessage(input, { id: uuid(), roomId: defaultRoom });
     } catch (error) {
       return Promise.reject(toCharlaError(error));
@@ -656,12 +652,12 @@ export class WidgetCore {
     const id = String(out.id);
     const held = this.findMessage(id);
     if (held && held.status !== 'CREATED' && held.status !== 'FAILED') return Promise.resolve(held);
-    const promise = this.waitFor(id);
-    this.upsert([this.localCopy(out)], false);
+    const promise = this.#waitFor(id);
+    this.upsert([this.#localCopy(out)], false);
     const entry = this.outbox.add(out);
-    this.attempts.delete(id);
-    this.trySend(entry);
-    if (!this.connectPromise && !this.destroyed) void this.connect().catch(() => undefined);
+    this.#attempts.delete(id);
+    this.#trySend(entry);
+    if (!this.#connectPromise && !this.#destroyed) void this.connect().catch(() => undefined);
     return promise;
   }
 
@@ -670,7 +666,7 @@ export class WidgetCore {
     const held = this.findMessage(messageId);
     if (!held) return Promise.reject(invalidArgument(`no message ${messageId} in this widget`, 'messageId'));
     if (held.status !== 'FAILED') {
-      if (held.status === 'CREATED') return this.waitFor(messageId);
+      if (held.status === 'CREATED') return this.#waitFor(messageId);
       return Promise.resolve(held);
     }
     const {
@@ -690,17 +686,17 @@ export class WidgetCore {
     return this.sendMessage(rest);
   }
 
-  private waitFor(id: string): Promise<Message> {
+  #waitFor(id: string): Promise<Message> {
     return new Promise<Message>((resolve, reject) => {
-      const list = this.waiters.get(id) ?? [];
+      const list = this.#waiters.get(id) ?? [];
       list.push({ resolve, reject });
-      this.waiters.set(id, list);
+      this.#waiters.set(id, list);
     });
   }
 
   /** A held message by id. */
   findMessage(id: string): Message | undefined {
-    const roomId = this.messageRooms.get(id);
+    const roomId = this.#messageRooms.get(id);
     if (roomId === undefined) return undefined;
     const list = this.stores.w.$messagesByRoom.get()[roomId] ?? [];
     return list[indexOfMessage(list, id)];
@@ -708,29 +704,29 @@ export class WidgetCore {
 
   /** Emits every outbox entry not yet in flight, in order. */
   flush(): void {
-    for (const entry of this.outbox.list()) this.trySend(entry);
+    for (const entry of this.outbox.list()) this.#trySend(entry);
   }
 
-  private trySend(entry: OutboxEntry): void {
-    const socket = this.socket;
+  #trySend(entry: OutboxEntry): void {
+    const socket = this.#socket;
     const id = String(entry.message.id);
-    if (!socket || !socket.connected || !this.synced || this.inFlight.has(id) || this.destroyed) return;
-    this.inFlight.add(id);
-    const epoch = this.epoch;
-    request(socket, 'message:send', entry.message, this.ackTimeout).then(
+    if (!socket || !socket.connected || !this.#synced || this.#inFlight.has(id) || this.#destroyed) return;
+    this.#inFlight.add(id);
+    const epoch = this.#epoch;
+    request(socket, 'message:send', entry.message, this.#ackTimeout).then(
       (stored) => {
-        if (epoch === this.epoch) this.inFlight.delete(id);
+        if (epoch === this.#epoch) this.#inFlight.delete(id);
         this.handleIncoming([stored]);
-        this.settle(id, stored);
+        this.#settle(id, stored);
       },
       (error: unknown) => {
         // An answer that belongs to an earlier connection: that connection's flush already sent it again.
-        if (epoch !== this.epoch) return;
-        this.inFlight.delete(id);
-        if (!this.outbox.has(id) || this.destroyed) return;
+        if (epoch !== this.#epoch) return;
+        this.#inFlight.delete(id);
+        if (!this.outbox.has(id) || this.#destroyed) return;
         const e = toCharlaError(error);
-        const attempt = (this.attempts.get(id) ?? 0) + 1;
-        this.attempts.set(id, attempt);
+        const attempt = (this.#attempts.get(id) ?? 0) + 1;
+        this.#attempts.set(id, attempt);
         const transient =
           e.key === 'TIMEOUT' ||
           e.key === 'NOT_CONNECTED' ||
@@ -739,33 +735,33 @@ export class WidgetCore {
           (e.key === 'UNKNOWN_ERROR' && attempt < UNKNOWN_ERROR_ATTEMPTS);
         if (transient) {
           // Never FAILED for a drop: it stays in the outbox and goes again.
-          this.later(
+          this.#later(
             () => {
               const again = this.outbox.get(id);
-              if (again) this.trySend(again);
+              if (again) this.#trySend(again);
             },
             RETRY_DELAY_MS * Math.min(attempt, 5),
           );
           return;
         }
-        this.fail(id, e);
+        this.#fail(id, e);
       },
     );
   }
 
   /** The service stored the message: out of the outbox, promise resolved. */
-  private settle(id: string, stored: Message): void {
-    this.attempts.delete(id);
+  #settle(id: string, stored: Message): void {
+    this.#attempts.delete(id);
     void this.outbox.remove(id);
-    const waiting = this.waiters.get(id);
-    this.waiters.delete(id);
+    const waiting = this.#waiters.get(id);
+    this.#waiters.delete(id);
     const held = this.findMessage(id) ?? stored;
     for (const w of waiting ?? []) w.resolve(held);
   }
 
   /** The service refused the message: FAILED with its reason; retry() sends it again. */
-  private fail(id: string, error: CharlaError): void {
-    this.attempts.delete(id);
+  #fail(id: string, error: CharlaError): void {
+    this.#attempts.delete(id);
     void this.outbox.remove(id);
     const held = this.findMessage(id);
     if (held) {
@@ -778,10 +774,10 @@ export class WidgetCore {
       });
       if (next) this.stores.w.$messagesByRoom.set({ ...all, [held.roomId]: next });
     }
-    const waiting = this.waiters.get(id);
-    this.waiters.delete(id);
+    const waiting = this.#waiters.get(id);
+    this.#waiters.delete(id);
     for (const w of waiting ?? []) w.reject(error);
-    this.reportError(error, 'sendMessage');
+    this.#reportError(error, 'sendMessage');
   }
 
   /* ------------------------------------------------------------------ */
@@ -799,14 +795,14 @@ export class WidgetCore {
     const unread = this.stores.w.$unreadByRoom.get();
     if ((unread[roomId] ?? 0) > 0) this.stores.w.$unreadByRoom.set({ ...unread, [roomId]: 0 });
     // One report per room per moment, however many messages arrive while the room is open.
-    if (this.readTimers.has(roomId)) return;
-    this.readTimers.set(
+    if (this.#readTimers.has(roomId)) return;
+    this.#readTimers.set(
       roomId,
       setTimeout(() => {
-        this.readTimers.delete(roomId);
-        const socket = this.socket;
-        if (socket?.connected && !this.destroyed) {
-          void request(socket, 'room:read', { roomId }, this.ackTimeout).catch(() => undefined);
+        this.#readTimers.delete(roomId);
+        const socket = this.#socket;
+        if (socket?.connected && !this.#destroyed) {
+          void request(socket, 'room:read', { roomId }, this.#ackTimeout).catch(() => undefined);
         }
       }, READ_REPORT_MS),
     );
@@ -819,20 +815,20 @@ export class WidgetCore {
       return m !== undefined && m.senderId !== this.userId && m.status !== 'DELIVERED_USER';
     });
     if (others.length === 0) return;
-    let set = this.seen.get(roomId);
-    if (!set) this.seen.set(roomId, (set = new Set()));
+    let set = this.#seen.get(roomId);
+    if (!set) this.#seen.set(roomId, (set = new Set()));
     for (const id of others) set.add(id);
-    if (this.seenTimer) return;
-    this.seenTimer = setTimeout(() => {
-      this.seenTimer = null;
-      const socket = this.socket;
+    if (this.#seenTimer) return;
+    this.#seenTimer = setTimeout(() => {
+      this.#seenTimer = null;
+      const socket = this.#socket;
       if (!socket?.connected) return;
-      for (const [room, idSet] of this.seen) {
-        void request(socket, 'messages:seen', { roomId: room, ids: [...idSet] }, this.ackTimeout).catch(
+      for (const [room, idSet] of this.#seen) {
+        void request(socket, 'messages:seen', { roomId: room, ids: [...idSet] }, this.#ackTimeout).catch(
           () => undefined,
         );
       }
-      this.seen.clear();
+      this.#seen.clear();
     }, SEEN_FLUSH_MS);
   }
 
@@ -840,14 +836,14 @@ export class WidgetCore {
   /* REST operations                                                     */
   /* ------------------------------------------------------------------ */
 
-  private async call<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.destroyed) throw clientError('DESTROYED');
+  async #call<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.#destroyed) throw clientError('DESTROYED');
     await this.ensureSession();
     return fn();
   }
 
   async fetchRoom(roomId: string): Promise<Room> {
-    const res = await this.call(() =>
+    const res = await this.#call(() =>
       this.rest.get<Room | { room: Room }>(routePath(ROUTES.widgetRoom, { roomId })),
     );
     const room = unwrap<Room>(res, 'room');
@@ -856,27 +852,27 @@ export class WidgetCore {
   }
 
   async fetchRooms(): Promise<Room[]> {
-    const res = await this.call(() => this.rest.get<{ rooms: Room[] }>(ROUTES.widgetRooms));
+    const res = await this.#call(() => this.rest.get<{ rooms: Room[] }>(ROUTES.widgetRooms));
     const rooms = res.rooms ?? [];
     this.stores.w.$rooms.set(upsertRooms(this.stores.w.$rooms.get(), rooms));
     return rooms;
   }
 
   async fetchMembers(roomId: string): Promise<Member[]> {
-    const res = await this.call(() =>
+    const res = await this.#call(() =>
       this.rest.get<{ members: Member[] } | Member[]>(routePath(ROUTES.widgetRoomMembers, { roomId })),
     );
     return Array.isArray(res) ? res : (res.members ?? []);
   }
 
   postApi<T = ApiResponse>(path: string, body: unknown): Promise<T> {
-    return this.call(() => this.rest.post<T>(path, body));
+    return this.#call(() => this.rest.post<T>(path, body));
   }
 
   /** History: the latest page, or the page before message `id`; kept in the room's store. */
   async getMessages(options: unknown): Promise<Message[]> {
     const { roomId, limit, id } = requireGetMessages(options, GET_MESSAGES_LIMIT_DEFAULT);
-    const res = await this.call(() =>
+    const res = await this.#call(() =>
       this.rest.get<{ messages: Message[] } | Message[]>(routePath(ROUTES.widgetRoomMessages, { roomId }), {
         query: { limit, id },
       }),
@@ -884,27 +880,27 @@ export class WidgetCore {
     const messages = Array.isArray(res) ? res : (res.messages ?? []);
     this.upsert(messages, false);
     for (const m of messages)
-      if (this.outbox.has(messageKey(m)) && m.seq !== undefined) this.settle(messageKey(m), m);
+      if (this.outbox.has(messageKey(m)) && m.seq !== undefined) this.#settle(messageKey(m), m);
     return messages;
   }
 
   /** A fresh signed address for an expired one of the service's; the same address when none can be had. */
   refreshMediaUrl(url: string): Promise<string> {
     if (!isSafeUrl(url)) return Promise.resolve(url);
-    let pending = this.refreshes.get(url);
+    let pending = this.#refreshes.get(url);
     if (!pending) {
-      pending = this.call(() =>
+      pending = this.#call(() =>
         this.rest.post<{ signedUrl?: unknown }>(ROUTES.widgetAssetsRefresh, { resourceUrl: url }),
       ).then(
         (res) => {
           const fresh = res && isSafeUrl(res.signedUrl) ? res.signedUrl : url;
-          if (fresh !== url) this.swapMediaUrl(url, fresh);
+          if (fresh !== url) this.#swapMediaUrl(url, fresh);
           return fresh;
         },
         () => url,
       );
-      this.refreshes.set(url, pending);
-      void pending.then(() => this.later(() => this.refreshes.delete(url), 5_000));
+      this.#refreshes.set(url, pending);
+      void pending.then(() => this.#later(() => this.#refreshes.delete(url), 5_000));
     }
     return pending;
   }
@@ -918,7 +914,7 @@ export class WidgetCore {
     }
   }
 
-  private swapMediaUrl(oldUrl: string, fresh: string): void {
+  #swapMediaUrl(oldUrl: string, fresh: string): void {
     const all = this.stores.w.$messagesByRoom.get();
     let next: Record<string, Message[]> | null = null;
     for (const [roomId, list] of Object.entries(all)) {
@@ -935,37 +931,37 @@ export class WidgetCore {
   /* Lifecycle                                                           */
   /* ------------------------------------------------------------------ */
 
-  private later(fn: () => void, ms: number): void {
-    if (this.destroyed) return;
+  #later(fn: () => void, ms: number): void {
+    if (this.#destroyed) return;
     const t = setTimeout(() => {
-      this.timers.delete(t);
-      if (!this.destroyed) fn();
+      this.#timers.delete(t);
+      if (!this.#destroyed) fn();
     }, ms);
-    this.timers.add(t);
+    this.#timers.add(t);
   }
 
   get isDestroyed(): boolean {
-    return this.destroyed;
+    return this.#destroyed;
   }
 
   /** Closes the socket, stops timers and requests. The outbox stays in storage for the next page. */
   destroy(): void {
-    if (this.destroyed) return;
-    this.destroyed = true;
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
-    if (this.seenTimer) clearTimeout(this.seenTimer);
-    for (const t of this.readTimers.values()) clearTimeout(t);
-    this.readTimers.clear();
-    this.socket?.removeAllListeners();
-    this.socket?.disconnect();
-    this.socket = null;
+    if (this.#destroyed) return;
+    this.#destroyed = true;
+    for (const t of this.#timers) clearTimeout(t);
+    this.#timers.clear();
+    if (this.#seenTimer) clearTimeout(this.#seenTimer);
+    for (const t of this.#readTimers.values()) clearTimeout(t);
+    this.#readTimers.clear();
+    this.#socket?.removeAllListeners();
+    this.#socket?.disconnect();
+    this.#socket = null;
     this.rest.abortAll();
     const error = clientError('DESTROYED');
-    for (const list of this.waiters.values()) for (const w of list) w.reject(error);
-    this.waiters.clear();
-    this.firstSync?.reject(error);
-    this.firstSync = null;
+    for (const list of this.#waiters.values()) for (const w of list) w.reject(error);
+    this.#waiters.clear();
+    this.#firstSync?.reject(error);
+    this.#firstSync = null;
     this.stores.w.$connection.set('offline');
     this.events.clear();
     this.element = null;

@@ -62,19 +62,19 @@ export class WidgetInstance {
   readonly stores: HostStores;
   /** The `<charla-widget>` element, or null when headless. */
   element: HTMLElement | null = null;
-  private readonly actions: CoreActions;
-  private readonly cleanups: (() => void)[] = [];
+  readonly #actions: CoreActions;
+  readonly #cleanups: (() => void)[] = [];
 
   constructor(options: WidgetOptions) {
     this.core = new WidgetCore(options);
-    this.actions = createActions(this.core);
-    this.context = { stores: this.core.stores.read, actions: this.actions };
+    this.#actions = createActions(this.core);
+    this.context = { stores: this.core.stores.read, actions: this.#actions };
     this.stores = this.core.stores.host;
   }
 
   /** @internal Registers a teardown step run by destroy(). */
   addCleanup(fn: () => void): void {
-    this.cleanups.push(fn);
+    this.#cleanups.push(fn);
   }
 
   /** Resolves with this instance (the script-tag handle has the same, for code that works with both). */
@@ -99,7 +99,7 @@ export class WidgetInstance {
 
   /** Removes everything this instance added: element, listeners, socket, timers. Unsent messages stay stored for the next page. */
   destroy(): void {
-    for (const fn of this.cleanups.splice(0)) {
+    for (const fn of this.#cleanups.splice(0)) {
       try {
         fn();
       } catch {
@@ -130,14 +130,14 @@ export class WidgetInstance {
 
   /** Opens the widget and enables the start button if it was disabled. */
   open(): void {
-    this.actions.open();
+    this.#actions.open();
   }
 
   /** Closes the widget; `disable` true also disables the start button (enable() or open() turn it on again). */
   close(disable?: boolean): void {
     if (disable !== undefined && typeof disable !== 'boolean')
       throw invalidArgument('disable must be a boolean', 'disable');
-    this.actions.close(disable ?? false);
+    this.#actions.close(disable ?? false);
   }
 
   /** Enables the start button. */
@@ -169,7 +169,7 @@ export class WidgetInstance {
 
   /** Makes a room the current one (the chat view shows it; messages default to it). */
   setCurrentRoom(roomId: string): void {
-    this.actions.selectRoom(requireId(roomId, 'roomId'));
+    this.#actions.selectRoom(requireId(roomId, 'roomId'));
   }
 
   /** Adds a user to a room. */
@@ -192,17 +192,17 @@ export class WidgetInstance {
 
   /** Opens a chat with that user (their direct room, made once), and shows it. */
   openRoomWithUser(user: { id: string | number; names?: string }): Promise<Room> {
-    return attempt(() => this.actions.openRoomWithUser(requireContact(user, 'user')));
+    return attempt(() => this.#actions.openRoomWithUser(requireContact(user, 'user')));
   }
 
   /** Switches from the home menu to the chat view (no effect when already there). */
   hideHomeMenu(): void {
-    this.actions.hideHomeMenu();
+    this.#actions.hideHomeMenu();
   }
 
   /** Switches from the chat view to the home menu (no effect when already there). */
   showHomeMenu(): void {
-    this.actions.showHomeMenu();
+    this.#actions.showHomeMenu();
   }
 
   /** Replaces the contacts used to start chats. */

@@ -34,14 +34,14 @@ export class CharlaChat extends LitElement {
 
   context?: WidgetContext;
 
-  private get composer(): (HTMLElement & { updateComplete: Promise<unknown> }) | null {
+  get #composer(): (HTMLElement & { updateComplete: Promise<unknown> }) | null {
     return (
       this.renderRoot?.querySelector<HTMLElement & { updateComplete: Promise<unknown> }>('charla-composer') ??
       null
     );
   }
 
-  private readonly stores = new ContextStoresController(this, [
+  readonly #stores = new ContextStoresController(this, [
     '$rooms',
     '$currentRoomId',
     '$config',
@@ -51,35 +51,35 @@ export class CharlaChat extends LitElement {
   ]);
 
   override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('context')) this.stores.use(this.context);
+    if (changed.has('context')) this.#stores.use(this.context);
   }
 
   /** Focus goes to the composer: where a user opening a chat wants to be. */
   override focus(options?: FocusOptions): void {
     void this.updateComplete.then(async () => {
-      const composer = this.composer;
+      const composer = this.#composer;
       if (!composer) return;
       await composer.updateComplete;
       composer.focus(options);
     });
   }
 
-  private handleBackClick(): void {
+  #handleBackClick(): void {
     this.context?.actions.showHomeMenu();
   }
 
-  private handleAddClick(): void {
+  #handleAddClick(): void {
     this.context?.actions.showRoomContacts();
   }
 
-  private handleDismissClick(): void {
+  #handleDismissClick(): void {
     this.context?.actions.dismissError();
   }
 
-  private subtitle(room: Room | undefined, t: Translate): string {
-    const config = this.stores.get('$config');
+  #subtitle(room: Room | undefined, t: Translate): string {
+    const config = this.#stores.get('$config');
     if (config?.theme['status'] === true) {
-      const state = this.stores.get('$connection') ?? 'idle';
+      const state = this.#stores.get('$connection') ?? 'idle';
       const line = t(`connection${state}`);
       if (line) return line;
     }
@@ -94,13 +94,13 @@ export class CharlaChat extends LitElement {
   }
 
   override render() {
-    const t = translator(this.stores.get('$language'));
-    const roomId = this.stores.get('$currentRoomId');
-    const room = this.stores.get('$rooms')?.find((r) => r.id === roomId);
-    const group = isGroupWidget(this.stores.get('$config'));
-    const error = this.stores.get('$lastError');
+    const t = translator(this.#stores.get('$language'));
+    const roomId = this.#stores.get('$currentRoomId');
+    const room = this.#stores.get('$rooms')?.find((r) => r.id === roomId);
+    const group = isGroupWidget(this.#stores.get('$config'));
+    const error = this.#stores.get('$lastError');
     const name = room?.name || t('chat');
-    const sub = this.subtitle(room, t);
+    const sub = this.#subtitle(room, t);
     return html`
       <header class="header" part="header">
         ${
@@ -110,7 +110,7 @@ export class CharlaChat extends LitElement {
                 class="icon-button"
                 part="back-button"
                 aria-label=${t('back')}
-                @click=${this.handleBackClick}
+                @click=${this.#handleBackClick}
               >
                 ${icons.back()}
               </button>`
@@ -128,7 +128,7 @@ export class CharlaChat extends LitElement {
                 class="icon-button"
                 part="add-button"
                 aria-label=${t('addPeople')}
-                @click=${this.handleAddClick}
+                @click=${this.#handleAddClick}
               >
                 ${icons.userPlus()}
               </button>`
@@ -144,7 +144,7 @@ export class CharlaChat extends LitElement {
                 type="button"
                 class="icon-button"
                 aria-label=${t('dismiss')}
-                @click=${this.handleDismissClick}
+                @click=${this.#handleDismissClick}
               >
                 ${icons.close()}
               </button>

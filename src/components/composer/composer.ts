@@ -53,82 +53,82 @@ export class CharlaComposer extends LitElement {
   private text = '';
   private notice = '';
 
-  private get textarea(): HTMLTextAreaElement | null {
+  get #textarea(): HTMLTextAreaElement | null {
     return this.renderRoot?.querySelector<HTMLTextAreaElement>('textarea') ?? null;
   }
-  private get fileInput(): HTMLInputElement | null {
+  get #fileInput(): HTMLInputElement | null {
     return this.renderRoot?.querySelector<HTMLInputElement>('input[type=file]') ?? null;
   }
 
-  private readonly stores = new ContextStoresController(this, ['$ui', '$uploads', '$language']);
-  private readonly recorder = new AudioRecorderController(
+  readonly #stores = new ContextStoresController(this, ['$ui', '$uploads', '$language']);
+  readonly #recorder = new AudioRecorderController(
     this,
-    (file) => this.context?.actions.sendFile(file, 'AUDIO').catch(() => this.setNotice('sendFailed')),
-    (problem) => this.setNotice(problem === 'denied' ? 'micDenied' : 'micUnavailable'),
+    (file) => this.context?.actions.sendFile(file, 'AUDIO').catch(() => this.#setNotice('sendFailed')),
+    (problem) => this.#setNotice(problem === 'denied' ? 'micDenied' : 'micUnavailable'),
   );
 
   override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('context')) this.stores.use(this.context);
+    if (changed.has('context')) this.#stores.use(this.context);
   }
 
   /** Focus lands in the text area (or, while it is disabled, wherever the browser delegates it). */
   override focus(options?: FocusOptions): void {
-    if (this.textarea && !this.textarea.disabled) this.textarea.focus(options);
+    if (this.#textarea && !this.#textarea.disabled) this.#textarea.focus(options);
     else super.focus(options);
   }
 
-  private t(key: CatalogueKey, params?: Record<string, string | number>): string {
-    return translator(this.stores.get('$language'))(key, params);
+  #t(key: CatalogueKey, params?: Record<string, string | number>): string {
+    return translator(this.#stores.get('$language'))(key, params);
   }
 
-  private get disabled(): boolean {
-    return !this.context || (this.stores.get('$ui')?.inputsDisabled ?? false);
+  get #disabled(): boolean {
+    return !this.context || (this.#stores.get('$ui')?.inputsDisabled ?? false);
   }
 
-  private handleInput(event: Event): void {
+  #handleInput(event: Event): void {
     const area = event.currentTarget as HTMLTextAreaElement;
     this.text = area.value;
-    this.grow(area);
+    this.#grow(area);
   }
 
   /** Grows to five lines, then scrolls (CSSOM height, allowed under a strict style-src). */
-  private grow(area: HTMLTextAreaElement): void {
+  #grow(area: HTMLTextAreaElement): void {
     if (CSS.supports?.('field-sizing', 'content')) return;
     area.style.height = 'auto';
     const line = parseFloat(getComputedStyle(area).lineHeight) || 22;
     area.style.height = `${Math.min(area.scrollHeight, line * LINE_HEIGHT_LIMIT + 18)}px`;
   }
 
-  private handleKeyDown(event: KeyboardEvent): void {
+  #handleKeyDown(event: KeyboardEvent): void {
     if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
     event.preventDefault();
-    this.send();
+    this.#send();
   }
 
-  private handleSendClick(): void {
-    this.send();
+  #handleSendClick(): void {
+    this.#send();
   }
 
-  private send(): void {
+  #send(): void {
     const text = this.text.trim();
-    if (!text || this.disabled || !this.context) return;
+    if (!text || this.#disabled || !this.context) return;
     this.text = '';
-    if (this.textarea) {
-      this.textarea.value = '';
-      this.grow(this.textarea);
+    if (this.#textarea) {
+      this.#textarea.value = '';
+      this.#grow(this.#textarea);
     }
-    this.context.actions.sendText(text).catch(() => this.setNotice('sendFailed'));
+    this.context.actions.sendText(text).catch(() => this.#setNotice('sendFailed'));
   }
 
-  private setNotice(key: CatalogueKey, params?: Record<string, string | number>): void {
-    this.notice = this.t(key, params);
+  #setNotice(key: CatalogueKey, params?: Record<string, string | number>): void {
+    this.notice = this.#t(key, params);
   }
 
-  private handleAttachClick(): void {
-    this.fileInput?.click();
+  #handleAttachClick(): void {
+    this.#fileInput?.click();
   }
 
-  private handleFileChange(event: Event): void {
+  #handleFileChange(event: Event): void {
     const input = event.currentTarget as HTMLInputElement;
     const file = input.files?.[0];
     input.value = '';
@@ -137,45 +137,45 @@ export class CharlaComposer extends LitElement {
 
   /** Type and size are checked here, before anything is uploaded. */
   sendPickedFile(file: File): void {
-    if (this.disabled || !this.context) return;
+    if (this.#disabled || !this.context) return;
     const verdict = classifyFile(file);
     if (!verdict.ok) {
-      if (verdict.reason === 'type') this.setNotice('fileTypeNotAllowed', { name: file.name });
-      else this.setNotice('fileTooLarge', { name: file.name, max: formatBytes(verdict.max ?? 0) });
+      if (verdict.reason === 'type') this.#setNotice('fileTypeNotAllowed', { name: file.name });
+      else this.#setNotice('fileTooLarge', { name: file.name, max: formatBytes(verdict.max ?? 0) });
       return;
     }
     this.notice = '';
-    this.context.actions.sendFile(file, verdict.type).catch(() => this.setNotice('sendFailed'));
+    this.context.actions.sendFile(file, verdict.type).catch(() => this.#setNotice('sendFailed'));
   }
 
-  private handleLocationClick(): void {
+  #handleLocationClick(): void {
     const geo = typeof navigator !== 'undefined' ? navigator.geolocation : undefined;
-    if (!geo) return this.setNotice('locationUnavailable');
+    if (!geo) return this.#setNotice('locationUnavailable');
     geo.getCurrentPosition(
       (position) => {
         this.notice = '';
         this.context?.actions
           .sendLocation(position.coords.latitude, position.coords.longitude)
-          .catch(() => this.setNotice('sendFailed'));
+          .catch(() => this.#setNotice('sendFailed'));
       },
-      (error) => this.setNotice(error.code === 1 ? 'locationDenied' : 'locationUnavailable'),
+      (error) => this.#setNotice(error.code === 1 ? 'locationDenied' : 'locationUnavailable'),
       { enableHighAccuracy: false, timeout: 15_000, maximumAge: 60_000 },
     );
   }
 
-  private handleMicClick(): void {
-    if (this.recorder.recording) return this.recorder.stop(true);
+  #handleMicClick(): void {
+    if (this.#recorder.recording) return this.#recorder.stop(true);
     this.notice = '';
-    void this.recorder.start();
+    void this.#recorder.start();
   }
 
-  private handleDismissClick(): void {
+  #handleDismissClick(): void {
     this.notice = '';
   }
 
   override render() {
-    const off = this.disabled;
-    const uploads = this.stores.get('$uploads') ?? [];
+    const off = this.#disabled;
+    const uploads = this.#stores.get('$uploads') ?? [];
     const canSend = !off && this.text.trim().length > 0;
     return html`
       ${
@@ -185,8 +185,8 @@ export class CharlaComposer extends LitElement {
               <button
                 type="button"
                 class="icon-button"
-                aria-label=${this.t('dismiss')}
-                @click=${this.handleDismissClick}
+                aria-label=${this.#t('dismiss')}
+                @click=${this.#handleDismissClick}
               >
                 ${icons.close()}
               </button>
@@ -199,11 +199,11 @@ export class CharlaComposer extends LitElement {
               ${uploads.map(
                 (u) =>
                   html`<div class="upload">
-                    <span>${u.error ? `${u.name}: ${u.error}` : this.t('uploading', { name: u.name })}</span>
+                    <span>${u.error ? `${u.name}: ${u.error}` : this.#t('uploading', { name: u.name })}</span>
                     <progress
                       max="1"
                       .value=${u.progress}
-                      aria-label=${this.t('uploading', { name: u.name })}
+                      aria-label=${this.#t('uploading', { name: u.name })}
                     ></progress>
                   </div>`,
               )}
@@ -216,15 +216,15 @@ export class CharlaComposer extends LitElement {
           accept=${ACCEPT}
           tabindex="-1"
           aria-hidden="true"
-          @change=${this.handleFileChange}
+          @change=${this.#handleFileChange}
         />
         <button
           type="button"
           class="icon-button"
           part="attach-button"
-          aria-label=${this.t('attach')}
+          aria-label=${this.#t('attach')}
           ?disabled=${off}
-          @click=${this.handleAttachClick}
+          @click=${this.#handleAttachClick}
         >
           ${icons.attach()}
         </button>
@@ -232,43 +232,43 @@ export class CharlaComposer extends LitElement {
           type="button"
           class="icon-button"
           part="location-button"
-          aria-label=${this.t('shareLocation')}
+          aria-label=${this.#t('shareLocation')}
           ?disabled=${off}
-          @click=${this.handleLocationClick}
+          @click=${this.#handleLocationClick}
         >
           ${icons.location()}
         </button>
         <button
           type="button"
-          class="icon-button ${this.recorder.recording ? 'recording' : ''}"
+          class="icon-button ${this.#recorder.recording ? 'recording' : ''}"
           part="mic-button"
-          aria-label=${this.recorder.recording ? this.t('stopRecording') : this.t('recordAudio')}
-          aria-pressed=${this.recorder.recording}
+          aria-label=${this.#recorder.recording ? this.#t('stopRecording') : this.#t('recordAudio')}
+          aria-pressed=${this.#recorder.recording}
           ?disabled=${off}
-          @click=${this.handleMicClick}
+          @click=${this.#handleMicClick}
         >
-          ${this.recorder.recording ? icons.stop() : icons.mic()}
+          ${this.#recorder.recording ? icons.stop() : icons.mic()}
         </button>
         <div class="field">
           <textarea
             part="input"
             rows="1"
-            aria-label=${this.t('messageLabel')}
-            placeholder=${this.recorder.recording ? this.t('recording') : this.t('messagePlaceholder')}
+            aria-label=${this.#t('messageLabel')}
+            placeholder=${this.#recorder.recording ? this.#t('recording') : this.#t('messagePlaceholder')}
             maxlength="4096"
             .value=${this.text}
             ?disabled=${off}
-            @input=${this.handleInput}
-            @keydown=${this.handleKeyDown}
+            @input=${this.#handleInput}
+            @keydown=${this.#handleKeyDown}
           ></textarea>
         </div>
         <button
           type="button"
           class="icon-button send"
           part="send-button"
-          aria-label=${this.t('send')}
+          aria-label=${this.#t('send')}
           ?disabled=${!canSend}
-          @click=${this.handleSendClick}
+          @click=${this.#handleSendClick}
         >
           ${icons.send()}
         </button>

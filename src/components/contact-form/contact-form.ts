@@ -44,7 +44,7 @@ export class CharlaContactForm extends LitElement {
   private sending = false;
   private sent = false;
 
-  private async handleSubmit(event: SubmitEvent): Promise<void> {
+  async #handleSubmit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     const t = translator(this.language);
     const form = event.currentTarget as HTMLFormElement;
@@ -52,9 +52,9 @@ export class CharlaContactForm extends LitElement {
     const name = String(data.get('name') ?? '').trim();
     const phone = String(data.get('phone') ?? '').trim();
     const email = String(data.get('email') ?? '').trim();
-    if (!name && !phone && !email) return this.fail(t('requiredField'));
-    if (phone && !PHONE.test(phone)) return this.fail(t('invalidPhone'));
-    if (email && !isEmail(email)) return this.fail(t('invalidEmail'));
+    if (!name && !phone && !email) return this.#fail(t('requiredField'));
+    if (phone && !PHONE.test(phone)) return this.#fail(t('invalidPhone'));
+    if (email && !isEmail(email)) return this.#fail(t('invalidEmail'));
     if (!this.message || !this.actions) return;
     this.error = '';
     this.sending = true;
@@ -62,13 +62,13 @@ export class CharlaContactForm extends LitElement {
       await this.actions.submitContactInfo(this.message, { name, phone, email });
       this.sent = true;
     } catch {
-      this.fail(t('sendFailed'));
+      this.#fail(t('sendFailed'));
     } finally {
       this.sending = false;
     }
   }
 
-  private fail(message: string): void {
+  #fail(message: string): void {
     this.error = message;
   }
 
@@ -76,7 +76,12 @@ export class CharlaContactForm extends LitElement {
     const t = translator(this.language);
     if (this.sent || this.answered) return html`<p class="done" role="status">${t('submitted')}</p>`;
     const off = this.disabled || this.sending;
-    return html`<form part="form" novalidate @submit=${this.handleSubmit} aria-label=${t('contactFormTitle')}>
+    return html`<form
+      part="form"
+      novalidate
+      @submit=${this.#handleSubmit}
+      aria-label=${t('contactFormTitle')}
+    >
       <p class="title">${t('contactFormTitle')}</p>
       <label>${t('name')}<input name="name" autocomplete="name" maxlength="200" ?disabled=${off} /></label>
       <label

@@ -36,7 +36,7 @@ export class CharlaHomeMenu extends LitElement {
 
   context?: WidgetContext;
 
-  private readonly stores = new ContextStoresController(this, [
+  readonly #stores = new ContextStoresController(this, [
     '$rooms',
     '$unreadByRoom',
     '$contacts',
@@ -46,15 +46,15 @@ export class CharlaHomeMenu extends LitElement {
   ]);
 
   override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('context')) this.stores.use(this.context);
+    if (changed.has('context')) this.#stores.use(this.context);
   }
 
-  private handleContactChoose = (contact: Contact): void => {
+  #handleContactChoose = (contact: Contact): void => {
     this.context?.actions.openRoomWithUser(contact).catch(() => undefined);
   };
 
-  private renderRoom(room: Room, t: Translate) {
-    const unread = this.stores.get('$unreadByRoom')?.[room.id] ?? room.unread ?? 0;
+  #renderRoom(room: Room, t: Translate) {
+    const unread = this.#stores.get('$unreadByRoom')?.[room.id] ?? room.unread ?? 0;
     const preview = summarize(room.lastMessage ?? null, t);
     return html`<li>
       <button
@@ -79,12 +79,12 @@ export class CharlaHomeMenu extends LitElement {
   }
 
   override render() {
-    const t = translator(this.stores.get('$language'));
-    const config = this.stores.get('$config');
-    const rooms = this.stores.get('$rooms') ?? [];
+    const t = translator(this.#stores.get('$language'));
+    const config = this.#stores.get('$config');
+    const rooms = this.#stores.get('$rooms') ?? [];
     const group = isGroupWidget(config);
-    const contacts = this.stores.get('$contacts') ?? [];
-    const loading = this.stores.get('$contactsLoading') ?? false;
+    const contacts = this.#stores.get('$contacts') ?? [];
+    const loading = this.#stores.get('$contactsLoading') ?? false;
     const title =
       typeof config?.properties['name'] === 'string' && config.properties['name']
         ? config.properties['name']
@@ -101,7 +101,7 @@ export class CharlaHomeMenu extends LitElement {
           ${
             rooms.length
               ? html`<ul class="list">
-                  ${rooms.map((room) => this.renderRoom(room, t))}
+                  ${rooms.map((room) => this.#renderRoom(room, t))}
                 </ul>`
               : html`<p class="empty">${t('noRooms')}</p>`
           }
@@ -114,7 +114,7 @@ export class CharlaHomeMenu extends LitElement {
                 ${
                   contacts.length
                     ? html`<ul class="list">
-                        ${contacts.map((c) => contactItem(c, t('startChatWith'), this.handleContactChoose))}
+                        ${contacts.map((c) => contactItem(c, t('startChatWith'), this.#handleContactChoose))}
                       </ul>`
                     : loading
                       ? nothing

@@ -60,11 +60,11 @@ export class CharlaMessageList extends LitElement {
   private unseenBelow = 0;
   private announcements: { id: string; text: string }[] = [];
 
-  private get scroller(): VirtualizerHostElement | null {
+  get #scroller(): VirtualizerHostElement | null {
     return this.renderRoot?.querySelector<VirtualizerHostElement>('.scroller') ?? null;
   }
 
-  private readonly stores = new ContextStoresController(this, [
+  readonly #stores = new ContextStoresController(this, [
     '$currentMessages',
     '$currentHistory',
     '$currentRoomId',
@@ -75,20 +75,20 @@ export class CharlaMessageList extends LitElement {
   ]);
 
   /** The store's array itself: the virtualizer's items (one row per message). */
-  private items: readonly Message[] = [];
-  private userId: string | null = null;
-  private groupRoom = false;
-  private roomId: string | null = null;
-  private knownIds = new Set<string>();
-  private seenIds = new Set<string>();
-  private lastMessageKey: string | undefined;
+  #items: readonly Message[] = [];
+  #userId: string | null = null;
+  #groupRoom = false;
+  #roomId: string | null = null;
+  #knownIds = new Set<string>();
+  #seenIds = new Set<string>();
+  #lastMessageKey: string | undefined;
   /** When the room was shown: messages written well before it are history, however they arrive. */
-  private openedAt = 0;
-  private visible = { first: -1, last: -1 };
+  #openedAt = 0;
+  #visible = { first: -1, last: -1 };
   /** The scroller's scrollTop at the last scroll event: which way the view went. */
-  private lastScrollTop = 0;
+  #lastScrollTop = 0;
   /** Following the bottom, but the layout dropped its pin (the user nudged the view within reach of the end). */
-  private pinDropped = false;
+  #pinDropped = false;
 
   /**
    * A burst of arrivals (each in its own task) renders once per frame instead of once per
@@ -96,69 +96,69 @@ export class CharlaMessageList extends LitElement {
    * The first render (opening a room) and the user's own moves (an anchor change) do not wait.
    */
   protected override async scheduleUpdate(): Promise<void> {
-    const wait = this.hasUpdated && !this.immediate && document.visibilityState !== 'hidden';
+    const wait = this.hasUpdated && !this.#immediate && document.visibilityState !== 'hidden';
     if (wait && typeof requestAnimationFrame === 'function')
       await new Promise((resolve) => requestAnimationFrame(resolve));
-    this.immediate = false;
+    this.#immediate = false;
     super.scheduleUpdate();
   }
 
   /** The next update answers the user, not a message burst: render it without waiting a frame. */
-  private immediate = false;
+  #immediate = false;
 
-  private setAnchor(anchor: Anchor): void {
-    this.immediate = true;
+  #setAnchor(anchor: Anchor): void {
+    this.#immediate = true;
     this.anchor = anchor;
   }
 
   override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('context')) this.stores.use(this.context);
-    const roomId = this.stores.get('$currentRoomId') ?? null;
-    const messages = this.stores.get('$currentMessages') ?? [];
-    const userId = this.stores.get('$user')?.id ?? null;
-    if (roomId !== this.roomId) this.resetRoom(roomId, messages);
-    if (messages !== this.items) this.trackArrivals(messages, userId);
-    this.items = messages;
-    this.userId = userId;
-    const room = this.stores.get('$rooms')?.find((r) => r.id === roomId);
-    this.groupRoom = room?.type === 'group' || (room?.members.length ?? 0) > 2;
+    if (changed.has('context')) this.#stores.use(this.context);
+    const roomId = this.#stores.get('$currentRoomId') ?? null;
+    const messages = this.#stores.get('$currentMessages') ?? [];
+    const userId = this.#stores.get('$user')?.id ?? null;
+    if (roomId !== this.#roomId) this.#resetRoom(roomId, messages);
+    if (messages !== this.#items) this.#trackArrivals(messages, userId);
+    this.#items = messages;
+    this.#userId = userId;
+    const room = this.#stores.get('$rooms')?.find((r) => r.id === roomId);
+    this.#groupRoom = room?.type === 'group' || (room?.members.length ?? 0) > 2;
   }
 
   override updated(): void {
-    this.markVisibleSeen();
+    this.#markVisibleSeen();
   }
 
-  private resetRoom(roomId: string | null, messages: readonly Message[]): void {
-    this.roomId = roomId;
+  #resetRoom(roomId: string | null, messages: readonly Message[]): void {
+    this.#roomId = roomId;
     // History already present when a room opens is never announced: only what comes after its last message is.
-    this.knownIds = new Set();
-    this.seenIds = new Set();
-    this.openedAt = Date.now();
-    this.lastMessageKey = messages.length ? String(messages[messages.length - 1]!.id) : undefined;
+    this.#knownIds = new Set();
+    this.#seenIds = new Set();
+    this.#openedAt = Date.now();
+    this.#lastMessageKey = messages.length ? String(messages[messages.length - 1]!.id) : undefined;
     this.anchor = { mode: 'bottom' };
     this.unseenBelow = 0;
     this.announcements = [];
-    this.visible = { first: -1, last: -1 };
+    this.#visible = { first: -1, last: -1 };
   }
 
   /** New messages at the end are announced once (if someone else wrote them) and counted while scrolled up. */
-  private trackArrivals(messages: readonly Message[], userId: string | null): void {
-    const lastIndex = this.lastMessageKey ? findIndexFromEnd(messages, this.lastMessageKey) : -1;
+  #trackArrivals(messages: readonly Message[], userId: string | null): void {
+    const lastIndex = this.#lastMessageKey ? findIndexFromEnd(messages, this.#lastMessageKey) : -1;
     const fresh: Message[] = [];
     // Only the tail after the last message held can be new; history paged in above it never is.
     // A room's first page arrives after the room opens, as a tail: its age tells it apart.
-    const since = this.openedAt - LIVE_SKEW_MS;
+    const since = this.#openedAt - LIVE_SKEW_MS;
     for (let i = messages.length - 1; i > lastIndex; i--) {
       const m = messages[i]!;
       const id = String(m.id);
-      if (this.knownIds.has(id)) continue;
-      this.knownIds.add(id);
+      if (this.#knownIds.has(id)) continue;
+      this.#knownIds.add(id);
       if (messageDate(m).getTime() >= since) fresh.push(m);
     }
-    if (messages.length) this.lastMessageKey = String(messages[messages.length - 1]!.id);
+    if (messages.length) this.#lastMessageKey = String(messages[messages.length - 1]!.id);
     if (fresh.length === 0) return;
     fresh.reverse();
-    const t = translator(this.stores.get('$language'));
+    const t = translator(this.#stores.get('$language'));
     const incoming = fresh.filter((m) => !isOwn(m, userId));
     if (incoming.length) {
       const next = incoming.map((m) => ({
@@ -175,15 +175,15 @@ export class CharlaMessageList extends LitElement {
   }
 
   /** Pixels between the view's bottom edge and the end of the content; null while the region is not laid out. */
-  private gapBelow(): number | null {
-    const el = this.scroller;
+  #gapBelow(): number | null {
+    const el = this.#scroller;
     if (!el || el.clientHeight === 0) return null;
     return el.scrollHeight - el.clientHeight - el.scrollTop;
   }
 
   /** Follows the newest message again; the render that the new anchor object causes hands the layout its pin. */
-  private pinToBottom(): void {
-    this.setAnchor({ mode: 'bottom' });
+  #pinToBottom(): void {
+    this.#setAnchor({ mode: 'bottom' });
     this.unseenBelow = 0;
   }
 
@@ -192,36 +192,36 @@ export class CharlaMessageList extends LitElement {
    * corrections (which pass through positions short of the end on their way). Once it holds
    * nothing, the scroll events themselves say where the user went.
    */
-  private handleScroll(): void {
-    const el = this.scroller;
-    if (!el || (this.anchor.mode === 'bottom' && !this.pinDropped)) return;
+  #handleScroll(): void {
+    const el = this.#scroller;
+    if (!el || (this.anchor.mode === 'bottom' && !this.#pinDropped)) return;
     // Read before the virtualizer's own scroll handling changes anything: no forced layout.
-    const gap = this.gapBelow();
+    const gap = this.#gapBelow();
     if (gap === null) return;
-    const movedUp = el.scrollTop < this.lastScrollTop - 0.5;
-    this.lastScrollTop = el.scrollTop;
+    const movedUp = el.scrollTop < this.#lastScrollTop - 0.5;
+    this.#lastScrollTop = el.scrollTop;
     if (this.anchor.mode !== 'bottom') {
-      if (gap <= AT_BOTTOM_PX) this.pinToBottom();
-    } else if (this.pinDropped) {
-      if (gap <= 1) this.pinToBottom();
-      else if (movedUp && gap > AT_BOTTOM_PX) this.setAnchor({ mode: 'free' });
+      if (gap <= AT_BOTTOM_PX) this.#pinToBottom();
+    } else if (this.#pinDropped) {
+      if (gap <= 1) this.#pinToBottom();
+      else if (movedUp && gap > AT_BOTTOM_PX) this.#setAnchor({ mode: 'free' });
     }
   }
 
   /** The layout dropped its pin: a scroll it did not make, the user's or the browser's. */
-  private handleUnpinned(): void {
-    const gap = this.gapBelow();
+  #handleUnpinned(): void {
+    const gap = this.#gapBelow();
     if (this.anchor.mode === 'bottom' && gap !== null && gap <= AT_BOTTOM_PX) {
       // Still on the end (the browser clamped the view as the content shrank): the pin comes
       // back now. Nudged within reach of it: still following, and the pin comes back with the
       // next render or on the end, so a slow drag upwards is not pulled down after every step.
-      if (gap <= 1) this.pinToBottom();
-      else this.pinDropped = true;
-      this.lastScrollTop = this.scroller?.scrollTop ?? 0;
+      if (gap <= 1) this.#pinToBottom();
+      else this.#pinDropped = true;
+      this.#lastScrollTop = this.#scroller?.scrollTop ?? 0;
       return;
     }
     // The user scrolled away (or, without layout, nothing tells otherwise): stop holding the view.
-    if (this.anchor.mode !== 'free') this.setAnchor({ mode: 'free' });
+    if (this.anchor.mode !== 'free') this.#setAnchor({ mode: 'free' });
   }
 
   /**
@@ -229,32 +229,32 @@ export class CharlaMessageList extends LitElement {
    * scrolling here without reading geometry (which would force a layout on every scroll);
    * only the last row coming into view while not following asks how far the end is.
    */
-  private handleVisibilityChanged(event: Event): void {
+  #handleVisibilityChanged(event: Event): void {
     const e = event as Event & { first: number; last: number };
-    this.visible = { first: e.first, last: e.last };
+    this.#visible = { first: e.first, last: e.last };
     // The content shrank or the user came back down: the end is in reach again.
-    if (this.anchor.mode !== 'bottom' && e.last >= this.items.length - 1) {
-      const gap = this.gapBelow();
-      if (gap === null || gap <= AT_BOTTOM_PX) this.pinToBottom();
+    if (this.anchor.mode !== 'bottom' && e.last >= this.#items.length - 1) {
+      const gap = this.#gapBelow();
+      if (gap === null || gap <= AT_BOTTOM_PX) this.#pinToBottom();
     }
-    if (e.first <= TOP_ROWS) this.maybeLoadOlder();
-    this.markVisibleSeen();
+    if (e.first <= TOP_ROWS) this.#maybeLoadOlder();
+    this.#markVisibleSeen();
   }
 
-  private maybeLoadOlder(): void {
-    const history = this.stores.get('$currentHistory');
+  #maybeLoadOlder(): void {
+    const history = this.#stores.get('$currentHistory');
     const actions = this.context?.actions;
     if (!actions || !history || history.loading || !history.hasMore) return;
     // Hold the first fully visible row where it is while older rows are put above it. At the
     // bottom (a short room, a new conversation) the bottom pin holds the view already, and a
     // held row would keep the newest messages below it behind the button.
-    const key = this.anchor.mode === 'bottom' ? undefined : this.firstVisibleKey();
-    if (key) this.setAnchor({ mode: 'item', key });
+    const key = this.anchor.mode === 'bottom' ? undefined : this.#firstVisibleKey();
+    if (key) this.#setAnchor({ mode: 'item', key });
     actions.loadOlder().catch(() => undefined);
   }
 
-  private firstVisibleKey(): string | undefined {
-    const el = this.scroller;
+  #firstVisibleKey(): string | undefined {
+    const el = this.#scroller;
     if (!el || el.scrollHeight <= el.clientHeight) return undefined;
     const top = el.getBoundingClientRect().top;
     let best: { key: string; top: number } | undefined;
@@ -268,26 +268,26 @@ export class CharlaMessageList extends LitElement {
   }
 
   /** Incoming messages on screen while the panel is open are reported seen, once each. */
-  private markVisibleSeen(): void {
+  #markVisibleSeen(): void {
     const actions = this.context?.actions;
-    const roomId = this.roomId;
-    if (!actions || !roomId || !this.stores.get('$ui')?.open || this.visible.first < 0) return;
+    const roomId = this.#roomId;
+    if (!actions || !roomId || !this.#stores.get('$ui')?.open || this.#visible.first < 0) return;
     if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
     const ids: string[] = [];
-    for (let i = this.visible.first; i <= this.visible.last; i++) {
-      const m = this.items[i];
-      if (!m || isOwn(m, this.userId)) continue;
+    for (let i = this.#visible.first; i <= this.#visible.last; i++) {
+      const m = this.#items[i];
+      if (!m || isOwn(m, this.#userId)) continue;
       const id = String(m.id);
-      if (this.seenIds.has(id)) continue;
-      this.seenIds.add(id);
+      if (this.#seenIds.has(id)) continue;
+      this.#seenIds.add(id);
       if (m.status !== 'DELIVERED_USER') ids.push(id);
     }
     if (ids.length) actions.markSeen(roomId, ids);
   }
 
-  private handleJumpClick(): void {
+  #handleJumpClick(): void {
     // The bottom pin takes the view down (an element's scrollIntoView would scroll the host page too).
-    this.pinToBottom();
+    this.#pinToBottom();
   }
 
   /**
@@ -295,18 +295,18 @@ export class CharlaMessageList extends LitElement {
    * which an app's bundler may split into a chunk fetched on the first open of a room. Each
    * render hands it the anchor's pin again, or none.
    */
-  private layout() {
-    this.pinDropped = false;
-    if (this.anchor.mode === 'bottom' && this.items.length)
-      return chatLayout({ index: this.items.length - 1, block: 'end' }, OVERHANG);
+  #layout() {
+    this.#pinDropped = false;
+    if (this.anchor.mode === 'bottom' && this.#items.length)
+      return chatLayout({ index: this.#items.length - 1, block: 'end' }, OVERHANG);
     if (this.anchor.mode === 'item') {
-      const index = findIndexFromEnd(this.items, this.anchor.key);
+      const index = findIndexFromEnd(this.#items, this.anchor.key);
       if (index >= 0) return chatLayout({ index, block: 'start' }, OVERHANG);
     }
     return chatLayout(null, OVERHANG);
   }
 
-  private renderItem(
+  #renderItem(
     m: Message,
     index: number,
     language: string,
@@ -314,7 +314,7 @@ export class CharlaMessageList extends LitElement {
     lastIndex: number,
     t: Translate,
   ): TemplateResult {
-    const row = rowInfo(this.items, index, this.userId, this.groupRoom);
+    const row = rowInfo(this.#items, index, this.#userId, this.#groupRoom);
     return html`<charla-message
       data-key=${String(m.id)}
       .message=${m}
@@ -326,16 +326,16 @@ export class CharlaMessageList extends LitElement {
       ?show-sender=${row.showSender}
       .latest=${index === lastIndex}
       ?disabled=${disabled}
-      ?answered=${isAnswered(this.items, index)}
+      ?answered=${isAnswered(this.#items, index)}
     ></charla-message>`;
   }
 
   override render() {
-    const language = this.stores.get('$language') ?? 'es';
+    const language = this.#stores.get('$language') ?? 'es';
     const t = translator(language);
-    const history = this.stores.get('$currentHistory');
-    const disabled = this.stores.get('$ui')?.inputsDisabled ?? false;
-    const lastIndex = this.items.length - 1;
+    const history = this.#stores.get('$currentHistory');
+    const disabled = this.#stores.get('$ui')?.inputsDisabled ?? false;
+    const lastIndex = this.#items.length - 1;
     return html`
       ${
         history?.loading
@@ -350,24 +350,29 @@ export class CharlaMessageList extends LitElement {
         role="region"
         aria-label=${t('messages')}
         tabindex="0"
-        @scroll=${this.handleScroll}
-        @unpinned=${this.handleUnpinned}
-        @visibilityChanged=${this.handleVisibilityChanged}
+        @scroll=${this.#handleScroll}
+        @unpinned=${this.#handleUnpinned}
+        @visibilityChanged=${this.#handleVisibilityChanged}
       >
         ${virtualize({
-          items: this.items as Message[],
+          items: this.#items as Message[],
           // The virtualizer may still ask for indices of a longer, older list for a
           // moment after the list shrinks (a room switch): such an item is undefined.
           keyFunction: (m: Message | undefined, index: number) => (m ? String(m.id) : `gone:${index}`),
           renderItem: (m: Message | undefined, index: number) =>
-            m ? this.renderItem(m, index, language, disabled, lastIndex, t) : html``,
+            m ? this.#renderItem(m, index, language, disabled, lastIndex, t) : html``,
           scroller: true,
-          layout: this.layout(),
+          layout: this.#layout(),
         })}
       </div>
       ${
         this.anchor.mode !== 'bottom' && this.unseenBelow > 0
-          ? html`<button type="button" class="jump" part="new-messages-button" @click=${this.handleJumpClick}>
+          ? html`<button
+              type="button"
+              class="jump"
+              part="new-messages-button"
+              @click=${this.#handleJumpClick}
+            >
               ${icons.arrowDown()}<span>${t('newMessages')} (${this.unseenBelow})</span>
             </button>`
           : nothing

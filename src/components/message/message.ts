@@ -94,7 +94,7 @@ export class CharlaMessage extends LitElement {
   /** A date separator shown above the message (the first of its day), or empty. */
   dayLabel = '';
 
-  private readonly media = new MediaRefreshController(this, () =>
+  readonly #media = new MediaRefreshController(this, () =>
     this.actions ? (url: string) => this.actions!.refreshMediaUrl(url) : undefined,
   );
 
@@ -102,11 +102,11 @@ export class CharlaMessage extends LitElement {
     if (changed.has('message') && this.message) this.dataset['id'] = String(this.message.id);
   }
 
-  private handleRetryClick(): void {
+  #handleRetryClick(): void {
     if (this.message && this.actions) this.actions.retry(String(this.message.id)).catch(() => undefined);
   }
 
-  private renderMeta(m: Message, t: Translate): TemplateResult {
+  #renderMeta(m: Message, t: Translate): TemplateResult {
     const when = messageDate(m);
     const status = m.status;
     const statusIcon = STATUS_ICONS[status] ?? icons.clock;
@@ -122,13 +122,13 @@ export class CharlaMessage extends LitElement {
       }
       ${
         this.own && status === 'FAILED'
-          ? html`<button type="button" class="retry" @click=${this.handleRetryClick}>${t('retry')}</button>`
+          ? html`<button type="button" class="retry" @click=${this.#handleRetryClick}>${t('retry')}</button>`
           : nothing
       }
     </div>`;
   }
 
-  private renderExtras(m: Message, r: RenderContext): TemplateResult {
+  #renderExtras(m: Message, r: RenderContext): TemplateResult {
     const i = m.interactive;
     return html`${renderOptions(m, r)}${renderQuickReplies(m, r)}${i?.kind === 'voice_call' ? renderCall(m, i, r) : nothing}${
       i?.kind === 'contact_info_request'
@@ -148,16 +148,16 @@ export class CharlaMessage extends LitElement {
     if (!m) return nothing;
     return html`${
       this.dayLabel ? html`<div class="day" role="separator"><span>${this.dayLabel}</span></div>` : nothing
-    }${this.renderRow(m)}`;
+    }${this.#renderRow(m)}`;
   }
 
-  private renderRow(m: Message) {
+  #renderRow(m: Message) {
     const t = translator(this.language);
     const r: RenderContext = {
       t,
       language: this.language,
       actions: this.actions,
-      media: this.media,
+      media: this.#media,
       own: this.own,
       latest: this.latest,
     };
@@ -172,7 +172,7 @@ export class CharlaMessage extends LitElement {
       <div class="bubble ${media ? 'bubble--media' : ''}" part="bubble">
         ${hasText ? renderBody(m, r) : nothing}${contacts ? renderContacts(contacts, r) : nothing}
       </div>
-      ${this.renderExtras(m, r)} ${this.renderMeta(m, t)}
+      ${this.#renderExtras(m, r)} ${this.#renderMeta(m, t)}
     </div>`;
   }
 }

@@ -32,21 +32,21 @@ export class CharlaRoomContacts extends LitElement {
   /** Ids being added right now (their buttons are disabled meanwhile). */
   private adding = new Set<string>();
 
-  private readonly stores = new ContextStoresController(this, [
+  readonly #stores = new ContextStoresController(this, [
     '$roomContacts',
     '$roomContactsLoading',
     '$language',
   ]);
 
   override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('context')) this.stores.use(this.context);
+    if (changed.has('context')) this.#stores.use(this.context);
   }
 
-  private handleBackClick(): void {
+  #handleBackClick(): void {
     this.context?.actions.hideHomeMenu();
   }
 
-  private handleChoose = (contact: Contact): void => {
+  #handleChoose = (contact: Contact): void => {
     const id = String(contact.id);
     if (!this.context || this.adding.has(id)) return;
     this.adding = new Set(this.adding).add(id);
@@ -61,9 +61,9 @@ export class CharlaRoomContacts extends LitElement {
   };
 
   override render() {
-    const t = translator(this.stores.get('$language'));
-    const contacts = this.stores.get('$roomContacts') ?? [];
-    const loading = this.stores.get('$roomContactsLoading') ?? false;
+    const t = translator(this.#stores.get('$language'));
+    const contacts = this.#stores.get('$roomContacts') ?? [];
+    const loading = this.#stores.get('$roomContactsLoading') ?? false;
     return html`
       <header class="header" part="header">
         <button
@@ -71,7 +71,7 @@ export class CharlaRoomContacts extends LitElement {
           class="icon-button"
           part="back-button"
           aria-label=${t('back')}
-          @click=${this.handleBackClick}
+          @click=${this.#handleBackClick}
         >
           ${icons.back()}
         </button>
@@ -84,7 +84,7 @@ export class CharlaRoomContacts extends LitElement {
           contacts.length
             ? html`<ul class="list">
                 ${contacts.map((c) =>
-                  contactItem(c, t('addToRoom'), this.handleChoose, this.adding.has(String(c.id))),
+                  contactItem(c, t('addToRoom'), this.#handleChoose, this.adding.has(String(c.id))),
                 )}
               </ul>`
             : loading

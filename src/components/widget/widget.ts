@@ -39,62 +39,57 @@ export class CharlaWidget extends LitElement {
   /** Where the launcher and panel sit; reflected from theme.position. */
   position = 'bottom-right';
 
-  private get launcher(): HTMLButtonElement | null {
+  get #launcher(): HTMLButtonElement | null {
     return this.renderRoot?.querySelector<HTMLButtonElement>('.launcher') ?? null;
   }
-  private get panel(): HTMLElement | null {
+  get #panel(): HTMLElement | null {
     return this.renderRoot?.querySelector<HTMLElement>('.panel') ?? null;
   }
 
-  private readonly stores = new ContextStoresController(this, [
-    '$ui',
-    '$unreadTotal',
-    '$config',
-    '$language',
-  ]);
-  private appliedTheme: unknown;
-  private themeProps: string[] = [];
-  private wasOpen = false;
-  private returnFocus = false;
-  private focusPanel = false;
+  readonly #stores = new ContextStoresController(this, ['$ui', '$unreadTotal', '$config', '$language']);
+  #appliedTheme: unknown;
+  #themeProps: string[] = [];
+  #wasOpen = false;
+  #returnFocus = false;
+  #focusPanel = false;
 
   override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('context')) this.stores.use(this.context);
-    this.applyTheme();
-    const open = this.stores.get('$ui')?.open ?? false;
-    if (this.wasOpen && !open) {
+    if (changed.has('context')) this.#stores.use(this.context);
+    this.#applyTheme();
+    const open = this.#stores.get('$ui')?.open ?? false;
+    if (this.#wasOpen && !open) {
       // Only take focus back when it was inside the widget: a facade close() must not steal the page's focus.
-      this.returnFocus ||= this.matches(':focus-within');
+      this.#returnFocus ||= this.matches(':focus-within');
     }
-    if (!this.wasOpen && open) {
-      this.focusPanel = this.shadowRoot?.activeElement === this.launcher && this.launcher !== undefined;
+    if (!this.#wasOpen && open) {
+      this.#focusPanel = this.shadowRoot?.activeElement === this.#launcher && this.#launcher !== undefined;
     }
-    this.wasOpen = open;
+    this.#wasOpen = open;
   }
 
   override updated(): void {
-    if (this.returnFocus) {
-      this.returnFocus = false;
-      this.launcher?.focus();
+    if (this.#returnFocus) {
+      this.#returnFocus = false;
+      this.#launcher?.focus();
     }
-    if (this.focusPanel) {
-      this.focusPanel = false;
+    if (this.#focusPanel) {
+      this.#focusPanel = false;
       // The view renders after this element: wait for it, then let it pick its own first control.
-      const view = this.panel?.firstElementChild as
+      const view = this.#panel?.firstElementChild as
         (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
       void view?.updateComplete?.then(() => view.focus());
     }
   }
 
-  private applyTheme(): void {
-    const theme = this.stores.get('$config')?.theme ?? null;
-    if (theme === this.appliedTheme) return;
-    this.appliedTheme = theme;
-    for (const name of this.themeProps) this.style.removeProperty(name);
+  #applyTheme(): void {
+    const theme = this.#stores.get('$config')?.theme ?? null;
+    if (theme === this.#appliedTheme) return;
+    this.#appliedTheme = theme;
+    for (const name of this.#themeProps) this.style.removeProperty(name);
     const props = themeProperties(theme);
     // setProperty (CSSOM) works under style-src 'self'; every value here was validated by themeProperties.
     for (const [name, value] of Object.entries(props)) this.style.setProperty(name, value);
-    this.themeProps = Object.keys(props);
+    this.#themeProps = Object.keys(props);
     this.position = panelPosition(theme?.['position']);
     const scheme = theme?.['colorScheme'] === 'auto' || theme?.['darkMode'] === true;
     this.toggleAttribute('color-scheme', scheme);
@@ -102,27 +97,27 @@ export class CharlaWidget extends LitElement {
     if (typeof document !== 'undefined') loadGoogleFont(document, theme);
   }
 
-  private handleLauncherClick(): void {
-    const ui = this.stores.get('$ui');
+  #handleLauncherClick(): void {
+    const ui = this.#stores.get('$ui');
     if (!this.context || !ui || ui.launcherDisabled) return;
     if (ui.open) {
       this.context.actions.close();
     } else {
-      this.focusPanel = true;
+      this.#focusPanel = true;
       this.context.actions.open();
     }
   }
 
-  private handleKeyDown(event: KeyboardEvent): void {
+  #handleKeyDown(event: KeyboardEvent): void {
     if (event.key !== 'Escape' || event.defaultPrevented) return;
     // Esc inside an open image viewer closes the viewer only.
     if (event.composedPath().some((n) => n instanceof HTMLDialogElement)) return;
     event.preventDefault();
-    this.returnFocus = true;
+    this.#returnFocus = true;
     this.context?.actions.close();
   }
 
-  private renderView(ui: UiState) {
+  #renderView(ui: UiState) {
     switch (ui.view) {
       case 'home':
         return html`<charla-home-menu
@@ -143,11 +138,11 @@ export class CharlaWidget extends LitElement {
   }
 
   override render() {
-    const t = translator(this.stores.get('$language'));
-    const ui = this.stores.get('$ui');
+    const t = translator(this.#stores.get('$language'));
+    const ui = this.#stores.get('$ui');
     const open = ui?.open ?? false;
     const disabled = !ui || ui.launcherDisabled;
-    const unread = this.stores.get('$unreadTotal') ?? 0;
+    const unread = this.#stores.get('$unreadTotal') ?? 0;
     const label = disabled
       ? t('launcherDisabled')
       : open
@@ -155,7 +150,7 @@ export class CharlaWidget extends LitElement {
         : unread > 0
           ? t('openChatUnread', { count: unread })
           : t('openChat');
-    const name = this.stores.get('$config')?.properties['name'];
+    const name = this.#stores.get('$config')?.properties['name'];
     return html`
       <button
         type="button"
@@ -165,7 +160,7 @@ export class CharlaWidget extends LitElement {
         aria-expanded=${open ? 'true' : 'false'}
         aria-controls="panel"
         ?disabled=${disabled}
-        @click=${this.handleLauncherClick}
+        @click=${this.#handleLauncherClick}
       >
         ${open ? icons.close() : icons.chat()}
         ${unread > 0 && !open ? html`<span class="badge" part="badge" aria-hidden="true">${unread > 99 ? '99+' : unread}</span>` : nothing}
@@ -177,9 +172,9 @@ export class CharlaWidget extends LitElement {
         role="dialog"
         aria-label=${typeof name === 'string' && name ? name : t('chat')}
         ?hidden=${!open}
-        @keydown=${this.handleKeyDown}
+        @keydown=${this.#handleKeyDown}
       >
-        ${open && ui ? this.renderView(ui) : nothing}
+        ${open && ui ? this.#renderView(ui) : nothing}
       </div>
     `;
   }
