@@ -19,37 +19,38 @@ import { invalidArgument } from '../transport/errors.ts';
 import { isSafeUrl } from './url.ts';
 import { isUuid } from './uuid.ts';
 
+/** `<field> must be <what>`, naming the field (the facade's VALIDATION_ERROR wording). */
+const mustBe = (field: string, what: string) => invalidArgument(`${field} must be ${what}`, field);
+
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A non-empty string id of at most 200 characters. */
 export function requireId(value: unknown, field: string): string {
   if (typeof value !== 'string' || value.trim().length === 0) {
-    throw invalidArgument(`${field} must be a non-empty string`, field);
+    throw mustBe(field, 'a non-empty string');
   }
-  if (value.length > 200) throw invalidArgument(`${field} must be at most 200 characters`, field);
+  if (value.length > 200) throw mustBe(field, 'at most 200 characters');
   return value;
 }
 
 function optionalShortText(value: unknown, field: string): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') throw invalidArgument(`${field} must be a string`, field);
-  if (value.length > SHORT_TEXT_MAX)
-    throw invalidArgument(`${field} must be at most ${SHORT_TEXT_MAX} characters`, field);
+  if (typeof value !== 'string') throw mustBe(field, 'a string');
+  if (value.length > SHORT_TEXT_MAX) throw mustBe(field, `at most ${SHORT_TEXT_MAX} characters`);
   return value;
 }
 
 function requireText(value: unknown, field: string, allowEmpty = false): string {
   if (typeof value !== 'string' || (!allowEmpty && value.trim().length === 0)) {
-    throw invalidArgument(`${field} must be a non-empty string`, field);
+    throw mustBe(field, 'a non-empty string');
   }
-  if (value.length > MESSAGE_TEXT_MAX)
-    throw invalidArgument(`${field} must be at most ${MESSAGE_TEXT_MAX} characters`, field);
+  if (value.length > MESSAGE_TEXT_MAX) throw mustBe(field, `at most ${MESSAGE_TEXT_MAX} characters`);
   return value;
 }
 
 function requireMediaUrl(value: unknown, field: string): string {
-  if (!isSafeUrl(value)) throw invalidArgument(`${field} must be an https address`, field);
+  if (!isSafeUrl(value)) throw mustBe(field, 'an https address');
   return value;
 }
 
@@ -57,15 +58,15 @@ const COORD = /^-?[0-9]{1,3}(\.[0-9]{1,15})?$/;
 function requireCoordinate(value: unknown, field: string, max: number): string {
   const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
   if (typeof text !== 'string' || !COORD.test(text) || Math.abs(Number(text)) > max) {
-    throw invalidArgument(`${field} must be a coordinate between -${max} and ${max}`, field);
+    throw mustBe(field, `a coordinate between -${max} and ${max}`);
   }
   return text;
 }
 
 function requireStringMap(value: unknown, field: string): Record<string, string> {
-  if (!isPlainObject(value)) throw invalidArgument(`${field} must be an object of strings`, field);
+  if (!isPlainObject(value)) throw mustBe(field, 'an object of strings');
   for (const [k, v] of Object.entries(value)) {
-    if (typeof v !== 'string') throw invalidArgument(`${field}.${k} must be a string`, `${field}.${k}`);
+    if (typeof v !== 'string') throw mustBe(`${field}.${k}`, 'a string');
   }
   return value as Record<string, string>;
 }
@@ -78,13 +79,13 @@ export function toOutgoingMessage(
   input: unknown,
   defaults: { id: string; roomId: string | null },
 ): OutgoingMessage {
-  if (!isPlainObject(input)) throw invalidArgument('message must be an object', 'message');
+  if (!isPlainObject(input)) throw mustBe('message', 'an object');
   const type = input['type'];
   if (typeof type !== 'string' || !(SENDABLE_MESSAGE_TYPES as readonly string[]).includes(type)) {
-    throw invalidArgument(`type must be one of ${SENDABLE_MESSAGE_TYPES.join(', ')}`, 'type');
+    throw mustBe('type', `one of ${SENDABLE_MESSAGE_TYPES.join(', ')}`);
   }
   const id = input['id'] ?? defaults.id;
-  if (!isUuid(id)) throw invalidArgument('id must be a UUID (it is the idempotency key)', 'id');
+  if (!isUuid(id)) throw mustBe('id', 'a UUID (it is the idempotency key)');
   const roomId = requireId(input['roomId'] ?? defaults.roomId, 'roomId');
   const senderNames = optionalShortText(input['senderNames'], 'senderNames');
   const base = senderNames === undefined ? { id, roomId } : { id, roomId, senderNames };
@@ -125,20 +126,17 @@ export function toOutgoingMessage(
       };
     case 'POSTBACK': {
       const payload = input['payload'] ?? {};
-      if (!isPlainObject(payload)) throw invalidArgument('payload must be an object', 'payload');
+      if (!isPlainObject(payload)) throw mustBe('payload', 'an object');
       return { ...base, type: 'POSTBACK', text: requireText(input['text'], 'text'), payload };
     }
     case 'EVENT': {
       const slug = input['slug'];
       if (typeof slug !== 'string' || slug.length === 0 || slug.length > 200) {
-        throw invalidArgument('slug must be a non-empty string of at most 200 characters', 'slug');
+        throw mustBe('slug', 'a non-empty string of at most 200 characters');
       }
       const description = input['description'] ?? '';
       if (typeof description !== 'string' || description.length > SHORT_TEXT_MAX) {
-        throw invalidArgument(
-          `description must be a string of at most ${SHORT_TEXT_MAX} characters`,
-          'description',
-        );
+        throw mustBe('description', `a string of at most ${SHORT_TEXT_MAX} characters`);
       }
       return {
         ...base,
@@ -153,41 +151,36 @@ export function toOutgoingMessage(
 
 /** A Contact (id required: string or number). */
 export function requireContact(value: unknown, field = 'contact'): Contact {
-  if (!isPlainObject(value)) throw invalidArgument(`${field} must be an object`, field);
+  if (!isPlainObject(value)) throw mustBe(field, 'an object');
   const id = value['id'];
   const idOk =
     (typeof id === 'string' && id.length > 0 && id.length <= 200) ||
     (typeof id === 'number' && Number.isFinite(id));
-  if (!idOk) throw invalidArgument(`${field}.id must be a non-empty string or a number`, `${field}.id`);
+  if (!idOk) throw mustBe(`${field}.id`, 'a non-empty string or a number');
   for (const k of ['avatar', 'names', 'color', 'type'] as const) {
     const v = value[k];
-    if (v !== undefined && typeof v !== 'string')
-      throw invalidArgument(`${field}.${k} must be a string`, `${field}.${k}`);
+    if (v !== undefined && typeof v !== 'string') throw mustBe(`${field}.${k}`, 'a string');
   }
   return value as unknown as Contact;
 }
 
 export function requireContacts(value: unknown, field = 'contacts'): Contact[] {
-  if (!Array.isArray(value)) throw invalidArgument(`${field} must be an array of contacts`, field);
+  if (!Array.isArray(value)) throw mustBe(field, 'an array of contacts');
   return value.map((c, i) => requireContact(c, `${field}[${i}]`));
 }
 
 /** addMembers items, with memberType defaulting to Client. */
 export function requireMembers(value: unknown): (AddMembersItem & { memberType: MemberType })[] {
-  if (!Array.isArray(value) || value.length === 0)
-    throw invalidArgument('members must be a non-empty array', 'members');
+  if (!Array.isArray(value) || value.length === 0) throw mustBe('members', 'a non-empty array');
   if (value.length > ADD_MEMBERS_MAX)
     throw invalidArgument(`at most ${ADD_MEMBERS_MAX} members at once`, 'members');
   return (value as unknown[]).map((m, i): AddMembersItem & { memberType: MemberType } => {
-    if (!isPlainObject(m)) throw invalidArgument(`members[${i}] must be an object`, `members[${i}]`);
+    if (!isPlainObject(m)) throw mustBe(`members[${i}]`, 'an object');
     const referenceId = requireId(m['referenceId'], `members[${i}].referenceId`);
     const names = optionalShortText(m['names'], `members[${i}].names`);
     const memberType = (m['memberType'] ?? 'Client') as MemberType;
     if (!(MEMBER_TYPES as readonly string[]).includes(memberType)) {
-      throw invalidArgument(
-        `members[${i}].memberType must be one of ${MEMBER_TYPES.join(', ')}`,
-        `members[${i}].memberType`,
-      );
+      throw mustBe(`members[${i}].memberType`, `one of ${MEMBER_TYPES.join(', ')}`);
     }
     return names === undefined ? { referenceId, memberType } : { referenceId, names, memberType };
   });
@@ -203,7 +196,7 @@ export function requireGetMessages(
   const roomId = requireId(value['roomId'], 'roomId');
   const limit = value['limit'] ?? defaultLimit;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > GET_MESSAGES_LIMIT_MAX) {
-    throw invalidArgument(`limit must be an integer from 1 to ${GET_MESSAGES_LIMIT_MAX}`, 'limit');
+    throw mustBe('limit', `an integer from 1 to ${GET_MESSAGES_LIMIT_MAX}`);
   }
   const id = value['id'] ?? null;
   if (
@@ -211,7 +204,7 @@ export function requireGetMessages(
     !(typeof id === 'string' && id.length > 0) &&
     !(typeof id === 'number' && Number.isFinite(id))
   ) {
-    throw invalidArgument('id must be a message id (string or number) or null', 'id');
+    throw mustBe('id', 'a message id (string or number) or null');
   }
   return { roomId, limit, id: id === null ? null : String(id) };
 }
