@@ -27,6 +27,7 @@ export {
 } from './validate.ts';
 export type { Problems, ValidateOptions } from './validate.ts';
 export { base64Utf8 } from './base64.ts';
+export { userHash } from './identity.ts';
 export type {
   AssetsRefreshBody,
   BotContact,

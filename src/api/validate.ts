@@ -353,6 +353,9 @@ export function checkWidgetCreate(body: unknown): Problems {
                 'must be an origin such as https://shop.example.com or https://*.example.com';
           });
       }
+      const iv = credentials['identityVerification'];
+      if (iv !== undefined && typeof iv !== 'boolean')
+        p['/widget/credentials/identityVerification'] = 'must be a boolean';
     }
   }
   return p;

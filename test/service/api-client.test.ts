@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
-import { CharlaApiError, createClient, type CharlaClient } from '../../src/api/index.ts';
+import { CharlaApiError, createClient, userHash, type CharlaClient } from '../../src/api/index.ts';
 
 const PUBLIC_BASE = 'https://charla.test';
 const DATABASE_URL = process.env['DATABASE_URL'] || 'memory://';
@@ -127,6 +127,34 @@ describe('createWidget()', () => {
     );
     expect(rows).toHaveLength(1);
     expect(rows[0]!.key_hash).not.toContain(result.data.ApiKey.key);
+  });
+
+  it('issues an identity secret whose userHash opens a session of a verifying widget', async () => {
+    const result = await client.createWidget({
+      bot: { id: botId },
+      widget: { properties: { type: 'normal' }, credentials: { identityVerification: true } },
+    });
+    const secret = result.data.ApiKey.identitySecret;
+    expect(secret).toMatch(/^cis_/);
+    const open = (body: Record<string, unknown>) =>
+      fetch(base + '/v1/widget/session', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ apiKey: result.data.ApiKey.key, ...body }),
+      });
+    const hash = await userHash(secret, 'ana');
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect((await open({ userId: 'ana', userHash: hash })).status).toBe(200);
+    expect((await open({ userId: 'beto', userHash: hash })).status).toBe(401);
+    await expect(userHash('', 'ana')).rejects.toThrow(TypeError);
+    // The client refuses a non-boolean switch before sending.
+    const bad = await rejection(() =>
+      client.createWidget({
+        bot: {},
+        widget: { credentials: { identityVerification: 'yes' as unknown as boolean } },
+      }),
+    );
+    expect(bad.validationError).toHaveProperty(['/widget/credentials/identityVerification']);
   });
 
   it('reuses an existing bot, with a company token', async () => {
