@@ -2,8 +2,8 @@
 /**
  * Size benchmark: gzip and brotli of the script-tag bundles against the
  * budgets in bench/budgets.json ("size"), beside the floor of the
- * dependencies (lit + nanostores + socket.io-client bundled alone, minified,
- * as an IIFE, in this same run). Builds first when dist/ lacks a bundle.
+ * dependencies (lit + nanostores + socket.io-client + @lit-labs/virtualizer
+ * bundled alone, minified, as an IIFE, in this same run). Builds first when dist/ lacks a bundle.
  * Writes bench/results/size.json; exits non-zero over budget.
  */
 import { spawnSync } from 'node:child_process';
@@ -30,9 +30,10 @@ function resolveRoot() {
 /** What the floor bundles: the APIs the widget is built on, kept alive by exporting them. */
 const FLOOR_ENTRY = `
 export { LitElement, ReactiveElement, html, svg, css, nothing, render } from 'lit';
-export { customElement, property, state, query } from 'lit/decorators.js';
 export { atom, map, computed, onMount } from 'nanostores';
 export { io } from 'socket.io-client';
+export { virtualize } from '@lit-labs/virtualizer/virtualize.js';
+export { FlowLayout } from '@lit-labs/virtualizer/layouts/flow.js';
 `;
 const FLOOR_NAME = 'charla-size-floor';
 const FLOOR_ID = `\0${FLOOR_NAME}.js`;
@@ -110,8 +111,9 @@ async function widgetBreakdown() {
   });
   const results = Array.isArray(output) ? output : [output];
   const chunk = results.flatMap((r) => ('output' in r ? r.output : [])).find((o) => o.type === 'chunk');
-  if (!chunk) return [];
+  if (!chunk) return { groups: [], modules: [] };
   const groups = new Map();
+  const modules = [];
   for (const [id, info] of Object.entries(chunk.modules)) {
     const path = id.replace(/^\0/, '').split('\\').join('/');
     const nm = path.lastIndexOf('node_modules/');
@@ -127,6 +129,7 @@ async function widgetBreakdown() {
         .join('/');
     }
     groups.set(group, `${groups.get(group) ?? ''}${info.code ?? ''}\n`);
+    if (info.code) modules.push({ module: moduleName(path), code: info.code });
   }
   // Each group's code minified on its own: a closer proxy of its weight than the rendered length.
   const sizes = new Map();
@@ -140,12 +143,42 @@ async function widgetBreakdown() {
     sizes.set(group, bytes);
   }
   const total = [...sizes.values()].reduce((a, b) => a + b, 0) || 1;
-  return [...sizes.entries()]
+  const groupShares = [...sizes.entries()]
     .map(([group, bytes]) => ({ group, share: bytes / total }))
     .sort((a, b) => b.share - a.share);
+  return { groups: groupShares, modules: byModule ? moduleSizes(modules) : [] };
+}
+
+/** A module's id as a short name: `src/widget/core.ts`, `@lit-labs/virtualizer/Virtualizer.js`. */
+function moduleName(path) {
+  const nm = path.lastIndexOf('node_modules/');
+  if (nm >= 0) return path.slice(nm + 'node_modules/'.length);
+  return path.startsWith(`${root}/`) ? path.slice(root.length + 1) : path;
+}
+
+/**
+ * `--modules`: each module minified and gzipped alone. Alone, a module cannot
+ * share gzip's dictionary with the rest, so the figures overstate its weight
+ * in the bundle (their sum exceeds the bundle's): use them to rank, not to add.
+ */
+function moduleSizes(modules) {
+  return modules
+    .map(({ module, code }) => {
+      let min = code;
+      try {
+        min = minifySync('module.js', code, { compress: true, mangle: true }).code;
+      } catch {
+        // A fragment that does not minify alone is measured as rendered.
+      }
+      return { module, minified: min.length, gzip: gzipSync(min, { level: 9 }).length };
+    })
+    .sort((a, b) => b.gzip - a.gzip);
 }
 
 const kb = (n) => `${(n / 1024).toFixed(2)} KB`;
+
+/** `node bench/size.mjs --modules`: also list every module of the widget, heaviest first. */
+const byModule = process.argv.includes('--modules');
 
 async function main() {
   const files = Object.values(budgets).map((b) => b.file);
@@ -183,7 +216,7 @@ async function main() {
       r.withinBudget ? 'ok' : 'OVER',
     ]),
     [
-      'dependency floor (lit + nanostores + socket.io-client)',
+      'dependency floor (lit + nanostores + socket.io-client + virtualizer)',
       kb(floor.raw),
       kb(floor.gzip),
       kb(floor.brotli),
@@ -208,7 +241,7 @@ async function main() {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of table.slice(1)) console.log(line(r));
 
-  const breakdown = widget ? await widgetBreakdown() : [];
+  const { groups: breakdown, modules } = widget ? await widgetBreakdown() : { groups: [], modules: [] };
   if (widget && breakdown.length > 0) {
     console.log(
       `\nWhere the widget's ${kb(widget.gzip)} gzip come from (estimated: each part minified alone):`,
@@ -222,6 +255,13 @@ async function main() {
     }
   }
 
+  if (modules.length > 0) {
+    console.log('\nEvery module, minified and gzipped alone (overstated: ranks, does not add up):');
+    for (const m of modules) {
+      console.log(`  ${String(m.gzip).padStart(6)} B gzip  ${String(m.minified).padStart(7)} B  ${m.module}`);
+    }
+  }
+
   const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' });
   const result = {
     bench: 'size',
@@ -230,7 +270,10 @@ async function main() {
     node: process.version,
     unit: 'bytes',
     bundles: Object.fromEntries(rows.map(({ name, ...r }) => [name, r])),
-    floor: { includes: ['lit', 'lit/decorators.js', 'nanostores', 'socket.io-client'], ...floor },
+    floor: {
+      includes: ['lit', 'nanostores', 'socket.io-client', '@lit-labs/virtualizer'],
+      ...floor,
+    },
     widgetBreakdown: breakdown.map((b) => ({
       ...b,
       gzipEstimate: widget ? Math.round(b.share * widget.gzip) : null,
