@@ -2,7 +2,7 @@
  * The per-instance state of one widget, as nanostores. Every widget instance
  * makes its own set: two widgets on one page share nothing.
  */
-import { atom, computed, readonlyType, type ReadableAtom, type WritableAtom } from 'nanostores';
+import { atom, computed, type ReadableAtom, type WritableAtom } from 'nanostores';
 import type {
   ConnectionState,
   Contact,
@@ -92,24 +92,14 @@ export function createStores(language: Language = 'es'): StoreSet {
   );
   const $open = computed(w.$ui, (ui) => ui.open);
 
+  // Components read every writable store but the per-room maps (they see the current room's
+  // through computed stores), typed read-only (nanostores' readonlyType is the identity too).
+  const { $messagesByRoom: _messages, $historyByRoom: _history, ...readable } = w;
   const read: WidgetStores = {
-    $connection: readonlyType(w.$connection),
-    $ui: readonlyType(w.$ui),
-    $config: readonlyType(w.$config),
-    $user: readonlyType(w.$user),
-    $language: readonlyType(w.$language),
-    $rooms: readonlyType(w.$rooms),
-    $currentRoomId: readonlyType(w.$currentRoomId),
+    ...readable,
     $currentMessages,
     $currentHistory,
-    $contacts: readonlyType(w.$contacts),
-    $contactsLoading: readonlyType(w.$contactsLoading),
-    $roomContacts: readonlyType(w.$roomContacts),
-    $roomContactsLoading: readonlyType(w.$roomContactsLoading),
-    $unreadByRoom: readonlyType(w.$unreadByRoom),
     $unreadTotal,
-    $uploads: readonlyType(w.$uploads),
-    $lastError: readonlyType(w.$lastError),
   };
   const host: HostStores = {
     $connection: read.$connection,
