@@ -3,24 +3,18 @@
  * `src` or an `href`: https anywhere, http only on the developer's own machine.
  * `tel:` and `mailto:` links are built from validated values, never passed through.
  */
+import { parseSafeUrl } from '../../util/url.ts';
 
+/** Where rendered http addresses may point: narrower than util/url.ts's local hosts (no `*.localhost`). */
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** The address normalised by the URL parser, or null when it may not be used. */
 export function safeUrl(value: unknown): string | null {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 4096) return null;
   // Control characters and whitespace inside an address are a smuggling trick, never a real URL.
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0020\u007f-\u009f]/.test(value)) return null;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return null;
-  }
-  if (url.protocol === 'https:') return url.href;
-  if (url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname)) return url.href;
-  return null;
+  if (typeof value === 'string' && /[\u0000-\u0020\u007f-\u009f]/.test(value)) return null;
+  const url = parseSafeUrl(value);
+  return url && (url.protocol === 'https:' || LOCAL_HOSTS.has(url.hostname)) ? url.href : null;
 }
 
 const E164 = /^\+[1-9][0-9]{7,14}$/;
