@@ -5,6 +5,8 @@
  * sees the new state.
  */
 import { randomUUID } from 'node:crypto';
+import { types as pgliteTypes } from '@electric-sql/pglite';
+import pg from 'pg';
 import type {
   BotMessageContent,
   Campaign,
@@ -115,7 +117,50 @@ export async function createCampaign(charla: Charla, body: CampaignCreateBody): 
   return toCampaign(row);
 }
 
-/** GET /v1/campaigns. The range filters on createdAt. */
+/** A row of charla_list_campaigns' page: the columns in COLUMNS order, timestamps as text. */
+type ListedRow = [
+  id: string,
+  name: string,
+  elementName: string,
+  botId: string,
+  status: CampaignStatus,
+  totalMessages: number,
+  deliveredMessages: number,
+  failedMessages: number,
+  createdAt: string,
+  completedAt: string | null,
+  scheduledAt: string | null,
+];
+
+/**
+ * The storage driver's own reading of a timestamptz in text form, so a listed
+ * date is exactly what a selected column of that driver gives.
+ */
+type TimestampParser = (text: string) => Date | string;
+const pgTimestamp = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, 'text') as TimestampParser;
+const pgliteTimestamp: TimestampParser = (text) => pgliteTypes.parseType(text, pgliteTypes.TIMESTAMPTZ);
+
+/**
+ * A timestamptz text in UTC (`2025-03-01 12:34:56.123456+00`, years 1000 to
+ * 9999) rewritten as its ISO form, milliseconds cut as both drivers cut them
+ * (checked against both for every microsecond fraction and every such year);
+ * anything else (another offset, a BC date) goes through the driver's parser.
+ */
+const UTC_TEXT = /^([1-9]\d{3}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?\+00$/;
+function isoFromText(text: string, parse: TimestampParser): string {
+  const m = UTC_TEXT.exec(text);
+  if (!m) return iso(parse(text));
+  const fraction = m[3] === undefined ? '000' : m[3].length >= 3 ? m[3].slice(0, 3) : m[3].padEnd(3, '0');
+  return `${m[1]}T${m[2]}.${fraction}Z`;
+}
+
+/**
+ * GET /v1/campaigns. The range filters on createdAt.
+ *
+ * One call of charla_list_campaigns (migration 003): the count and the page
+ * under one snapshot, with plans the session keeps, and the page as one JSON
+ * value instead of a row of eleven columns per campaign.
+ */
 export async function listCampaigns(
   charla: Charla,
   query: CampaignListQuery,
@@ -125,30 +170,28 @@ export async function listCampaigns(
   const limit = query.limit ?? CAMPAIGN_LIST_LIMIT_DEFAULT;
   const page = query.page ?? CAMPAIGN_LIST_PAGE_DEFAULT;
   const offset = (page - 1) * limit;
-  const params: unknown[] = [query.botId, range.from, range.to];
-  let where = 'bot_id = $1 AND created_at >= $2 AND created_at < $3';
-  if (query.status !== undefined) {
-    params.push(query.status);
-    where += ` AND status = $${params.length}`;
-  }
-  if (query.elementName !== undefined) {
-    params.push(query.elementName);
-    where += ` AND element_name = $${params.length}`;
-  }
-  // One round trip: the count and the page together (the page is empty past the end).
-  const n = params.length;
-  const { rows: joined } = await charla.db.query<CampaignRow & { total: string | number }>(
-    `WITH t AS (SELECT count(*) AS total FROM campaigns WHERE ${where})
-     SELECT t.total, p.* FROM t LEFT JOIN LATERAL (
-       SELECT ${COLUMNS} FROM campaigns WHERE ${where}
-       ORDER BY created_at DESC, id DESC LIMIT $${n + 1} OFFSET $${n + 2}
-     ) p ON true`,
-    [...params, limit, offset],
+  const { rows } = await charla.db.query<{ list: [total: number | string, page: ListedRow[]] }>(
+    'SELECT charla_list_campaigns($1, $2, $3, $4, $5, $6, $7) AS list',
+    [query.botId, range.from, range.to, query.status ?? null, query.elementName ?? null, limit, offset],
   );
-  const total = Number(joined[0]?.total ?? 0);
-  const rows = joined.filter((r) => r.id !== null);
+  const [count, listed] = rows[0]?.list ?? [0, []];
+  const total = Number(count);
+  const timestamp = charla.db.kind === 'pglite' ? pgliteTimestamp : pgTimestamp;
+  const results = listed.map((r): Campaign => ({
+    id: r[0],
+    name: r[1],
+    elementName: r[2],
+    botId: r[3],
+    status: r[4],
+    totalMessages: Number(r[5]),
+    deliveredMessages: Number(r[6]),
+    failedMessages: Number(r[7]),
+    createdAt: isoFromText(r[8], timestamp),
+    completedAt: r[9] === null ? null : isoFromText(r[9], timestamp),
+    scheduledAt: r[10] === null ? null : isoFromText(r[10], timestamp),
+  }));
   return {
-    results: rows.map(toCampaign),
+    results,
     pagination: { limit, page, total, offset, totalPages: Math.ceil(total / limit) },
   };
 }

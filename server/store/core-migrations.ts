@@ -85,4 +85,72 @@ CREATE INDEX IF NOT EXISTS campaigns_bot_element_created ON campaigns (bot_id, e
 CREATE INDEX IF NOT EXISTS campaigns_in_progress_claim ON campaigns (claimed_at) WHERE status = 'IN_PROGRESS';
 `,
   },
+  {
+    // GET /v1/campaigns in one call: the total and the page (rows as arrays, timestamps in their text
+    // form), read under one snapshot (STABLE). A PL/pgSQL function keeps the plans of its statements
+    // for the session, so a list no longer parses and plans its SQL on every request; one branch per
+    // filter shape, so each plan fits its index. The page is not read when it starts past the end.
+    id: '003_campaign_list_function',
+    sql: `
+CREATE OR REPLACE FUNCTION charla_list_campaigns(p_bot_id text, p_from timestamptz, p_to timestamptz,
+  p_status text, p_element_name text, p_limit bigint, p_offset bigint)
+RETURNS json LANGUAGE plpgsql STABLE AS $list$
+DECLARE
+  n bigint;
+  page json;
+BEGIN
+  IF p_status IS NULL AND p_element_name IS NULL THEN
+    SELECT count(*) INTO n FROM campaigns c
+    WHERE c.bot_id = p_bot_id AND c.created_at >= p_from AND c.created_at < p_to;
+    IF n > p_offset THEN
+      SELECT json_agg(json_build_array(c.id, c.name, c.element_name, c.bot_id, c.status, c.total_messages,
+          c.delivered_messages, c.failed_messages, c.created_at::text, c.completed_at::text, c.scheduled_at::text)
+        ORDER BY c.created_at DESC, c.id DESC) INTO page
+      FROM (SELECT c.id, c.name, c.element_name, c.bot_id, c.status, c.total_messages, c.delivered_messages,
+          c.failed_messages, c.created_at, c.completed_at, c.scheduled_at FROM campaigns c
+        WHERE c.bot_id = p_bot_id AND c.created_at >= p_from AND c.created_at < p_to
+        ORDER BY c.created_at DESC, c.id DESC LIMIT p_limit OFFSET p_offset) c;
+    END IF;
+  ELSIF p_element_name IS NULL THEN
+    SELECT count(*) INTO n FROM campaigns c
+    WHERE c.bot_id = p_bot_id AND c.status = p_status AND c.created_at >= p_from AND c.created_at < p_to;
+    IF n > p_offset THEN
+      SELECT json_agg(json_build_array(c.id, c.name, c.element_name, c.bot_id, c.status, c.total_messages,
+          c.delivered_messages, c.failed_messages, c.created_at::text, c.completed_at::text, c.scheduled_at::text)
+        ORDER BY c.created_at DESC, c.id DESC) INTO page
+      FROM (SELECT c.id, c.name, c.element_name, c.bot_id, c.status, c.total_messages, c.delivered_messages,
+          c.failed_messages, c.created_at, c.completed_at, c.scheduled_at FROM campaigns c
+        WHERE c.bot_id = p_bot_id AND c.status = p_status AND c.created_at >= p_from AND c.created_at < p_to
+        ORDER BY c.created_at DESC, c.id DESC LIMIT p_limit OFFSET p_offset) c;
+    END IF;
+  ELSIF p_status IS NULL THEN
+    SELECT count(*) INTO n FROM campaigns c
+    WHERE c.bot_id = p_bot_id AND c.element_name = p_element_name AND c.created_at >= p_from AND c.created_at < p_to;
+    IF n > p_offset THEN
+      SELECT json_agg(json_build_array(c.id, c.name, c.element_name, c.bot_id, c.status, c.total_messages,
+          c.delivered_messages, c.failed_messages, c.created_at::text, c.completed_at::text, c.scheduled_at::text)
+        ORDER BY c.created_at DESC, c.id DESC) INTO page
+      FROM (SELECT c.id, c.name, c.element_name, c.bot_id, c.status, c.total_messages, c.delivered_messages,
+          c.failed_messages, c.created_at, c.completed_at, c.scheduled_at FROM campaigns c
+        WHERE c.bot_id = p_bot_id AND c.element_name = p_element_name AND c.created_at >= p_from AND c.created_at < p_to
+        ORDER BY c.created_at DESC, c.id DESC LIMIT p_limit OFFSET p_offset) c;
+    END IF;
+  ELSE
+    SELECT count(*) INTO n FROM campaigns c
+    WHERE c.bot_id = p_bot_id AND c.status = p_status AND c.element_name = p_element_name AND c.created_at >= p_from AND c.created_at < p_to;
+    IF n > p_offset THEN
+      SELECT json_agg(json_build_array(c.id, c.name, c.element_name, c.bot_id, c.status, c.total_messages,
+          c.delivered_messages, c.failed_messages, c.created_at::text, c.completed_at::text, c.scheduled_at::text)
+        ORDER BY c.created_at DESC, c.id DESC) INTO page
+      FROM (SELECT c.id, c.name, c.element_name, c.bot_id, c.status, c.total_messages, c.delivered_messages,
+          c.failed_messages, c.created_at, c.completed_at, c.scheduled_at FROM campaigns c
+        WHERE c.bot_id = p_bot_id AND c.status = p_status AND c.element_name = p_element_name AND c.created_at >= p_from AND c.created_at < p_to
+        ORDER BY c.created_at DESC, c.id DESC LIMIT p_limit OFFSET p_offset) c;
+    END IF;
+  END IF;
+  RETURN json_build_array(n, coalesce(page, '[]'::json));
+END
+$list$;
+`,
+  },
 ];

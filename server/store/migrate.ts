@@ -23,7 +23,9 @@ export async function migrate(db: Db, migrations: Migration[]): Promise<string[]
     await tx.query(
       'CREATE TABLE IF NOT EXISTS charla_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
     );
-    const done = new Set((await tx.query<{ id: string }>('SELECT id FROM charla_migrations')).rows.map((r) => r.id));
+    const done = new Set(
+      (await tx.query<{ id: string }>('SELECT id FROM charla_migrations')).rows.map((r) => r.id),
+    );
     const applied: string[] = [];
     for (const m of sorted) {
       if (done.has(m.id)) continue;
@@ -35,10 +37,34 @@ export async function migrate(db: Db, migrations: Migration[]): Promise<string[]
   });
 }
 
-/** Splits on semicolons at line ends (migrations keep one statement per `;\n`; no $$ bodies). */
-function splitStatements(sql: string): string[] {
-  return sql
-    .split(/;\s*(?:\n|$)/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0 && !/^(--[^\n]*\n?)+$/.test(s));
+/**
+ * Splits on semicolons at line ends (migrations keep one statement per `;\n`).
+ * A dollar-quoted body (`$tag$ ... $tag$`, a function's) is one piece of its
+ * statement whatever it holds.
+ */
+export function splitStatements(sql: string): string[] {
+  const statements: string[] = [];
+  let rest = sql;
+  let current = '';
+  const boundary = /;\s*(?:\n|$)|\$([A-Za-z_][A-Za-z_0-9]*)?\$/;
+  for (;;) {
+    const m = boundary.exec(rest);
+    if (!m) {
+      current += rest;
+      break;
+    }
+    if (m[0].startsWith(';')) {
+      statements.push(current + rest.slice(0, m.index));
+      current = '';
+      rest = rest.slice(m.index + m[0].length);
+      continue;
+    }
+    // A dollar quote: keep everything up to its closing tag.
+    const close = rest.indexOf(m[0], m.index + m[0].length);
+    if (close < 0) throw new Error(`unterminated dollar quote ${m[0]} in a migration`);
+    current += rest.slice(0, close + m[0].length);
+    rest = rest.slice(close + m[0].length);
+  }
+  statements.push(current);
+  return statements.map((s) => s.trim()).filter((s) => s.length > 0 && !/^(--[^\n]*\n?)+$/.test(s));
 }
