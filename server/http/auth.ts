@@ -4,12 +4,29 @@ import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { ApiError } from './errors.ts';
 
+const sha256 = (text: string): Buffer => createHash('sha256').update(text).digest();
+
 /** Constant-time equality of two strings (hashing first hides the length). */
 export function safeEqual(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
-  return timingSafeEqual(ha, hb);
+  return timingSafeEqual(sha256(a), sha256(b));
 }
+
+/**
+ * The digest of a configured secret, made once per value instead of on every
+ * request (the comparison with what a request sends stays constant-time).
+ */
+const secretDigests = new Map<string, Buffer>();
+function secretDigest(secret: string): Buffer {
+  let digest = secretDigests.get(secret);
+  if (!digest) {
+    if (secretDigests.size > 16) secretDigests.clear();
+    digest = sha256(secret);
+    secretDigests.set(secret, digest);
+  }
+  return digest;
+}
+const matchesSecret = (given: string, secret: string): boolean =>
+  timingSafeEqual(sha256(given), secretDigest(secret));
 
 /**
  * Accepts `Basic base64(clientId:clientSecret)`; with allowCompanyToken also
@@ -23,11 +40,10 @@ export function checkBasic(request: FastifyRequest, config: Config, allowCompany
   if (!match) throw new ApiError('UNAUTHORIZED', { message: 'Authorization must use the Basic scheme.' });
   const value = match[1] ?? '';
   let ok = false;
-  if (allowCompanyToken && safeEqual(value, config.companyToken)) ok = true;
+  if (allowCompanyToken && matchesSecret(value, config.companyToken)) ok = true;
   const decoded = Buffer.from(value, 'base64').toString('utf8');
-  const expected = `${config.clientId}:${config.clientSecret}`;
   // Always run both comparisons so timing does not tell which one matched.
-  if (safeEqual(decoded, expected)) ok = true;
+  if (matchesSecret(decoded, `${config.clientId}:${config.clientSecret}`)) ok = true;
   if (!ok) throw new ApiError('UNAUTHORIZED', { message: 'Invalid credentials.' });
 }
 

@@ -95,6 +95,48 @@ export function unstorableText(value: unknown, path = '', depth = 0): Record<str
   return null;
 }
 
+/** Whether a `default` annotation appears anywhere in a schema. */
+function hasDefault(schema: unknown, depth = 0): boolean {
+  if (typeof schema !== 'object' || schema === null || depth > 32) return false;
+  if (Object.hasOwn(schema, 'default')) return true;
+  return Object.values(schema).some((v) => hasDefault(v, depth + 1));
+}
+
+/**
+ * Value.Default for the flat object schemas of query strings and path
+ * parameters, worked out once per schema: when only top-level properties carry
+ * defaults (none deeper, no additionalProperties schema), filling the missing
+ * ones is all Value.Default does, without walking the schema on every request.
+ * Any other schema goes through Value.Default.
+ */
+function defaulterFor(schema: TSchema): (value: unknown) => unknown {
+  const props = (schema as { properties?: Record<string, TSchema> }).properties;
+  const additional = (schema as { additionalProperties?: unknown }).additionalProperties;
+  const flat =
+    props !== undefined &&
+    (schema as { type?: unknown }).type === 'object' &&
+    !Object.hasOwn(schema, 'default') &&
+    (additional === undefined || typeof additional === 'boolean') &&
+    Object.values(props).every((p) => {
+      const { default: _own, ...rest } = p as Record<string, unknown>;
+      return !hasDefault(rest);
+    });
+  if (!flat) return (value) => Value.Default(schema, value);
+  const defaults = Object.entries(props)
+    .filter(
+      ([, p]) => Object.hasOwn(p, 'default') && typeof (p as { default?: unknown }).default !== 'function',
+    )
+    .map(([name, p]) => [name, (p as { default?: unknown }).default] as const);
+  if (defaults.some(([, d]) => typeof d === 'object' && d !== null))
+    return (value) => Value.Default(schema, value);
+  return (value) => {
+    if (typeof value !== 'object' || value === null) return value;
+    const target = value as Record<string, unknown>;
+    for (const [name, d] of defaults) if (target[name] === undefined) target[name] = d;
+    return value;
+  };
+}
+
 /** A custom check for one part of one route (used for unions picked by a field). */
 export type PartCheck = (data: unknown) => Checked;
 
@@ -110,12 +152,13 @@ export function validatorCompiler(
     const part = (httpPart ?? 'body') as 'body' | 'querystring' | 'params' | 'headers';
     const special = custom[part];
     const text = part !== 'body';
+    const withDefaults = text ? defaulterFor(schema) : undefined;
     return (data: unknown) => {
       let value = data;
-      if (text) {
+      if (withDefaults) {
         // Repeated query parameters arrive as arrays; they fail the string/integer check.
         value = convertScalars(schema, value ?? {});
-        value = Value.Default(schema, value);
+        value = withDefaults(value);
       }
       const unstorable = unstorableText(value);
       if (unstorable) return { error: new ValidationFailure(unstorable, part) };
