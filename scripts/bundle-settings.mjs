@@ -47,9 +47,42 @@ export const FINAL_TERSER_OPTIONS = {
   format: { ascii_only: true },
 };
 
-/** Plugins of the script-tag bundles only: Terser runs over Oxc's minified output (FINAL_TERSER_OPTIONS). */
+/**
+ * @lit-labs/virtualizer loads its default layout with `await import('./layouts/flow.js')`
+ * when it is given none. Charla always gives one (a subclass of that same flow layout,
+ * imported statically), but the dynamic import alone makes Rolldown wrap the layout's
+ * three modules in lazy initialisers inside a one-file bundle (measured: 103 B gzip).
+ * The script-tag bundles read the same FlowLayout from a static import instead (the
+ * code only takes `.FlowLayout` of the module), still through an `await`; if a later
+ * virtualizer writes the import differently, nothing is rewritten.
+ */
+const VIRTUALIZER_DEFAULT_LAYOUT = "(await import('./layouts/flow.js'))";
+
+function virtualizerDefaultLayout() {
+  return {
+    name: 'charla-virtualizer-default-layout',
+    transform(code, id) {
+      if (!/[\\/]@lit-labs[\\/]virtualizer[\\/]Virtualizer\.js$/.test(id)) return null;
+      if (!code.includes(VIRTUALIZER_DEFAULT_LAYOUT)) return null;
+      return {
+        code: `import { FlowLayout as charlaFlowLayout } from './layouts/flow.js';\n${code.replace(
+          VIRTUALIZER_DEFAULT_LAYOUT,
+          '(await { FlowLayout: charlaFlowLayout })',
+        )}`,
+        map: null,
+      };
+    },
+  };
+}
+
+/**
+ * Plugins of the script-tag bundles only: the virtualizer's default layout
+ * without a dynamic import, and Terser over Oxc's minified output
+ * (FINAL_TERSER_OPTIONS).
+ */
 export function scriptTagPlugins() {
   return [
+    virtualizerDefaultLayout(),
     {
       name: 'charla-final-minify',
       // After Rolldown's own minifier (generateBundle sees the minified chunks).
