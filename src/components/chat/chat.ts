@@ -1,4 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property } from 'lit/decorators.js';
 import type { Room } from '../../../types/index.ts';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
@@ -27,12 +28,8 @@ import { styles } from './chat.styles.ts';
  */
 export class CharlaChat extends LitElement {
   static override styles = [base, views, styles];
-  // Reactive properties declared here rather than with decorators: no decorator runtime in the bundle (about 600 B gzip).
-  static override properties = {
-    context: { attribute: false },
-  };
 
-  context?: WidgetContext;
+  @property({ attribute: false }) context?: WidgetContext;
 
   get #composer(): (HTMLElement & { updateComplete: Promise<unknown> }) | null {
     return (

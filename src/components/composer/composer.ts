@@ -1,4 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
 import { UPLOAD_IMAGE_MAX_BYTES, UPLOAD_MEDIA_MAX_BYTES, UPLOAD_MEDIA_TYPES } from '../../../types/limits.ts';
 import { AudioRecorderController } from '../../controllers/audio-recorder.ts';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
@@ -40,18 +41,12 @@ export function classifyFile(file: {
  */
 export class CharlaComposer extends LitElement {
   static override styles = [base, styles];
-  // Reactive properties declared here rather than with decorators: no decorator runtime in the bundle (about 600 B gzip).
-  static override properties = {
-    context: { attribute: false },
-    text: { state: true, attribute: false },
-    notice: { state: true, attribute: false },
-  };
   static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
 
-  context?: WidgetContext;
+  @property({ attribute: false }) context?: WidgetContext;
 
-  private text = '';
-  private notice = '';
+  @state() private text = '';
+  @state() private notice = '';
 
   get #textarea(): HTMLTextAreaElement | null {
     return this.renderRoot?.querySelector<HTMLTextAreaElement>('textarea') ?? null;

@@ -1,4 +1,5 @@
 import { LitElement, html, nothing } from 'lit';
+import { property, state } from 'lit/decorators.js';
 import type { Message } from '../../../types/index.ts';
 import { translator } from '../../i18n/index.ts';
 import type { WidgetActions } from '../../widget/context.ts';
@@ -16,33 +17,22 @@ const PHONE = /^\+?[0-9 ().-]{6,20}$/;
  */
 export class CharlaContactForm extends LitElement {
   static override styles = [base, styles];
-  // Reactive properties declared here rather than with decorators: no decorator runtime in the bundle (about 600 B gzip).
-  static override properties = {
-    message: { attribute: false },
-    actions: { attribute: false },
-    language: {},
-    disabled: { type: Boolean },
-    answered: { type: Boolean },
-    error: { state: true, attribute: false },
-    sending: { state: true, attribute: false },
-    sent: { state: true, attribute: false },
-  };
 
   /** The request message the answer refers to. */
-  message?: Message;
-  actions?: WidgetActions;
-  language = 'es';
-  disabled = false;
+  @property({ attribute: false }) message?: Message;
+  @property({ attribute: false }) actions?: WidgetActions;
+  @property() language = 'es';
+  @property({ type: Boolean }) disabled = false;
   /**
    * Already answered (an answer to this request is in the room). Rows of a
    * virtualized list are made anew as they scroll in, so the element's own
    * `sent` flag alone would show the form again.
    */
-  answered = false;
+  @property({ type: Boolean }) answered = false;
 
-  private error = '';
-  private sending = false;
-  private sent = false;
+  @state() private error = '';
+  @state() private sending = false;
+  @state() private sent = false;
 
   async #handleSubmit(event: SubmitEvent): Promise<void> {
     event.preventDefault();

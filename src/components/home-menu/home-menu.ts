@@ -1,4 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property } from 'lit/decorators.js';
 import type { Contact, Room } from '../../../types/index.ts';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
@@ -28,13 +29,9 @@ export function isGroupWidget(config: { properties?: Record<string, unknown> } |
  */
 export class CharlaHomeMenu extends LitElement {
   static override styles = [base, views, styles];
-  // Reactive properties declared here rather than with decorators: no decorator runtime in the bundle (about 600 B gzip).
-  static override properties = {
-    context: { attribute: false },
-  };
   static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
 
-  context?: WidgetContext;
+  @property({ attribute: false }) context?: WidgetContext;
 
   readonly #stores = new ContextStoresController(this, [
     '$rooms',

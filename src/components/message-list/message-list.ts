@@ -1,4 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { virtualize, type VirtualizerHostElement } from '@lit-labs/virtualizer/virtualize.js';
 import type { Message } from '../../../types/index.ts';
@@ -46,19 +47,12 @@ const ANNOUNCEMENTS_KEPT = 10;
  */
 export class CharlaMessageList extends LitElement {
   static override styles = [base, styles, messageStyles];
-  // Reactive properties declared here rather than with decorators: no decorator runtime in the bundle (about 600 B gzip).
-  static override properties = {
-    context: { attribute: false },
-    anchor: { state: true, attribute: false },
-    unseenBelow: { state: true, attribute: false },
-    announcements: { state: true, attribute: false },
-  };
 
-  context?: WidgetContext;
+  @property({ attribute: false }) context?: WidgetContext;
 
-  private anchor: Anchor = { mode: 'bottom' };
-  private unseenBelow = 0;
-  private announcements: { id: string; text: string }[] = [];
+  @state() private anchor: Anchor = { mode: 'bottom' };
+  @state() private unseenBelow = 0;
+  @state() private announcements: { id: string; text: string }[] = [];
 
   get #scroller(): VirtualizerHostElement | null {
     return this.renderRoot?.querySelector<VirtualizerHostElement>('.scroller') ?? null;

@@ -1,4 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { property } from 'lit/decorators.js';
 import type { Message, MessageStatus } from '../../../types/index.ts';
 import { MediaRefreshController } from '../../controllers/media-refresh.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
@@ -59,40 +60,26 @@ const STATUS_ICONS: Record<MessageStatus, () => TemplateResult> = {
  * @cssproperty --charla-color-primary - Background of the user's own bubbles.
  */
 export class CharlaMessage extends LitElement {
-  // Reactive properties declared here rather than with decorators: no decorator runtime in the bundle (about 600 B gzip).
-  static override properties = {
-    message: { attribute: false },
-    actions: { attribute: false },
-    language: {},
-    own: { type: Boolean, reflect: true },
-    grouped: { type: Boolean, reflect: true },
-    showSender: { type: Boolean, attribute: 'show-sender' },
-    latest: { type: Boolean },
-    disabled: { type: Boolean },
-    answered: { type: Boolean },
-    dayLabel: { attribute: false },
-  };
-
   protected override createRenderRoot(): HTMLElement {
     return this;
   }
 
-  message?: Message;
-  actions?: WidgetActions;
-  language = 'es';
+  @property({ attribute: false }) message?: Message;
+  @property({ attribute: false }) actions?: WidgetActions;
+  @property() language = 'es';
   /** Written by this widget's user: right-aligned, primary colour, status mark. */
-  own = false;
+  @property({ type: Boolean, reflect: true }) own = false;
   /** Follows a message of the same sender: tighter spacing. */
-  grouped = false;
+  @property({ type: Boolean, reflect: true }) grouped = false;
   /** Show the sender's name (group rooms). */
-  showSender = false;
+  @property({ type: Boolean, attribute: 'show-sender' }) showSender = false;
   /** Newest message of the room: quick replies are offered only here. */
-  latest = false;
-  disabled = false;
+  @property({ type: Boolean }) latest = false;
+  @property({ type: Boolean }) disabled = false;
   /** A contact_info_request this user has already answered (the list knows from the room's messages). */
-  answered = false;
+  @property({ type: Boolean }) answered = false;
   /** A date separator shown above the message (the first of its day), or empty. */
-  dayLabel = '';
+  @property({ attribute: false }) dayLabel = '';
 
   readonly #media = new MediaRefreshController(this, () =>
     this.actions ? (url: string) => this.actions!.refreshMediaUrl(url) : undefined,

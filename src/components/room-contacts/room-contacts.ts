@@ -1,4 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
 import type { Contact } from '../../../types/index.ts';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator } from '../../i18n/index.ts';
@@ -21,16 +22,11 @@ import { styles } from './room-contacts.styles.ts';
  */
 export class CharlaRoomContacts extends LitElement {
   static override styles = [base, views, styles];
-  // Reactive properties declared here rather than with decorators: no decorator runtime in the bundle (about 600 B gzip).
-  static override properties = {
-    context: { attribute: false },
-    adding: { state: true, attribute: false },
-  };
   static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
 
-  context?: WidgetContext;
+  @property({ attribute: false }) context?: WidgetContext;
   /** Ids being added right now (their buttons are disabled meanwhile). */
-  private adding = new Set<string>();
+  @state() private adding = new Set<string>();
 
   readonly #stores = new ContextStoresController(this, [
     '$roomContacts',

@@ -1,4 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property } from 'lit/decorators.js';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator } from '../../i18n/index.ts';
 import { base, tokens } from '../../styles/base.ts';
@@ -28,16 +29,11 @@ import { styles } from './widget.styles.ts';
  */
 export class CharlaWidget extends LitElement {
   static override styles = [tokens, base, styles];
-  // Reactive properties declared here rather than with decorators: no decorator runtime in the bundle (about 600 B gzip).
-  static override properties = {
-    context: { attribute: false },
-    position: { reflect: true },
-  };
 
   /** The widget core's stores and actions for this instance (set by createWidget). */
-  context?: WidgetContext;
+  @property({ attribute: false }) context?: WidgetContext;
   /** Where the launcher and panel sit; reflected from theme.position. */
-  position = 'bottom-right';
+  @property({ reflect: true }) position = 'bottom-right';
 
   get #launcher(): HTMLButtonElement | null {
     return this.renderRoot?.querySelector<HTMLButtonElement>('.launcher') ?? null;
