@@ -79,5 +79,7 @@ export const en: Catalogue = {
   connectionoffline: 'Offline',
   connectionerror: 'Connection error',
   connectionidle: '',
+  unavailableHere: 'This chat is not available on this site.',
+  startFailed: 'We could not connect to the chat.',
   newMessageFrom: 'New message from {name}: {text}',
 };

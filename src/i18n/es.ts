@@ -77,6 +77,8 @@ export const es = {
   connectionoffline: 'Sin conexión',
   connectionerror: 'Error de conexión',
   connectionidle: '',
+  unavailableHere: 'Este chat no está disponible en este sitio.',
+  startFailed: 'No pudimos conectar con el chat.',
   newMessageFrom: 'Nuevo mensaje de {name}: {text}',
 } as const;
 

@@ -213,6 +213,10 @@ export function createActions(core: WidgetCore): CoreActions {
     dismissError() {
       w.$lastError.set(null);
     },
+    reconnect() {
+      // The core reports a failure in $lastError and $connection; nothing else to do with it here.
+      core.connect().catch(() => undefined);
+    },
     setLanguage(language: Language) {
       if (!(LANGUAGES as readonly string[]).includes(language))
         throw invalidArgument(`language must be one of ${LANGUAGES.join(', ')}`, 'language');

@@ -1,7 +1,7 @@
 /**
  * The script-tag boot, shared by the small loader (src/loader.ts) and the
- * self-contained bundle (src/iife.ts). No imports beyond the user id helper:
- * the loader's budget is 3 KB gzip.
+ * self-contained bundle (src/iife.ts). No imports: the loader's budget is
+ * 3 KB gzip.
  *
  * `window.Charla` becomes `{ createWidget, widgets, version, push, load }`:
  * - `createWidget(options)` returns a handle at once. Until the full bundle
@@ -16,7 +16,6 @@
  * - `charla:load` is dispatched on document with `detail.widgetInstance`
  *   (the handle) when `data-init="true"` created one, and `detail.Charla`.
  */
-import { storedUserId } from '../util/user-id.ts';
 
 /** What the full bundle hands over (`window.__charlaFull`). */
 export interface FullApi {
@@ -30,6 +29,7 @@ export type BootOptions = {
   baseUrl?: string;
   userId?: string;
   userNames?: string;
+  userHash?: string;
   container?: HTMLElement | null;
 } & Record<string, unknown>;
 
@@ -67,7 +67,8 @@ const CSS =
   ':host{all:initial}button{position:fixed;z-index:2147483000;width:56px;height:56px;border:0;border-radius:50%;' +
   'background:var(--charla-color-primary,#2563eb);color:var(--charla-color-on-primary,#fff);cursor:pointer;display:grid;' +
   'place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);padding:0}button:focus-visible{outline:3px solid #111;outline-offset:2px}' +
-  'button[data-p^=b]{bottom:24px}button[data-p^=t]{top:24px}button[data-p$=r]{right:24px}button[data-p$=l]{left:24px}' +
+  'button[data-p^=b]{bottom:24px}button[data-p^=t]{top:24px}button[data-p$=r]{right:calc(24px + var(--s,0px))}' +
+  'button[data-p$=l]{left:calc(24px + var(--s,0px))}' +
   'button[aria-busy=true]{opacity:.8;cursor:progress}svg{width:28px;height:28px;fill:currentColor}';
 
 /** A launcher drawn with plain DOM in a shadow root, styled by a constructable stylesheet (strict CSP safe). */
@@ -84,7 +85,11 @@ function liteLauncher(
   button.setAttribute('aria-label', label);
   button.setAttribute('part', 'launcher');
   const p = position.replace(/(\w)\w*-(\w)\w*/, '$1$2');
-  button.dataset['p'] = /^[bt][lr]$/.test(p) ? p : 'br';
+  const corner = /^[bt][lr]$/.test(p) ? p : 'br';
+  button.dataset['p'] = host.dataset['p'] = corner;
+  // Launchers in the same corner sit side by side, as the full widget's do.
+  const before = document.querySelectorAll(`charla-loader[data-p=${corner}]`).length;
+  if (before) button.style.setProperty('--s', `${before * 68}px`);
   const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   svg.setAttribute('viewBox', '0 0 24 24');
   svg.setAttribute('aria-hidden', 'true');
@@ -162,20 +167,19 @@ export function scriptLoader(src: string, nonce?: string): () => Promise<FullApi
     });
 }
 
-/** Options from a script tag's data-* attributes (data-api-key required for a widget). */
-export function scriptOptions(script: HTMLOrSVGScriptElement | null): BootOptions | null {
-  const d = (script as HTMLScriptElement | null)?.dataset;
-  const apiKey = d?.['apiKey'];
-  if (!d || !apiKey) return null;
-  const options: BootOptions = {
-    apiKey,
-    baseUrl:
-      d['baseUrl'] || new URL((script as HTMLScriptElement).src || location.href, location.href).origin,
-    userId: d['userId'] || storedUserId(apiKey),
+/**
+ * Options from a script tag's data-* attributes. The service's address is the
+ * script's own origin unless data-base-url says otherwise, with or without a
+ * data-api-key (a page that queues createWidget calls gives no key on the tag).
+ */
+export function scriptOptions(script: HTMLOrSVGScriptElement | null): Partial<BootOptions> {
+  const s = script as HTMLScriptElement | null;
+  const d = s?.dataset ?? {};
+  const options: Partial<BootOptions> = {
+    baseUrl: d['baseUrl'] || new URL(s?.src || location.href, location.href).origin,
   };
-  if (d['userNames']) options.userNames = d['userNames'];
-  if (d['language']) options['language'] = d['language'];
-  if (d['position']) options['position'] = d['position'];
+  const keys = ['apiKey', 'userId', 'userNames', 'userHash', 'language', 'position'] as const;
+  for (const k of keys) if (d[k]) options[k] = d[k];
   return options;
 }
 
@@ -311,16 +315,19 @@ export function bootFull(
   );
 }
 
+/** The Charla object's own maker: a widget from exactly these options (no script defaults). */
+type Own = CharlaGlobal & { [MARK]?: (opts: BootOptions) => WidgetLike };
+
 function setUp(
   script: HTMLOrSVGScriptElement | null,
   version: string,
   load: () => Promise<FullApi>,
   make: Maker,
 ): CharlaGlobal {
-  const existing = window.Charla as (CharlaGlobal & { [MARK]?: true }) | undefined;
+  const existing = window.Charla as Own | undefined;
   const queued = Array.isArray(existing) ? existing : [];
-  const defaults = scriptOptions(script);
-  let charla: CharlaGlobal;
+  const mine = scriptOptions(script);
+  let charla: Own;
   if (existing && !Array.isArray(existing) && existing[MARK]) {
     charla = existing;
   } else {
@@ -329,10 +336,20 @@ function setUp(
       const at = widgets.indexOf(w);
       if (at >= 0) widgets.splice(at, 1);
     };
-    const createWidget = (options: BootOptions): WidgetLike => {
-      const widget = make({ ...(defaults ?? {}), ...options } as BootOptions, untrack);
+    const makeOwn = (opts: BootOptions): WidgetLike => {
+      const widget = make(opts, untrack);
       widgets.push(widget);
       return widget;
+    };
+    // Charla.createWidget(options) fills what options leave out from this (the first) script tag;
+    // the user's identity only when the call is for that tag's own key.
+    const createWidget = (options: BootOptions): WidgetLike => {
+      const defaults: Partial<BootOptions> = { ...mine };
+      if (options?.apiKey !== undefined && options.apiKey !== mine.apiKey) {
+        delete defaults.userId;
+        delete defaults['userHash'];
+      }
+      return makeOwn({ ...defaults, ...options } as BootOptions);
     };
     charla = {
       createWidget,
@@ -351,12 +368,13 @@ function setUp(
       },
       load,
     };
-    Object.defineProperty(charla, MARK, { value: true });
+    Object.defineProperty(charla, MARK, { value: makeOwn });
     window.Charla = charla;
   }
   let widgetInstance: WidgetLike | undefined;
-  if (defaults && (script as HTMLScriptElement).dataset['init'] === 'true') {
-    widgetInstance = charla.createWidget(defaults);
+  // A tag's data-init widget takes that tag's attributes only, whichever tag set up window.Charla.
+  if (mine.apiKey && (script as HTMLScriptElement).dataset['init'] === 'true') {
+    widgetInstance = (charla[MARK] as (opts: BootOptions) => WidgetLike)(mine as BootOptions);
     (widgetInstance['connect'] as () => Promise<unknown>)().catch(() => undefined);
   }
   charla.push(...queued.filter((f) => typeof f === 'function'));

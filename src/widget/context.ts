@@ -88,7 +88,11 @@ export interface WidgetActions {
   /** Answer to a contact_info_request: goes back to the bot as a POSTBACK. */
   submitContactInfo(message: Message, info: { name: string; phone: string; email: string }): Promise<Message>;
   /** Upload then send as IMAGE, DOCUMENT, AUDIO or VIDEO; progress in $uploads. */
-  sendFile(file: Blob & { name?: string }, type: 'IMAGE' | 'DOCUMENT' | 'AUDIO' | 'VIDEO', caption?: string): Promise<Message>;
+  sendFile(
+    file: Blob & { name?: string },
+    type: 'IMAGE' | 'DOCUMENT' | 'AUDIO' | 'VIDEO',
+    caption?: string,
+  ): Promise<Message>;
   sendLocation(lat: number, lng: number): Promise<Message>;
   retry(messageId: string): Promise<Message>;
   /** Loads the page of history before the oldest message held. */
@@ -101,6 +105,8 @@ export interface WidgetActions {
   /** Returns a fresh signed address for an expired one of the service's (or the same when it cannot). */
   refreshMediaUrl(url: string): Promise<string>;
   dismissError(): void;
+  /** Tries to connect again after the widget could not start (the error stays in $lastError). */
+  reconnect(): void;
   setLanguage(language: Language): void;
 }
 

@@ -57,6 +57,12 @@ export interface WidgetOptions {
   userId?: string;
   /** The user's display name. */
   userNames?: string;
+  /**
+   * Identity verification: hex HMAC-SHA256 of userId under the API key's
+   * identitySecret, made by the site's backend. Required by widgets with
+   * credentials.identityVerification; ignored by the others.
+   */
+  userHash?: string;
   /** Language of the widget's texts (es or en). Default es. */
   language?: Language;
   /** Element the widget is appended to. Default document.body; null: headless (no element). */
@@ -146,6 +152,9 @@ export class WidgetCore {
     if (!baseUrl)
       throw invalidArgument('baseUrl must be an https address (http only on localhost)', 'baseUrl');
     if (options.userId !== undefined) requireId(options.userId, 'userId');
+    if (options.userHash !== undefined && typeof options.userHash !== 'string') {
+      throw invalidArgument('userHash must be a string', 'userHash');
+    }
     if (options.userNames !== undefined && typeof options.userNames !== 'string') {
       throw invalidArgument('userNames must be a string', 'userNames');
     }
@@ -215,6 +224,7 @@ export class WidgetCore {
     const body: Record<string, string> = { apiKey: this.apiKey, userId: this.userId };
     const user = this.stores.w.$user.get();
     if (user?.names) body['userNames'] = user.names;
+    if (this.options.userHash) body['userHash'] = this.options.userHash;
     body['language'] = this.stores.w.$language.get();
     const result = await this.rest.post<SessionResult>(ROUTES.widgetSession, body, { auth: false });
     if (this.#destroyed) throw clientError('DESTROYED');

@@ -9,7 +9,8 @@ import { createWidget } from '../../src/widget/create-widget.ts';
 import type { SendableMessage, WidgetInstance } from '../../src/widget/instance.ts';
 import { CharlaError } from '../../src/transport/errors.ts';
 import type { MembershipDetail } from '../../src/events/index.ts';
-import { startLive, waitFor, type LiveHarness } from './helpers/live.ts';
+import { BASIC, startLive, waitFor, type LiveHarness } from './helpers/live.ts';
+import { userHash } from '../../src/api/index.ts';
 
 let h: LiveHarness;
 let apiKey: string;
@@ -477,5 +478,39 @@ describe('widgetInstance against the service', () => {
     await w.connect();
     expect(w.stores.$open.get()).toBe(true);
     expect(opened).toHaveLength(1);
+  });
+});
+
+describe('identity verification from the widget', () => {
+  it('connects with the userHash the backend made, and is refused (401, no session) without it', async () => {
+    const created = await fetch(h.baseUrl + '/v1/widget/create', {
+      method: 'POST',
+      headers: { authorization: BASIC, 'content-type': 'application/json' },
+      body: JSON.stringify({ bot: {}, widget: { credentials: { identityVerification: true } } }),
+    });
+    const { data } = (await created.json()) as { data: { ApiKey: { key: string; identitySecret: string } } };
+    const make = (userHash?: string) => {
+      const w = createWidget({
+        apiKey: data.ApiKey.key,
+        baseUrl: h.baseUrl,
+        userId: 'verified-ana',
+        ...(userHash ? { userHash } : {}),
+        container: null,
+        outboxStorage: 'memory',
+        namespace: `ns-${randomUUID()}`,
+        transports: ['websocket'],
+      });
+      made.push(w);
+      return w;
+    };
+    const good = make(await userHash(data.ApiKey.identitySecret, 'verified-ana'));
+    await good.connect();
+    expect(good.stores.$connection.get()).toBe('connected');
+    const bad = make();
+    const e = await rejection(bad.connect());
+    expect(e.httpStatus).toBe(401);
+    expect(e.key).toBe('UNAUTHORIZED');
+    expect(bad.stores.$connection.get()).toBe('error');
+    expect(bad.context.stores.$lastError.get()?.code).toBe('E0401');
   });
 });

@@ -12,7 +12,7 @@ export const styles = css`
     position: fixed;
     z-index: var(--charla-z-index, 2147483000);
     bottom: var(--_edge);
-    right: var(--_edge);
+    right: calc(var(--_edge) + var(--_shift, 0px));
     display: inline-flex;
     align-items: center;
     justify-content: center;
@@ -65,11 +65,11 @@ export const styles = css`
     position: fixed;
     z-index: var(--charla-z-index, 2147483000);
     bottom: calc(var(--_edge) + var(--_launcher) + var(--_gap));
-    right: var(--_edge);
+    right: calc(var(--_edge) + var(--_shift, 0px));
     display: flex;
     flex-direction: column;
     width: 380px;
-    max-width: calc(100vw - 2 * var(--_edge));
+    max-width: calc(100vw - 2 * var(--_edge) - var(--_shift, 0px));
     height: 640px;
     max-height: calc(100vh - 100px);
     max-height: calc(100dvh - 100px);
@@ -103,7 +103,7 @@ export const styles = css`
   :host([position='bottom-left']) .panel,
   :host([position='top-left']) .panel {
     right: auto;
-    left: var(--_edge);
+    left: calc(var(--_edge) + var(--_shift, 0px));
   }
   :host([position='bottom-left']) .panel {
     transform-origin: bottom left;
@@ -123,6 +123,24 @@ export const styles = css`
   }
   :host([position='top-left']) .panel {
     transform-origin: top left;
+  }
+  .unavailable {
+    display: flex;
+    flex: 1;
+    flex-direction: column;
+    align-items: center;
+    justify-content: center;
+    gap: 12px;
+    padding: 24px;
+    text-align: center;
+  }
+  .retry {
+    padding: 8px 16px;
+    border: 0;
+    border-radius: 999px;
+    background: var(--charla-color-primary, #2563eb);
+    color: var(--charla-color-on-primary, #fff);
+    font-weight: 600;
   }
   @media (max-width: 480px) {
     .panel,

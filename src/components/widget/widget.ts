@@ -1,7 +1,7 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property } from 'lit/decorators.js';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
-import { translator } from '../../i18n/index.ts';
+import { translator, type Translate } from '../../i18n/index.ts';
 import { base, tokens } from '../../styles/base.ts';
 import { loadGoogleFont, panelPosition, themeProperties } from '../../styles/theme.ts';
 import type { UiState, WidgetContext } from '../../widget/context.ts';
@@ -14,6 +14,7 @@ import { styles } from './widget.styles.ts';
  * @csspart launcher - The round launcher button.
  * @csspart badge - The unread count on the launcher.
  * @csspart panel - The chat panel.
+ * @csspart unavailable - What the panel shows when the widget could not start (refused site, no connection).
  * @csspart header - The header bar of the current view (forwarded).
  * @csspart message-list - The scrolling message list (forwarded).
  * @csspart message - Each message row (forwarded).
@@ -42,7 +43,14 @@ export class CharlaWidget extends LitElement {
     return this.renderRoot?.querySelector<HTMLElement>('.panel') ?? null;
   }
 
-  readonly #stores = new ContextStoresController(this, ['$ui', '$unreadTotal', '$config', '$language']);
+  readonly #stores = new ContextStoresController(this, [
+    '$ui',
+    '$unreadTotal',
+    '$config',
+    '$language',
+    '$connection',
+    '$lastError',
+  ]);
   #appliedTheme: unknown;
   #themeProps: string[] = [];
   #wasOpen = false;
@@ -63,7 +71,8 @@ export class CharlaWidget extends LitElement {
     this.#wasOpen = open;
   }
 
-  override updated(): void {
+  override updated(changed: PropertyValues<this>): void {
+    if (changed.has('position')) this.#placeBesideOthers();
     if (this.#returnFocus) {
       this.#returnFocus = false;
       this.#launcher?.focus();
@@ -75,6 +84,15 @@ export class CharlaWidget extends LitElement {
         (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
       void view?.updateComplete?.then(() => view.focus());
     }
+  }
+
+  /** Widgets in the same corner sit side by side: each later one a launcher's width (and a gap) further in. */
+  #placeBesideOthers(): void {
+    if (typeof document === 'undefined') return;
+    const peers = [...document.querySelectorAll('charla-widget')].filter((w) => w.position === this.position);
+    const index = Math.max(0, peers.indexOf(this));
+    if (index > 0) this.style.setProperty('--_shift', `${index * 68}px`);
+    else this.style.removeProperty('--_shift');
   }
 
   #applyTheme(): void {
@@ -111,6 +129,23 @@ export class CharlaWidget extends LitElement {
     event.preventDefault();
     this.#returnFocus = true;
     this.context?.actions.close();
+  }
+
+  /** The widget could not open its session: say why instead of showing an empty view. */
+  #renderUnavailable(t: Translate) {
+    const code = this.#stores.get('$lastError')?.code;
+    // A refused origin or key will not change by retrying; anything else (network, 5xx) may.
+    const refused = code === 'E0431' || code === 'E0401' || code === 'E0403';
+    return html`<div class="unavailable" part="unavailable" role="alert">
+      <p>${t(refused ? 'unavailableHere' : 'startFailed')}</p>
+      ${
+        refused
+          ? nothing
+          : html`<button type="button" class="retry" @click=${() => this.context?.actions.reconnect()}>
+              ${t('retry')}
+            </button>`
+      }
+    </div>`;
   }
 
   #renderView(ui: UiState) {
@@ -170,7 +205,13 @@ export class CharlaWidget extends LitElement {
         ?hidden=${!open}
         @keydown=${this.#handleKeyDown}
       >
-        ${open && ui ? this.#renderView(ui) : nothing}
+        ${
+          open && ui
+            ? !this.#stores.get('$config') && this.#stores.get('$connection') === 'error'
+              ? this.#renderUnavailable(t)
+              : this.#renderView(ui)
+            : nothing
+        }
       </div>
     `;
   }

@@ -101,6 +101,7 @@ export function makeContext(
     sendFile: ok('sendFile') as WidgetActions['sendFile'],
     sendLocation: ok('sendLocation') as WidgetActions['sendLocation'],
     retry: ok('retry') as WidgetActions['retry'],
+    reconnect: record('reconnect') as WidgetActions['reconnect'],
     loadOlder: ok('loadOlder', undefined) as WidgetActions['loadOlder'],
     markSeen: record('markSeen') as WidgetActions['markSeen'],
     openRoomWithUser: ok('openRoomWithUser') as WidgetActions['openRoomWithUser'],

@@ -115,4 +115,32 @@ describe('<charla-widget>', () => {
     await settle(el);
     expect(root().getByRole('button', { name: 'Open chat' })).toBeTruthy();
   });
+
+  it('says the chat is not available on this site when the service refused the origin, with no retry', async () => {
+    const { el, root, stores } = await mount({ ui: { open: true } });
+    stores.$config.set(null);
+    stores.$connection.set('error');
+    stores.$lastError.set({ message: 'Origin https://x.example is not allowed.', code: 'E0431' });
+    await settle(el);
+    expect(root().getByRole('alert').textContent).toContain('Este chat no está disponible en este sitio.');
+    expect(root().queryByRole('button', { name: 'Reintentar' })).toBeNull();
+    expect(el.shadowRoot!.querySelector('charla-chat, charla-home-menu')).toBeNull();
+  });
+
+  it('offers a retry when the widget could not reach the service, and shows the view once it starts', async () => {
+    const { el, root, stores, callsOf } = await mount({ ui: { open: true } });
+    const config = stores.$config.get();
+    stores.$config.set(null);
+    stores.$connection.set('error');
+    stores.$lastError.set({ message: 'The service could not be reached.', code: 'E0001' });
+    await settle(el);
+    expect(root().getByRole('alert').textContent).toContain('No pudimos conectar con el chat.');
+    root().getByRole('button', { name: 'Reintentar' }).click();
+    expect(callsOf('reconnect')).toHaveLength(1);
+    stores.$config.set(config);
+    stores.$connection.set('connected');
+    await settle(el);
+    expect(root().queryByRole('alert')).toBeNull();
+    expect(el.shadowRoot!.querySelector('charla-chat')).not.toBeNull();
+  });
 });

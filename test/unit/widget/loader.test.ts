@@ -69,20 +69,34 @@ describe('script-tag boot', () => {
     expect(loads).toBe(0);
   });
 
-  it('reads the data-* attributes with their defaults', () => {
-    const opts = scriptOptions(script({ apiKey: 'KEY-1234567890abcd', userNames: 'Ana' }));
-    expect(opts?.apiKey).toBe('KEY-1234567890abcd');
-    expect(opts?.baseUrl).toBe('https://cdn.charla.test');
-    expect(opts?.userNames).toBe('Ana');
-    expect(opts?.userId).toMatch(/^[0-9a-f-]{36}$/);
-    // The made-up user id is kept per API key.
-    expect(scriptOptions(script({ apiKey: 'KEY-1234567890abcd' }))?.userId).toBe(opts?.userId);
-    expect(localStorage.getItem('charla:user:KEY-1234567890abcd')).toBe(opts?.userId);
+  it('reads the data-* attributes, the service address defaulting to the script origin', () => {
+    const opts = scriptOptions(script({ apiKey: 'KEY-1234567890abcd', userNames: 'Ana', userHash: 'ab12' }));
+    expect(opts).toEqual({
+      apiKey: 'KEY-1234567890abcd',
+      baseUrl: 'https://cdn.charla.test',
+      userNames: 'Ana',
+      userHash: 'ab12',
+    });
     const given = scriptOptions(
       script({ apiKey: 'K2', userId: 'page-user', baseUrl: 'https://api.example' }),
     );
     expect(given).toMatchObject({ userId: 'page-user', baseUrl: 'https://api.example' });
-    expect(scriptOptions(script({}))).toBeNull();
+    // A tag without a key (the page queues its createWidget calls) still names the service.
+    expect(scriptOptions(script({}))).toEqual({ baseUrl: 'https://cdn.charla.test' });
+  });
+
+  it('a queued createWidget without baseUrl talks to the service the script came from', () => {
+    window.Charla = [];
+    const charla = boot(script({}, 'https://charla.example/charla.js'), loadFull, '0.1.0');
+    window.__charlaFull = full;
+    const w = charla.createWidget({
+      apiKey: 'KEY-queued-0000000',
+      fetch: offline,
+    }) as unknown as WidgetInstance;
+    expect(w.core.baseUrl).toBe('https://charla.example');
+    // The made-up user id is kept per API key.
+    expect(w.core.userId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(localStorage.getItem('charla:user:KEY-queued-0000000')).toBe(w.core.userId);
   });
 
   it('with data-init="true" creates a widget, shows the small launcher and dispatches charla:load with it', () => {
@@ -171,6 +185,39 @@ describe('script-tag boot', () => {
     expect(a?.context.stores).not.toBe(b?.context.stores);
     expect(a?.core.namespace).not.toBe(b?.core.namespace);
     expect(loads).toBe(1);
+  });
+
+  it("a second tag's widget takes that tag's attributes only, and the launchers do not overlap", async () => {
+    const first = boot(
+      script({
+        apiKey: 'KEY-one-0000000000',
+        init: 'true',
+        baseUrl: 'http://localhost:9',
+        userId: 'first-user',
+        userNames: 'Primero',
+        language: 'en',
+      }),
+      loadFull,
+      '0.1.0',
+    );
+    boot(
+      script({ apiKey: 'KEY-two-0000000000', init: 'true' }, 'http://localhost:8/charla.js'),
+      loadFull,
+      '0.1.0',
+    );
+    const [launcherA, launcherB] = [...document.body.querySelectorAll('charla-loader')].map(
+      (h) => h.shadowRoot?.querySelector('button') as HTMLButtonElement,
+    );
+    expect(launcherA?.style.getPropertyValue('--s')).toBe('');
+    expect(launcherB?.style.getPropertyValue('--s')).toBe('68px');
+    await first.load();
+    const [a, b] = (await Promise.all(first.widgets.map((w) => w['ready']))) as WidgetInstance[];
+    expect(a?.core.userId).toBe('first-user');
+    expect(a?.core.baseUrl).toBe('http://localhost:9');
+    expect(b?.core.userId).not.toBe('first-user');
+    expect(b?.core.baseUrl).toBe('http://localhost:8');
+    expect(b?.context.stores.$user.get()?.names ?? null).toBeNull();
+    expect(b?.context.stores.$language.get()).toBe('es');
   });
 
   it('destroying a handle before the bundle arrives removes its launcher and creates nothing later', async () => {
