@@ -95,6 +95,24 @@ describe('<charla-widget> focus and keyboard', () => {
 });
 
 describe('<charla-widget> layout', () => {
+  it('puts two widgets in the same corner side by side, each panel above its own launcher', async () => {
+    await page.viewport(1280, 800);
+    const a = await mountWidget(makeContext({ ui: { open: true } }));
+    const b = await mountWidget(makeContext({ ui: { open: true } }));
+    await nextFrame();
+    const la = launcherOf(a).getBoundingClientRect();
+    const lb = launcherOf(b).getBoundingClientRect();
+    expect(innerWidth - la.right).toBe(24);
+    expect(la.left - lb.right).toBe(12);
+    expect(lb.bottom).toBe(la.bottom);
+    expect(panelOf(b).getBoundingClientRect().right).toBe(lb.right);
+    // In another corner there is nobody to make room for.
+    b.position = 'bottom-left';
+    await b.updateComplete;
+    await nextFrame();
+    expect(launcherOf(b).getBoundingClientRect().left).toBe(24);
+  });
+
   it('at 1280 px: a 56 px launcher 24 px from the bottom right, a 380 px panel above it', async () => {
     await page.viewport(1280, 800);
     const widget = await mountWidget(makeContext({ ui: { open: true } }));
@@ -311,6 +329,19 @@ describe('axe-core, WCAG 2.2 AA', () => {
       { id: 'u2', names: 'Luis' },
     ]);
     f.stores.$contactsLoading.set(false);
+    await nextFrame();
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('finds nothing when the widget could not start (with and without a retry)', async () => {
+    const f = makeContext({ ui: { open: true } });
+    f.stores.$config.set(null);
+    f.stores.$connection.set('error');
+    f.stores.$lastError.set({ message: 'The service could not be reached.', code: 'E0001' });
+    const widget = await mountWidget(f);
+    await waitFor(() => widget.shadowRoot!.querySelector('[part=unavailable] button'), 'retry');
+    expect(await axeViolations()).toEqual([]);
+    f.stores.$lastError.set({ message: 'Origin not allowed', code: 'E0431' });
     await nextFrame();
     expect(await axeViolations()).toEqual([]);
   });
