@@ -136,6 +136,7 @@ export function checkBotMessage(
   if (!isObject(message)) return { [prefix || '/']: 'must be an object' };
   const at = (field: string) => `${prefix}/${field}`;
   if (options.withRecipient !== false) checkId(p, at('userId'), message['userId']);
+  else if ('userId' in message) p[at('userId')] = 'is not allowed: recipients name the users';
   if (message['botId'] !== undefined) checkId(p, at('botId'), message['botId']);
   const text = message['text'];
   switch (message['type']) {

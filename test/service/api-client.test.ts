@@ -305,6 +305,20 @@ describe('campaigns', () => {
   const range = { startAt: '2020-01-01', endAt: today };
   const inOneHour = () => new Date(Date.now() + 3600_000).toISOString();
 
+  it('refuses before sending a campaign message that carries a userId', async () => {
+    const e = await rejection(() =>
+      client.createCampaign({
+        name: 'x',
+        elementName: 'x',
+        botId,
+        recipients: ['r1'],
+        message: { type: 'text', text: 'Hola', userId: 'u1' } as never,
+      }),
+    );
+    expect(e.httpStatus).toBe(0);
+    expect(e.validationError).toHaveProperty(['/message/userId']);
+  });
+
   it('create (scheduled), list, update and cancel', async () => {
     const created = await client.createCampaign({
       name: 'Scheduled one',

@@ -103,6 +103,24 @@ describe('dates at the end of the calendar', () => {
   });
 });
 
+describe('campaign content', () => {
+  it('refuses a campaign message carrying a userId (the recipients name the users) with 400, storing nothing', async () => {
+    const before = await snapshot(server);
+    const res = await call(server, 'POST', ROUTES.createCampaign, {
+      body: {
+        name: 'Con usuario',
+        elementName: 'el',
+        botId,
+        recipients: ['u1'],
+        message: { type: 'text', text: 'Hola', userId: 'u9' },
+      },
+    });
+    expectErrorBody(res, 400, 'VALIDATION_ERROR');
+    expect(res.body.validationError).toHaveProperty(['/message/userId']);
+    expect(await snapshot(server)).toEqual(before);
+  });
+});
+
 describe('URLs the router refuses', () => {
   it('answers a malformed %-escape with 400 and the error body', async () => {
     const res = await call(server, 'POST', '/v1/bots/%ZZ/messages', {
