@@ -4,6 +4,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ERRORS, errorBody, type ErrorBody, type ErrorKey } from '../../types/index.ts';
+import { PATTERN_MESSAGES } from '../../types/schemas/common.ts';
 
 export class ApiError extends Error {
   readonly key: ErrorKey;
@@ -64,7 +65,9 @@ export function validationMap(errors: readonly AjvLikeError[], prefix = ''): Rec
       if (names.length) continue;
     }
     const field = `${prefix}${path}` || '/';
-    if (!(field in out)) out[field] = e.message ?? 'is invalid';
+    const pattern = e.keyword === 'pattern' ? e.params?.['pattern'] : undefined;
+    const words = typeof pattern === 'string' ? PATTERN_MESSAGES[pattern] : undefined;
+    if (!(field in out)) out[field] = words ?? e.message ?? 'is invalid';
   }
   return out;
 }

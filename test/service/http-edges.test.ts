@@ -103,6 +103,23 @@ describe('dates at the end of the calendar', () => {
   });
 });
 
+describe('pattern errors in words', () => {
+  it('says what a value should be instead of quoting a regular expression', async () => {
+    const list = await call(server, 'GET', `/v1/campaigns?botId=${botId}&startAt=abc&endAt=2026-01-01`);
+    expectErrorBody(list, 400, 'VALIDATION_ERROR');
+    expect(list.body.validationError['querystring:/startAt']).toBe(
+      'must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
+    );
+    const roomId = (await server.app.charla.messaging.ensureBotRoom({ botId, userId: uid('p') })).roomId;
+    const post = await call(server, 'POST', `/v1/rooms/${roomId}/message`, {
+      body: { senderId: 'crm', messages: [{ id: 'not-a-uuid', type: 'TEXT', text: 'x' }] },
+    });
+    expectErrorBody(post, 400, 'VALIDATION_ERROR');
+    expect(Object.values(post.body.validationError)).toContain('must be a UUID');
+    expect(JSON.stringify(post.body)).not.toContain('must match pattern');
+  });
+});
+
 describe('campaign content', () => {
   it('refuses a campaign message carrying a userId (the recipients name the users) with 400, storing nothing', async () => {
     const before = await snapshot(server);

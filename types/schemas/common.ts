@@ -1,5 +1,5 @@
 import Type, { type TLiteral, type TSchema, type TUnion } from 'typebox';
-import { SHORT_TEXT_MAX, UUID_PATTERN } from '../limits.ts';
+import { E164_PATTERN, SHORT_TEXT_MAX, UUID_PATTERN } from '../limits.ts';
 
 /** A non-empty identifier. */
 export const Id = Type.String({ minLength: 1, maxLength: 200 });
@@ -14,8 +14,7 @@ export const AnyObject = Type.Record(Type.String(), Type.Unknown());
 
 /** A calendar date or date-time; the service also checks that it parses. */
 export const DateOrDateTime = Type.String({
-  pattern:
-    '^\\d{4}-\\d{2}-\\d{2}([Tt ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}(:?\\d{2})?)?)?$',
+  pattern: '^\\d{4}-\\d{2}-\\d{2}([Tt ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}(:?\\d{2})?)?)?$',
   description: 'date (YYYY-MM-DD) or ISO 8601 date-time',
 });
 /** ISO 8601 date-time that names its time zone (Z or an offset). */
@@ -48,3 +47,21 @@ export const lit = <T extends readonly string[]>(values: T) =>
   Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<
     LitTuple<T> extends infer U extends TSchema[] ? U : never
   >;
+
+/**
+ * What a value failing one of the contract's patterns should be, in words
+ * (the service's 400 says this instead of quoting the regular expression).
+ */
+const patternOf = (schema: TSchema): string => (schema as { pattern?: string }).pattern ?? '';
+export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
+  [patternOf(DateOrDateTime)]: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
+  [patternOf(ZonedDateTime)]: 'must be an ISO 8601 date-time with a time zone (Z or an offset)',
+  [patternOf(HttpsUrl)]: 'must be an absolute https:// address',
+  '^[Hh][Tt][Tt][Pp][Ss]://': 'must be an absolute https:// address',
+  [UUID_PATTERN]: 'must be a UUID',
+  [E164_PATTERN]: 'must be a phone number in E.164 (+ and 8 to 15 digits)',
+  '^https?://(\\*\\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?$':
+    'must be an origin such as https://shop.example.com or https://*.example.com',
+  '^[A-Za-z0-9 _-]*$': 'may hold only letters, digits, spaces, _ and -',
+  '^-?[0-9]{1,3}(\\.[0-9]{1,15})?$': 'must be a decimal coordinate such as 19.4326',
+};
