@@ -80,6 +80,7 @@ export const en: Catalogue = {
   connectionerror: 'Connection error',
   connectionidle: '',
   unavailableHere: 'This chat is not available on this site.',
+  unavailable: 'This chat is not available right now.',
   startFailed: 'We could not connect to the chat.',
   newMessageFrom: 'New message from {name}: {text}',
 };

@@ -78,6 +78,7 @@ export const es = {
   connectionerror: 'Error de conexión',
   connectionidle: '',
   unavailableHere: 'Este chat no está disponible en este sitio.',
+  unavailable: 'Este chat no está disponible ahora.',
   startFailed: 'No pudimos conectar con el chat.',
   newMessageFrom: 'Nuevo mensaje de {name}: {text}',
 } as const;

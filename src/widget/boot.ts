@@ -210,8 +210,11 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
   let opened = false;
   const calls: [string, unknown[], (v: unknown) => void, (e: unknown) => void][] = [];
   const ready = new Promise<WidgetLike>((resolve, reject) => {
+    // Idle time, hover, focus and click all ask for the bundle: only the first makes the widget.
+    let starting = false;
     const start = (): void => {
-      if (destroyed) return;
+      if (destroyed || starting) return;
+      starting = true;
       void load().then(
         (api) => {
           if (destroyed) return;
@@ -229,6 +232,7 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
           resolve(real);
         },
         (e: unknown) => {
+          starting = false;
           launcher?.removeAttribute('aria-busy');
           reject(e);
         },

@@ -82,7 +82,8 @@ export class CharlaWidget extends LitElement {
       // The view renders after this element: wait for it, then let it pick its own first control.
       const view = this.#panel?.firstElementChild as
         (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
-      void view?.updateComplete?.then(() => view.focus());
+      if (view?.classList.contains('unavailable')) (view.querySelector('button') ?? view).focus();
+      else void view?.updateComplete?.then(() => view.focus());
     }
   }
 
@@ -131,19 +132,24 @@ export class CharlaWidget extends LitElement {
     this.context?.actions.close();
   }
 
+  #handleRetryClick(): void {
+    // The retry button goes away with the view that replaces it: focus follows into that view.
+    this.#focusPanel = true;
+    this.context?.actions.reconnect();
+  }
+
   /** The widget could not open its session: say why instead of showing an empty view. */
   #renderUnavailable(t: Translate) {
     const code = this.#stores.get('$lastError')?.code;
-    // A refused origin or key will not change by retrying; anything else (network, 5xx) may.
-    const refused = code === 'E0431' || code === 'E0401' || code === 'E0403';
-    return html`<div class="unavailable" part="unavailable" role="alert">
-      <p>${t(refused ? 'unavailableHere' : 'startFailed')}</p>
+    // A refused site, key or identity will not change by retrying; anything else (network, 5xx) may.
+    const site = code === 'E0431' || code === 'E0403';
+    const refused = site || code === 'E0401';
+    return html`<div class="unavailable" part="unavailable" role="alert" tabindex="-1">
+      <p>${t(site ? 'unavailableHere' : refused ? 'unavailable' : 'startFailed')}</p>
       ${
         refused
           ? nothing
-          : html`<button type="button" class="retry" @click=${() => this.context?.actions.reconnect()}>
-              ${t('retry')}
-            </button>`
+          : html`<button type="button" class="retry" @click=${this.#handleRetryClick}>${t('retry')}</button>`
       }
     </div>`;
   }

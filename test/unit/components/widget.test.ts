@@ -127,6 +127,16 @@ describe('<charla-widget>', () => {
     expect(el.shadowRoot!.querySelector('charla-chat, charla-home-menu')).toBeNull();
   });
 
+  it('says the chat is not available (not blaming the site) when the key or the identity was refused', async () => {
+    const { el, root, stores } = await mount({ ui: { open: true } });
+    stores.$config.set(null);
+    stores.$connection.set('error');
+    stores.$lastError.set({ message: 'userHash does not match userId.', code: 'E0401' });
+    await settle(el);
+    expect(root().getByRole('alert').textContent).toContain('Este chat no está disponible ahora.');
+    expect(root().queryByRole('button', { name: 'Reintentar' })).toBeNull();
+  });
+
   it('offers a retry when the widget could not reach the service, and shows the view once it starts', async () => {
     const { el, root, stores, callsOf } = await mount({ ui: { open: true } });
     const config = stores.$config.get();

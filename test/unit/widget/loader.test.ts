@@ -220,6 +220,24 @@ describe('script-tag boot', () => {
     expect(b?.context.stores.$language.get()).toBe('es');
   });
 
+  it('makes one widget however many times the small launcher is hovered, focused and clicked before the bundle arrives', async () => {
+    const charla = boot(
+      script({ apiKey: 'KEY-once-000000000', init: 'true', baseUrl: 'http://localhost:9' }),
+      loadFull,
+      '0.1.0',
+    );
+    const host = document.body.querySelector('charla-loader') as HTMLElement;
+    const button = host.shadowRoot?.querySelector('button') as HTMLButtonElement;
+    button.dispatchEvent(new Event('pointerenter'));
+    button.dispatchEvent(new Event('focus'));
+    button.click();
+    button.click();
+    await charla.widgets[0]!['ready'];
+    await new Promise((r) => setTimeout(r, 0));
+    expect(document.body.querySelectorAll('charla-widget')).toHaveLength(1);
+    expect(charla.widgets).toHaveLength(1);
+  });
+
   it('destroying a handle before the bundle arrives removes its launcher and creates nothing later', async () => {
     const charla = boot(script({}), loadFull, '0.1.0');
     const handle = charla.createWidget({
