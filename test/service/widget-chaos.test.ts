@@ -39,9 +39,23 @@ async function start(): Promise<void> {
   baseUrl = `http://127.0.0.1:${port}`;
 }
 
+/** Runs a restart phase, saying so when it takes unusually long (a hang then names its phase). */
+async function phase<T>(what: string, work: Promise<T>): Promise<T> {
+  const started = Date.now();
+  const slow = setInterval(
+    () => console.log(`chaos: ${what} still running after ${Math.round((Date.now() - started) / 1000)} s`),
+    30_000,
+  );
+  try {
+    return await work;
+  } finally {
+    clearInterval(slow);
+  }
+}
+
 async function restart(): Promise<void> {
-  await app.close();
-  await start();
+  await phase('app.close()', app.close());
+  await phase('start()', start());
 }
 
 function widget(userId: string, namespace = `ns-${randomUUID()}`): WidgetInstance {
