@@ -30,7 +30,7 @@ export interface SessionClaims {
   exp: number;
 }
 
-/** How API keys are stored: the SHA-256 of the key, in hex (as widget creation stores them). */
+/** How API keys are stored (widget creation) and looked up (sessions): the SHA-256 of the key, in hex. */
 export const hashApiKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
 
 export interface WidgetAccess {
@@ -74,7 +74,7 @@ function toAccess(row: AccessRow): WidgetAccess {
 }
 
 /** True when the widget's credentials.identityVerification is on. */
-export function needsIdentity(access: WidgetAccess): boolean {
+function needsIdentity(access: WidgetAccess): boolean {
   const credentials = access.config['credentials'];
   return (
     typeof credentials === 'object' &&
@@ -84,7 +84,7 @@ export function needsIdentity(access: WidgetAccess): boolean {
 }
 
 /** The userHash a business's backend makes for a user id: hex HMAC-SHA256 under the key's identity secret. */
-export function userHashOf(identitySecret: string, userId: string): string {
+function userHashOf(identitySecret: string, userId: string): string {
   return createHmac('sha256', identitySecret).update(userId, 'utf8').digest('hex');
 }
 

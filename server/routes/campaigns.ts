@@ -31,10 +31,10 @@ export function checkCampaignCreate(data: unknown): Checked {
   const errors: Record<string, string> = top.ok ? {} : { ...top.errors };
   const message = (data as Record<string, unknown>)['message'];
   if (message === undefined) errors['/message'] = 'is required';
-  else if (typeof message === 'object' && message !== null && 'userId' in message) {
+  else {
     // The recipients name the users; a userId here would be silently ignored.
-    errors['/message/userId'] = 'is not allowed: recipients name the users';
-  } else {
+    if (typeof message === 'object' && message !== null && 'userId' in message)
+      errors['/message/userId'] = 'is not allowed: recipients name the users';
     const m = checkBotMessageContent(message, '/message');
     if (!m.ok) Object.assign(errors, m.errors);
   }

@@ -3,7 +3,7 @@
  * key. The key is 32 random bytes (base64url) shown once; only its SHA-256
  * (hex) is stored.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
@@ -17,6 +17,7 @@ import { ROUTES } from '../../types/index.ts';
 import type { Charla } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { requireBasic } from '../http/auth.ts';
+import { hashApiKey } from '../live/session.ts';
 import type { Queryable } from '../store/db.ts';
 import type { BotRow } from '../bot-message.ts';
 import { errorResponses } from './common.ts';
@@ -24,11 +25,6 @@ import { errorResponses } from './common.ts';
 /** A new identity-verification secret: `cis_` and 32 random bytes in base64url. */
 export function newIdentitySecret(): string {
   return `cis_${randomBytes(32).toString('base64url')}`;
-}
-
-/** The stored form of an API key: SHA-256, hex. The live side looks keys up by it. */
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
 /** A new API key: `ck_` and 32 random bytes in base64url (256 bits of entropy). */
@@ -93,8 +89,6 @@ export interface CreateWidgetOptions {
   widgetId?: string;
   /** A fixed key (the demo seed); a random one otherwise. */
   apiKey?: string;
-  /** A fixed identity secret (the demo seed); a random one otherwise. */
-  identitySecret?: string;
   companyId?: string;
 }
 
@@ -109,7 +103,7 @@ export async function createWidgetRecord(
 ): Promise<CreatedWidget> {
   const companyId = options.companyId ?? charla.config.companyId;
   const key = options.apiKey ?? newApiKey();
-  const identitySecret = options.identitySecret ?? newIdentitySecret();
+  const identitySecret = newIdentitySecret();
   return charla.db.transaction(async (tx: Queryable) => {
     let bot: BotRow | undefined;
     if (body.bot.id !== undefined) {
