@@ -11,7 +11,7 @@ import type {
   Room,
   WidgetPublicConfig,
 } from '../../types/index.ts';
-import type { HistoryState, UiState, UploadState, WidgetStores } from '../widget/context.ts';
+import type { HistoryState, LastError, UiState, UploadState, WidgetStores } from '../widget/context.ts';
 
 export * from './messages.ts';
 export * from './rooms.ts';
@@ -37,7 +37,7 @@ export interface WritableWidgetStores {
   $roomContactsLoading: WritableAtom<boolean>;
   $unreadByRoom: WritableAtom<Record<string, number>>;
   $uploads: WritableAtom<UploadState[]>;
-  $lastError: WritableAtom<{ message: string; code?: string } | null>;
+  $lastError: WritableAtom<LastError | null>;
 }
 
 /** Read-only stores a host page may subscribe to. */
@@ -79,7 +79,7 @@ export function createStores(language: Language = 'es'): StoreSet {
     $roomContactsLoading: atom(false),
     $unreadByRoom: atom<Record<string, number>>({}),
     $uploads: atom<UploadState[]>([]),
-    $lastError: atom<{ message: string; code?: string } | null>(null),
+    $lastError: atom<LastError | null>(null),
   };
   const $currentMessages = computed([w.$messagesByRoom, w.$currentRoomId], (byRoom, id) =>
     id === null ? NO_MESSAGES : (byRoom[id] ?? NO_MESSAGES),

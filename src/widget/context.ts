@@ -69,7 +69,15 @@ export interface WidgetStores {
   $unreadTotal: ReadableAtom<number>;
   $uploads: ReadableAtom<UploadState[]>;
   /** The last error worth showing the user (cleared by dismissError). */
-  $lastError: ReadableAtom<{ message: string; code?: string } | null>;
+  $lastError: ReadableAtom<LastError | null>;
+}
+
+/** What $lastError holds: the CharlaError's message, code, key and whether a retry may help. */
+export interface LastError {
+  message: string;
+  code?: string;
+  key?: string;
+  transient?: boolean;
 }
 
 export interface WidgetActions {

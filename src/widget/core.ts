@@ -194,7 +194,7 @@ export class WidgetCore {
 
   #reportError(error: unknown, operation: string): CharlaError {
     const e = toCharlaError(error);
-    this.stores.w.$lastError.set({ message: e.message, code: e.code });
+    this.stores.w.$lastError.set({ message: e.message, code: e.code, key: e.key, transient: e.transient });
     this.emit('error', { error: e, operation });
     return e;
   }

@@ -337,11 +337,21 @@ describe('axe-core, WCAG 2.2 AA', () => {
     const f = makeContext({ ui: { open: true } });
     f.stores.$config.set(null);
     f.stores.$connection.set('error');
-    f.stores.$lastError.set({ message: 'The service could not be reached.', code: 'E0001' });
+    f.stores.$lastError.set({
+      message: 'The service could not be reached.',
+      code: 'E0001',
+      key: 'NETWORK_ERROR',
+      transient: true,
+    });
     const widget = await mountWidget(f);
     await waitFor(() => widget.shadowRoot!.querySelector('[part=unavailable] button'), 'retry');
     expect(await axeViolations()).toEqual([]);
-    f.stores.$lastError.set({ message: 'Origin not allowed', code: 'E0431' });
+    f.stores.$lastError.set({
+      message: 'Origin not allowed',
+      code: 'E0431',
+      key: 'ORIGIN_NOT_ALLOWED',
+      transient: false,
+    });
     await nextFrame();
     expect(await axeViolations()).toEqual([]);
   });

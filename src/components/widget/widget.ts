@@ -140,14 +140,14 @@ export class CharlaWidget extends LitElement {
 
   /** The widget could not open its session: say why instead of showing an empty view. */
   #renderUnavailable(t: Translate) {
-    const code = this.#stores.get('$lastError')?.code;
-    // A refused site, key or identity will not change by retrying; anything else (network, 5xx) may.
-    const site = code === 'E0431' || code === 'E0403';
-    const refused = site || code === 'E0401';
+    const error = this.#stores.get('$lastError');
+    // Only a transient failure (network, timeout, 5xx) may go away with a retry; a refused site, key or identity will not.
+    const site = error?.key === 'ORIGIN_NOT_ALLOWED' || error?.key === 'FORBIDDEN';
+    const retry = error?.transient === true;
     return html`<div class="unavailable" part="unavailable" role="alert" tabindex="-1">
-      <p>${t(site ? 'unavailableHere' : refused ? 'unavailable' : 'startFailed')}</p>
+      <p>${t(site ? 'unavailableHere' : retry ? 'startFailed' : 'unavailable')}</p>
       ${
-        refused
+        !retry
           ? nothing
           : html`<button type="button" class="retry" @click=${this.#handleRetryClick}>${t('retry')}</button>`
       }

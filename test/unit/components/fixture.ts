@@ -7,6 +7,7 @@ import { atom } from 'nanostores';
 import type { Contact, Message, Room, WidgetPublicConfig } from '../../../types/index.ts';
 import type {
   HistoryState,
+  LastError,
   UiState,
   UploadState,
   WidgetActions,
@@ -56,7 +57,7 @@ export function makeContext(
     $unreadByRoom: atom<Record<string, number>>({}),
     $unreadTotal: atom(0),
     $uploads: atom<UploadState[]>([]),
-    $lastError: atom<{ message: string; code?: string } | null>(null),
+    $lastError: atom<LastError | null>(null),
   };
   const record =
     (name: keyof WidgetActions, result: unknown = undefined) =>

@@ -120,7 +120,12 @@ describe('<charla-widget>', () => {
     const { el, root, stores } = await mount({ ui: { open: true } });
     stores.$config.set(null);
     stores.$connection.set('error');
-    stores.$lastError.set({ message: 'Origin https://x.example is not allowed.', code: 'E0431' });
+    stores.$lastError.set({
+      message: 'Origin https://x.example is not allowed.',
+      code: 'E0431',
+      key: 'ORIGIN_NOT_ALLOWED',
+      transient: false,
+    });
     await settle(el);
     expect(root().getByRole('alert').textContent).toContain('Este chat no está disponible en este sitio.');
     expect(root().queryByRole('button', { name: 'Reintentar' })).toBeNull();
@@ -131,7 +136,12 @@ describe('<charla-widget>', () => {
     const { el, root, stores } = await mount({ ui: { open: true } });
     stores.$config.set(null);
     stores.$connection.set('error');
-    stores.$lastError.set({ message: 'userHash does not match userId.', code: 'E0401' });
+    stores.$lastError.set({
+      message: 'userHash does not match userId.',
+      code: 'E0401',
+      key: 'UNAUTHORIZED',
+      transient: false,
+    });
     await settle(el);
     expect(root().getByRole('alert').textContent).toContain('Este chat no está disponible ahora.');
     expect(root().queryByRole('button', { name: 'Reintentar' })).toBeNull();
@@ -142,7 +152,12 @@ describe('<charla-widget>', () => {
     const config = stores.$config.get();
     stores.$config.set(null);
     stores.$connection.set('error');
-    stores.$lastError.set({ message: 'The service could not be reached.', code: 'E0001' });
+    stores.$lastError.set({
+      message: 'The service could not be reached.',
+      code: 'E0001',
+      key: 'NETWORK_ERROR',
+      transient: true,
+    });
     await settle(el);
     expect(root().getByRole('alert').textContent).toContain('No pudimos conectar con el chat.');
     root().getByRole('button', { name: 'Reintentar' }).click();
