@@ -37,6 +37,7 @@ import {
   DRAIN_MS,
   DURATION_S,
   INTERVAL_MS,
+  LoadClients,
   percentile,
   SOCKET_LOAD,
 } from './lib/socket-load-common.ts';
@@ -50,7 +51,6 @@ const RUNS = (process.env['SOCKET_LOAD_CLUSTER_RUNS'] ?? '1,2')
   .split(',')
   .map((s) => Number(s.trim()))
   .filter((n) => n === 1 || n === 2);
-const CONNECT_CONCURRENCY = 50;
 
 interface Memory {
   rss: number;
@@ -136,7 +136,6 @@ async function serve(): Promise<void> {
 
 /* ---------------- the driver ---------------- */
 
-
 async function withPg<T>(url: string, fn: (c: import('pg').Client) => Promise<T>): Promise<T> {
   const pg = (await import('pg')).default;
   const c = new pg.Client({ connectionString: url });
@@ -219,9 +218,6 @@ async function runOnce(
   redisUrl: string,
   budget: { p99MaxMs: number; lostMax: number; duplicatedMax: number },
 ): Promise<{ result: Record<string, unknown>; failures: string[] }> {
-  const { io } = await import('socket.io-client');
-  const { SOCKET_PATH } = await import('../types/routes.ts');
-  type Ack = { ok: true; data: { id: string } } | { ok: false; error: unknown };
   const label = nodes === 1 ? '1 process (PostgreSQL)' : `${nodes} processes (PostgreSQL + Redis)`;
   console.log(`\n== ${label}`);
 
@@ -277,101 +273,26 @@ async function runOnce(
       Promise.all(children.map(async (c) => (await ask(c, { type: 'memory' }, 'memory')).memory));
     const memBefore = await memory();
 
-    const sent = new Map<string, { at: number; to: number }>();
-    const receivedCount = new Map<string, number>();
-    const deliveryMs: number[] = [];
-    const ackMs: number[] = [];
-    let duplicated = 0;
-    let ackFailures = 0;
-    let disconnects = 0;
-    let measuring = false;
-    const sockets = new Array<ReturnType<typeof io>>(users.length);
     // The two members of a room (indexes 2k and 2k+1) go to different processes.
-    const nodeOf = (index: number) => index % nodes;
+    const load = new LoadClients(users);
     const tc = performance.now();
-    for (let start = 0; start < users.length; start += CONNECT_CONCURRENCY) {
-      await Promise.all(
-        users.slice(start, start + CONNECT_CONCURRENCY).map(
-          (u, k) =>
-            new Promise<void>((resolve, reject) => {
-              const index = start + k;
-              const s = io(`http://127.0.0.1:${ports[nodeOf(index)]}`, {
-                path: SOCKET_PATH,
-                transports: ['websocket'],
-                auth: { token: u.token },
-                reconnection: false,
-                forceNew: true,
-              });
-              sockets[index] = s;
-              s.on('message:new', (m: { id: string }) => {
-                const info = sent.get(m.id);
-                if (!info || info.to !== index) return; // the sender's own copy
-                const count = (receivedCount.get(m.id) ?? 0) + 1;
-                receivedCount.set(m.id, count);
-                if (count > 1) duplicated++;
-                else if (measuring) deliveryMs.push(performance.now() - info.at);
-              });
-              s.on('disconnect', () => {
-                disconnects++;
-              });
-              s.once('connect', () => resolve());
-              s.once('connect_error', (e) => reject(e));
-            }),
-        ),
-      );
-    }
+    await load.connect((index) => `http://127.0.0.1:${ports[index % nodes]}`);
     console.log(
       `  connected ${users.length} in ${((performance.now() - tc) / 1000).toFixed(1)} s to ${nodes} process(es)`,
     );
-    disconnects = 0;
+    load.disconnects = 0;
     const memAfter = await memory();
     // Let every adapter's stream reader settle before measuring.
     await new Promise((r) => setTimeout(r, 500));
 
-    const partner = (i: number) => (i % 2 === 0 ? i + 1 : i - 1);
-    const timers: NodeJS.Timeout[] = [];
-    let acked = 0;
-    const sendOne = (i: number) => {
-      const s = sockets[i];
-      const u = users[i];
-      if (!s || !u) return;
-      const id = randomUUID();
-      const at = performance.now();
-      sent.set(id, { at, to: partner(i) });
-      s.timeout(10_000).emit(
-        'message:send',
-        { id, roomId: u.roomId, type: 'TEXT', text: `hello ${i} ${at.toFixed(0)}` },
-        (err: Error | null, res: Ack) => {
-          if (err || !res.ok) {
-            ackFailures++;
-            sent.delete(id);
-            return;
-          }
-          acked++;
-          ackMs.push(performance.now() - at);
-        },
-      );
-    };
-    measuring = true;
-    const tStart = performance.now();
-    for (let i = 0; i < users.length; i++) {
-      timers.push(
-        setTimeout(() => {
-          sendOne(i);
-          timers.push(setInterval(() => sendOne(i), INTERVAL_MS));
-        }, Math.random() * INTERVAL_MS),
-      );
-    }
-    await new Promise((r) => setTimeout(r, DURATION_S * 1000));
-    for (const t of timers) clearTimeout(t);
-    const elapsed = (performance.now() - tStart) / 1000;
+    const elapsed = await load.traffic(DURATION_S);
     await new Promise((r) => setTimeout(r, DRAIN_MS));
-    measuring = false;
+    load.measuring = false;
 
-    let lost = 0;
-    for (const id of sent.keys()) if (!receivedCount.has(id)) lost++;
-    const delivery = Float64Array.from(deliveryMs).sort();
-    const acks = Float64Array.from(ackMs).sort();
+    const lost = load.lost();
+    const { duplicated, ackFailures, disconnects, acked } = load;
+    const delivery = Float64Array.from(load.deliveryMs).sort();
+    const acks = Float64Array.from(load.ackMs).sort();
     const round = (n: number) => Math.round(n * 10) / 10;
     const sum = (ms: Memory[], k: keyof Memory) => ms.reduce((t, m) => t + m[k], 0);
     const result = {
@@ -384,9 +305,9 @@ async function runOnce(
       intervalMs: INTERVAL_MS,
       database: 'postgres',
       redis: nodes > 1,
-      sent: sent.size + ackFailures,
+      sent: load.sent.size + ackFailures,
       acked,
-      delivered: [...receivedCount.values()].filter((n) => n >= 1).length,
+      delivered: [...load.receivedCount.values()].filter((n) => n >= 1).length,
       messagesPerSecond: round(acked / elapsed),
       deliveryLatencyMs: {
         p50: round(percentile(delivery, 50)),
@@ -412,7 +333,7 @@ async function runOnce(
     if (duplicated > budget.duplicatedMax) failures.push(`${duplicated} duplicated`);
     if (ackFailures > 0) failures.push(`${ackFailures} failed acks`);
     if (disconnects > 0) failures.push(`${disconnects} disconnects`);
-    for (const s of sockets) s?.close();
+    load.close();
     return { result: { ...result, pass: failures.length === 0, failures }, failures };
   } finally {
     await stopAll();

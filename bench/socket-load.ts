@@ -40,6 +40,7 @@ import {
   DRAIN_MS,
   DURATION_S,
   INTERVAL_MS,
+  LoadClients,
   percentile,
   SOCKET_LOAD,
 } from './lib/socket-load-common.ts';
@@ -48,8 +49,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** Request/answer over the service child's IPC channel. */
 const ask = asker<FromChild, ToChild>();
 const root = join(here, '..');
-
-const CONNECT_CONCURRENCY = 50;
 
 interface Memory {
   rss: number;
@@ -209,12 +208,7 @@ async function serve(): Promise<void> {
 
 /* ---------------- the driving process ---------------- */
 
-
 async function drive(): Promise<void> {
-  const { io } = await import('socket.io-client');
-  const { SOCKET_PATH } = await import('../types/routes.ts');
-  type Ack = { ok: true; data: { id: string } } | { ok: false; error: unknown };
-
   console.log(
     `socket-load: ${CLIENTS} clients, ${CLIENTS / 2} rooms, ${DURATION_S} s, one message per client every ${INTERVAL_MS} ms`,
   );
@@ -240,102 +234,29 @@ async function drive(): Promise<void> {
     const memBefore = (await ask(child, { type: 'memory' }, 'memory')).memory;
 
     // Connect every client.
-    const sent = new Map<string, { at: number; to: number }>();
-    const receivedCount = new Map<string, number>();
-    const deliveryMs: number[] = [];
-    const ackMs: number[] = [];
-    let duplicated = 0;
-    let ackFailures = 0;
-    let disconnects = 0;
-    let measuring = false;
-    const sockets = new Array<ReturnType<typeof io>>(users.length);
+    const load = new LoadClients(users);
     const tc = performance.now();
-    for (let start = 0; start < users.length; start += CONNECT_CONCURRENCY) {
-      await Promise.all(
-        users.slice(start, start + CONNECT_CONCURRENCY).map(
-          (u, k) =>
-            new Promise<void>((resolve, reject) => {
-              const index = start + k;
-              const s = io(baseUrl, {
-                path: SOCKET_PATH,
-                transports: ['websocket'],
-                auth: { token: u.token },
-                reconnection: false,
-                forceNew: true,
-              });
-              sockets[index] = s;
-              s.on('message:new', (m: { id: string }) => {
-                const info = sent.get(m.id);
-                if (!info || info.to !== index) return; // the sender's own echo
-                const n = (receivedCount.get(m.id) ?? 0) + 1;
-                receivedCount.set(m.id, n);
-                if (n > 1) duplicated++;
-                else if (measuring) deliveryMs.push(performance.now() - info.at);
-              });
-              s.on('disconnect', () => {
-                disconnects++;
-              });
-              s.once('connect', () => resolve());
-              s.once('connect_error', (e) => reject(e));
-            }),
-        ),
-      );
-    }
+    await load.connect(() => baseUrl);
     console.log(`  connected ${users.length} in ${((performance.now() - tc) / 1000).toFixed(1)} s`);
-    disconnects = 0;
+    load.disconnects = 0;
     const memAfter = (await ask(child, { type: 'memory' }, 'memory')).memory;
 
     // Traffic.
-    const partner = (i: number) => (i % 2 === 0 ? i + 1 : i - 1);
-    const timers: NodeJS.Timeout[] = [];
-    let acked = 0;
-    const sendOne = (i: number) => {
-      const s = sockets[i];
-      const u = users[i];
-      if (!s || !u) return;
-      const id = randomUUID();
-      const at = performance.now();
-      sent.set(id, { at, to: partner(i) });
-      s.timeout(10_000).emit(
-        'message:send',
-        { id, roomId: u.roomId, type: 'TEXT', text: `hello ${i} ${at.toFixed(0)}` },
-        (err: Error | null, res: Ack) => {
-          if (err || !res.ok) {
-            ackFailures++;
-            sent.delete(id);
-            return;
-          }
-          acked++;
-          ackMs.push(performance.now() - at);
-        },
-      );
-    };
     if (process.env['SOCKET_LOAD_PROFILE']) child.send({ type: 'profile', on: true });
     const driverLoop = monitorEventLoopDelay({ resolution: 10 });
     driverLoop.enable();
-    measuring = true;
-    const tStart = performance.now();
-    for (let i = 0; i < users.length; i++) {
-      const first = setTimeout(() => {
-        sendOne(i);
-        timers.push(setInterval(() => sendOne(i), INTERVAL_MS));
-      }, Math.random() * INTERVAL_MS);
-      timers.push(first);
-    }
-    await new Promise((r) => setTimeout(r, DURATION_S * 1000));
-    for (const t of timers) clearTimeout(t);
-    const elapsed = (performance.now() - tStart) / 1000;
+    const elapsed = await load.traffic(DURATION_S);
     if (process.env['SOCKET_LOAD_PROFILE']) child.send({ type: 'profile', on: false });
     await new Promise((r) => setTimeout(r, DRAIN_MS));
-    measuring = false;
+    load.measuring = false;
 
     driverLoop.disable();
     const serviceLoop = (await ask(child, { type: 'memory' }, 'memory')).loopDelay;
-    let lost = 0;
-    for (const id of sent.keys()) if (!receivedCount.has(id)) lost++;
-    const received = [...receivedCount.values()].filter((n) => n >= 1).length;
-    const delivery = Float64Array.from(deliveryMs).sort();
-    const acks = Float64Array.from(ackMs).sort();
+    const lost = load.lost();
+    const { duplicated, ackFailures, disconnects, acked } = load;
+    const received = [...load.receivedCount.values()].filter((n) => n >= 1).length;
+    const delivery = Float64Array.from(load.deliveryMs).sort();
+    const acks = Float64Array.from(load.ackMs).sort();
     const round = (n: number) => Math.round(n * 10) / 10;
     const connections = users.length;
 
@@ -350,7 +271,7 @@ async function drive(): Promise<void> {
       durationS: round(elapsed),
       intervalMs: INTERVAL_MS,
       database: process.env['DATABASE_URL'] ? 'postgres' : 'pglite (memory)',
-      sent: sent.size + ackFailures,
+      sent: load.sent.size + ackFailures,
       acked,
       delivered: received,
       messagesPerSecond: round(acked / elapsed),
@@ -390,7 +311,7 @@ async function drive(): Promise<void> {
       JSON.stringify({ ...result, pass, failures }, null, 2) + '\n',
     );
 
-    for (const s of sockets) s?.close();
+    load.close();
     console.table({
       'messages/s (stored)': result.messagesPerSecond,
       'delivery p50 ms': result.deliveryLatencyMs.p50,

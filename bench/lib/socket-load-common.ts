@@ -5,6 +5,7 @@
  * driving process.
  */
 import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,4 +63,133 @@ export function asker<From extends { type: string }, To>() {
       child.once('exit', onExit);
       if (msg) child.send(msg as object);
     });
+}
+
+/** A widget session the service child made for the load (its token and its room of two). */
+export interface LoadUser {
+  token: string;
+  roomId: string;
+}
+
+type Ack = { ok: true; data: { id: string } } | { ok: false; error: unknown };
+type LoadSocket = import('socket.io-client').Socket;
+
+/** Sockets opened at once while connecting every client. */
+const CONNECT_CONCURRENCY = 50;
+
+/**
+ * The load's widget clients: user 2k and 2k+1 share a room; each sends its
+ * partner a message every INTERVAL_MS. Counts what both runs report: sends,
+ * acknowledgements (and their latency), deliveries to the partner (and their
+ * latency, while `measuring`), duplicates, failed acks and disconnects.
+ */
+export class LoadClients {
+  readonly sent = new Map<string, { at: number; to: number }>();
+  readonly receivedCount = new Map<string, number>();
+  readonly deliveryMs: number[] = [];
+  readonly ackMs: number[] = [];
+  readonly sockets: LoadSocket[];
+  duplicated = 0;
+  ackFailures = 0;
+  disconnects = 0;
+  acked = 0;
+  measuring = false;
+
+  constructor(readonly users: LoadUser[]) {
+    this.sockets = new Array<LoadSocket>(users.length);
+  }
+
+  /** Connects every client, user `index` to the service at `urlOf(index)`; resolves when all are in. */
+  async connect(urlOf: (index: number) => string): Promise<void> {
+    const { io } = await import('socket.io-client');
+    const { SOCKET_PATH } = await import('../../types/routes.ts');
+    for (let start = 0; start < this.users.length; start += CONNECT_CONCURRENCY) {
+      await Promise.all(
+        this.users.slice(start, start + CONNECT_CONCURRENCY).map(
+          (u, k) =>
+            new Promise<void>((resolve, reject) => {
+              const index = start + k;
+              const s = io(urlOf(index), {
+                path: SOCKET_PATH,
+                transports: ['websocket'],
+                auth: { token: u.token },
+                reconnection: false,
+                forceNew: true,
+              });
+              this.sockets[index] = s;
+              s.on('message:new', (m: { id: string }) => {
+                const info = this.sent.get(m.id);
+                if (!info || info.to !== index) return; // the sender's own copy
+                const count = (this.receivedCount.get(m.id) ?? 0) + 1;
+                this.receivedCount.set(m.id, count);
+                if (count > 1) this.duplicated++;
+                else if (this.measuring) this.deliveryMs.push(performance.now() - info.at);
+              });
+              s.on('disconnect', () => {
+                this.disconnects++;
+              });
+              s.once('connect', () => resolve());
+              s.once('connect_error', (e) => reject(e));
+            }),
+        ),
+      );
+    }
+  }
+
+  /** One message from client i to its room partner, with an acknowledgement. */
+  sendOne(i: number): void {
+    const s = this.sockets[i];
+    const u = this.users[i];
+    if (!s || !u) return;
+    const id = randomUUID();
+    const at = performance.now();
+    this.sent.set(id, { at, to: i % 2 === 0 ? i + 1 : i - 1 });
+    s.timeout(10_000).emit(
+      'message:send',
+      { id, roomId: u.roomId, type: 'TEXT', text: `hello ${i} ${at.toFixed(0)}` },
+      (err: Error | null, res: Ack) => {
+        if (err || !res.ok) {
+          this.ackFailures++;
+          this.sent.delete(id);
+          return;
+        }
+        this.acked++;
+        this.ackMs.push(performance.now() - at);
+      },
+    );
+  }
+
+  /**
+   * The traffic: every client starts at a random point of the first interval,
+   * then sends every INTERVAL_MS, for `durationS` seconds (deliveries measured
+   * from the start). Resolves with the seconds it ran; `measuring` stays on
+   * for the caller's drain.
+   */
+  async traffic(durationS: number): Promise<number> {
+    const timers: NodeJS.Timeout[] = [];
+    this.measuring = true;
+    const started = performance.now();
+    for (let i = 0; i < this.users.length; i++) {
+      timers.push(
+        setTimeout(() => {
+          this.sendOne(i);
+          timers.push(setInterval(() => this.sendOne(i), INTERVAL_MS));
+        }, Math.random() * INTERVAL_MS),
+      );
+    }
+    await new Promise((r) => setTimeout(r, durationS * 1000));
+    for (const t of timers) clearTimeout(t);
+    return (performance.now() - started) / 1000;
+  }
+
+  /** Messages acknowledged as sent that the partner never received. */
+  lost(): number {
+    let lost = 0;
+    for (const id of this.sent.keys()) if (!this.receivedCount.has(id)) lost++;
+    return lost;
+  }
+
+  close(): void {
+    for (const s of this.sockets) s?.close();
+  }
 }
