@@ -94,6 +94,17 @@ export const base = css`
   .icon-button:disabled {
     opacity: 0.45;
   }
+  .pill-button {
+    padding: 8px 16px;
+    border: 0;
+    border-radius: 999px;
+    background: var(--charla-color-primary, #2563eb);
+    color: var(--charla-color-on-primary, #fff);
+    font-weight: 600;
+  }
+  .pill-button:disabled {
+    opacity: 0.6;
+  }
   .avatar {
     display: inline-flex;
     flex: none;

@@ -42,14 +42,5 @@ export const styles = css`
   }
   button {
     justify-self: start;
-    padding: 8px 16px;
-    border: 0;
-    border-radius: 999px;
-    background: var(--charla-color-primary, #2563eb);
-    color: var(--charla-color-on-primary, #fff);
-    font-weight: 600;
-  }
-  button:disabled {
-    opacity: 0.6;
   }
 `;

@@ -81,7 +81,7 @@ export class CharlaContactForm extends LitElement {
         >${t('email')}<input name="email" type="email" autocomplete="email" maxlength="254" ?disabled=${off}
       /></label>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-      <button type="submit" ?disabled=${off}>${t('submit')}</button>
+      <button type="submit" class="pill-button" ?disabled=${off}>${t('submit')}</button>
     </form>`;
   }
 }

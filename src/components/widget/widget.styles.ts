@@ -134,14 +134,6 @@ export const styles = css`
     padding: 24px;
     text-align: center;
   }
-  .retry {
-    padding: 8px 16px;
-    border: 0;
-    border-radius: 999px;
-    background: var(--charla-color-primary, #2563eb);
-    color: var(--charla-color-on-primary, #fff);
-    font-weight: 600;
-  }
   @media (max-width: 480px) {
     .panel,
     :host([position]) .panel {

@@ -149,7 +149,9 @@ export class CharlaWidget extends LitElement {
       ${
         !retry
           ? nothing
-          : html`<button type="button" class="retry" @click=${this.#handleRetryClick}>${t('retry')}</button>`
+          : html`<button type="button" class="pill-button" @click=${this.#handleRetryClick}>
+              ${t('retry')}
+            </button>`
       }
     </div>`;
   }
