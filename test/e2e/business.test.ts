@@ -6,11 +6,12 @@
  * button, fills the contact form. Every action reaches the service.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   DEMO_BOT_ID,
   botRoomOf,
+  closeJourney,
   cspViolations,
   enterBotConversation,
   launchBrowser,
@@ -59,15 +60,7 @@ beforeAll(async () => {
   roomId = await until('the visitor’s bot room', () => botRoomOf(service.app, userId));
 });
 
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail' && page)
-    await shot(page, J, `FAILED-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
+closeJourney(J, () => ({ page, browser, service }));
 
 describe('journey: a business system writes to a visitor over HTTP', () => {
   it('text: shown as text', async () => {

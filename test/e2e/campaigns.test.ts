@@ -6,11 +6,12 @@
  * widget sees it arrive live) and ends COMPLETED with 3 delivered, 0 failed.
  * The cancelled one ends CANCELLED and reaches nobody.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import {
   DEMO_BOT_ID,
   botRoomOf,
+  closeJourney,
   cspViolations,
   enterBotConversation,
   launchBrowser,
@@ -76,15 +77,7 @@ beforeAll(async () => {
   );
 });
 
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail' && page)
-    await shot(page, J, `FAILED-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
+closeJourney(J, () => ({ page, browser, service }));
 
 describe('journey: a campaign is created, updated, another cancelled', () => {
   it('creates two SCHEDULED campaigns from the console', async () => {

@@ -5,10 +5,11 @@
  * widget can be embedded live; room posts are idempotent; arguments the
  * client rejects are never sent.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   DEMO_BOT_ID,
+  closeJourney,
   cspViolations,
   enterBotConversation,
   launchBrowser,
@@ -66,15 +67,7 @@ beforeAll(async () => {
   await enterBotConversation(page);
 });
 
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail' && page)
-    await shot(page, J, `FAILED-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
+closeJourney(J, () => ({ page, browser, service }));
 
 describe('the QA console’s HTTP forms', () => {
   it('send each of the six bot-message variants to the console’s user, showing request and response', async () => {

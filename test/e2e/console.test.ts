@@ -6,11 +6,12 @@
  * inputs), then the console switches to the group widget for contacts, room
  * contacts, loaders, opening a room with a user, and members.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import {
   DEMO_BOT_ID,
   DEMO_GROUP_API_KEY,
+  closeJourney,
   cspViolations,
   launchBrowser,
   messageInput,
@@ -83,15 +84,7 @@ beforeAll(async () => {
   });
 });
 
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail' && page)
-    await shot(page, J, `FAILED-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
+closeJourney(J, () => ({ page, browser, service }));
 
 describe('journey: every widgetInstance method from the QA console (normal widget)', () => {
   it('open() opens the panel; close(true) closes it and disables the launcher; enable() enables it; open() after close(true) re-enables', async () => {

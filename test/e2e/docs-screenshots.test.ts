@@ -7,14 +7,13 @@
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   DEMO_BOT_ID,
   ROOT,
   cspViolations,
   enterBotConversation,
-  launchBrowser,
   launcher,
   messageInput,
   messagesRegion,
@@ -23,8 +22,8 @@ import {
   openPage,
   panel,
   shot,
-  startService,
   until,
+  withServiceAndBrowser,
   type Service,
 } from './helpers.ts';
 
@@ -52,15 +51,7 @@ async function visitorId(page: Page): Promise<string> {
   });
 }
 
-beforeAll(async () => {
-  service = await startService();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
+withServiceAndBrowser((started) => ({ service, browser } = started));
 
 describe('README screenshots', () => {
   it('the customer site, closed and open', async () => {

@@ -5,9 +5,10 @@
  * contacts (Carol, on her own page, gets the room and its history), and Bob
  * leaves the room: Alice sees him go, and the service no longer counts him.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import {
+  closeJourney,
   cspViolations,
   launchBrowser,
   messageInput,
@@ -52,15 +53,7 @@ beforeAll(async () => {
   bob = page.frameLocator('iframe[name="bob"]');
 });
 
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail' && page)
-    await shot(page, J, `FAILED-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
+closeJourney(J, () => ({ page, browser, service }));
 
 describe('journey: two users chat in a group room', () => {
   it('each user sees the group widget with their contacts', async () => {

@@ -11,6 +11,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'no
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
 import * as live from '../../server/live/index.ts';
@@ -232,6 +233,57 @@ export async function shot(page: Page, journey: string, name: string): Promise<s
   const path = join(dir, `${String(n).padStart(2, '0')}-${name}.png`);
   await page.screenshot({ path });
   return path;
+}
+
+/* ---------------- a journey's lifecycle ---------------- */
+
+/** What a file's hooks close, read when they run (the file's own variables). */
+export interface Opened {
+  page?: Page;
+  browser?: Browser;
+  service?: Service;
+}
+
+/** After all the file's tests: closes the browser, then the service (each if it was started). */
+export function closeAfterAll(opened: () => Opened): void {
+  afterAll(async () => {
+    const { browser, service } = opened();
+    await browser?.close();
+    await service?.close();
+  });
+}
+
+/**
+ * For files whose tests open their own pages: before all the tests, starts the
+ * service, then the browser, and hands both over; after them, closes the
+ * browser, then the service.
+ */
+export function withServiceAndBrowser(
+  started: (opened: { service: Service; browser: Browser }) => void,
+  timeout?: number,
+): void {
+  let service: Service | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    service = await startService();
+    browser = await launchBrowser();
+    started({ service, browser });
+  }, timeout);
+  closeAfterAll(() => ({ browser, service }));
+}
+
+/**
+ * A journey on one page: after a failed test, a screenshot of the page named
+ * FAILED-<test name> in the journey's folder; after all its tests, the
+ * browser closed, then the service.
+ */
+export function closeJourney(journey: string, opened: () => Opened): void {
+  afterEach(async ({ task }) => {
+    const { page } = opened();
+    if (task.result?.state === 'fail' && page)
+      await shot(page, journey, `FAILED-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+  });
+  closeAfterAll(opened);
 }
 
 /**

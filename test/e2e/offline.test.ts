@@ -7,9 +7,10 @@
  * Beto while she is offline; once she is back, every message arrives exactly
  * once, in order, on both sides, and she gets what Beto wrote meanwhile.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
+  closeAfterAll,
   cspViolations,
   dropLiveSockets,
   launchBrowser,
@@ -127,10 +128,7 @@ afterEach(async ({ task }) => {
   }
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
+closeAfterAll(() => ({ browser, service }));
 
 describe('journey: the network drops and returns mid-conversation', () => {
   it('before the drop, messages go both ways', async () => {

@@ -4,10 +4,11 @@
  * conversation — across every route change and the back button; a reload on
  * a deep route is served the app and finds the conversation again.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   botRoomOf,
+  closeJourney,
   cspViolations,
   enterBotConversation,
   launchBrowser,
@@ -41,15 +42,7 @@ beforeAll(async () => {
   await until('the SPA’s widget to connect', async () => ((await connected()) ? true : undefined), 20_000);
 });
 
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail' && page)
-    await shot(page, J, `FAILED-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
+closeJourney(J, () => ({ page, browser, service }));
 
 describe('the SPA demo keeps the conversation across route changes', () => {
   let loadId: string | null;

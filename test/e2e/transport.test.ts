@@ -4,33 +4,25 @@
  * for networks that block WebSocket) and one on WebSocket connect, send, and
  * receive a bot message live, in Chromium against the real service.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import {
   DEMO_BOT_ID,
   DEMO_NORMAL_API_KEY,
   botRoomOf,
-  launchBrowser,
   openPage,
   roomMessages,
-  startService,
   uniqueUser,
   unexpected,
   until,
+  withServiceAndBrowser,
   type Service,
 } from './helpers.ts';
 
 let service: Service;
 let browser: Browser;
 
-beforeAll(async () => {
-  service = await startService();
-  browser = await launchBrowser();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
+withServiceAndBrowser((started) => ({ service, browser } = started), 60_000);
 
 describe('the script-tag bundle on each transport', () => {
   for (const transport of ['polling', 'websocket'] as const) {

@@ -6,14 +6,13 @@
  * under the demo's strict CSP with no violation and no error.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import {
   ROOT,
   botRoomOf,
   cspViolations,
   enterBotConversation,
-  launchBrowser,
   launcher,
   messageInput,
   messagesRegion,
@@ -21,9 +20,9 @@ import {
   openPage,
   roomMessages,
   shot,
-  startService,
   unexpected,
   until,
+  withServiceAndBrowser,
   type Service,
 } from './helpers.ts';
 
@@ -40,15 +39,7 @@ function ownMessage(page: import('playwright-core').Page, text: string | RegExp)
 let service: Service;
 let browser: Browser;
 
-beforeAll(async () => {
-  service = await startService();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await service?.close();
-});
+withServiceAndBrowser((started) => ({ service, browser } = started));
 
 describe('journey: a visitor on the customer site', () => {
   it('opens the widget, gets the greeting, picks an option, sends text and an image, and sees DELIVERED marks', async () => {
