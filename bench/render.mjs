@@ -176,7 +176,11 @@ try {
     const page = await hostPage(context);
     await addScript(page, '/page.js');
     await page.waitForFunction(() => !!window.__bench);
-    const launcher = await sinceScript(page, '/page.js', await page.evaluate(() => window.__bench.launcher()));
+    const launcher = await sinceScript(
+      page,
+      '/page.js',
+      await page.evaluate(() => window.__bench.launcher()),
+    );
     const idle = await page.evaluate(() => window.__bench.idleFrames(60));
     const open = await page.evaluate((n) => window.__bench.openRoom(n), MESSAGES);
     const scroll = await page.evaluate(() => window.__bench.scroll(240, 120));
