@@ -86,6 +86,9 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
     maxHttpBufferSize: MAX_EVENT_BYTES,
     pingInterval: 20_000,
     pingTimeout: 20_000,
+    // Once shutdown has begun (closeLive), no connection starts: an upgrade the
+    // server accepted just before is answered 403 instead of held open.
+    allowRequest: (_req, callback) => callback(null, !closing.has(io)),
   });
   hub.io = io;
   const presence = new SocketIds(db);
@@ -129,6 +132,11 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
   });
 
   io.on('connection', (socket) => {
+    // A session checked while shutdown began: its connection is already closed.
+    if (closing.has(io)) {
+      socket.disconnect(true);
+      return;
+    }
     const { userId, companyId } = socket.data;
     // Synchronously, before the client can act on its connect event.
     socket.join([userChannel(companyId, userId), ...(initialRooms.get(socket) ?? []).map(roomChannel)]);
@@ -301,6 +309,19 @@ class SocketIds {
       if (this.connects.length > 0 || this.disconnects.length > 0) this.schedule();
     }
   }
+}
+
+const closing = new WeakSet<LiveServer>();
+
+/**
+ * The first step of shutdown: refuses new connections and closes every open
+ * one, those still joining (engine open, session being checked) included, so
+ * the HTTP server's close never waits on a live connection.
+ */
+export function closeLive(io: LiveServer): void {
+  closing.add(io);
+  io.disconnectSockets(true);
+  io.engine.close();
 }
 
 /** Every gateway started in this process (tests and benchmarks close them). */

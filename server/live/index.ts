@@ -9,7 +9,7 @@ import { Rooms } from './rooms.ts';
 import { createMessaging, type LiveMessaging } from './messaging.ts';
 import { Sessions } from './session.ts';
 import { widgetRoutes } from './widget-routes.ts';
-import { gateways, startGateway } from './gateway.ts';
+import { closeLive, gateways, startGateway } from './gateway.ts';
 import { createFlowRunner, FLOWS_DIR, loadFlowFiles, type FlowRunner } from './flows.ts';
 import { ensureDemoAssets } from './assets.ts';
 
@@ -70,7 +70,7 @@ export async function livePlugin(app: FastifyInstance): Promise<void> {
   }
   app.addHook('preClose', async () => {
     // Close sockets before the HTTP server waits for its connections.
-    io.disconnectSockets(true);
+    closeLive(io);
   });
   app.addHook('onClose', async () => {
     gateways.delete(io);
