@@ -8,7 +8,14 @@ import type { FastifyRequest } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './store/db.ts';
 import type { Signer } from './signing.ts';
-import type { Interactive, Message, MessageBy, MessageOption, MessageType, QuickReply } from '../types/index.ts';
+import type {
+  Interactive,
+  Message,
+  MessageBy,
+  MessageOption,
+  MessageType,
+  QuickReply,
+} from '../types/index.ts';
 
 /** A message to store: the type's fields plus who sent it. */
 export interface NewMessageInput {
@@ -45,6 +52,17 @@ export interface Messaging {
    * answer when a user wrote.
    */
   deliver(input: NewMessageInput): Promise<{ message: Message; duplicate: boolean }>;
+  /**
+   * Several messages into one room, all or nothing: stored in one transaction
+   * (each id once, duplicates being those already in this room), then
+   * broadcast. When an id is taken by a message of another room (even one
+   * stored a moment ago by a concurrent request), nothing is stored and
+   * `clash` names those ids.
+   */
+  deliverAll(
+    roomId: string,
+    inputs: NewMessageInput[],
+  ): Promise<{ results: { message: Message; duplicate: boolean }[]; clash: string[] }>;
 }
 
 export interface Charla {

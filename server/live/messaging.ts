@@ -255,15 +255,59 @@ class Writer {
   }
 }
 
+/** A message about to be stored: its id, stored body and first status. */
+interface Prepared {
+  id: string;
+  input: NewMessageInput;
+  body: Record<string, unknown>;
+  status: MessageStatus;
+  /** Whether another member is connected: true/false here, or 'ask' the cluster after storing. */
+  here: boolean | 'ask';
+}
+
+/** Ids of deliverAll's messages already used in another room (the transaction is rolled back). */
+class Clash {
+  constructor(readonly ids: string[]) {}
+}
+
 export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
-  const writer = new Writer(db, (p, seq, botId) => {
+  function prepare(input: NewMessageInput): Prepared {
+    const id = input.id ?? randomUUID();
+    const fields = typeFields(input);
+    // DELIVERED_CHANNEL on the web channel: when it is stored, the message
+    // is pushed to an open widget connection of another member.
+    // In a cluster, a member on another process is asked about after storing.
+    const here = hub.otherMemberOnlineHere(input.roomId, input.senderId);
+    const status: MessageStatus = here === true ? 'DELIVERED_CHANNEL' : 'DELIVERED';
+    const now = new Date();
+    const body: Record<string, unknown> = {
+      id,
+      roomId: input.roomId,
+      senderId: input.senderId,
+      createdAt: now.toISOString(),
+      timestamp: now.getTime(),
+      by: input.by,
+      type: input.type,
+      ...fields,
+    };
+    if (input.senderNames !== undefined) body['senderNames'] = input.senderNames;
+    if (input.options !== undefined) body['options'] = input.options;
+    if (input.QuickReplies !== undefined) body['QuickReplies'] = input.QuickReplies;
+    if (input.interactive !== undefined) body['interactive'] = input.interactive;
+    return { id, input, body, status, here };
+  }
+  /** A message just stored: broadcast it, and hand it to the room's bot when a person wrote it. */
+  function announce(p: Pick<Prepared, 'input' | 'body' | 'status'>, seq: number, botId: string | null) {
     const message = { ...p.body, seq, status: p.status } as unknown as Message;
     hub.messageNew(message);
     const { input } = p;
     if (botId && PEOPLE.has(input.by) && input.senderId !== botId && messaging.onPersonMessage) {
       messaging.onPersonMessage(message, { id: input.roomId, botId });
     }
-    p.resolve({ message, duplicate: false });
+    return message;
+  }
+  const writer = new Writer(db, (p, seq, botId) => {
+    p.resolve({ message: announce(p, seq, botId), duplicate: false });
   });
   /** A member connected to another process makes a stored message DELIVERED_CHANNEL (and the room hears of it). */
   async function upgradeIfOnlineElsewhere(message: Message): Promise<void> {
@@ -295,33 +339,77 @@ export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
     },
 
     async deliver(input) {
-      const id = input.id ?? randomUUID();
-      const fields = typeFields(input);
-      // DELIVERED_CHANNEL on the web channel: when it is stored, the message
-      // is pushed to an open widget connection of another member.
-      // In a cluster, a member on another process is asked about after storing.
-      const here = hub.otherMemberOnlineHere(input.roomId, input.senderId);
-      const status: MessageStatus = here === true ? 'DELIVERED_CHANNEL' : 'DELIVERED';
-      const now = new Date();
-      const body: Record<string, unknown> = {
-        id,
-        roomId: input.roomId,
-        senderId: input.senderId,
-        createdAt: now.toISOString(),
-        timestamp: now.getTime(),
-        by: input.by,
-        type: input.type,
-        ...fields,
-      };
-      if (input.senderNames !== undefined) body['senderNames'] = input.senderNames;
-      if (input.options !== undefined) body['options'] = input.options;
-      if (input.QuickReplies !== undefined) body['QuickReplies'] = input.QuickReplies;
-      if (input.interactive !== undefined) body['interactive'] = input.interactive;
+      const { id, body, status, here } = prepare(input);
       const result = await new Promise<{ message: Message; duplicate: boolean }>((resolve, reject) =>
         writer.push({ id, input, body, status, resolve, reject }),
       );
       if (here === 'ask' && !result.duplicate) void upgradeIfOnlineElsewhere(result.message);
       return result;
+    },
+
+    async deliverAll(roomId, inputs) {
+      const prepared = inputs.map((input) => prepare({ ...input, roomId }));
+      // The same id twice in one call: the first is stored, the others are its duplicates.
+      const seen = new Set<string>();
+      const firsts = prepared.filter((p) => !seen.has(p.id) && seen.add(p.id));
+      const outcome = await withRetry(() =>
+        db
+          .transaction(async (tx) => {
+            const rows = (
+              await tx.query<WriteRow>(INSERT_MANY, [
+                JSON.stringify(
+                  firsts.map((p, ord) => ({
+                    id: p.id,
+                    room_id: roomId,
+                    sender_id: p.input.senderId,
+                    status: p.status,
+                    body: p.body,
+                    created_at: p.body['createdAt'],
+                    ord,
+                  })),
+                ),
+              ])
+            ).rows;
+            const stored = new Map(rows.filter((r) => r.seq !== null).map((r) => [r.id, r]));
+            const others = firsts.filter((p) => !stored.has(p.id)).map((p) => p.id);
+            const before = new Map<string, Message>();
+            if (others.length > 0) {
+              for (const row of (await tx.query<MessageRow>(SELECT_STORED, [others])).rows)
+                before.set(row.id, toMessage(row));
+            }
+            const clash = others.filter((id) => before.has(id) && before.get(id)?.roomId !== roomId);
+            // Rolled back: not one message of the call stays stored.
+            if (clash.length > 0) throw new Clash(clash);
+            if (others.some((id) => !before.has(id)))
+              throw new ApiError('NOT_FOUND', {
+                message: `Room ${roomId} does not exist.`,
+                data: { roomId },
+              });
+            return { stored, before };
+          })
+          .catch((err: unknown) => {
+            if (err instanceof Clash) return err;
+            throw err;
+          }),
+      );
+      if (outcome instanceof Clash) return { results: [], clash: outcome.ids };
+      const { stored, before } = outcome;
+      const fresh = new Map<string, Message>();
+      for (const p of firsts) {
+        const row = stored.get(p.id);
+        if (!row) continue;
+        const message = announce(p, Number(row.seq), row.bot_id);
+        fresh.set(p.id, message);
+        if (p.here === 'ask') void upgradeIfOnlineElsewhere(message);
+      }
+      const isFirst = new Set(firsts);
+      const results = prepared.map((p) => {
+        const message = fresh.get(p.id);
+        // Fresh only for the first occurrence of its id; any later one is its duplicate.
+        if (message && isFirst.has(p)) return { message, duplicate: false };
+        return { message: message ?? (before.get(p.id) as Message), duplicate: true };
+      });
+      return { results, clash: [] };
     },
 
     async markSeen(roomId, viewerId, ids) {

@@ -89,40 +89,41 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
       const room = await charla.messaging.findRoom(roomId);
       if (!room)
         throw new ApiError('NOT_FOUND', { message: `Room ${roomId} does not exist.`, data: { roomId } });
-      // An id already used in another room is refused before anything is stored (ids are global).
-      const { rows: taken } = await charla.db.query<{ id: string }>(
-        'SELECT id FROM messages WHERE id = ANY($1) AND room_id <> $2',
-        [messages.map((m) => m.id), roomId],
-      );
-      if (taken.length) {
-        const used = new Set(taken.map((r) => r.id));
-        const clash: Record<string, string> = {};
-        messages.forEach((m, i) => {
-          if (used.has(m.id)) clash[`/messages/${i}/id`] = 'is already the id of a message in another room';
-        });
-        throw validationFailed(clash);
-      }
       // The room's bot speaks as the bot; anyone else (a system, a flow) as the service.
       const by = room.botId !== null && senderId === room.botId ? 'bot' : 'charla';
+      // UUIDs are case-insensitive: one message whichever case its id is written in.
+      const ids = messages.map((m) => m.id.toLowerCase());
+      const { results, clash } = await charla.messaging.deliverAll(
+        roomId,
+        messages.map((m, i) => {
+          const media = 'mediaUrl' in m;
+          return {
+            id: ids[i] as string,
+            roomId,
+            senderId,
+            by,
+            type: m.type as MessageType,
+            ...(media
+              ? {
+                  mediaUrl: m.mediaUrl,
+                  ...(m.caption !== undefined ? { caption: m.caption } : m.text ? { caption: m.text } : {}),
+                }
+              : { text: m.text }),
+          };
+        }),
+      );
+      // An id already used in another room (ids are global): nothing of the request was stored.
+      if (clash.length > 0) {
+        const taken = new Set(clash);
+        const bad: Record<string, string> = {};
+        ids.forEach((id, i) => {
+          if (taken.has(id)) bad[`/messages/${i}/id`] = 'is already the id of a message in another room';
+        });
+        throw validationFailed(bad);
+      }
       const messageIds: string[] = [];
       const duplicates: string[] = [];
-      for (const m of messages) {
-        const media = 'mediaUrl' in m;
-        const { duplicate } = await charla.messaging.deliver({
-          id: m.id,
-          roomId,
-          senderId,
-          by,
-          type: m.type as MessageType,
-          ...(media
-            ? {
-                mediaUrl: m.mediaUrl,
-                ...(m.caption !== undefined ? { caption: m.caption } : m.text ? { caption: m.text } : {}),
-              }
-            : { text: m.text }),
-        });
-        (duplicate ? duplicates : messageIds).push(m.id);
-      }
+      results.forEach((r, i) => (r.duplicate ? duplicates : messageIds).push(ids[i] as string));
       return ok('Messages posted successfully.', { roomId, messageIds, duplicates });
     },
   );

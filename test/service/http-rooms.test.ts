@@ -95,6 +95,62 @@ describe('POST /v1/rooms/{roomId}/message', () => {
     expect(both.body.data).toMatchObject({ messageIds: [twin], duplicates: [twin] });
   });
 
+  it('is one message whatever the case of its UUID', async () => {
+    const id = randomUUID();
+    const first = await post({
+      senderId: 's',
+      messages: [{ id: id.toUpperCase(), type: 'TEXT', text: 'upper' }],
+    });
+    expect(first.body.data).toMatchObject({ messageIds: [id], duplicates: [] });
+    const again = await post({ senderId: 's', messages: [{ id, type: 'TEXT', text: 'lower' }] });
+    expect(again.body.data).toMatchObject({ messageIds: [], duplicates: [id] });
+    const rows = await stored(id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.body).toMatchObject({ id, text: 'upper' });
+  });
+
+  it('under concurrent posts of one id to two rooms: one room gets it, every other request stores nothing', async () => {
+    const other = (await server.app.charla.messaging.ensureBotRoom({ botId, userId: uid('user') })).roomId;
+    for (let trial = 0; trial < 4; trial++) {
+      const shared = randomUUID();
+      const requests = Array.from({ length: 12 }, (_, k) => {
+        const fresh = [randomUUID(), randomUUID()];
+        const room = k % 2 === 0 ? roomId : other;
+        return post(
+          {
+            senderId: 'race',
+            messages: [
+              ...fresh.map((id) => ({ id, type: 'TEXT', text: 'fresh' })),
+              { id: shared, type: 'TEXT', text: 'shared' },
+            ],
+          },
+          room,
+        ).then((res) => ({ res, room, fresh }));
+      });
+      const done = await Promise.all(requests);
+      const holder = (await stored(shared))[0]?.room_id;
+      expect([roomId, other]).toContain(holder);
+      for (const { res, room, fresh } of done) {
+        const kept = (await Promise.all(fresh.map(stored))).map((r) => r.length);
+        if (room === holder) {
+          // The shared id is stored once; each request to its room stores its own messages.
+          expect(res.status).toBe(200);
+          expect(kept).toEqual([1, 1]);
+        } else {
+          expect(res.status).toBe(400);
+          expect(res.body.validationError).toEqual({
+            '/messages/2/id': 'is already the id of a message in another room',
+          });
+          expect(kept).toEqual([0, 0]);
+        }
+      }
+      const winners = done.filter(
+        ({ res, room }) => room === holder && (res.body.data?.messageIds ?? []).includes(shared),
+      );
+      expect(winners).toHaveLength(1);
+    }
+  });
+
   it('accepts the company token; 401 without credentials, 404 for an unknown room', async () => {
     const ok = await post(
       { senderId: 's', messages: [{ id: randomUUID(), type: 'TEXT', text: 'x' }] },
