@@ -4,8 +4,11 @@
  * widget message it shows as, and deliver it into the bot's room with the user.
  */
 import { randomUUID } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import {
   DEFAULT_BUTTON_TEXT,
   VIDEO_MAX_BYTES,
@@ -103,34 +106,62 @@ export function toWidgetMessage(content: BotMessageContent): PreparedMessage {
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
-/** True for IP literals in private, loopback, link-local or unspecified ranges. */
+/** NAT64's well-known prefix (RFC 6052): the IPv4 address is the last 32 bits. */
+const NAT64 = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
+/** Where IANA allocates global unicast IPv6 (RFC 4291); everything outside it is special. */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+
+/**
+ * True only for a globally routable unicast address: what ipaddr.js calls
+ * `unicast` (so not private, loopback, link-local, CGNAT, multicast,
+ * broadcast, documentation, benchmarking, reserved, nor the anycast AS112 and
+ * AMT blocks), and for IPv6 also inside 2000::/3. IPv6 forms that carry an
+ * IPv4 address:
+ * - IPv4-mapped `::ffff:a.b.c.d` (any spelling) is judged as the IPv4 address
+ *   it reaches on a dual-stack socket;
+ * - NAT64 `64:ff9b::/96` is judged as its embedded IPv4 address (DNS64 gives
+ *   these for IPv4-only hosts on IPv6-only networks);
+ * - refused outright, whatever they embed: IPv4-compatible `::a.b.c.d`
+ *   (deprecated, RFC 4291), local-use NAT64 `64:ff9b:1::/48` (a site's own
+ *   translator), 6to4 `2002::/16` (deprecated, RFC 7526) and Teredo
+ *   `2001::/32` (a client tunnel): none hosts files, and each can lead to an
+ *   IPv4 address the check would not see.
+ */
+function isPublicAddress(ip: string): boolean {
+  if (isIP(ip) === 0) return false;
+  let address: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    address = ipaddr.parse(ip);
+  } catch {
+    return false;
+  }
+  if (address instanceof ipaddr.IPv6) {
+    if (address.isIPv4MappedAddress()) address = address.toIPv4Address();
+    else if (address.match(NAT64)) address = new ipaddr.IPv4(address.toByteArray().slice(12));
+    else return address.match(GLOBAL_UNICAST_V6) && address.range() === 'unicast';
+  }
+  return address.range() === 'unicast';
+}
+
+/** 127.0.0.0/8 and ::1 (also IPv4-mapped): what a loopback host may resolve to. */
+function isLoopbackAddress(ip: string): boolean {
+  if (isIP(ip) === 0) return false;
+  try {
+    return ipaddr.process(ip).range() === 'loopback';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True for a host that is an IP literal other than a globally routable unicast
+ * address (see isPublicAddress), or a localhost name.
+ */
 function isPrivateAddress(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '');
-  const kind = isIP(h);
-  if (kind === 4) {
-    const [a = 0, b = 0] = h.split('.').map(Number);
-    return (
-      a === 10 ||
-      a === 127 ||
-      a === 0 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
-  if (kind === 6) {
-    const l = h.toLowerCase();
-    return (
-      l === '::1' ||
-      l === '::' ||
-      l.startsWith('fc') ||
-      l.startsWith('fd') ||
-      l.startsWith('fe80') ||
-      l.startsWith('::ffff:')
-    );
-  }
-  return h === 'localhost' || h.endsWith('.localhost');
+  if (isIP(h) !== 0) return !isPublicAddress(h);
+  const name = h.toLowerCase();
+  return name === 'localhost' || name.endsWith('.localhost');
 }
 
 /**
@@ -161,16 +192,100 @@ export function mediaUrlProblem(raw: string, allowLoopback: boolean): string | n
 export const MEDIA_CHECK_TIMEOUT_MS = 4000;
 const MAX_REDIRECTS = 3;
 
+/** Resolves a host name to all its addresses; dns.lookup unless a test gives its own. */
+export type MediaLookup = (hostname: string) => Promise<ReadonlyArray<{ address: string }>>;
+
+const systemLookup: MediaLookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+/**
+ * The socket's own name resolution for one hop: the name is resolved once,
+ * every answer must be public (or, for a loopback host the configuration
+ * allows, loopback), and the socket connects only to those checked answers.
+ * No second resolution can point it elsewhere (DNS rebinding). Why a
+ * resolution was refused is left in `refusal` for the caller's error.
+ */
+function checkedLookup(
+  resolve: MediaLookup,
+  loopbackHost: boolean,
+  refusal: { message?: string },
+): LookupFunction {
+  return (hostname, options, callback) => {
+    const fail = (message: string) => {
+      refusal.message = message;
+      callback(new Error(message), '');
+    };
+    // A lookup that throws at once fails like one that rejects.
+    Promise.resolve(hostname)
+      .then(resolve)
+      .then(
+        (answers) => {
+          const addresses = answers.map((a) => ({ address: a.address, family: isIP(a.address) }));
+          if (addresses.length === 0) return fail('The media host does not resolve.');
+          const allowed = loopbackHost ? isLoopbackAddress : isPublicAddress;
+          if (addresses.some((a) => !allowed(a.address))) {
+            return fail('The media host resolves to a private address.');
+          }
+          const usable =
+            options.family === 4 || options.family === 6
+              ? addresses.filter((a) => a.family === options.family)
+              : addresses;
+          const first = usable[0];
+          if (!first) return fail('The media host does not resolve.');
+          if (options.all) callback(null, usable);
+          else callback(null, first.address, first.family);
+        },
+        () => fail('The media host does not resolve.'),
+      );
+  };
+}
+
+/**
+ * One HEAD request, connecting through `lookup`. Resolves with the status and
+ * headers as soon as they arrive; the connection is closed then (nothing is
+ * read, nothing is kept alive), and `signal` cuts it at any point before.
+ */
+function head(
+  url: URL,
+  lookup: LookupFunction,
+  signal: AbortSignal,
+): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = request({
+      protocol: url.protocol,
+      hostname: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port || undefined,
+      path: `${url.pathname}${url.search}`,
+      method: 'HEAD',
+      headers: { accept: '*/*', 'user-agent': 'Charla media check' },
+      agent: false,
+      lookup,
+      signal,
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      res.on('error', () => {}); // cut short below on purpose
+      resolve({ status: res.statusCode ?? 0, headers: res.headers });
+      res.resume();
+      req.destroy();
+    });
+    req.end();
+  });
+}
+
 /**
  * Checks a video address with HEAD requests (redirects followed by hand, each
  * hop held to the same rule): unreachable, not 2xx or an HTML page ->
  * INVALID_MEDIA_URL; not video/mp4 or video/3gp(p) -> UNSUPPORTED_MEDIA_TYPE;
  * over 16 MB -> MEDIA_TOO_LARGE. A file whose size the host does not say passes.
+ * Host names are resolved once per hop, by `lookup`, and the request goes only
+ * to the addresses that passed (a public name may not lead to a private address).
  */
 export async function checkVideo(
   raw: string,
   allowLoopback: boolean,
   timeoutMs = MEDIA_CHECK_TIMEOUT_MS,
+  { lookup = systemLookup }: { lookup?: MediaLookup } = {},
 ): Promise<void> {
   let current = raw;
   const signal = AbortSignal.timeout(timeoutMs);
@@ -182,36 +297,36 @@ export async function checkVideo(
         message: `The media address redirects to an address that ${problem}.`,
       });
     }
-    const host = new URL(current).hostname;
-    if (!LOOPBACK_HOSTS.has(host) && isIP(host.replace(/^\[|\]$/g, '')) === 0) {
-      // A public name must not lead to a private address (DNS pointing inside).
-      let addresses: Array<{ address: string }>;
-      try {
-        addresses = await lookup(host, { all: true });
-      } catch {
-        throw new ApiError('INVALID_MEDIA_URL', { message: 'The media host does not resolve.' });
-      }
-      if (addresses.length === 0 || addresses.some((a) => isPrivateAddress(a.address))) {
-        throw new ApiError('INVALID_MEDIA_URL', { message: 'The media host resolves to a private address.' });
-      }
-    }
-    let res: Response;
+    const url = new URL(current);
+    const refusal: { message?: string } = {};
+    let res: { status: number; headers: IncomingHttpHeaders };
     try {
-      res = await fetch(current, { method: 'HEAD', redirect: 'manual', signal });
+      res = await head(url, checkedLookup(lookup, LOOPBACK_HOSTS.has(url.hostname), refusal), signal);
     } catch {
-      throw new ApiError('INVALID_MEDIA_URL', { message: 'The media address is unreachable.' });
+      const message =
+        refusal.message ??
+        (signal.aborted
+          ? `The media address did not answer within ${timeoutMs} ms.`
+          : 'The media address is unreachable.');
+      throw new ApiError('INVALID_MEDIA_URL', { message });
     }
     if (res.status >= 300 && res.status < 400) {
-      const location = res.headers.get('location');
+      const location = res.headers.location;
       if (!location)
         throw new ApiError('INVALID_MEDIA_URL', { message: 'The media address redirects nowhere.' });
-      current = new URL(location, current).toString();
+      try {
+        current = new URL(location, current).toString();
+      } catch {
+        throw new ApiError('INVALID_MEDIA_URL', {
+          message: 'The media address redirects to no valid address.',
+        });
+      }
       continue;
     }
     if (res.status < 200 || res.status >= 300) {
       throw new ApiError('INVALID_MEDIA_URL', { message: `The media address answered ${res.status}.` });
     }
-    const type = (res.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    const type = (res.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     if (type === 'text/html' || type === 'application/xhtml+xml') {
       throw new ApiError('INVALID_MEDIA_URL', { message: 'The media address is a page, not a file.' });
     }
@@ -220,8 +335,8 @@ export async function checkVideo(
         message: `Video must be ${VIDEO_MEDIA_TYPES.join(' or ')}; the file is ${type || 'of no stated type'}.`,
       });
     }
-    const length = res.headers.get('content-length');
-    if (length !== null && /^\d+$/.test(length.trim()) && Number(length) > VIDEO_MAX_BYTES) {
+    const length = res.headers['content-length'];
+    if (length !== undefined && /^\d+$/.test(length.trim()) && Number(length) > VIDEO_MAX_BYTES) {
       throw new ApiError('MEDIA_TOO_LARGE', {
         message: `The file is ${length} bytes; the limit is ${VIDEO_MAX_BYTES}.`,
       });
