@@ -77,6 +77,8 @@ export function listRange(
   if (!start || !end) return { errors };
   // Exclusive end, kept inside the storable range (9999-12-31 takes in its whole day all the same).
   const to = Math.min(end.dateOnly ? end.ms + 86_400_000 : end.ms + 1, MAX_INSTANT_MS);
-  if (end.ms < start.ms) return { errors: { 'querystring:/endAt': 'must not be before startAt' } };
+  // Compared as ranges: a date-only end on the start's own day is that whole day, so not before it.
+  const last = end.dateOnly ? end.ms + 86_399_999 : end.ms;
+  if (last < start.ms) return { errors: { 'querystring:/endAt': 'must not be before startAt' } };
   return { from: new Date(start.ms), to: new Date(to) };
 }

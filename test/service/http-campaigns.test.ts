@@ -111,6 +111,11 @@ describe('GET /v1/campaigns', () => {
       await names(`startAt=${encodeURIComponent('2025-05-01T02:00:00+02:00')}&endAt=2025-05-01T00:00:00Z`),
     ).toEqual(['first']);
     expect(await names('startAt=2025-05-10&endAt=2025-05-10')).toEqual(['lastday']);
+    // A date-time start within a date-only end's day: the rest of that day.
+    expect(await names('startAt=2025-05-10T12:00:00Z&endAt=2025-05-10')).toEqual(['lastday']);
+    expect(
+      await names(`startAt=${encodeURIComponent('2025-05-10T23:59:59.999+00:00')}&endAt=2025-05-10`),
+    ).toEqual([]);
   });
 
   it('filters by status and elementName', async () => {
@@ -186,6 +191,7 @@ describe('GET /v1/campaigns', () => {
       ['botId=b&startAt=yesterday&endAt=2025-01-01', 'querystring:/startAt'],
       ['botId=b&startAt=2025-01-01T25:00:00Z&endAt=2025-01-02', 'querystring:/startAt'],
       ['botId=b&startAt=2025-01-02&endAt=2025-01-01', 'querystring:/endAt'],
+      ['botId=b&startAt=2025-01-02T00:00:00Z&endAt=2025-01-01', 'querystring:/endAt'],
       ['botId=b&startAt=2025-01-01&endAt=2025-01-02&status=CANCELLED', 'querystring:/status'],
       ['botId=b&startAt=2025-01-01&endAt=2025-01-02&status=done', 'querystring:/status'],
       ['botId=&startAt=2025-01-01&endAt=2025-01-02', 'querystring:/botId'],
@@ -440,9 +446,10 @@ describe('PUT /v1/campaigns/{id}', () => {
 describe('the campaign scheduler', () => {
   it('holds one claim at a time: a due campaign waiting behind a running one stays unclaimed', async () => {
     const charla = server.app.charla;
-    const first = (await createCampaign({ scheduledAt: inSeconds(3600), recipients: [uid('u'), uid('u')] })).body
-      .data.id;
-    const second = (await createCampaign({ scheduledAt: inSeconds(3600), recipients: [uid('u')] })).body.data.id;
+    const first = (await createCampaign({ scheduledAt: inSeconds(3600), recipients: [uid('u'), uid('u')] }))
+      .body.data.id;
+    const second = (await createCampaign({ scheduledAt: inSeconds(3600), recipients: [uid('u')] })).body.data
+      .id;
     await charla.db.query(
       `UPDATE campaigns SET scheduled_at = now() - interval '1 second' WHERE id = ANY($1::text[])`,
       [[first, second]],
