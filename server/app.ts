@@ -2,6 +2,7 @@
  * buildApp(options): the whole service — HTTP routes, socket gateway, storage —
  * without listening. server/main.ts listens; tests listen on port 0.
  */
+import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { defaultConfig, type Config } from './config.ts';
@@ -11,6 +12,7 @@ import { coreMigrations } from './store/core-migrations.ts';
 import { liveMigrations } from './live/migrations.ts';
 import { createSigner } from './signing.ts';
 import { ApiError, installErrorHandling, sendError } from './http/errors.ts';
+import { ERRORS, errorBody } from '../types/errors.ts';
 import type { Charla, Messaging } from './context.ts';
 import { httpRoutes } from './routes/index.ts';
 import { livePlugin } from './live/index.ts';
@@ -24,12 +26,36 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
   const config: Config = { ...defaultConfig(), ...options };
   const app = Fastify({
     logger: config.logger,
-    trustProxy: true,
+    trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Path ids may be 200 characters (Id), %-encoded up to 12 bytes each; longer ones reach frameworkErrors.
     routerOptions: { maxParamLength: 2400 },
     // Errors the router raises before any route runs (a malformed %-escape, an overlong path
     // parameter) leave as the interface's error body too.
+    // What Node's HTTP parser refuses (headers over 16 KB, malformed requests, too slow) answers the
+    // interface's error body too, instead of fastify's own.
+    clientErrorHandler(error, socket) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ECONNRESET' || socket.destroyed) return;
+      const key =
+        code === 'HPE_HEADER_OVERFLOW'
+          ? 'HEADERS_TOO_LARGE'
+          : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? 'REQUEST_TIMEOUT'
+            : 'VALIDATION_ERROR';
+      const message = key === 'VALIDATION_ERROR' ? 'The request is not valid HTTP.' : undefined;
+      const body = JSON.stringify(
+        errorBody(key, { ...(message ? { message, validationError: { '/': message } } : {}) }),
+      );
+      const status = ERRORS[key].httpStatus;
+      if (socket.writable) {
+        socket.write(
+          `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n` +
+            `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+      }
+      socket.destroy(error);
+    },
     frameworkErrors: (error, _request, reply) => {
       const message =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'

@@ -16,6 +16,11 @@ export interface Config {
   signingKeys: Record<string, string>;
   /** The address clients reach this service at (signed media URLs are built on it). */
   publicBaseUrl: string | undefined;
+  /**
+   * Which peers' X-Forwarded-* headers are believed (fastify's trustProxy): the
+   * proxies in front of this process. Default: loopback only (a proxy on the same machine).
+   */
+  trustProxy: boolean | string;
   /** Accept http://127.0.0.1 / localhost media addresses (tests and the demo only). */
   allowLoopbackMedia: boolean;
   /** Run the campaign scheduler in this process. */
@@ -64,6 +69,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     companyName: env['CHARLA_COMPANY_NAME'] ?? 'Charla Demo',
     signingKeys: parseSigningKeys(signingSecret, env['CHARLA_SIGNING_KEYS']),
     publicBaseUrl: env['CHARLA_PUBLIC_URL'] || undefined,
+    trustProxy: parseTrustProxy(env['CHARLA_TRUST_PROXY']),
     allowLoopbackMedia: env['CHARLA_ALLOW_LOOPBACK_MEDIA'] === '1' || !production,
     scheduler: env['CHARLA_SCHEDULER'] !== '0',
     seedDemo: env['CHARLA_SEED_DEMO'] !== '0' && !production,
@@ -88,6 +94,7 @@ export function defaultConfig(): Config {
     companyName: 'Charla Demo',
     signingKeys: { k1: 'demo-signing-secret-change-me' },
     publicBaseUrl: undefined,
+    trustProxy: 'loopback',
     allowLoopbackMedia: true,
     scheduler: true,
     schedulerIntervalMs: 500,
@@ -98,6 +105,17 @@ export function defaultConfig(): Config {
     instanceId: `test:${process.pid}`,
     usingDemoCredentials: true,
   };
+}
+
+/**
+ * CHARLA_TRUST_PROXY: unset -> 'loopback'; `true`/`false`; or addresses, CIDR ranges and the names loopback, linklocal, uniquelocal, comma-separated.
+ */
+export function parseTrustProxy(value: string | undefined): boolean | string {
+  const v = (value ?? '').trim();
+  if (v === '') return 'loopback';
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  return v;
 }
 
 /** CHARLA_SIGNING_KEYS="k2:secret2,k1:secret1" (first signs) or one CHARLA_SIGNING_SECRET as k1. */

@@ -195,6 +195,24 @@ export const ERRORS = {
     'Formato de archivo no admitido.',
     'Unsupported file format.',
   ),
+  REQUEST_TIMEOUT: def(
+    408,
+    'E0408',
+    'REQUEST_TIMEOUT',
+    'The request did not arrive in time.',
+    'La petición no llegó a tiempo.',
+    'La conexión es demasiado lenta; inténtalo de nuevo.',
+    'The connection is too slow; try again.',
+  ),
+  HEADERS_TOO_LARGE: def(
+    431,
+    'E0434',
+    'HEADERS_TOO_LARGE',
+    'The request line or headers are too large (16 KB at most).',
+    'La línea de petición o las cabeceras son demasiado grandes (16 KB como máximo).',
+    'La petición es demasiado grande.',
+    'The request is too large.',
+  ),
   RATE_LIMITED: def(
     429,
     'E0429',
@@ -220,7 +238,11 @@ export type ErrorKey = keyof typeof ERRORS;
 /** Builds the interface's error body for a catalogue entry. */
 export function errorBody(
   key: ErrorKey,
-  options: { message?: string | string[]; validationError?: Record<string, string>; data?: Record<string, unknown> } = {},
+  options: {
+    message?: string | string[];
+    validationError?: Record<string, string>;
+    data?: Record<string, unknown>;
+  } = {},
 ): ErrorBody {
   const d = ERRORS[key];
   return {

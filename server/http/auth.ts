@@ -28,6 +28,8 @@ function secretDigest(secret: string): Buffer {
 const matchesSecret = (given: string, secret: string): boolean =>
   timingSafeEqual(sha256(given), secretDigest(secret));
 
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
 /**
  * Accepts `Basic base64(clientId:clientSecret)`; with allowCompanyToken also
  * `Basic <COMPANY_TOKEN>`. Throws 401 otherwise.
@@ -41,7 +43,8 @@ export function checkBasic(request: FastifyRequest, config: Config, allowCompany
   const value = match[1] ?? '';
   let ok = false;
   if (allowCompanyToken && matchesSecret(value, config.companyToken)) ok = true;
-  const decoded = Buffer.from(value, 'base64').toString('utf8');
+  // Only well-formed base64 (Node's decoder would skip stray characters and read what follows).
+  const decoded = BASE64.test(value) ? Buffer.from(value, 'base64').toString('utf8') : '';
   // Always run both comparisons so timing does not tell which one matched.
   if (matchesSecret(decoded, `${config.clientId}:${config.clientSecret}`)) ok = true;
   if (!ok) throw new ApiError('UNAUTHORIZED', { message: 'Invalid credentials.' });

@@ -3,11 +3,29 @@
  * DELETE sent with `Content-Type: application/json` and nothing else is
  * fine, and a POST gets the schema's "must be object"), and keys that poison
  * prototypes (`__proto__`, `constructor.prototype`) are refused with 400,
- * as fastify's own parser does. JSON is the only body these routes take:
+ * as fastify's own parser does; so are bodies nested deeper than
+ * MAX_JSON_DEPTH (storing them would overflow the stack). JSON is the only body these routes take:
  * fastify's text/plain parser is removed, so any other content type is 415.
  */
 import type { FastifyInstance } from 'fastify';
 import { validationFailed } from './errors.ts';
+
+/** The deepest nesting of objects and arrays a body may have (the interface's deepest is under 10). */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether a parsed value nests objects/arrays deeper than `max` (walked without recursion). */
+function tooDeep(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
 
 function poisoned(value: unknown, depth = 0): boolean {
   if (typeof value !== 'object' || value === null || depth > 200) return false;
@@ -38,6 +56,16 @@ export function installJsonParser(app: FastifyInstance): void {
         validationFailed(
           { '/': 'body is not valid JSON' },
           `Body is not valid JSON: ${(err as Error).message}`,
+        ),
+        undefined,
+      );
+      return;
+    }
+    if (text.length > MAX_JSON_DEPTH && tooDeep(value, MAX_JSON_DEPTH)) {
+      done(
+        validationFailed(
+          { '/': `nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep` },
+          `Body nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.`,
         ),
         undefined,
       );

@@ -6,8 +6,10 @@
  * request changes nothing.
  */
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../types/index.ts';
+import { parseTrustProxy } from '../../server/config.ts';
 import { call, createBot, insertCampaigns, snapshot, startServer, uid, type Server } from './helpers/http.ts';
 
 let server: Server;
@@ -224,5 +226,117 @@ describe('widget sessions and rooms', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: true, statusMessage: 'success' });
     expect(res.body.message.join(' ')).toContain('nobody was not a member');
+  });
+});
+
+describe('requests the HTTP layer refuses', () => {
+  it('refuses a body nested deeper than 64 levels with 400, storing nothing', async () => {
+    const deep = (n: number, open = '{"a":', close = '}') => open.repeat(n) + '1' + close.repeat(n);
+    const widget = (nested: string) =>
+      `{"bot":{},"widget":{"properties":{"type":"normal"},"deep":${nested}}}`;
+    const campaign = (nested: string) =>
+      JSON.stringify({ name: 'Deep', elementName: 'deep', botId, recipients: ['u1'] }).slice(0, -1) +
+      `,"message":{"type":"text","text":"x","extra":${nested}}}`;
+    const json = { 'content-type': 'application/json' };
+    const before = await snapshot(server);
+    for (const [path, raw] of [
+      [ROUTES.createWidget, widget(deep(6000))],
+      [ROUTES.createWidget, widget(deep(20_000, '[', ']'))],
+      [ROUTES.createCampaign, campaign(deep(6000, '[', ']'))],
+      // 65 levels in all: the body and its widget (2) and 63.
+      [ROUTES.createWidget, widget(deep(63))],
+    ] as const) {
+      const res = await call(server, 'POST', path, { raw, headers: json });
+      expectErrorBody(res, 400, 'VALIDATION_ERROR');
+      expect(res.body.validationError).toEqual({ '/': 'nests objects or arrays more than 64 levels deep' });
+    }
+    expect(await snapshot(server)).toEqual(before);
+    // 64 levels are fine.
+    const ok = await call(server, 'POST', ROUTES.createWidget, { raw: widget(deep(62)), headers: json });
+    expect(ok.status).toBe(200);
+  });
+
+  it('refuses Basic credentials that are not well-formed base64', async () => {
+    const good = Buffer.from('demo-client:demo-secret').toString('base64');
+    expect(
+      (
+        await call(server, 'GET', `/v1/campaigns?botId=${botId}&startAt=2025-01-01&endAt=2025-01-02`, {
+          headers: { authorization: `Basic ${good}` },
+        })
+      ).status,
+    ).toBe(200);
+    for (const value of [
+      `${good}!!!!`,
+      `${good}ZZZZ`,
+      `${good.slice(0, 8)}.${good.slice(8)}`,
+      good.replace(/=+$/, ''),
+    ]) {
+      const res = await call(
+        server,
+        'GET',
+        `/v1/campaigns?botId=${botId}&startAt=2025-01-01&endAt=2025-01-02`,
+        {
+          headers: { authorization: `Basic ${value}` },
+        },
+      );
+      expectErrorBody(res, 401, 'UNAUTHORIZED');
+    }
+  });
+
+  it("answers what Node's HTTP parser refuses with the interface's error body", async () => {
+    const raw = (request: string) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const url = new URL(server.base);
+        const socket = connect(Number(url.port), url.hostname, () => socket.write(request));
+        let data = '';
+        socket.on('data', (chunk) => (data += chunk.toString('utf8')));
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0);
+          const text = data.slice(data.indexOf('\r\n\r\n') + 4);
+          try {
+            resolve({ status, body: JSON.parse(text) });
+          } catch {
+            reject(new Error(`not JSON: ${data.slice(0, 200)}`));
+          }
+        });
+      });
+    const long = await raw(`GET /v1/campaigns?x=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expectErrorBody(long, 431, 'HEADERS_TOO_LARGE');
+    expect(long.body.error.code).toBe('E0434');
+    const noColon = await raw('GET /v1/campaigns HTTP/1.1\r\nHost: x\r\nbroken header line\r\n\r\n');
+    expectErrorBody(noColon, 400, 'VALIDATION_ERROR');
+    const twoLengths = await raw(
+      'POST /v1/campaigns HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
+    );
+    expectErrorBody(twoLengths, 400, 'VALIDATION_ERROR');
+  });
+
+  it('believes X-Forwarded-* only from the proxies CHARLA_TRUST_PROXY names (loopback by default)', async () => {
+    const refresh = (s: Server) =>
+      call(s, 'POST', '/v1/external/assets/refresh', {
+        body: { resourceUrl: 'https://evil.example/v1/media/demo/charla.png', ttl: 900 },
+        headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example' },
+      });
+    const untrusting = await startServer({ publicBaseUrl: undefined, trustProxy: false });
+    try {
+      const res = await refresh(untrusting);
+      expect(res.status).not.toBe(200);
+      expect(res.body.statusMessage).toBe('failed');
+    } finally {
+      await untrusting.close();
+    }
+    // A proxy on this machine (the test's loopback peer) is believed by default.
+    const behindLocalProxy = await startServer({ publicBaseUrl: undefined });
+    try {
+      const res = await refresh(behindLocalProxy);
+      expect(res.status).toBe(200);
+      expect(res.body.signedUrl).toMatch(/^https:\/\/evil\.example\/v1\/media\/demo\/charla\.png\?/);
+    } finally {
+      await behindLocalProxy.close();
+    }
+    expect(parseTrustProxy(undefined)).toBe('loopback');
+    expect(parseTrustProxy('false')).toBe(false);
+    expect(parseTrustProxy('10.0.0.0/8, uniquelocal')).toBe('10.0.0.0/8, uniquelocal');
   });
 });
