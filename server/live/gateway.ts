@@ -216,8 +216,8 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
           const seq = given[roomId];
           const list =
             typeof seq === 'number'
-              ? await messagesAfter(db, roomId, seq, SYNC_ROOM_CAP)
-              : ((await history(db, roomId, 20)) ?? []);
+              ? await messagesAfter(db, roomId, userId, seq, SYNC_ROOM_CAP)
+              : ((await history(db, roomId, userId, 20)) ?? []);
           messages.push(...list);
         }
         return { messages, rooms: await loadRooms(db, roomIds, userId) };

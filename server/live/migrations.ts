@@ -98,4 +98,14 @@ UPDATE api_keys SET identity_secret = 'cis_' || replace(gen_random_uuid()::text 
   WHERE identity_secret IS NULL;
 `,
   },
+  {
+    // A direct conversation stays between its two people: when a third person
+    // makes it a group, what was said before (seq <= private_until_seq) is not
+    // shown to anyone who joins from then on (room_members.since_seq).
+    id: '013_history_since_join',
+    sql: `
+ALTER TABLE rooms ADD COLUMN IF NOT EXISTS private_until_seq bigint NOT NULL DEFAULT 0;
+ALTER TABLE room_members ADD COLUMN IF NOT EXISTS since_seq bigint NOT NULL DEFAULT 0;
+`,
+  },
 ];

@@ -47,8 +47,9 @@ async function insertMember(
   m: MemberInput,
 ): Promise<boolean> {
   const r = await tx.query(
-    `INSERT INTO room_members (room_id, user_id, id, names, member_type, bot_id, company_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (room_id, user_id) DO NOTHING`,
+    `INSERT INTO room_members (room_id, user_id, id, names, member_type, bot_id, company_id, since_seq)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, COALESCE((SELECT private_until_seq FROM rooms WHERE id = $1), 0))
+     ON CONFLICT (room_id, user_id) DO NOTHING`,
     [roomId, m.userId, randomUUID(), m.names ?? null, m.memberType ?? 'Client', m.botId ?? null, companyId],
   );
   return r.rowCount > 0;
@@ -156,6 +157,14 @@ export class Rooms {
     if (input.names) await upsertUser(this.db, r.company_id, input.userId, input.names);
     const names = input.names ?? (await knownNames(this.db, r.company_id, input.userId));
     const added = await this.db.transaction(async (tx) => {
+      if (r.type === 'direct') {
+        // A third person is about to make it a group: the pair's messages so far stay theirs.
+        await tx.query(
+          `UPDATE rooms SET private_until_seq = last_seq WHERE id = $1 AND type = 'direct'
+             AND NOT EXISTS (SELECT 1 FROM room_members WHERE room_id = $1 AND user_id = $2)`,
+          [roomId, input.userId],
+        );
+      }
       const ok = await insertMember(tx, roomId, r.company_id, { ...input, names });
       if (ok && r.type === 'direct') {
         await tx.query(

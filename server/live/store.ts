@@ -123,8 +123,8 @@ export async function loadRooms(db: Queryable, roomIds: string[], viewerId: stri
     ),
     db.query<MessageRow>(
       `SELECT DISTINCT ON (room_id) id, room_id, seq, status, body FROM messages
-       WHERE room_id = ANY($1) ORDER BY room_id, seq DESC`,
-      [roomIds],
+       WHERE room_id = ANY($1) AND seq > ${SINCE_SEQ} ORDER BY room_id, seq DESC`,
+      [roomIds, viewerId],
     ),
   ]);
   const byRoom = new Map<string, MemberRow[]>();
@@ -192,10 +192,18 @@ export async function membership(
   return row ? { companyId: row.company_id, type: row.type, botId: row.bot_id } : null;
 }
 
-/** The latest `limit` messages, or those before message `beforeId`; oldest first. */
+/**
+ * The first message `$2` (the viewer) may see of the room `messages.room_id`: one who
+ * joined a direct conversation turned group sees only what came after the pair's part.
+ */
+const SINCE_SEQ = `COALESCE((SELECT v.since_seq FROM room_members v
+    WHERE v.room_id = messages.room_id AND v.user_id = $2), 0)`;
+
+/** The latest `limit` messages `viewerId` may see, or those before message `beforeId`; oldest first. */
 export async function history(
   db: Queryable,
   roomId: string,
+  viewerId: string,
   limit: number,
   beforeId?: string,
 ): Promise<Message[] | null> {
@@ -208,28 +216,32 @@ export async function history(
     const seq = anchor.rows[0]?.seq;
     if (seq === undefined) return null;
     r = await db.query<MessageRow>(
-      'SELECT id, room_id, seq, status, body FROM messages WHERE room_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3',
-      [roomId, seq, limit],
+      `SELECT id, room_id, seq, status, body FROM messages
+       WHERE room_id = $1 AND seq > ${SINCE_SEQ} AND seq < $3 ORDER BY seq DESC LIMIT $4`,
+      [roomId, viewerId, seq, limit],
     );
   } else {
     r = await db.query<MessageRow>(
-      'SELECT id, room_id, seq, status, body FROM messages WHERE room_id = $1 ORDER BY seq DESC LIMIT $2',
-      [roomId, limit],
+      `SELECT id, room_id, seq, status, body FROM messages
+       WHERE room_id = $1 AND seq > ${SINCE_SEQ} ORDER BY seq DESC LIMIT $3`,
+      [roomId, viewerId, limit],
     );
   }
   return r.rows.reverse().map(toMessage);
 }
 
-/** Every message after `afterSeq`, oldest first (capped; the client asks again from the last one). */
+/** Every message `viewerId` may see after `afterSeq`, oldest first (capped; the client asks again from the last one). */
 export async function messagesAfter(
   db: Queryable,
   roomId: string,
+  viewerId: string,
   afterSeq: number,
   cap: number,
 ): Promise<Message[]> {
   const r = await db.query<MessageRow>(
-    'SELECT id, room_id, seq, status, body FROM messages WHERE room_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
-    [roomId, afterSeq, cap],
+    `SELECT id, room_id, seq, status, body FROM messages
+     WHERE room_id = $1 AND seq > ${SINCE_SEQ} AND seq > $3 ORDER BY seq LIMIT $4`,
+    [roomId, viewerId, afterSeq, cap],
   );
   return r.rows.map(toMessage);
 }

@@ -286,7 +286,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       const { roomId } = request.params;
       await requireMember(request, roomId);
       const limit = request.query.limit ?? GET_MESSAGES_LIMIT_DEFAULT;
-      const messages = await history(db, roomId, limit, request.query.id);
+      const messages = await history(db, roomId, session(request).claims.uid, limit, request.query.id);
       if (!messages)
         throw new ApiError('NOT_FOUND', { message: `No message ${request.query.id} in this room.` });
       return { messages };

@@ -222,6 +222,64 @@ describe('widget rooms over REST', () => {
     expect(self.status).toBe(403);
   });
 
+  it('keeps a direct conversation between its two people when a third makes it a group', async () => {
+    const a = await h.session(apiKey, `a-${randomUUID()}`, { userNames: 'Ana' });
+    const b = await h.session(apiKey, `b-${randomUUID()}`, { userNames: 'Beto' });
+    const c = await h.session(apiKey, `c-${randomUUID()}`, { userNames: 'Carla' });
+    const d = await h.session(apiKey, `d-${randomUUID()}`, { userNames: 'Dani' });
+    const room = await json<Room>(
+      await h.call('POST', ROUTES.widgetDirectRoom, { token: a.token, body: { id: b.user.id } }),
+    );
+    const sa = await h.connect(a.token);
+    const sb = await h.connect(b.token);
+    await sendText(sa, room.id, 'solo entre nosotros 1');
+    await sendText(sb, room.id, 'solo entre nosotros 2');
+    const addMember = (token: string, id: string) =>
+      h.call('POST', routePath(ROUTES.widgetRoomMembers, { roomId: room.id }), {
+        token,
+        body: { member: { id } },
+      });
+    expect((await addMember(a.token, c.user.id)).status).toBe(200);
+    await sendText(sa, room.id, 'hola Carla');
+    expect((await addMember(b.token, d.user.id)).status).toBe(200);
+    await sendText(sb, room.id, 'hola Dani');
+
+    const texts = async (token: string, query = '') =>
+      (
+        await json<{ messages: Message[] }>(
+          await h.call('GET', routePath(ROUTES.widgetRoomMessages, { roomId: room.id }) + query, { token }),
+        )
+      ).messages.map((m) => (m.type === 'TEXT' ? m.text : m.type));
+    const all = ['solo entre nosotros 1', 'solo entre nosotros 2', 'hola Carla', 'hola Dani'];
+    expect(await texts(a.token)).toEqual(all);
+    expect(await texts(b.token)).toEqual(all);
+    // Whoever joined after it became a group sees what came after: both C and D.
+    expect(await texts(c.token)).toEqual(['hola Carla', 'hola Dani']);
+    expect(await texts(d.token)).toEqual(['hola Carla', 'hola Dani']);
+    // Paging back from the first visible message finds nothing older.
+    const mine = await json<{ messages: Message[] }>(
+      await h.call('GET', routePath(ROUTES.widgetRoomMessages, { roomId: room.id }), { token: c.token }),
+    );
+    expect(await texts(c.token, `?id=${mine.messages[0]?.id}`)).toEqual([]);
+    // Nor over the socket's catch-up, nor as the room's last message.
+    const sc = await h.connect(c.token);
+    const synced = await emitAck(sc, 'messages:sync', { after: { [room.id]: 0 } });
+    expect(synced.ok).toBe(true);
+    const got = (synced.ok ? synced.data.messages : []) as Message[];
+    expect(got.filter((m) => m.roomId === room.id).map((m) => (m.type === 'TEXT' ? m.text : ''))).toEqual([
+      'hola Carla',
+      'hola Dani',
+    ]);
+    const { rooms } = await json<{ rooms: Room[] }>(
+      await h.call('GET', ROUTES.widgetRooms, { token: d.token }),
+    );
+    const listed = rooms.find((r) => r.id === room.id);
+    expect(listed?.lastMessage).toMatchObject({ text: 'hola Dani' });
+    const sd = await h.connect(d.token);
+    await sendText(sd, room.id, 'gracias');
+    expect(await texts(a.token)).toEqual([...all, 'gracias']);
+  });
+
   it('uploads an image and answers a signed address that serves it, and refreshes it', async () => {
     const s = await h.session(apiKey, `u-${randomUUID()}`);
     const png = makePng();
