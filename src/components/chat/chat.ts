@@ -69,8 +69,10 @@ export class CharlaChat extends LitElement {
     this.context?.actions.showRoomContacts();
   }
 
-  #handleDismissClick(): void {
+  #handleDismissClick(event: Event): void {
     this.context?.actions.dismissError();
+    // The alert goes away with its button.
+    if ((event.currentTarget as Element).matches(':focus')) this.focus();
   }
 
   #subtitle(room: Room | undefined, t: Translate): string {

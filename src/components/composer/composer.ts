@@ -164,8 +164,10 @@ export class CharlaComposer extends LitElement {
     void this.#recorder.start();
   }
 
-  #handleDismissClick(): void {
+  #handleDismissClick(event: Event): void {
     this.notice = '';
+    // The notice goes away with its button.
+    if ((event.currentTarget as Element).matches(':focus')) this.focus();
   }
 
   override render() {

@@ -3,6 +3,7 @@ import { property, state } from 'lit/decorators.js';
 import type { Message } from '../../../types/index.ts';
 import { translator } from '../../i18n/index.ts';
 import type { WidgetActions } from '../../widget/context.ts';
+import { focusComposer, focusLost } from '../shared/focus.ts';
 import { isEmail } from '../shared/safe-url.ts';
 import { base } from '../../styles/base.ts';
 import { styles } from './contact-form.styles.ts';
@@ -46,6 +47,8 @@ export class CharlaContactForm extends LitElement {
     if (phone && !PHONE.test(phone)) return this.#fail(t('invalidPhone'));
     if (email && !isEmail(email)) return this.#fail(t('invalidEmail'));
     if (!this.message || !this.actions) return;
+    // The controls are disabled while sending, which drops focus: it is put back afterwards.
+    const focused = this.matches(':focus-within');
     this.error = '';
     this.sending = true;
     try {
@@ -56,6 +59,11 @@ export class CharlaContactForm extends LitElement {
     } finally {
       this.sending = false;
     }
+    if (!focused || !focusLost(this)) return;
+    // Sent: the form gives way to its confirmation and the conversation goes on in the composer.
+    if (this.sent) return focusComposer(this);
+    await this.updateComplete;
+    this.renderRoot.querySelector('button')?.focus();
   }
 
   #fail(message: string): void {

@@ -35,6 +35,7 @@ export class CharlaHomeMenu extends LitElement {
 
   readonly #stores = new ContextStoresController(this, [
     '$rooms',
+    '$currentRoomId',
     '$unreadByRoom',
     '$contacts',
     '$contactsLoading',
@@ -44,6 +45,17 @@ export class CharlaHomeMenu extends LitElement {
 
   override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('context')) this.#stores.use(this.context);
+  }
+
+  /** Focus goes to the current room's entry (the room just left), else the first room, else the first control. */
+  override focus(options?: FocusOptions): void {
+    const current = (this.#stores.get('$rooms') ?? []).findIndex(
+      (r) => r.id === this.#stores.get('$currentRoomId'),
+    );
+    const entries = this.renderRoot.querySelectorAll<HTMLElement>('[part=room]');
+    const entry = entries[current] ?? entries[0];
+    if (entry) entry.focus(options);
+    else super.focus(options);
   }
 
   #handleContactChoose = (contact: Contact): void => {

@@ -279,9 +279,11 @@ export class CharlaMessageList extends LitElement {
     if (ids.length) actions.markSeen(roomId, ids);
   }
 
-  #handleJumpClick(): void {
+  #handleJumpClick(event: Event): void {
     // The bottom pin takes the view down (an element's scrollIntoView would scroll the host page too).
     this.#pinToBottom();
+    // The button goes away at the bottom: focus stays in the list.
+    if ((event.currentTarget as Element).matches(':focus')) this.#scroller?.focus();
   }
 
   /**

@@ -5,6 +5,7 @@ import { MediaRefreshController } from '../../controllers/media-refresh.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import type { WidgetActions } from '../../widget/context.ts';
 import { formatTime, messageDate } from '../shared/format.ts';
+import { focusComposer } from '../shared/focus.ts';
 import { icons } from '../shared/icons.ts';
 import { renderCall, renderContacts, renderOptions, renderQuickReplies } from '../messages/interactive.ts';
 import { renderLocation } from '../messages/location.ts';
@@ -89,8 +90,10 @@ export class CharlaMessage extends LitElement {
     if (changed.has('message') && this.message) this.dataset['id'] = String(this.message.id);
   }
 
-  #handleRetryClick(): void {
+  #handleRetryClick(event: Event): void {
     if (this.message && this.actions) this.actions.retry(String(this.message.id)).catch(() => undefined);
+    // The button goes away as the message is sent again.
+    if ((event.currentTarget as Element).matches(':focus')) focusComposer(this);
   }
 
   #renderMeta(m: Message, t: Translate): TemplateResult {

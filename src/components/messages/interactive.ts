@@ -6,13 +6,17 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { DEFAULT_BUTTON_TEXT } from '../../../types/limits.ts';
 import type { BotContact, Message, MessageOption, QuickReply } from '../../../types/index.ts';
+import { focusComposer } from '../shared/focus.ts';
 import { icons } from '../shared/icons.ts';
 import { mailtoHref, safeUrl, telHref } from '../shared/safe-url.ts';
 import type { RenderContext } from './render-context.ts';
 
-function reportFailure(promise: Promise<unknown> | undefined): void {
+/** The user's choice goes to the bot; the control is about to go away, so focus goes on to the composer. */
+function answer(event: Event, promise: Promise<unknown> | undefined): void {
   // The core records failures in $lastError; the rejection is handled there, not lost here.
   promise?.catch(() => undefined);
+  const control = event.currentTarget as HTMLElement;
+  if (control.matches(':focus')) focusComposer(control);
 }
 
 export function renderOptions(m: Message, r: RenderContext): TemplateResult | typeof nothing {
@@ -41,7 +45,7 @@ function renderOption(m: Message, o: MessageOption, r: RenderContext): TemplateR
     type="button"
     class="option"
     part="option"
-    @click=${() => reportFailure(r.actions?.chooseOption(m, o))}
+    @click=${(e: Event) => answer(e, r.actions?.chooseOption(m, o))}
   >
     ${body}
   </button>`;
@@ -69,7 +73,7 @@ function renderChip(m: Message, q: QuickReply, r: RenderContext): TemplateResult
     type="button"
     class="chip"
     part="chip"
-    @click=${() => reportFailure(r.actions?.chooseQuickReply(m, q))}
+    @click=${(e: Event) => answer(e, r.actions?.chooseQuickReply(m, q))}
   >
     ${body}
   </button>`;
@@ -132,8 +136,9 @@ export function renderCall(
             type="button"
             class="option option--call"
             part="option"
-            @click=${() =>
-              reportFailure(
+            @click=${(e: Event) =>
+              answer(
+                e,
                 r.actions?.chooseOption(m, {
                   type: 'voice_call',
                   title: label,

@@ -7,6 +7,7 @@ import { base } from '../../styles/base.ts';
 import { views } from '../../styles/views.ts';
 import type { WidgetContext } from '../../widget/context.ts';
 import { contactItem } from '../shared/contact-item.ts';
+import { focusLost } from '../shared/focus.ts';
 import { icons } from '../shared/icons.ts';
 import { closeButton, loader } from '../shared/parts.ts';
 import { styles } from './room-contacts.styles.ts';
@@ -38,6 +39,11 @@ export class CharlaRoomContacts extends LitElement {
     if (changed.has('context')) this.#stores.use(this.context);
   }
 
+  /** Focus goes to the view's heading: it says where the user is, and the contacts follow it. */
+  override focus(options?: FocusOptions): void {
+    this.renderRoot.querySelector<HTMLElement>('h2')?.focus(options);
+  }
+
   #handleBackClick(): void {
     this.context?.actions.hideHomeMenu();
   }
@@ -45,14 +51,18 @@ export class CharlaRoomContacts extends LitElement {
   #handleChoose = (contact: Contact): void => {
     const id = String(contact.id);
     if (!this.context || this.adding.has(id)) return;
+    // Its button is disabled while adding, which drops focus: it is put back afterwards.
+    const button = this.shadowRoot?.activeElement as HTMLElement | null;
     this.adding = new Set(this.adding).add(id);
     this.context.actions
       .addMember(contact)
       .catch(() => undefined)
-      .finally(() => {
+      .finally(async () => {
         const next = new Set(this.adding);
         next.delete(id);
         this.adding = next;
+        await this.updateComplete;
+        if (button && focusLost(this)) (button.isConnected ? button : this).focus();
       });
   };
 
@@ -71,7 +81,7 @@ export class CharlaRoomContacts extends LitElement {
         >
           ${icons.back()}
         </button>
-        <div class="header__text"><h2 id="title">${t('roomContacts')}</h2></div>
+        <div class="header__text"><h2 id="title" tabindex="-1">${t('roomContacts')}</h2></div>
         ${closeButton(t('closeChat'), this.context?.actions)}
       </header>
       <div class="body" aria-busy=${loading ? 'true' : 'false'}>

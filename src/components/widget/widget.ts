@@ -56,19 +56,35 @@ export class CharlaWidget extends LitElement {
   #wasOpen = false;
   #returnFocus = false;
   #focusPanel = false;
+  /** What the panel showed at the last update (see #content). */
+  #shown = '';
 
   override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('context')) this.#stores.use(this.context);
     this.#applyTheme();
     const open = this.#stores.get('$ui')?.open ?? false;
+    const shown = this.#content();
     if (this.#wasOpen && !open) {
       // Only take focus back when it was inside the widget: a facade close() must not steal the page's focus.
       this.#returnFocus ||= this.matches(':focus-within');
     }
     if (!this.#wasOpen && open) {
       this.#focusPanel = this.shadowRoot?.activeElement === this.#launcher && this.#launcher !== undefined;
+    } else if (open && shown !== this.#shown) {
+      // The view that held focus is about to go away (a room chosen, Back, Add people, a retry):
+      // focus follows into what replaces it, unless it was on the host page (a facade call).
+      this.#focusPanel ||= this.matches(':focus-within');
     }
     this.#wasOpen = open;
+    this.#shown = shown;
+  }
+
+  /** The panel's content: the view, or 'retry' / 'unavailable' when the widget could not start. */
+  #content(): string {
+    if (this.#stores.get('$config') || this.#stores.get('$connection') !== 'error')
+      return this.#stores.get('$ui')?.view ?? '';
+    // Only a transient failure (network, timeout, 5xx) may go away with a retry; a refused site, key or identity will not.
+    return this.#stores.get('$lastError')?.transient ? 'retry' : 'unavailable';
   }
 
   override updated(changed: PropertyValues<this>): void {
@@ -133,17 +149,14 @@ export class CharlaWidget extends LitElement {
   }
 
   #handleRetryClick(): void {
-    // The retry button goes away with the view that replaces it: focus follows into that view.
-    this.#focusPanel = true;
+    // The panel's content changes with the connection; willUpdate moves focus along with it.
     this.context?.actions.reconnect();
   }
 
   /** The widget could not open its session: say why instead of showing an empty view. */
-  #renderUnavailable(t: Translate) {
+  #renderUnavailable(t: Translate, retry: boolean) {
     const error = this.#stores.get('$lastError');
-    // Only a transient failure (network, timeout, 5xx) may go away with a retry; a refused site, key or identity will not.
     const site = error?.key === 'ORIGIN_NOT_ALLOWED' || error?.key === 'FORBIDDEN';
-    const retry = error?.transient === true;
     return html`<div class="unavailable" part="unavailable" role="alert" tabindex="-1">
       <p>${t(site ? 'unavailableHere' : retry ? 'startFailed' : 'unavailable')}</p>
       ${
@@ -215,9 +228,9 @@ export class CharlaWidget extends LitElement {
       >
         ${
           open && ui
-            ? !this.#stores.get('$config') && this.#stores.get('$connection') === 'error'
-              ? this.#renderUnavailable(t)
-              : this.#renderView(ui)
+            ? this.#shown === ui.view
+              ? this.#renderView(ui)
+              : this.#renderUnavailable(t, this.#shown === 'retry')
             : nothing
         }
       </div>

@@ -93,7 +93,12 @@ export function makeContext(
       calls.push({ name: 'showRoomContacts', args: [] });
       ui({ view: 'room-contacts' });
     },
-    selectRoom: record('selectRoom') as WidgetActions['selectRoom'],
+    // Like the core's: the room becomes current and the chat shows.
+    selectRoom: (roomId: string) => {
+      calls.push({ name: 'selectRoom', args: [roomId] });
+      s.$currentRoomId.set(roomId);
+      ui({ view: 'chat' });
+    },
     sendMessage: ok('sendMessage') as WidgetActions['sendMessage'],
     sendText: ok('sendText') as WidgetActions['sendText'],
     chooseOption: ok('chooseOption') as WidgetActions['chooseOption'],
