@@ -19,6 +19,8 @@ export const en: Catalogue = {
   addPeople: 'Add people',
   addToRoom: 'Add',
   roomContacts: 'Add to the conversation',
+  conversation: 'Conversation',
+  groupConversation: 'Group conversation',
   members: '{count} members',
   messages: 'Messages',
   newMessages: 'New messages',

@@ -17,6 +17,8 @@ export const es = {
   addPeople: 'Añadir personas',
   addToRoom: 'Añadir a',
   roomContacts: 'Añadir a la conversación',
+  conversation: 'Conversación',
+  groupConversation: 'Conversación de grupo',
   members: '{count} participantes',
   messages: 'Mensajes',
   newMessages: 'Mensajes nuevos',

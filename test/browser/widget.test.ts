@@ -333,6 +333,41 @@ describe('axe-core, WCAG 2.2 AA', () => {
     expect(await axeViolations()).toEqual([]);
   });
 
+  for (const width of [320, 1280]) {
+    it(`finds nothing in a home menu listing unnamed rooms at ${width} px`, async () => {
+      await page.viewport(width, 800);
+      const f = makeContext({ ui: { open: true, view: 'home' }, config: { properties: { type: 'group' } } });
+      const member = (id: string, names: string | null) => ({
+        id: `m-${id}`,
+        names,
+        referenceId: id,
+        roomId: 'g1',
+        botId: null,
+        companyId: 'c',
+        socketId: null,
+        createdAt: '',
+        memberType: 'Client' as const,
+      });
+      // A direct room made a group by addMember (no name), and one whose members have no names.
+      f.stores.$rooms.set([
+        room({
+          id: 'g1',
+          type: 'group',
+          name: '',
+          membersInfo: [member('me', 'Me'), member('b', 'Bob'), member('c', 'Carol')],
+        }),
+        room({ id: 'g2', type: 'group', name: '', membersInfo: [] }),
+      ]);
+      const widget = await mountWidget(f);
+      const home = await waitFor(() => deep(widget, 'charla-home-menu'), 'home');
+      expect(await axeViolations()).toEqual([]);
+      const names = [...home.shadowRoot!.querySelectorAll('[part=room] .item__name')].map(
+        (n) => n.textContent,
+      );
+      expect(names).toEqual(['Bob, Carol', 'Conversación de grupo']);
+    });
+  }
+
   it('finds nothing when the widget could not start (with and without a retry)', async () => {
     const f = makeContext({ ui: { open: true } });
     f.stores.$config.set(null);

@@ -8,6 +8,7 @@ import { views } from '../../styles/views.ts';
 import type { WidgetContext } from '../../widget/context.ts';
 import { isGroupWidget } from '../home-menu/home-menu.ts';
 import { avatar } from '../shared/avatar.ts';
+import { roomName } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { closeButton } from '../shared/parts.ts';
 import { styles } from './chat.styles.ts';
@@ -41,6 +42,7 @@ export class CharlaChat extends LitElement {
   readonly #stores = new ContextStoresController(this, [
     '$rooms',
     '$currentRoomId',
+    '$user',
     '$config',
     '$connection',
     '$lastError',
@@ -75,7 +77,7 @@ export class CharlaChat extends LitElement {
     if ((event.currentTarget as Element).matches(':focus')) this.focus();
   }
 
-  #subtitle(room: Room | undefined, t: Translate): string {
+  #subtitle(room: Room | undefined, name: string, t: Translate): string {
     const config = this.#stores.get('$config');
     if (config?.theme['status'] === true) {
       const state = this.#stores.get('$connection') ?? 'idle';
@@ -89,7 +91,7 @@ export class CharlaChat extends LitElement {
         ? names.join(', ')
         : t('members', { count: members.length });
     }
-    return room?.bot?.name && room.bot.name !== room.name ? room.bot.name : '';
+    return room?.bot?.name && room.bot.name !== name ? room.bot.name : '';
   }
 
   override render() {
@@ -98,8 +100,8 @@ export class CharlaChat extends LitElement {
     const room = this.#stores.get('$rooms')?.find((r) => r.id === roomId);
     const group = isGroupWidget(this.#stores.get('$config'));
     const error = this.#stores.get('$lastError');
-    const name = room?.name || t('chat');
-    const sub = this.#subtitle(room, t);
+    const name = room ? roomName(room, this.#stores.get('$user')?.id, t) : t('chat');
+    const sub = this.#subtitle(room, name, t);
     return html`
       <header class="header" part="header">
         ${

@@ -8,7 +8,7 @@ import { views } from '../../styles/views.ts';
 import type { WidgetContext } from '../../widget/context.ts';
 import { avatar } from '../shared/avatar.ts';
 import { contactItem } from '../shared/contact-item.ts';
-import { summarize } from '../shared/format.ts';
+import { roomName, summarize } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { closeButton, loader } from '../shared/parts.ts';
 import { styles } from './home-menu.styles.ts';
@@ -36,6 +36,7 @@ export class CharlaHomeMenu extends LitElement {
   readonly #stores = new ContextStoresController(this, [
     '$rooms',
     '$currentRoomId',
+    '$user',
     '$unreadByRoom',
     '$contacts',
     '$contactsLoading',
@@ -65,6 +66,7 @@ export class CharlaHomeMenu extends LitElement {
   #renderRoom(room: Room, t: Translate) {
     const unread = this.#stores.get('$unreadByRoom')?.[room.id] ?? room.unread ?? 0;
     const preview = summarize(room.lastMessage ?? null, t);
+    const name = roomName(room, this.#stores.get('$user')?.id, t);
     return html`<li>
       <button
         type="button"
@@ -72,9 +74,9 @@ export class CharlaHomeMenu extends LitElement {
         part="room"
         @click=${() => this.context?.actions.selectRoom(room.id)}
       >
-        ${avatar(room.name, room.avatarUrl)}
+        ${avatar(name, room.avatarUrl)}
         <span class="item__text">
-          <span class="item__name">${room.name}</span>
+          <span class="item__name">${name}</span>
           ${preview ? html`<span class="item__secondary">${preview}</span>` : nothing}
         </span>
         ${

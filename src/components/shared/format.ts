@@ -1,5 +1,5 @@
 /** Small formatting helpers shared by the views. */
-import type { Message } from '../../../types/index.ts';
+import type { Message, Room } from '../../../types/index.ts';
 import type { Translate } from '../../i18n/index.ts';
 
 /** The message's moment as a Date (timestamp first, createdAt second). */
@@ -50,6 +50,21 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${Math.round(bytes / (1024 * 1024))} MB`;
   if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${bytes} B`;
+}
+
+/**
+ * A room's name; a room without one (a direct room made a group by addMember) is named after its
+ * other members ("Bob, Carol"), else after its kind.
+ */
+export function roomName(room: Room, userId: string | null | undefined, t: Translate): string {
+  return (
+    room.name?.trim() ||
+    (room.membersInfo ?? [])
+      .filter((m) => m.referenceId !== userId && m.names?.trim())
+      .map((m) => m.names!.trim())
+      .join(', ') ||
+    t(room.type === 'group' ? 'groupConversation' : 'conversation')
+  );
 }
 
 /** Initials for an avatar without a picture. */

@@ -14,6 +14,30 @@ async function mount<T extends HTMLElement>(tag: string, f = makeContext()) {
 
 afterEach(() => document.body.replaceChildren());
 
+function member(id: string, names: string | null) {
+  return {
+    id: `m-${id}`,
+    names,
+    referenceId: id,
+    roomId: 'r1',
+    botId: null,
+    companyId: 'c',
+    socketId: null,
+    createdAt: '',
+    memberType: 'Client' as const,
+  };
+}
+
+/** A direct room made a group by addMember: no name of its own. */
+const unnamedGroup = (members = [member('me', 'Me'), member('b', 'Bob'), member('c', 'Carol')]) =>
+  room({
+    id: 'g1',
+    type: 'group',
+    name: '',
+    members: members.map((m) => m.referenceId),
+    membersInfo: members,
+  });
+
 describe('<charla-home-menu>', () => {
   it('lists rooms with name, last message and unread count; choosing one selects it', async () => {
     const f = makeContext({ ui: { view: 'home' } });
@@ -46,6 +70,35 @@ describe('<charla-home-menu>', () => {
     expect(q.queryByRole('status')).toBeNull();
     q.getByRole('button', { name: 'Conversar con Ana Pérez' }).click();
     expect(callsOf('openRoomWithUser')[0]!.args).toEqual([ana]);
+  });
+
+  it('names an unnamed room after its other members, the avatar after that name', async () => {
+    const f = makeContext({ ui: { view: 'home' } });
+    f.stores.$rooms.set([unnamedGroup()]);
+    const { q } = await mount('charla-home-menu', f);
+    const button = q.getByRole('button', { name: /^Bob, Carol/ });
+    expect(button.querySelector('.item__name')!.textContent).toBe('Bob, Carol');
+    expect(button.querySelector('.avatar')!.textContent!.trim()).toBe('BC');
+  });
+
+  it('names an unnamed room without member names from the catalogue', async () => {
+    const f = makeContext({ ui: { view: 'home' } });
+    f.stores.$rooms.set([
+      unnamedGroup([member('me', 'Me'), member('x', null), member('y', '  ')]),
+      room({ id: 'd1', type: 'direct', name: '  ', membersInfo: [] }),
+    ]);
+    const { el, q, stores } = await mount('charla-home-menu', f);
+    expect(q.getByRole('button', { name: /^Conversación de grupo/ })).toBeTruthy();
+    expect(q.getByRole('button', { name: /^Conversación$/ })).toBeTruthy();
+    stores.$language.set('en');
+    await settle(el);
+    expect(
+      q
+        .getByRole('button', { name: /^Group conversation/ })
+        .querySelector('.avatar')!
+        .textContent!.trim(),
+    ).toBe('GC');
+    expect(q.getByRole('button', { name: /^Conversation$/ })).toBeTruthy();
   });
 
   it('closes from its header', async () => {
@@ -84,17 +137,6 @@ describe('<charla-room-contacts>', () => {
 describe('<charla-chat>', () => {
   it('shows the room name, avatar and members in its header', async () => {
     const f = makeContext({ config: { properties: { type: 'group' } } });
-    const member = (id: string, names: string) => ({
-      id,
-      names,
-      referenceId: id,
-      roomId: 'r1',
-      botId: null,
-      companyId: 'c',
-      socketId: null,
-      createdAt: '',
-      memberType: 'Client',
-    });
     f.stores.$rooms.set([
       room({
         name: 'Equipo',
@@ -108,6 +150,15 @@ describe('<charla-chat>', () => {
     expect(q.getByText('Ana, Luis, Eva')).toBeTruthy();
     expect(el.shadowRoot!.querySelector('charla-message-list')).not.toBeNull();
     expect(el.shadowRoot!.querySelector('charla-composer')).not.toBeNull();
+  });
+
+  it('names an unnamed room after its other members in its header', async () => {
+    const f = makeContext({ config: { properties: { type: 'group' } } });
+    f.stores.$rooms.set([unnamedGroup()]);
+    f.stores.$currentRoomId.set('g1');
+    const { q, el } = await mount('charla-chat', f);
+    expect(q.getByRole('heading', { name: 'Bob, Carol' })).toBeTruthy();
+    expect(el.shadowRoot!.querySelector('.header .avatar')!.textContent!.trim()).toBe('BC');
   });
 
   it('offers back and add-people for group widgets only', async () => {
