@@ -226,6 +226,79 @@ describe('<charla-widget> theming from the host page', () => {
   });
 });
 
+/** The element's characters are laid out left to right in the order they are stored (one line). */
+function readsInStoredOrder(el: Element): boolean {
+  const xs: number[] = [];
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    for (let i = 0; i < n.textContent!.length; i++) {
+      const range = document.createRange();
+      range.setStart(n, i);
+      range.setEnd(n, i + 1);
+      const box = range.getBoundingClientRect();
+      if (box.width > 0) xs.push(box.left);
+    }
+  }
+  return xs.length > 1 && xs.every((x, i) => i === 0 || x > xs[i - 1]!);
+}
+
+describe('<charla-widget> bidirectional text from the network', () => {
+  beforeEach(() => page.viewport(1280, 800));
+
+  it('names in the home menu read as stored, whatever directional controls they carry', async () => {
+    const f = makeContext({ ui: { open: true, view: 'home' }, config: { properties: { type: 'group' } } });
+    f.stores.$rooms.set([room({ name: '\u202EEvil' })]);
+    f.stores.$contacts.set([{ id: 'u1', names: '\u202ELuis\u202C' }]);
+    const widget = await mountWidget(f);
+    const home = await waitFor(() => deep(widget, 'charla-home-menu'), 'home');
+    const names = [...home.shadowRoot!.querySelectorAll('[part=room] .item__name, [part=contact] bdi')];
+    expect(names).toHaveLength(2);
+    for (const name of names) expect(readsInStoredOrder(name), name.textContent!).toBe(true);
+  });
+
+  it('a file card shows the file name as it is; sender names read as stored', async () => {
+    const f = makeContext({ ui: { open: true }, config: { properties: { type: 'group' } } });
+    f.stores.$rooms.set([room({ type: 'group' })]);
+    f.stores.$currentMessages.set([
+      msg({
+        type: 'DOCUMENT',
+        caption: 'invoice\u202Efdp.exe',
+        mediaUrl: 'https://evil.example/\u202Efdp.exe',
+        senderNames: '\u202EEvil',
+      }),
+      msg({ type: 'FILE', mediaUrl: 'https://evil.example/report\u202Efdp.exe', senderId: 'u2' }),
+    ]);
+    const widget = await mountWidget(f);
+    const { rows } = listOf(widget);
+    await waitFor(() => rows().length === 2, 'rows');
+    const titles = rows().map((r) => r.querySelector('.card__title')!);
+    expect(titles.map((t) => t.textContent)).toEqual(['invoicefdp.exe', 'reportfdp.exe']);
+    for (const title of titles) expect(readsInStoredOrder(title), title.textContent!).toBe(true);
+    expect(readsInStoredOrder(rows()[0]!.querySelector('.sender')!)).toBe(true);
+  });
+
+  it('each message text takes its own direction: right to left for Arabic, left to right otherwise', async () => {
+    const f = makeContext({ ui: { open: true } });
+    f.stores.$currentMessages.set([
+      msg({ id: 'ar', text: 'مرحبا، كيف يمكنني مساعدتك؟' }),
+      msg({ id: 'es', text: 'Hola \u202Eno' }),
+      msg({ id: 'me', text: 'שלום', senderId: 'me', by: 'user' }),
+    ]);
+    const widget = await mountWidget(f);
+    const { rows } = listOf(widget);
+    await waitFor(() => rows().length === 3, 'rows');
+    const direction = (id: string) =>
+      getComputedStyle(
+        rows()
+          .find((r) => r.getAttribute('data-id') === id)!
+          .querySelector('.text')!,
+      ).direction;
+    expect([direction('ar'), direction('es'), direction('me')]).toEqual(['rtl', 'ltr', 'rtl']);
+    // The text keeps its characters.
+    expect(rows()[1]!.querySelector('.text')!.textContent).toBe('Hola \u202Eno');
+  });
+});
+
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /** Runs axe at the bottom, the middle and the top of the message list, so every row is checked while rendered. */

@@ -8,7 +8,7 @@ import { views } from '../../styles/views.ts';
 import type { WidgetContext } from '../../widget/context.ts';
 import { isGroupWidget } from '../home-menu/home-menu.ts';
 import { avatar } from '../shared/avatar.ts';
-import { roomName } from '../shared/format.ts';
+import { plainName, roomName } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { closeButton } from '../shared/parts.ts';
 import { styles } from './chat.styles.ts';
@@ -86,12 +86,13 @@ export class CharlaChat extends LitElement {
     }
     const members = room?.membersInfo ?? [];
     if (members.length > 2) {
-      const names = members.map((m) => m.names).filter((n): n is string => !!n);
+      const names = members.map((m) => plainName(m.names)).filter(Boolean);
       return names.length === members.length && names.join(', ').length <= 60
         ? names.join(', ')
         : t('members', { count: members.length });
     }
-    return room?.bot?.name && room.bot.name !== name ? room.bot.name : '';
+    const bot = plainName(room?.bot?.name);
+    return bot !== name ? bot : '';
   }
 
   override render() {
@@ -119,8 +120,8 @@ export class CharlaChat extends LitElement {
         }
         ${avatar(name, room?.avatarUrl)}
         <div class="header__text">
-          <h2 id="title">${name}</h2>
-          ${sub ? html`<span class="header__sub">${sub}</span>` : nothing}
+          <h2 id="title" dir="auto">${name}</h2>
+          ${sub ? html`<span class="header__sub" dir="auto">${sub}</span>` : nothing}
         </div>
         ${
           group

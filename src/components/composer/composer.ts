@@ -6,7 +6,7 @@ import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator, type CatalogueKey } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
 import type { WidgetContext } from '../../widget/context.ts';
-import { formatBytes } from '../shared/format.ts';
+import { formatBytes, plainName } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { styles } from './composer.styles.ts';
 
@@ -135,8 +135,9 @@ export class CharlaComposer extends LitElement {
     if (this.#disabled || !this.context) return;
     const verdict = classifyFile(file);
     if (!verdict.ok) {
-      if (verdict.reason === 'type') this.#setNotice('fileTypeNotAllowed', { name: file.name });
-      else this.#setNotice('fileTooLarge', { name: file.name, max: formatBytes(verdict.max ?? 0) });
+      const name = plainName(file.name);
+      if (verdict.reason === 'type') this.#setNotice('fileTypeNotAllowed', { name });
+      else this.#setNotice('fileTooLarge', { name, max: formatBytes(verdict.max ?? 0) });
       return;
     }
     this.notice = '';
@@ -193,17 +194,14 @@ export class CharlaComposer extends LitElement {
       ${
         uploads.length
           ? html`<div class="uploads">
-              ${uploads.map(
-                (u) =>
-                  html`<div class="upload">
-                    <span>${u.error ? `${u.name}: ${u.error}` : this.#t('uploading', { name: u.name })}</span>
-                    <progress
-                      max="1"
-                      .value=${u.progress}
-                      aria-label=${this.#t('uploading', { name: u.name })}
-                    ></progress>
-                  </div>`,
-              )}
+              ${uploads.map((u) => {
+                const name = plainName(u.name);
+                const label = this.#t('uploading', { name });
+                return html`<div class="upload">
+                  <span>${u.error ? `${name}: ${u.error}` : label}</span>
+                  <progress max="1" .value=${u.progress} aria-label=${label}></progress>
+                </div>`;
+              })}
             </div>`
           : nothing
       }

@@ -76,8 +76,8 @@ export class CharlaHomeMenu extends LitElement {
       >
         ${avatar(name, room.avatarUrl)}
         <span class="item__text">
-          <span class="item__name">${name}</span>
-          ${preview ? html`<span class="item__secondary">${preview}</span>` : nothing}
+          <span class="item__name" dir="auto">${name}</span>
+          ${preview ? html`<span class="item__secondary" dir="auto">${preview}</span>` : nothing}
         </span>
         ${
           unread > 0

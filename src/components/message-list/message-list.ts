@@ -7,7 +7,7 @@ import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
 import type { WidgetContext } from '../../widget/context.ts';
-import { formatDay, messageDate, summarize } from '../shared/format.ts';
+import { formatDay, messageDate, plainName, summarize } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { chatLayout } from './chat-layout.ts';
 import { isAnswered, isOwn, rowInfo } from './items.ts';
@@ -157,7 +157,7 @@ export class CharlaMessageList extends LitElement {
     if (incoming.length) {
       const next = incoming.map((m) => ({
         id: String(m.id),
-        text: t('newMessageFrom', { name: m.senderNames || t('chat'), text: summarize(m, t) }),
+        text: t('newMessageFrom', { name: plainName(m.senderNames) || t('chat'), text: summarize(m, t) }),
       }));
       this.announcements = [...this.announcements, ...next].slice(-ANNOUNCEMENTS_KEPT);
     }

@@ -4,7 +4,7 @@ import type { Message, MessageStatus } from '../../../types/index.ts';
 import { MediaRefreshController } from '../../controllers/media-refresh.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import type { WidgetActions } from '../../widget/context.ts';
-import { formatTime, messageDate } from '../shared/format.ts';
+import { formatTime, messageDate, plainName } from '../shared/format.ts';
 import { focusComposer } from '../shared/focus.ts';
 import { icons } from '../shared/icons.ts';
 import { renderCall, renderContacts, renderOptions, renderQuickReplies } from '../messages/interactive.ts';
@@ -158,7 +158,7 @@ export class CharlaMessage extends LitElement {
     const contacts = m.interactive?.kind === 'contacts' ? m.interactive.contacts : null;
     const hasText = !(m.type === 'TEXT' && !m.text && contacts);
     return html`<div class="row" part="message">
-      ${this.showSender && !this.own && m.senderNames ? html`<p class="sender">${m.senderNames}</p>` : nothing}
+      ${this.showSender && !this.own && m.senderNames ? html`<p class="sender" dir="auto">${plainName(m.senderNames)}</p>` : nothing}
       <div class="bubble ${media ? 'bubble--media' : ''}" part="bubble">
         ${hasText ? renderBody(m, r) : nothing}${contacts ? renderContacts(contacts, r) : nothing}
       </div>

@@ -7,6 +7,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { DEFAULT_BUTTON_TEXT } from '../../../types/limits.ts';
 import type { BotContact, Message, MessageOption, QuickReply } from '../../../types/index.ts';
 import { focusComposer } from '../shared/focus.ts';
+import { plainName } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { mailtoHref, safeUrl, telHref } from '../shared/safe-url.ts';
 import type { RenderContext } from './render-context.ts';
@@ -81,7 +82,7 @@ function renderChip(m: Message, q: QuickReply, r: RenderContext): TemplateResult
 
 function contactName(c: BotContact): string {
   const n = c.name;
-  return n?.formatted_name || [n?.first_name, n?.last_name].filter(Boolean).join(' ') || '';
+  return plainName(n?.formatted_name || [n?.first_name, n?.last_name].filter(Boolean).join(' '));
 }
 
 export function renderContacts(contacts: BotContact[], r: RenderContext): TemplateResult {
@@ -90,7 +91,7 @@ export function renderContacts(contacts: BotContact[], r: RenderContext): Templa
       html`<div class="card card--contact">
         <span class="card__icon">${icons.user()}</span>
         <span class="card__body">
-          <span class="card__title">${contactName(c) || r.t('contact')}</span>
+          <span class="card__title" dir="auto">${contactName(c) || r.t('contact')}</span>
           ${(c.phones ?? []).map((p) => {
             const href = telHref(p.phone);
             const label = p.type ? `${p.phone ?? ''} (${p.type})` : (p.phone ?? '');

@@ -7,7 +7,7 @@ import type {
   ImageMessage,
   VideoMessage,
 } from '../../../types/index.ts';
-import { fileNameOf } from '../shared/format.ts';
+import { fileNameOf, plainName } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import type { RenderContext } from './render-context.ts';
 import { richText } from './text.ts';
@@ -17,7 +17,7 @@ function unavailable(r: RenderContext): TemplateResult {
 }
 
 function caption(text: string | undefined): TemplateResult | typeof nothing {
-  return text ? html`<p class="caption">${richText(text)}</p>` : nothing;
+  return text ? html`<p class="caption" dir="auto">${richText(text)}</p>` : nothing;
 }
 
 function openDialog(event: Event): void {
@@ -43,7 +43,7 @@ export function renderImage(m: ImageMessage, r: RenderContext): TemplateResult {
         @error=${() => r.media.handleError(m.mediaUrl)}
       />
     </button>
-    ${m.caption ? html`<figcaption class="caption">${richText(m.caption)}</figcaption>` : nothing}
+    ${m.caption ? html`<figcaption class="caption" dir="auto">${richText(m.caption)}</figcaption>` : nothing}
     <dialog class="lightbox" aria-label=${alt}>
       <button
         type="button"
@@ -88,11 +88,11 @@ export function renderVideo(m: VideoMessage, r: RenderContext): TemplateResult {
 
 export function renderDocument(m: DocumentMessage | FileMessage, r: RenderContext): TemplateResult {
   const src = r.media.src(m.mediaUrl);
-  const name = m.caption || fileNameOf(m.mediaUrl ?? '') || r.t('document');
+  const name = plainName(m.caption) || fileNameOf(m.mediaUrl ?? '') || r.t('document');
   return html`<div class="card">
     <span class="card__icon">${icons.file()}</span>
     <span class="card__body">
-      <span class="card__title">${name}</span>
+      <span class="card__title" dir="auto">${name}</span>
       <span class="card__secondary">${r.t('document')}</span>
     </span>
     ${

@@ -4,11 +4,11 @@ import type { EventMessage, PostbackMessage } from '../../../types/index.ts';
 import type { RenderContext } from './render-context.ts';
 
 export function renderPostback(m: PostbackMessage): TemplateResult {
-  return html`<p class="text">${m.text ?? ''}</p>`;
+  return html`<p class="text" dir="auto">${m.text ?? ''}</p>`;
 }
 
 export function renderEvent(m: EventMessage): TemplateResult {
-  return html`<p class="event">${m.description || m.slug || ''}</p>`;
+  return html`<p class="event" dir="auto">${m.description || m.slug || ''}</p>`;
 }
 
 export function renderUnknown(r: RenderContext): TemplateResult {

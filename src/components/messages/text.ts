@@ -13,5 +13,5 @@ export function richText(text: string): TemplateResult {
 }
 
 export function renderText(message: TextMessage): TemplateResult {
-  return html`<p class="text">${richText(message.text ?? '')}</p>`;
+  return html`<p class="text" dir="auto">${richText(message.text ?? '')}</p>`;
 }

@@ -2,9 +2,10 @@
 import { html, type TemplateResult } from 'lit';
 import type { Contact } from '../../../types/index.ts';
 import { avatar } from './avatar.ts';
+import { plainName } from './format.ts';
 
 export function contactName(c: Contact): string {
-  return c.names?.trim() || String(c.id);
+  return plainName(c.names) || plainName(String(c.id));
 }
 
 /**
@@ -22,9 +23,8 @@ export function contactItem(
     <button type="button" class="item" part="contact" ?disabled=${disabled} @click=${() => onChoose(c)}>
       ${avatar(name, c.avatar)}
       <span class="item__text"
-        ><span class="item__name"><span class="visually-hidden">${verb} </span>${name}</span>${
-          c.type ? html`<span class="item__secondary">${c.type}</span>` : ''
-        }</span
+        ><span class="item__name"><span class="visually-hidden">${verb} </span><bdi>${name}</bdi></span
+        >${c.type ? html`<span class="item__secondary">${c.type}</span>` : ''}</span
       >
     </button>
   </li>`;

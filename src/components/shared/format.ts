@@ -53,15 +53,28 @@ export function formatBytes(bytes: number): string {
 }
 
 /**
+ * Explicit directional formatting characters: embeddings and overrides (U+202A–U+202E), isolates
+ * (U+2066–U+2069) and marks (U+200E, U+200F, U+061C). In a name or a file name they serve only to
+ * disguise it ("invoice\u202Efdp.exe" shows as "invoiceexe.pdf"); message text keeps them.
+ */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** A name or file name as shown: without directional formatting characters, trimmed. */
+export function plainName(name: string | null | undefined): string {
+  return (name ?? '').replace(BIDI_CONTROLS, '').trim();
+}
+
+/**
  * A room's name; a room without one (a direct room made a group by addMember) is named after its
  * other members ("Bob, Carol"), else after its kind.
  */
 export function roomName(room: Room, userId: string | null | undefined, t: Translate): string {
   return (
-    room.name?.trim() ||
+    plainName(room.name) ||
     (room.membersInfo ?? [])
-      .filter((m) => m.referenceId !== userId && m.names?.trim())
-      .map((m) => m.names!.trim())
+      .filter((m) => m.referenceId !== userId)
+      .map((m) => plainName(m.names))
+      .filter(Boolean)
       .join(', ') ||
     t(room.type === 'group' ? 'groupConversation' : 'conversation')
   );
@@ -89,7 +102,7 @@ export function summarize(message: Message | null | undefined, t: Translate): st
       return t('audio');
     case 'DOCUMENT':
     case 'FILE':
-      return message.caption || t('document');
+      return plainName(message.caption) || t('document');
     case 'LOCATION':
       return t('location');
     case 'EVENT':
@@ -99,13 +112,14 @@ export function summarize(message: Message | null | undefined, t: Translate): st
   }
 }
 
-/** The file name at the end of an address, for file cards. */
+/** The file name at the end of an address, for file cards (see {@link plainName}). */
 export function fileNameOf(url: string): string {
+  let name = url;
   try {
     const path = new URL(url).pathname;
-    const name = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
-    return name || url;
+    name = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1)) || url;
   } catch {
-    return url;
+    // Not an address: shown as it is, without its directional controls.
   }
+  return plainName(name);
 }

@@ -96,6 +96,16 @@ describe('<charla-composer>', () => {
     expect(callsOf('sendFile')[0]!.args).toEqual([ok, 'DOCUMENT']);
   });
 
+  it('shows file names without directional controls (a name cannot pass itself off as another)', async () => {
+    const { el, q, stores } = await mount();
+    el.sendPickedFile(new File(['x'], 'invoice\u202Efdp.exe', { type: 'application/x-msdownload' }));
+    await settle(el);
+    expect(q.getByRole('alert').textContent).toContain('«invoicefdp.exe» no es un tipo de archivo admitido.');
+    stores.$uploads.set([{ id: 'u1', name: 'foto\u202Egnp.exe', progress: 0.4 }]);
+    await settle(el);
+    expect(q.getByRole('progressbar', { name: 'Subiendo fotognp.exe' })).toBeTruthy();
+  });
+
   it('classifies images and documents by type', () => {
     expect(classifyFile({ type: 'image/jpeg', size: 10 })).toEqual({ ok: true, type: 'IMAGE' });
     expect(classifyFile({ type: 'application/pdf', size: 10 })).toEqual({ ok: true, type: 'DOCUMENT' });

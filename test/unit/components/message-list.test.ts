@@ -77,6 +77,13 @@ describe('<charla-message-list>', () => {
     expect(log().querySelectorAll('p')).toHaveLength(1);
   });
 
+  it('announces a sender name without directional controls, so it cannot flip the announcement', async () => {
+    const { el, log, stores } = await mount();
+    stores.$currentMessages.set([msg({ text: 'hola', senderNames: '\u202EEvil', timestamp: Date.now() })]);
+    await settle(el);
+    expect(log().textContent).toContain('Nuevo mensaje de Evil: hola');
+  });
+
   it('does not announce the user’s own messages nor backfilled history', async () => {
     const f = makeContext();
     const current = msg({ text: 'actual' });

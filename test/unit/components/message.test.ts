@@ -321,3 +321,63 @@ describe('<charla-message> bot variants', () => {
     expect(fq.getByRole('status').textContent).toBe('Datos enviados');
   });
 });
+
+/** Explicit directional formatting characters (overrides, embeddings, isolates, marks). */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+describe('<charla-message> bidirectional text', () => {
+  it('DOCUMENT: a right-to-left override in the caption or the address cannot disguise the file name', async () => {
+    const captioned = await show(
+      msg({
+        type: 'DOCUMENT',
+        caption: 'invoice\u202Efdp.exe',
+        mediaUrl: 'https://evil.example/\u202Efdp.exe',
+      }),
+    );
+    expect(captioned.shadow.querySelector('.card__title')!.textContent).toBe('invoicefdp.exe');
+    const link = captioned.shadow.querySelector('a')!;
+    expect(link.getAttribute('aria-label')).toBe('Descargar: invoicefdp.exe');
+    document.body.replaceChildren();
+    const bare = await show(msg({ type: 'FILE', mediaUrl: 'https://evil.example/invoice\u202Efdp.exe' }));
+    expect(bare.shadow.querySelector('.card__title')!.textContent).toBe('invoicefdp.exe');
+    expect(bare.shadow.querySelector('.card__title')!.getAttribute('dir')).toBe('auto');
+  });
+
+  it('sender and contact names lose their directional controls and are isolated', async () => {
+    const a = await show(msg({ senderNames: '\u202EEvil\u2066 \u200FBob\u061C' }), { showSender: true });
+    const sender = a.shadow.querySelector('.sender')!;
+    expect(sender.textContent).toBe('Evil Bob');
+    expect(sender.getAttribute('dir')).toBe('auto');
+    document.body.replaceChildren();
+    const b = await show(
+      msg({
+        text: '',
+        interactive: { kind: 'contacts', contacts: [{ name: { formatted_name: '\u202EAna' } }] },
+      }),
+    );
+    expect(b.shadow.querySelector('.card__title')!.textContent).toBe('Ana');
+  });
+
+  it('message text keeps every character (right-to-left languages too) and is isolated', async () => {
+    const text = 'مرحبا \u202Bبكم\u202C and \u202Eabc https://example.com/\u05d0';
+    const { shadow } = await show(msg({ text }));
+    const p = shadow.querySelector('.text')!;
+    expect(p.textContent).toBe(text);
+    expect(p.getAttribute('dir')).toBe('auto');
+    document.body.replaceChildren();
+    const image = await show(
+      msg({ type: 'IMAGE', mediaUrl: 'https://cdn.example.com/a.png', caption: '\u202Eabc' }),
+    );
+    expect(image.shadow.querySelector('figcaption')!.textContent).toBe('\u202Eabc');
+    expect(image.shadow.querySelector('figcaption')!.getAttribute('dir')).toBe('auto');
+  });
+
+  it('POSTBACK and EVENT lines are isolated too', async () => {
+    const a = await show(msg({ type: 'POSTBACK', text: '\u202Eok', payload: {} }));
+    expect(a.shadow.querySelector('.text')!.getAttribute('dir')).toBe('auto');
+    document.body.replaceChildren();
+    const b = await show(msg({ type: 'EVENT', slug: 's', description: '\u202Ex', eventPayload: {} }));
+    expect(b.shadow.querySelector('.event')!.getAttribute('dir')).toBe('auto');
+    expect(BIDI.test(b.shadow.querySelector('.event')!.textContent!)).toBe(true);
+  });
+});

@@ -101,6 +101,27 @@ describe('<charla-home-menu>', () => {
     expect(q.getByRole('button', { name: /^Conversation$/ })).toBeTruthy();
   });
 
+  it('room, member and contact names lose their directional controls and are isolated', async () => {
+    const f = makeContext({ ui: { view: 'home' }, config: { properties: { type: 'group' } } });
+    f.stores.$rooms.set([
+      room({
+        id: 'r1',
+        name: '\u202EEvil',
+        lastMessage: msg({ type: 'DOCUMENT', caption: 'a\u202Efdp.exe' }),
+      }),
+      unnamedGroup([member('me', 'Me'), member('b', '\u2067Bob\u2069'), member('c', '\u200FCarol')]),
+    ]);
+    f.stores.$contacts.set([{ id: 'u1', names: '\u202ELuis' }]);
+    const { el, q } = await mount('charla-home-menu', f);
+    const names = [...el.shadowRoot!.querySelectorAll('[part=room] .item__name')];
+    expect(names.map((n) => n.textContent)).toEqual(['Evil', 'Bob, Carol']);
+    expect(names.map((n) => n.getAttribute('dir'))).toEqual(['auto', 'auto']);
+    expect(el.shadowRoot!.querySelector('[part=room] .item__secondary')!.textContent).toBe('afdp.exe');
+    expect(el.shadowRoot!.querySelector('[part=room] .avatar')!.textContent!.trim()).toBe('E');
+    const contact = q.getByRole('button', { name: 'Conversar con Luis' });
+    expect(contact.querySelector('bdi')!.textContent).toBe('Luis');
+  });
+
   it('closes from its header', async () => {
     const { q, callsOf } = await mount('charla-home-menu');
     q.getByRole('button', { name: 'Cerrar chat' }).click();
@@ -159,6 +180,24 @@ describe('<charla-chat>', () => {
     const { q, el } = await mount('charla-chat', f);
     expect(q.getByRole('heading', { name: 'Bob, Carol' })).toBeTruthy();
     expect(el.shadowRoot!.querySelector('.header .avatar')!.textContent!.trim()).toBe('BC');
+  });
+
+  it('shows names in its header without directional controls, isolated', async () => {
+    const f = makeContext();
+    f.stores.$rooms.set([
+      room({
+        name: '\u202EEquipo',
+        type: 'group',
+        membersInfo: [member('a', '\u202EAna'), member('b', 'Luis'), member('c', 'Eva\u202D')],
+      }),
+    ]);
+    const { el } = await mount('charla-chat', f);
+    const title = el.shadowRoot!.querySelector('h2')!;
+    expect(title.textContent).toBe('Equipo');
+    expect(title.getAttribute('dir')).toBe('auto');
+    const sub = el.shadowRoot!.querySelector('.header__sub')!;
+    expect(sub.textContent).toBe('Ana, Luis, Eva');
+    expect(sub.getAttribute('dir')).toBe('auto');
   });
 
   it('offers back and add-people for group widgets only', async () => {
