@@ -113,6 +113,29 @@ describe('<charla-widget> layout', () => {
     expect(launcherOf(b).getBoundingClientRect().left).toBe(24);
   });
 
+  it('at 320 px: an open panel is above the other widget’s launcher in the same corner', async () => {
+    await page.viewport(320, 640);
+    for (const open of ['first', 'second']) {
+      const a = await mountWidget(makeContext({ ui: { open: open === 'first' } }));
+      const b = await mountWidget(makeContext({ ui: { open: open === 'second' } }));
+      const [shown, other] = open === 'first' ? [a, b] : [b, a];
+      await nextFrame();
+      const field = deep(shown, 'charla-chat', 'charla-composer', 'textarea')!;
+      const launcher = launcherOf(other).getBoundingClientRect();
+      // Every point of the other launcher, and the field's centre, belong to the open panel.
+      const box = field.getBoundingClientRect();
+      const points = [
+        [box.left + box.width / 2, box.top + box.height / 2],
+        [launcher.left + launcher.width / 2, launcher.top + launcher.height / 2],
+      ] as const;
+      for (const [x, y] of points)
+        expect(document.elementFromPoint(x, y), `${open} open, at ${x},${y}`).toBe(shown);
+      const hit = shown.shadowRoot!.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      expect(hit?.localName).toBe('charla-chat');
+      document.body.replaceChildren();
+    }
+  });
+
   it('at 1280 px: a 56 px launcher 24 px from the bottom right, a 380 px panel above it', async () => {
     await page.viewport(1280, 800);
     const widget = await mountWidget(makeContext({ ui: { open: true } }));

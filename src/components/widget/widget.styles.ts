@@ -63,7 +63,8 @@ export const styles = css`
   }
   .panel {
     position: fixed;
-    z-index: var(--charla-z-index, 2147483000);
+    /* Above every launcher, another widget's in the same corner too (they share the page's stacking context). */
+    z-index: calc(var(--charla-z-index, 2147483000) + 1);
     bottom: calc(var(--_edge) + var(--_launcher) + var(--_gap));
     right: calc(var(--_edge) + var(--_shift, 0px));
     display: flex;

@@ -26,7 +26,7 @@ import { styles } from './widget.styles.ts';
  * @cssproperty --charla-color-on-primary - Text on the brand colour (chosen for contrast when the theme sets the brand colour).
  * @cssproperty --charla-font-family - Font of the widget (theme.font.name when given).
  * @cssproperty --charla-radius - Corner radius of the panel.
- * @cssproperty --charla-z-index - Stacking order of the launcher and the panel.
+ * @cssproperty --charla-z-index - Stacking order of the launcher; the open panel is one above it (and above other widgets' launchers).
  */
 export class CharlaWidget extends LitElement {
   static override styles = [tokens, base, styles];
