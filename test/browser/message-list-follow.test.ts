@@ -1,6 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
 import type { Message } from '../../types/index.ts';
-import { listOf, makeContext, manyMessages, mountWidget, msg, nextFrame, waitFor } from './helpers.ts';
+import {
+  animationsDone,
+  listOf,
+  makeContext,
+  manyMessages,
+  mountWidget,
+  msg,
+  nextFrame,
+  waitFor,
+} from './helpers.ts';
 
 afterEach(() => document.body.replaceChildren());
 
@@ -51,6 +61,40 @@ function live(id: string, fields: Record<string, unknown> = {}): Message {
 }
 
 const LONG = 'Una respuesta bastante larga del asistente que ocupa varias líneas en la burbuja. '.repeat(6);
+
+describe('<charla-message-list> on first open', () => {
+  for (const [width, height] of [
+    [1280, 800],
+    [320, 640],
+  ] as const) {
+    it(`opened from the launcher at ${width} px, the list ends at its newest row, its time in view`, async () => {
+      await page.viewport(width, height);
+      const f = makeContext({ ui: { open: false } });
+      // A tall newest row: rows measured while the panel still animated in came out short by a share of their height.
+      f.stores.$currentMessages.set([...manyMessages(40), msg({ id: 'tall', text: LONG.repeat(3) })]);
+      const widget = await mountWidget(f);
+      widget.shadowRoot!.querySelector<HTMLButtonElement>('[part=launcher]')!.click();
+      const row = await waitFor(
+        () =>
+          listOf(widget)
+            .rows()
+            .find((r) => r.getAttribute('data-id') === 'tall'),
+        'newest row',
+      );
+      await animationsDone(widget);
+      await settle();
+      const view = listOf(widget).scroller!;
+      expect(view).not.toBeNull();
+      const gap = view.scrollHeight - view.clientHeight - view.scrollTop;
+      expect(gap, 'the view short of the end of the content').toBeLessThanOrEqual(1);
+      const time = row.querySelector('time')!.getBoundingClientRect();
+      expect(time.bottom, 'the newest time inside the view').toBeLessThanOrEqual(
+        view.getBoundingClientRect().bottom,
+      );
+      expect(row.getBoundingClientRect().bottom).toBeLessThanOrEqual(view.getBoundingClientRect().bottom + 1);
+    });
+  }
+});
 
 describe('<charla-message-list> following new messages', () => {
   it('keeps the newest of 50 quick arrivals in view, without a "new messages" button', async () => {

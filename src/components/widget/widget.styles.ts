@@ -79,7 +79,6 @@ export const styles = css`
     background: var(--charla-color-surface, #fff);
     color: var(--charla-color-text, #1f2328);
     box-shadow: var(--charla-shadow, 0 12px 40px rgba(15, 23, 42, 0.18));
-    transform-origin: bottom right;
     animation: charla-pop 0.18s ease-out;
   }
   .panel[hidden] {
@@ -89,10 +88,15 @@ export const styles = css`
     flex: 1 1 auto;
     min-height: 0;
   }
+  /*
+   * No scale: the message list's virtualizer measures rows with getBoundingClientRect, which a
+   * scaled ancestor shrinks. Rows of the first render (during this animation) were stored 2 % short,
+   * so the list stopped short of its newest row by 2 % of its height; nothing measures them again.
+   */
   @keyframes charla-pop {
     from {
       opacity: 0;
-      transform: translateY(12px) scale(0.98);
+      transform: translateY(12px);
     }
     to {
       opacity: 1;
@@ -106,9 +110,6 @@ export const styles = css`
     right: auto;
     left: calc(var(--_edge) + var(--_shift, 0px));
   }
-  :host([position='bottom-left']) .panel {
-    transform-origin: bottom left;
-  }
   :host([position='top-right']) .launcher,
   :host([position='top-left']) .launcher {
     bottom: auto;
@@ -118,12 +119,6 @@ export const styles = css`
   :host([position='top-left']) .panel {
     bottom: auto;
     top: calc(var(--_edge) + var(--_launcher) + var(--_gap));
-  }
-  :host([position='top-right']) .panel {
-    transform-origin: top right;
-  }
-  :host([position='top-left']) .panel {
-    transform-origin: top left;
   }
   .unavailable {
     display: flex;
