@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
 import { listOf, makeContext, manyMessages, mountWidget, msg, nextFrame, waitFor } from './helpers.ts';
 
 afterEach(() => document.body.replaceChildren());
@@ -119,5 +120,92 @@ describe('<charla-message-list> in Chromium', () => {
     expect(seen).not.toContain('h0');
     // Own messages (every third here) are never reported.
     expect(seen.every((id) => Number(id.slice(1)) % 3 !== 0)).toBe(true);
+  });
+});
+
+/** Pixels of a screenshot of `el`'s box that match `test` (r, g, b). */
+async function countPixels(el: Element, test: (r: number, g: number, b: number) => boolean): Promise<number> {
+  const shot = (await page.screenshot({ element: el, base64: true, save: false })) as unknown as string;
+  const img = new Image();
+  img.src = `data:image/png;base64,${shot}`;
+  await img.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = img.width;
+  canvas.height = img.height;
+  const g = canvas.getContext('2d')!;
+  g.drawImage(img, 0, 0);
+  const d = g.getImageData(0, 0, canvas.width, canvas.height).data;
+  let n = 0;
+  for (let i = 0; i < d.length; i += 4) if (test(d[i]!, d[i + 1]!, d[i + 2]!)) n++;
+  return n;
+}
+
+/** Each letter with sixty combining marks below it. */
+const BELOW = Array.from({ length: 30 }, (_, i) => String.fromCharCode(0x316 + i)).join('');
+const ZALGO = [...'hola que tal'].map((c) => c + BELOW + BELOW).join('');
+
+describe('<charla-message> bubbles in Chromium', () => {
+  it('keeps stacked combining marks (Zalgo text) inside the bubble, off the time below it', async () => {
+    await page.viewport(1280, 800);
+    const f = makeContext();
+    const at = Date.UTC(2026, 0, 15, 12, 0, 0);
+    f.stores.$currentMessages.set([
+      msg({ id: 'plain', text: 'hola que tal', timestamp: at, senderId: 'a' }),
+      msg({ id: 'zalgo', text: ZALGO, timestamp: at, senderId: 'b' }),
+    ]);
+    const widget = await mountWidget(f);
+    const { rows } = listOf(widget);
+    await waitFor(() => rows().length === 2, 'rows');
+    for (let i = 0; i < 4; i++) await nextFrame();
+    const meta = (id: string) =>
+      rows()
+        .find((r) => r.getAttribute('data-id') === id)!
+        .querySelector('.meta')!;
+    // The time is muted grey; anything darker over it is the bubble's text.
+    const dark = (r: number, g: number, b: number) => r + g + b < 200;
+    expect(await countPixels(meta('plain'), dark)).toBe(0);
+    expect(await countPixels(meta('zalgo'), dark), 'bubble text painted over the time').toBe(0);
+  });
+
+  it('still shows the whole focus ring of a control at the edge of a bubble, and the image viewer above it all', async () => {
+    await page.viewport(1280, 800);
+    const f = makeContext();
+    f.stores.$currentMessages.set([
+      msg({
+        id: 'pic',
+        type: 'IMAGE',
+        mediaUrl: `${location.origin}/demo/media/pan.png?ring=${Math.random()}`,
+      }),
+    ]);
+    const widget = await mountWidget(f);
+    const { rows } = listOf(widget);
+    const row = await waitFor(() => rows()[0], 'row');
+    const img = await waitFor(() => row.querySelector<HTMLImageElement>('.image__open img'), 'image');
+    await waitFor(() => img.complete && img.naturalHeight > 0, 'image loaded');
+    for (let i = 0; i < 4; i++) await nextFrame();
+    const open = row.querySelector<HTMLButtonElement>('.image__open')!;
+    open.focus({ focusVisible: true } as FocusOptions);
+    await nextFrame();
+    expect(getComputedStyle(open).outlineStyle).not.toBe('none');
+    // The focus colour (#1d4ed8) around the button, as drawn and with nothing clipped.
+    const ring = (r: number, g: number, b: number) =>
+      Math.abs(r - 29) + Math.abs(g - 78) + Math.abs(b - 216) < 40;
+    const shown = await countPixels(row, ring);
+    const bubble = row.querySelector<HTMLElement>('.bubble')!;
+    bubble.style.overflow = 'visible';
+    const unclipped = await countPixels(row, ring);
+    bubble.style.removeProperty('overflow');
+    expect(unclipped).toBeGreaterThan(100);
+    expect(shown).toBe(unclipped);
+    // The viewer is in the top layer: the bubble's clip does not reach it.
+    open.click();
+    const close = row.querySelector<HTMLElement>('.lightbox__close')!;
+    const box = close.getBoundingClientRect();
+    const hit = listOf(widget).list!.shadowRoot!.elementFromPoint(
+      box.x + box.width / 2,
+      box.y + box.height / 2,
+    );
+    expect(hit?.closest('.lightbox__close')).toBe(close);
+    row.querySelector('dialog')!.close();
   });
 });

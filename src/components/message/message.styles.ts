@@ -39,6 +39,13 @@ export const styles = css`
     background: var(--charla-color-bubble, #eef0f3);
     color: var(--charla-color-bubble-text, #1f2328);
     overflow-wrap: anywhere;
+    /*
+     * Stacked combining marks ("Zalgo" text) reach far outside their line: kept to the bubble, not
+     * painted over the time. The margin leaves room for the focus ring of a control at the padding's
+     * edge (3 px outline, 2 px offset, media bubbles' padding is 4 px).
+     */
+    overflow: clip;
+    overflow-clip-margin: 2px;
   }
   charla-message[own] .bubble {
     background: var(--charla-color-primary, #2563eb);
