@@ -17,6 +17,7 @@ const ALLOWED_TAGS = new Set([
   'div',
   'p',
   'span',
+  'bdi',
   'button',
   'a',
   'img',
