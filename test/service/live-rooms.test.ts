@@ -265,7 +265,7 @@ describe('widget rooms over REST', () => {
     const sc = await h.connect(c.token);
     const synced = await emitAck(sc, 'messages:sync', { after: { [room.id]: 0 } });
     expect(synced.ok).toBe(true);
-    const got = (synced.ok ? synced.data.messages : []) as Message[];
+    const got = synced.ok ? (synced.data as { messages: Message[] }).messages : [];
     expect(got.filter((m) => m.roomId === room.id).map((m) => (m.type === 'TEXT' ? m.text : ''))).toEqual([
       'hola Carla',
       'hola Dani',
