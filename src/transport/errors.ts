@@ -58,7 +58,8 @@ export const WIDGET_ERRORS = {
 export type WidgetErrorKey = keyof typeof WIDGET_ERRORS;
 
 /** Keys of errors made on the client (they never come from the service). */
-export type ClientErrorKey = 'NETWORK_ERROR' | 'TIMEOUT' | 'DESTROYED' | 'NOT_CONNECTED';
+export type ClientErrorKey =
+  'NETWORK_ERROR' | 'TIMEOUT' | 'DESTROYED' | 'NOT_CONNECTED' | 'CONNECTION_DROPPED';
 
 /** Same shape as WIDGET_ERRORS: code, description (en), es, client es, client en. */
 const CLIENT_ERRORS: Record<ClientErrorKey, readonly [string, string, string, string, string]> = {
@@ -89,6 +90,13 @@ const CLIENT_ERRORS: Record<ClientErrorKey, readonly [string, string, string, st
     'El widget no tiene sesión.',
     'El widget no tiene sesión.',
     'The widget is not connected.',
+  ],
+  CONNECTION_DROPPED: [
+    'E0006',
+    'The service closed the connection each time this message was sent.',
+    'El servicio cerró la conexión cada vez que se envió este mensaje.',
+    'No se pudo enviar este mensaje.',
+    'This message could not be sent.',
   ],
 };
 

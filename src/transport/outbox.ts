@@ -28,6 +28,8 @@ export class Outbox {
     this.#loaded = this.storage.load().then(
       (stored) => {
         for (const entry of stored) {
+          // Storage may hold anything (another version, another script): skip what is not an entry.
+          if (typeof entry?.message !== 'object' || entry.message === null) continue;
           const id = String(entry.message.id);
           // Entries added this session are newer than any stored one.
           if (!this.#entries.has(id)) this.#entries.set(id, entry);

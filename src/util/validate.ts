@@ -15,7 +15,7 @@ import {
   SHORT_TEXT_MAX,
 } from '../../types/limits.ts';
 import type { AddMembersItem, Contact, OutgoingMessage } from '../../types/index.ts';
-import { invalidArgument } from '../transport/errors.ts';
+import { CharlaError, invalidArgument } from '../transport/errors.ts';
 import { isSafeUrl } from './url.ts';
 import { isUuid } from './uuid.ts';
 
@@ -54,6 +54,54 @@ function requireMediaUrl(value: unknown, field: string): string {
   return value;
 }
 
+/**
+ * Largest `message:send` payload, in UTF-8 bytes of its JSON: the service
+ * drops a connection whose event is over 64 KB (MAX_EVENT_BYTES in
+ * server/live/gateway.ts), and socket.io's envelope (event name, ack id)
+ * needs a few bytes of that.
+ */
+export const MESSAGE_MAX_BYTES = 64 * 1024 - 512;
+
+/** The JSON socket.io would send for `value`; VALIDATION_ERROR naming `field` when it has none (cycles, BigInt, functions, symbols). */
+function toJson(value: unknown, field: string): string {
+  try {
+    const json = JSON.stringify(value, (key, v: unknown) => {
+      const t = typeof v;
+      // JSON.stringify would drop these silently (or throw on a BigInt): the receiver would get something else.
+      if (t === 'function' || t === 'symbol' || t === 'bigint')
+        throw mustBe(field, `JSON data (${key || 'it'} is a ${t})`);
+      return v;
+    });
+    if (json !== undefined) return json;
+  } catch (error) {
+    if (error instanceof CharlaError) throw error;
+  }
+  throw mustBe(field, 'JSON data (no cycles, functions, symbols or BigInt)');
+}
+
+/** The value as the receiver will see it (a JSON copy), or VALIDATION_ERROR. */
+function requireJson(value: unknown, field: string): unknown {
+  return JSON.parse(toJson(value, field));
+}
+
+/**
+ * Throws VALIDATION_ERROR when a message can never go over the socket: not
+ * JSON, or larger than the service takes (it would close the connection on
+ * it). Also run on outbox entries an older version stored.
+ */
+export function requireSendable(message: OutgoingMessage): void {
+  const field =
+    message?.type === 'POSTBACK' ? 'payload' : message?.type === 'EVENT' ? 'eventPayload' : 'message';
+  const json = toJson(message, field);
+  // A UTF-16 unit is at most 3 UTF-8 bytes: short messages need no encoding.
+  const bytes = json.length * 3 <= MESSAGE_MAX_BYTES ? 0 : new TextEncoder().encode(json).length;
+  if (bytes > MESSAGE_MAX_BYTES)
+    throw invalidArgument(
+      `the message is too large: ${bytes} bytes as JSON, at most ${MESSAGE_MAX_BYTES} (make ${field} smaller)`,
+      field,
+    );
+}
+
 const COORD = /^-?[0-9]{1,3}(\.[0-9]{1,15})?$/;
 function requireCoordinate(value: unknown, field: string, max: number): string {
   const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
@@ -68,7 +116,8 @@ function requireStringMap(value: unknown, field: string): Record<string, string>
   for (const [k, v] of Object.entries(value)) {
     if (typeof v !== 'string') throw mustBe(`${field}.${k}`, 'a string');
   }
-  return value as Record<string, string>;
+  // A copy: the host changing its object later does not change what is sent.
+  return { ...value } as Record<string, string>;
 }
 
 /**
@@ -79,6 +128,12 @@ export function toOutgoingMessage(
   input: unknown,
   defaults: { id: string; roomId: string | null },
 ): OutgoingMessage {
+  const out = outgoing(input, defaults);
+  requireSendable(out);
+  return out;
+}
+
+function outgoing(input: unknown, defaults: { id: string; roomId: string | null }): OutgoingMessage {
   if (!isPlainObject(input)) throw mustBe('message', 'an object');
   const type = input['type'];
   if (typeof type !== 'string' || !(SENDABLE_MESSAGE_TYPES as readonly string[]).includes(type)) {
@@ -125,7 +180,7 @@ export function toOutgoingMessage(
         lng: requireCoordinate(input['lng'], 'lng', 180),
       };
     case 'POSTBACK': {
-      const payload = input['payload'] ?? {};
+      const payload = requireJson(input['payload'] ?? {}, 'payload');
       if (!isPlainObject(payload)) throw mustBe('payload', 'an object');
       return { ...base, type: 'POSTBACK', text: requireText(input['text'], 'text'), payload };
     }

@@ -45,7 +45,7 @@ import { Emitter } from '../util/emitter.ts';
 import { isExpiredSignedUrl, isSafeUrl, normalizeBaseUrl } from '../util/url.ts';
 import { storedUserId } from '../util/user-id.ts';
 import { uuid } from '../util/uuid.ts';
-import { requireGetMessages, requireId, toOutgoingMessage } from '../util/validate.ts';
+import { requireGetMessages, requireId, requireSendable, toOutgoingMessage } from '../util/validate.ts';
 
 /** Options of createWidget(). */
 export interface WidgetOptions {
@@ -93,6 +93,13 @@ interface Waiter {
 
 /** Attempts an UNKNOWN_ERROR acknowledgement gets before the message is FAILED. */
 const UNKNOWN_ERROR_ATTEMPTS = 5;
+/**
+ * Times the service may end the connection while a message is in flight
+ * (from the second time on, with that message alone in flight) before the
+ * message is FAILED: one the service closes the socket on would otherwise
+ * hold every later message back for ever.
+ */
+const DROPS_BEFORE_FAILED = 3;
 const RETRY_DELAY_MS = 1_000;
 const SEEN_FLUSH_MS = 250;
 const READ_REPORT_MS = 250;
@@ -128,6 +135,12 @@ export class WidgetCore {
   readonly #messageRooms = new Map<string, string>();
   readonly #inFlight = new Set<string>();
   readonly #attempts = new Map<string, number>();
+  /**
+   * Per outbox id, how often the service ended the connection while it was
+   * in flight. While any is here, the outbox goes one message at a time, so
+   * a message the service closes the socket on shows itself and is FAILED.
+   */
+  readonly #drops = new Map<string, number>();
   readonly #waiters = new Map<string, Waiter[]>();
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   readonly #refreshes = new Map<string, Promise<string>>();
@@ -177,8 +190,19 @@ export class WidgetCore {
     // Messages left by an earlier page show as pending in their rooms at once.
     void this.outbox.ready().then(() => {
       if (this.#destroyed) return;
-      const pending = this.outbox.list().map((e) => this.#localCopy(e.message, e.createdAt));
-      this.upsert(pending, false);
+      const entries = this.outbox.list();
+      this.upsert(
+        entries.map((e) => this.#localCopy(e.message, e.createdAt)),
+        false,
+      );
+      // An older version may have stored what can never go (too large, not JSON): FAILED, not resent for ever.
+      for (const { message } of entries) {
+        try {
+          requireSendable(message);
+        } catch (error) {
+          this.#fail(String(message.id), toCharlaError(error));
+        }
+      }
       if (this.#synced) this.flush();
     });
   }
@@ -475,6 +499,14 @@ export class WidgetCore {
   #handleDisconnect(socket: LiveSocket, reason: string): void {
     if (socket !== this.#socket) return;
     this.#synced = false;
+    // The other end (or the path to it) ended the connection with messages in flight: one of them may be why.
+    if (reason === 'transport close' || reason === 'transport error' || reason === 'io server disconnect') {
+      for (const id of this.#inFlight) {
+        const drops = (this.#drops.get(id) ?? 0) + 1;
+        this.#drops.set(id, drops);
+        if (drops >= DROPS_BEFORE_FAILED) this.#fail(id, clientError('CONNECTION_DROPPED'));
+      }
+    }
     this.#inFlight.clear();
     // Whatever was buffered for this connection goes again through the outbox flush.
     socket.sendBuffer = [];
@@ -652,13 +684,20 @@ export class WidgetCore {
    */
   sendMessage(input: unknown): Promise<Message> {
     if (this.#destroyed) return Promise.reject(clientError('DESTROYED'));
-    let out: OutgoingMessage;
     try {
-      const defaultRoom = this.stores.w.$currentRoomId.get() ?? this.#session?.botRoomId ?? null;
-      out = toOutgoingMessage(input, { id: uuid(), roomId: defaultRoom });
+      return this.#enqueue(this.#prepare(input));
     } catch (error) {
       return Promise.reject(toCharlaError(error));
     }
+  }
+
+  /** The outgoing message, checked (throws VALIDATION_ERROR, sending nothing). */
+  #prepare(input: unknown): OutgoingMessage {
+    const defaultRoom = this.stores.w.$currentRoomId.get() ?? this.#session?.botRoomId ?? null;
+    return toOutgoingMessage(input, { id: uuid(), roomId: defaultRoom });
+  }
+
+  #enqueue(out: OutgoingMessage): Promise<Message> {
     const id = String(out.id);
     const held = this.findMessage(id);
     if (held && held.status !== 'CREATED' && held.status !== 'FAILED') return Promise.resolve(held);
@@ -691,9 +730,17 @@ export class WidgetCore {
     } = held as Message & {
       error?: unknown;
     };
+    if (this.#destroyed) return Promise.reject(clientError('DESTROYED'));
+    let out: OutgoingMessage;
+    try {
+      // Checked first: one that can never go stays FAILED.
+      out = this.#prepare(rest);
+    } catch (error) {
+      return Promise.reject(toCharlaError(error));
+    }
     // Reset to CREATED (FAILED and CREATED share a rank, so the store allows it).
     this.upsert([{ ...held, status: 'CREATED' } as Message], false);
-    return this.sendMessage(rest);
+    return this.#enqueue(out);
   }
 
   #waitFor(id: string): Promise<Message> {
@@ -712,15 +759,18 @@ export class WidgetCore {
     return list[indexOfMessage(list, id)];
   }
 
-  /** Emits every outbox entry not yet in flight, in order. */
+  /** Emits every outbox entry not yet in flight, in order (only the first after a drop, see #drops). */
   flush(): void {
-    for (const entry of this.outbox.list()) this.#trySend(entry);
+    const list = this.outbox.list();
+    for (const entry of this.#drops.size ? list.slice(0, 1) : list) this.#trySend(entry);
   }
 
   #trySend(entry: OutboxEntry): void {
     const socket = this.#socket;
     const id = String(entry.message.id);
     if (!socket || !socket.connected || !this.#synced || this.#inFlight.has(id) || this.#destroyed) return;
+    // After a drop: one at a time, oldest first (order kept), until the suspects went through.
+    if (this.#drops.size && (this.#inFlight.size || this.outbox.list()[0] !== entry)) return;
     this.#inFlight.add(id);
     const epoch = this.#epoch;
     request(socket, 'message:send', entry.message, this.#ackTimeout).then(
@@ -763,16 +813,26 @@ export class WidgetCore {
   #settle(id: string, stored: Message): void {
     this.#attempts.delete(id);
     void this.outbox.remove(id);
+    this.#cleared(id);
     const waiting = this.#waiters.get(id);
     this.#waiters.delete(id);
     const held = this.findMessage(id) ?? stored;
     for (const w of waiting ?? []) w.resolve(held);
   }
 
+  /** A message left the outbox: after a drop, the next one goes (all of them once no suspect is left). */
+  #cleared(id: string): void {
+    if (!this.#drops.size) return;
+    this.#drops.delete(id);
+    this.#inFlight.delete(id);
+    if (this.#synced) this.flush();
+  }
+
   /** The service refused the message: FAILED with its reason; retry() sends it again. */
   #fail(id: string, error: CharlaError): void {
     this.#attempts.delete(id);
     void this.outbox.remove(id);
+    this.#cleared(id);
     const held = this.findMessage(id);
     if (held) {
       const all = this.stores.w.$messagesByRoom.get();

@@ -53,6 +53,23 @@ describe('outbox', () => {
     expect(await createOutboxStorage(ns, 'localstorage').load()).toEqual([]);
   });
 
+  it('skips what is not an entry in storage (another version, another script) and loads the rest', async () => {
+    const ns = `ns-${randomUUID()}`;
+    const good = text('kept');
+    localStorage.setItem(
+      `charla-outbox:${ns}`,
+      JSON.stringify({
+        a: null,
+        b: { message: null },
+        c: 'text',
+        d: { message: good, order: 1, createdAt: 1 },
+      }),
+    );
+    const box = new Outbox(ns, 'localstorage');
+    await expect(box.ready()).resolves.toBeUndefined();
+    expect(box.list().map((e) => e.message)).toEqual([good]);
+  });
+
   it('memory storage survives a new Outbox in the same page (the last fallback)', async () => {
     const ns = `mem-${randomUUID()}`;
     const box = new Outbox(ns, 'memory');

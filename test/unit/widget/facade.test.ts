@@ -469,6 +469,71 @@ describe('sendMessage', () => {
     expect(w.core.stores.w.$messagesByRoom.get()).toEqual({});
   });
 
+  it('rejects at once a POSTBACK payload that is not JSON data (cycle, BigInt, function, symbol)', async () => {
+    const { fetchFn, calls } = service();
+    const w = widget(fetchFn);
+    const circular: Record<string, unknown> = { a: 1 };
+    circular['self'] = circular;
+    const payloads: unknown[] = [
+      circular,
+      { n: 10n },
+      { deep: { f: () => 1 } },
+      { s: Symbol('x') },
+      { list: [1, () => 2] },
+    ];
+    for (const payload of payloads) {
+      const e = await rejection(
+        w.sendMessage({ roomId: 'r1', type: 'POSTBACK', text: 'p', payload } as never),
+      );
+      expect(e.key).toBe('VALIDATION_ERROR');
+      expect(e.body.validationError['payload']).toMatch(/JSON/);
+    }
+    expect(calls).toHaveLength(0);
+    expect(w.core.outbox.size).toBe(0);
+  });
+
+  it('sends what the receiver will see: a JSON copy of the payload, taken when sendMessage is called', async () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    const when = new Date(Date.UTC(2026, 0, 2));
+    const payload: Record<string, unknown> = { when, gone: undefined, list: [1, 'dos'] };
+    const eventPayload = { path: '/precios' };
+    w.sendMessage({ roomId: 'r1', type: 'POSTBACK', text: 'p', payload }).catch(() => undefined);
+    w.sendMessage({ roomId: 'r1', type: 'EVENT', slug: 's', description: 'd', eventPayload }).catch(
+      () => undefined,
+    );
+    payload['list'] = 'changed';
+    eventPayload.path = '/changed';
+    const [postback, event] = w.core.outbox.list().map((e) => e.message);
+    expect(postback).toMatchObject({ payload: { when: '2026-01-02T00:00:00.000Z', list: [1, 'dos'] } });
+    expect(Object.keys((postback as { payload: object }).payload)).toEqual(['when', 'list']);
+    expect(event).toMatchObject({ eventPayload: { path: '/precios' } });
+  });
+
+  it('rejects at once a message larger than the service takes over the socket, naming the field', async () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    const big = [
+      [
+        { type: 'EVENT', slug: 's', description: 'd', eventPayload: { a: 'x'.repeat(70_000) } },
+        'eventPayload',
+      ],
+      [{ type: 'POSTBACK', text: 'p', payload: { a: 'x'.repeat(100_000) } }, 'payload'],
+      [{ type: 'POSTBACK', text: 'p', payload: { a: '😀'.repeat(17_000) } }, 'payload'],
+    ] as const;
+    for (const [m, field] of big) {
+      const e = await rejection(w.sendMessage({ roomId: 'r1', ...m }));
+      expect(e.key).toBe('VALIDATION_ERROR');
+      expect(e.body.validationError[field]).toMatch(/too large: \d+ bytes as JSON, at most 65024/);
+    }
+    expect(w.core.outbox.size).toBe(0);
+    // Large but within the limit: accepted.
+    w.sendMessage({ roomId: 'r1', type: 'POSTBACK', text: 'p', payload: { a: 'x'.repeat(60_000) } }).catch(
+      () => undefined,
+    );
+    expect(w.core.outbox.size).toBe(1);
+  });
+
   it('shows a valid message as CREATED at once and keeps it in the outbox while offline', async () => {
     const { fetchFn } = service();
     const ns = `ns-${randomUUID()}`;
