@@ -49,7 +49,12 @@ function requireText(value: unknown, field: string, allowEmpty = false): string 
   return value;
 }
 
+/** Longest media address the service takes (HttpsUrl's maxLength in types/schemas/common.ts). */
+export const MEDIA_URL_MAX = 2048;
+
 function requireMediaUrl(value: unknown, field: string): string {
+  if (typeof value === 'string' && value.length > MEDIA_URL_MAX)
+    throw mustBe(field, `at most ${MEDIA_URL_MAX} characters (it has ${value.length})`);
   if (!isSafeUrl(value)) throw mustBe(field, 'an https address');
   return value;
 }

@@ -361,6 +361,10 @@ function setUp(
       version,
       push: (...fns) => {
         for (const fn of fns) {
+          if (typeof fn !== 'function') {
+            console.warn('Charla.push takes functions; ignored:', fn);
+            continue;
+          }
           try {
             fn(charla);
           } catch (e) {
@@ -381,7 +385,7 @@ function setUp(
     widgetInstance = (charla[MARK] as (opts: BootOptions) => WidgetLike)(mine as BootOptions);
     (widgetInstance['connect'] as () => Promise<unknown>)().catch(() => undefined);
   }
-  charla.push(...queued.filter((f) => typeof f === 'function'));
+  charla.push(...queued);
   document.dispatchEvent(
     new CustomEvent<CharlaLoadDetail>('charla:load', { detail: { widgetInstance, Charla: charla } }),
   );

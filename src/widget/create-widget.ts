@@ -5,6 +5,7 @@
  */
 import { WidgetInstance } from './instance.ts';
 import type { WidgetOptions } from './core.ts';
+import { invalidArgument } from '../transport/errors.ts';
 
 const live: WidgetInstance[] = [];
 
@@ -19,13 +20,15 @@ export function widgets(): WidgetInstance[] {
  * first call that needs it).
  */
 export function createWidget(options: WidgetOptions): WidgetInstance {
+  const container = options?.container === undefined ? globalThis.document?.body : options.container;
+  if (container != null && typeof (container as Partial<Node>).appendChild !== 'function')
+    throw invalidArgument('container must be an Element (or null: no element)', 'container');
   const instance = new WidgetInstance(options);
   live.push(instance);
   instance.addCleanup(() => {
     const at = live.indexOf(instance);
     if (at >= 0) live.splice(at, 1);
   });
-  const container = options.container === undefined ? globalThis.document?.body : options.container;
   if (container && typeof document !== 'undefined') {
     const element = document.createElement('charla-widget') as HTMLElement & { context?: unknown };
     element.context = instance.context;

@@ -11,6 +11,8 @@ import type { Message, Room } from '../../../types/index.ts';
 import { createWidget, widgets } from '../../../src/widget/create-widget.ts';
 import type { SendableMessage, WidgetInstance } from '../../../src/widget/instance.ts';
 import { CharlaError } from '../../../src/transport/errors.ts';
+import { MEDIA_URL_MAX } from '../../../src/util/validate.ts';
+import { HttpsUrl } from '../../../types/schemas/common.ts';
 import { CharlaCloseEvent, CharlaOpenEvent, type CloseDetail } from '../../../src/events/index.ts';
 
 const BASE = 'http://localhost:9';
@@ -140,6 +142,24 @@ describe('createWidget', () => {
     w.open();
     expect(opens).toBe(0);
     expect(w.stores.$connection.get()).toBe('offline');
+  });
+
+  it('refuses a container that is not an element, naming it, and makes nothing', () => {
+    const { fetchFn } = service();
+    const before = widgets().length;
+    for (const container of ['x', 42, {}]) {
+      let error: unknown;
+      try {
+        widget(fetchFn, { container });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(CharlaError);
+      expect((error as CharlaError).key).toBe('VALIDATION_ERROR');
+      expect((error as CharlaError).body.validationError['container']).toMatch(/Element/);
+    }
+    expect(widgets()).toHaveLength(before);
+    expect(document.body.querySelector('charla-widget')).toBeNull();
   });
 
   it('refuses a missing apiKey or an unsafe baseUrl at once', () => {
@@ -531,6 +551,23 @@ describe('sendMessage', () => {
     w.sendMessage({ roomId: 'r1', type: 'POSTBACK', text: 'p', payload: { a: 'x'.repeat(60_000) } }).catch(
       () => undefined,
     );
+    expect(w.core.outbox.size).toBe(1);
+  });
+
+  it('says a media address is too long rather than not https', async () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    const long = `https://cdn.example/${'a'.repeat(100_000)}.png`;
+    const e = await rejection(w.sendMessage({ roomId: 'r1', type: 'IMAGE', mediaUrl: long }));
+    expect(e.key).toBe('VALIDATION_ERROR');
+    expect(e.body.validationError['mediaUrl']).toBe(
+      'mediaUrl must be at most 2048 characters (it has 100024)',
+    );
+    // The service's own bound (HttpsUrl in the contract).
+    expect(MEDIA_URL_MAX).toBe((HttpsUrl as { maxLength?: number }).maxLength);
+    const limit = `https://cdn.example/${'a'.repeat(2048 - 24)}.png`;
+    expect(limit).toHaveLength(2048);
+    w.sendMessage({ roomId: 'r1', type: 'IMAGE', mediaUrl: limit }).catch(() => undefined);
     expect(w.core.outbox.size).toBe(1);
   });
 

@@ -3,7 +3,7 @@
  * src/iife.ts): window.Charla, queued calls, charla:load, the small launcher,
  * the handover to the full bundle, several widgets on one page.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { errorBody } from '../../../types/errors.ts';
 import {
   boot,
@@ -283,5 +283,21 @@ describe('script-tag boot', () => {
     await expect(charla.load()).resolves.toBe(full);
     w.destroy();
     expect(charla.widgets).toEqual([]);
+  });
+
+  it('Charla.push ignores what is not a function, with a warning, before and after load', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const seen: unknown[] = [];
+      window.Charla = ['x' as never, (c) => seen.push(c)];
+      const charla = boot(script({}), loadFull, '0.1.0');
+      expect(seen).toEqual([charla]);
+      expect(() => charla.push('x' as never, 42 as never)).not.toThrow();
+      charla.push(() => seen.push('after'));
+      expect(seen).toEqual([charla, 'after']);
+      expect(warn).toHaveBeenCalledTimes(3);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
