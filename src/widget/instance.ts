@@ -15,7 +15,7 @@ import type {
 import { ROUTES, routePath } from '../../types/routes.ts';
 import type { WidgetEventMap, WidgetEventName } from '../events/index.ts';
 import { mergeContacts, patchUi, uniqueContacts, type HostStores } from '../stores/index.ts';
-import { attempt, invalidArgument } from '../transport/errors.ts';
+import { attempt, invalidArgument, toCharlaError } from '../transport/errors.ts';
 import {
   requireContact,
   requireContacts,
@@ -64,6 +64,8 @@ export class WidgetInstance {
   element: HTMLElement | null = null;
   readonly #actions: CoreActions;
   readonly #cleanups: (() => void)[] = [];
+  /** The room of the latest setCurrentRoom (one being checked with the service may be overtaken). */
+  #roomAsked: string | null = null;
 
   constructor(options: WidgetOptions) {
     this.core = new WidgetCore(options);
@@ -167,9 +169,26 @@ export class WidgetInstance {
     return attempt(() => this.core.fetchMembers(requireId(roomId, 'roomId')));
   }
 
-  /** Makes a room the current one (the chat view shows it; messages default to it). */
+  /**
+   * Makes a room the current one (the chat view shows it; messages default
+   * to it): a room of the user's, known here or confirmed by the service
+   * (as getRoom). Any other stays out: the current room does not change and
+   * the `error` event tells why (NOT_A_MEMBER, NOT_FOUND).
+   */
   setCurrentRoom(roomId: string): void {
-    this.#actions.selectRoom(requireId(roomId, 'roomId'));
+    const id = requireId(roomId, 'roomId');
+    const core = this.core;
+    if (id === core.currentSession?.botRoomId || core.stores.w.$rooms.get().some((r) => r.id === id)) {
+      this.#roomAsked = id;
+      this.#actions.selectRoom(id);
+      return;
+    }
+    this.#roomAsked = id;
+    void core.fetchRoom(id).then(
+      // Unless the host chose another room meanwhile.
+      () => this.#roomAsked === id && this.#actions.selectRoom(id),
+      (error: unknown) => core.emit('error', { error: toCharlaError(error), operation: 'setCurrentRoom' }),
+    );
   }
 
   /** Adds a user to a room. */

@@ -167,6 +167,28 @@ describe('widgetInstance against the service', () => {
     expect(e.body.statusMessage).toBe('failed');
   });
 
+  it('setCurrentRoom switches only to a room of the user; another leaves the current room and says why', async () => {
+    const { a, roomId } = await pair();
+    const outsider = widget();
+    await outsider.connect();
+    const home = outsider.stores.$currentRoomId.get();
+    expect(home).toBeTypeOf('string');
+    const errors: string[] = [];
+    outsider.on('error', (d) => errors.push(`${d.operation}:${d.error.key}`));
+    outsider.setCurrentRoom(roomId);
+    outsider.setCurrentRoom('not-a-room-of-anyone');
+    await waitFor(() => errors.length === 2, 5000, 'two error events');
+    expect(errors.sort()).toEqual(['setCurrentRoom:NOT_A_MEMBER', 'setCurrentRoom:NOT_A_MEMBER']);
+    expect(outsider.stores.$currentRoomId.get()).toBe(home);
+    expect(outsider.stores.$rooms.get().some((r) => r.id === roomId)).toBe(false);
+    // A room of the user's this page does not hold yet (a new page, before any sync): the service confirms it.
+    await a.addMember(outsider.userId, roomId);
+    const fresh = widget(outsider.userId);
+    fresh.setCurrentRoom(roomId);
+    await waitFor(() => fresh.stores.$currentRoomId.get() === roomId, 5000, 'the room made current');
+    expect(fresh.context.stores.$ui.get().view).toBe('chat');
+  });
+
   it('a normal widget starts on its bot conversation; a group widget on its home menu', async () => {
     const normal = widget();
     await normal.connect();

@@ -5,7 +5,7 @@
  * service tests cover the live side).
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorBody } from '../../../types/errors.ts';
 import type { Message, Room } from '../../../types/index.ts';
 import { createWidget, widgets } from '../../../src/widget/create-widget.ts';
@@ -307,13 +307,47 @@ describe('widgetInstance UI methods', () => {
     expect(w.context.stores.$ui.get().inputsDisabled).toBe(false);
   });
 
-  it('setCurrentRoom makes the room current and shows the chat', () => {
+  it('setCurrentRoom makes a room of the user current and shows the chat', () => {
     const { fetchFn } = service();
     const w = widget(fetchFn);
+    w.core.upsertRoom(room('room-9'));
     w.setCurrentRoom('room-9');
     expect(w.stores.$currentRoomId.get()).toBe('room-9');
     expect(w.context.stores.$ui.get().view).toBe('chat');
     expect(() => w.setCurrentRoom('')).toThrow(CharlaError);
+  });
+
+  it('setCurrentRoom leaves a room the service does not confirm alone: same room, an error event', async () => {
+    const { fetchFn, api } = service({
+      'GET /v1/widget/rooms/mine': () => [200, room('mine')],
+      'GET /v1/widget/rooms/later': () => [200, room('later')],
+      'GET /v1/widget/rooms/not-mine': () => [403, errorBody('NOT_A_MEMBER')],
+    });
+    const w = widget(fetchFn);
+    w.core.upsertRoom(room('r1'));
+    w.setCurrentRoom('r1');
+    const errors: string[] = [];
+    w.on('error', (d) => errors.push(`${d.operation}:${d.error.key}`));
+    w.setCurrentRoom('not-mine');
+    await vi.waitFor(() => expect(errors).toEqual(['setCurrentRoom:NOT_A_MEMBER']));
+    expect(w.stores.$currentRoomId.get()).toBe('r1');
+    // A room of the user's the store does not know yet: confirmed by the service (as getRoom), then current.
+    w.setCurrentRoom('mine');
+    await vi.waitFor(() => expect(w.stores.$currentRoomId.get()).toBe('mine'));
+    expect(w.stores.$rooms.get().map((r) => r.id)).toContain('mine');
+    expect(api().map((c) => c.path)).toEqual([
+      '/v1/widget/rooms/not-mine',
+      '/v1/widget/rooms/mine',
+      // Made current: its latest page loads.
+      '/v1/widget/rooms/mine/messages',
+    ]);
+    // The later choice wins over one still being checked.
+    w.setCurrentRoom('later');
+    w.setCurrentRoom('r1');
+    await vi.waitFor(() => expect(w.stores.$rooms.get().map((r) => r.id)).toContain('later'));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(w.stores.$currentRoomId.get()).toBe('r1');
+    expect(errors).toHaveLength(1);
   });
 });
 
@@ -426,6 +460,7 @@ describe('widgetInstance service methods', () => {
       { limit: '5', id: 'm9' },
       { limit: '20', id: '42' },
     ]);
+    w.core.upsertRoom(room('r1'));
     w.setCurrentRoom('r1');
     expect(w.context.stores.$currentMessages.get().map((m) => m.id)).toEqual(['m1', 'm2']);
     expect((await rejection(w.getMessages({ roomId: 'r1', limit: 1000 }))).key).toBe('VALIDATION_ERROR');
@@ -575,6 +610,7 @@ describe('sendMessage', () => {
     const { fetchFn } = service();
     const ns = `ns-${randomUUID()}`;
     const w = widget(fetchFn, { namespace: ns });
+    w.core.upsertRoom(room('r1'));
     w.setCurrentRoom('r1');
     const id = randomUUID();
     const pending = w.sendMessage({ id, type: 'TEXT', text: 'hola' });
@@ -600,6 +636,7 @@ describe('sendMessage', () => {
   it('fills in the current room and a UUID for each of the eight types', () => {
     const { fetchFn } = service();
     const w = widget(fetchFn);
+    w.core.upsertRoom(room('r2'));
     w.setCurrentRoom('r2');
     const inputs: SendableMessage[] = [
       { type: 'TEXT', text: 't' },
