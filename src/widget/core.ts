@@ -223,6 +223,11 @@ export class WidgetCore {
     return e;
   }
 
+  /** `state`, or `offline` while the browser says it has no network. */
+  #lost(state: 'connecting' | 'reconnecting'): void {
+    this.#setConnection(globalThis.navigator?.onLine === false ? 'offline' : state);
+  }
+
   #setConnection(state: ConnectionState): void {
     const previous = this.stores.w.$connection.get();
     if (previous === state) return;
@@ -353,11 +358,22 @@ export class WidgetCore {
    */
   reconnectNow(): void {
     const socket = this.#socket;
-    if (!socket || socket.connected || !this.#wantConnected || this.#destroyed) return;
+    if (!socket || !this.#wantConnected || this.#destroyed) return;
+    if (socket.connected) {
+      // The link outlived the outage.
+      if (this.#synced) this.#setConnection('connected');
+      return;
+    }
     this.#nudging = true;
     socket.disconnect();
     this.#nudging = false;
+    this.#lost(this.#firstSync ? 'connecting' : 'reconnecting');
     socket.connect();
+  }
+
+  /** The browser lost the network (the page's `offline` event): say so instead of "reconnecting". */
+  networkLost(): void {
+    if (this.#socket && this.#wantConnected && !this.#destroyed) this.#setConnection('offline');
   }
 
   /** The socket, for tests that force a disconnect. */
@@ -515,7 +531,7 @@ export class WidgetCore {
       this.#setConnection(this.#nudging ? 'reconnecting' : 'offline');
       return;
     }
-    this.#setConnection('reconnecting');
+    this.#lost('reconnecting');
     // The service closed the connection: socket.io will not retry by itself.
     if (reason === 'io server disconnect' && this.#wantConnected) {
       this.#later(() => {
@@ -528,7 +544,7 @@ export class WidgetCore {
     if (socket !== this.#socket || this.#destroyed) return;
     if (socket.active) {
       // A transport failure: socket.io retries by itself.
-      this.#setConnection(this.#firstSync ? 'connecting' : 'reconnecting');
+      this.#lost(this.#firstSync ? 'connecting' : 'reconnecting');
       return;
     }
     // The service refused the handshake (middleware error).

@@ -38,8 +38,13 @@ export function createWidget(options: WidgetOptions): WidgetInstance {
   }
   if (typeof window !== 'undefined' && typeof window.addEventListener === 'function') {
     const online = () => instance.core.reconnectNow();
+    const offline = () => instance.core.networkLost();
     window.addEventListener('online', online);
-    instance.addCleanup(() => window.removeEventListener('online', online));
+    window.addEventListener('offline', offline);
+    instance.addCleanup(() => {
+      window.removeEventListener('online', online);
+      window.removeEventListener('offline', offline);
+    });
   }
   return instance;
 }

@@ -484,6 +484,51 @@ describe('widgetInstance against the service', () => {
     expect((await a.getMessages({ roomId })).filter((m) => String(m.id) === id)).toHaveLength(1);
   });
 
+  it('is offline when the browser loses the network, and connected again as soon as it is back', async () => {
+    const w = createWidget({
+      apiKey,
+      baseUrl: h.baseUrl,
+      userId: `o-${randomUUID()}`,
+      container: null,
+      outboxStorage: 'memory',
+      namespace: `ns-${randomUUID()}`,
+      transports: ['websocket'],
+      // socket.io alone would wait this long: only the `online` nudge brings it back in time.
+      reconnectionDelay: 30_000,
+      reconnectionDelayMax: 30_000,
+    });
+    made.push(w);
+    await w.connect();
+    const states: string[] = [];
+    w.on('connection', (d) => states.push(d.state));
+    // The page's `offline` event (create-widget.ts wires it to the window) while the link still stands.
+    w.core.networkLost();
+    expect(w.stores.$connection.get()).toBe('offline');
+    // `online`: the link outlived the outage.
+    w.core.reconnectNow();
+    expect(w.stores.$connection.get()).toBe('connected');
+    // This time the outage takes the link with it (and the browser says it is offline).
+    const network = { onLine: false };
+    const had = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+    Object.defineProperty(globalThis, 'navigator', { configurable: true, value: network });
+    try {
+      w.core.networkLost();
+      w.core.liveSocket?.io.engine?.close();
+      expect(w.stores.$connection.get()).toBe('offline');
+      network.onLine = true;
+    } finally {
+      if (had) Object.defineProperty(globalThis, 'navigator', had);
+      else delete (globalThis as { navigator?: unknown }).navigator;
+    }
+    const started = Date.now();
+    w.core.reconnectNow();
+    await waitFor(() => w.stores.$connection.get() === 'connected', 5000, 'connected again at once');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(states).toEqual(['offline', 'connected', 'offline', 'reconnecting', 'connected']);
+    const sent = await w.sendMessage({ type: 'TEXT', text: 'de vuelta' });
+    expect(sent.seq).toBeTypeOf('number');
+  });
+
   it('autoShow opens the panel once connected', async () => {
     const w = createWidget({
       apiKey,

@@ -656,3 +656,43 @@ describe('sendMessage', () => {
     expect(w.core.outbox.size).toBe(8);
   });
 });
+
+describe('connection state', () => {
+  it('is offline while the browser is, and tries again at once when the network is back', async () => {
+    let online = true;
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
+    try {
+      // Nothing listens on BASE: every attempt fails, as with no network.
+      const { fetchFn } = service();
+      const w = widget(fetchFn, { reconnectionDelay: 20, reconnectionDelayMax: 20 });
+      const states: string[] = [];
+      w.on('connection', (d) => states.push(d.state));
+      w.connect().catch(() => undefined);
+      await vi.waitFor(() => expect(w.core.liveSocket).not.toBeNull());
+      let attempts = 0;
+      w.core.liveSocket?.on('connect_error', () => attempts++);
+      online = false;
+      window.dispatchEvent(new Event('offline'));
+      expect(w.stores.$connection.get()).toBe('offline');
+      // Attempts that fail while the browser is offline leave it offline.
+      await vi.waitFor(() => expect(attempts).toBeGreaterThanOrEqual(3), { timeout: 5000 });
+      expect(w.stores.$connection.get()).toBe('offline');
+      // Slow retries from now on: only the online event can make the next attempt come soon.
+      w.core.liveSocket?.io.reconnectionDelay(60_000).reconnectionDelayMax(60_000);
+      await new Promise((r) => setTimeout(r, 200));
+      const before = attempts;
+      online = true;
+      window.dispatchEvent(new Event('online'));
+      expect(['connecting', 'reconnecting']).toContain(w.stores.$connection.get());
+      await vi.waitFor(() => expect(attempts).toBeGreaterThan(before), { timeout: 2000 });
+      expect(['connecting', 'reconnecting']).toContain(w.stores.$connection.get());
+      expect(states).toContain('offline');
+      // destroy() takes the listeners away.
+      w.destroy();
+      window.dispatchEvent(new Event('offline'));
+      expect(w.stores.$connection.get()).toBe('offline');
+    } finally {
+      delete (navigator as { onLine?: boolean }).onLine;
+    }
+  });
+});
