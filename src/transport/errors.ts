@@ -57,7 +57,11 @@ export const WIDGET_ERRORS = {
 } as const satisfies Record<string, readonly [string, string, string, string, string]>;
 export type WidgetErrorKey = keyof typeof WIDGET_ERRORS;
 
-/** Keys of errors made on the client (they never come from the service). */
+/**
+ * Keys of errors made on the client (they never come from the service). The
+ * script-tag loader makes one more, LOAD_FAILED (E0007, src/widget/boot.ts);
+ * E0005 is the API client's INVALID_RESPONSE (src/api/errors.ts).
+ */
 export type ClientErrorKey =
   'NETWORK_ERROR' | 'TIMEOUT' | 'DESTROYED' | 'NOT_CONNECTED' | 'CONNECTION_DROPPED';
 

@@ -1,21 +1,31 @@
 /**
  * The script-tag boot, shared by the small loader (src/loader.ts) and the
- * self-contained bundle (src/iife.ts). No imports: the loader's budget is
- * 3 KB gzip.
+ * self-contained bundle (src/iife.ts). It imports only the CharlaError class:
+ * the loader's budget is 3 KB gzip.
  *
  * `window.Charla` becomes `{ createWidget, widgets, version, push, load }`:
  * - `createWidget(options)` returns a handle at once. Until the full bundle
  *   has loaded, the handle shows a small launcher and queues every method
  *   call (each returns a promise of the real method's result); afterwards it
  *   forwards to the real WidgetInstance. `await handle.ready` gives the
- *   WidgetInstance itself. Once the full bundle is on the page (always, in
- *   charla.iife.js: bootFull), it returns the real WidgetInstance.
+ *   WidgetInstance itself. `on`/`off` return the handle (chainable); the
+ *   listeners go to the instance once it is there, and 'error' listeners hear
+ *   a failed load too (`operation: 'load'`; `ready` rejects with the same
+ *   CharlaError, LOAD_FAILED). `stores` exist once the bundle has loaded.
+ *   Once the full bundle is on the page (always, in charla.iife.js:
+ *   bootFull), it returns the real WidgetInstance.
  * - Functions queued before the script arrived
  *   (`window.Charla = window.Charla || []; Charla.push(fn)`) are called with
  *   the Charla object once it is set up; `Charla.push(fn)` later calls fn at once.
  * - `charla:load` is dispatched on document with `detail.widgetInstance`
  *   (the handle) when `data-init="true"` created one, and `detail.Charla`.
  */
+/**
+ * What the loader rejects and throws with: an Error shaped as a CharlaError
+ * (name, code, key, httpStatus, body), without the class, whose code stays in
+ * the full bundle (the loader's budget).
+ */
+export type BootError = Error & { code: string; key: string; httpStatus: number; body: unknown };
 
 /** What the full bundle hands over (`window.__charlaFull`). */
 export interface FullApi {
@@ -63,6 +73,28 @@ declare global {
 }
 
 const MARK = '__charlaBoot';
+/** Trusted Types policies a page that lists its policies must allow: this loader's and Lit's. */
+const POLICIES = 'charla-loader lit-html';
+
+/** A LOAD_FAILED (E0007) error, or a VALIDATION_ERROR (E0400) naming `field`. */
+function bootError(message: string, field?: string): BootError {
+  const [code, key] = field ? ['E0400', 'VALIDATION_ERROR'] : ['E0007', 'LOAD_FAILED'];
+  const body = {
+    message,
+    statusMessage: 'failed',
+    status: 0,
+    error: { code, key, description: message, developerMessages: { en: message }, clientMessages: {} },
+    validationError: field ? { [field]: message } : {},
+    data: {},
+  };
+  return Object.assign(new Error(message), {
+    name: 'CharlaError',
+    code,
+    key,
+    httpStatus: field ? 400 : 0,
+    body,
+  });
+}
 const CSS =
   ':host{all:initial}button{position:fixed;z-index:2147483000;width:56px;height:56px;border:0;border-radius:50%;' +
   'background:var(--charla-color-primary,#2563eb);color:var(--charla-color-on-primary,#fff);cursor:pointer;display:grid;' +
@@ -76,7 +108,7 @@ function liteLauncher(
   container: HTMLElement,
   position: string,
   label: string,
-  onUse: () => void,
+  onUse: (click: boolean) => void,
 ): HTMLElement {
   const host = document.createElement('charla-loader');
   const root = host.attachShadow({ mode: 'open' });
@@ -110,12 +142,12 @@ function liteLauncher(
     s.borderRadius = '50%';
   }
   root.appendChild(button);
-  const use = () => {
+  button.addEventListener('click', () => {
     button.setAttribute('aria-busy', 'true');
-    onUse();
-  };
-  button.addEventListener('click', use);
-  for (const ev of ['pointerenter', 'focus']) button.addEventListener(ev, () => onUse(), { once: true });
+    onUse(true);
+  });
+  // Hover and focus only fetch the bundle; a click also opens the widget once it is there.
+  for (const ev of ['pointerenter', 'focus']) button.addEventListener(ev, () => onUse(false), { once: true });
   container.appendChild(host);
   return host;
 }
@@ -128,8 +160,13 @@ function whenIdle(fn: () => void): void {
   else setTimeout(fn, 1500);
 }
 
-/** Injects the full bundle next to `src`; resolves once it registered itself. */
+/**
+ * Injects the full bundle next to `src`; resolves once it registered itself.
+ * Rejects with a CharlaError (LOAD_FAILED) saying why.
+ */
 export function scriptLoader(src: string, nonce?: string): () => Promise<FullApi> {
+  // Made once: a second policy of the same name is refused where Trusted Types are enforced.
+  let policy: { createScriptURL(u: string): string } | undefined;
   return () =>
     new Promise<FullApi>((resolve, reject) => {
       if (window.__charlaFull) return resolve(window.__charlaFull);
@@ -145,24 +182,22 @@ export function scriptLoader(src: string, nonce?: string): () => Promise<FullApi
           };
         }
       ).trustedTypes;
-      let url: string = src;
+      const blocked = `this page's CSP must allow the Trusted Types policies ${POLICIES}`;
       try {
-        if (tt)
-          url = tt
-            .createPolicy('charla-loader', { createScriptURL: (u) => (u === src ? u : '') })
-            .createScriptURL(src);
-      } catch {
-        // A page that lists its policies and not ours: try the plain address.
+        policy ??= tt?.createPolicy('charla-loader', { createScriptURL: (u) => (u === src ? u : '') });
+      } catch (e) {
+        // The page's CSP lists its policies, not ours: Lit's would be refused as well, so the widget cannot work.
+        return reject(bootError(`Charla: ${blocked} (${String(e)})`));
       }
-      s.src = url;
+      s.src = policy ? policy.createScriptURL(src) : src;
       s.async = true;
       if (nonce) s.nonce = nonce;
       s.addEventListener('load', () =>
         window.__charlaFull
           ? resolve(window.__charlaFull)
-          : reject(new Error('charla: the full bundle did not register')),
+          : reject(bootError(`Charla: ${src} did not start${tt ? ` (did ${blocked}?)` : ''}`)),
       );
-      s.addEventListener('error', () => reject(new Error(`charla: could not load ${src}`)));
+      s.addEventListener('error', () => reject(bootError(`Charla: could not load ${src}`)));
       document.head.appendChild(s);
     });
 }
@@ -187,6 +222,8 @@ type Untrack = (w: WidgetLike) => void;
 /** How Charla.createWidget makes a widget from its options (those of the script tag, then the call's). */
 type Maker = (opts: BootOptions, untrack: Untrack) => WidgetLike;
 
+type Listener = (detail: unknown) => void;
+
 /** The full bundle is on the page: the real instance, no handle in between. */
 function direct(full: FullApi, opts: BootOptions, untrack: Untrack): WidgetLike {
   const instance = full.createWidget(opts);
@@ -208,63 +245,111 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
   let destroyed = false;
   let launcher: HTMLElement | null = null;
   let opened = false;
+  let starting = false;
+  let failed = false;
+  let warned = false;
   const calls: [string, unknown[], (v: unknown) => void, (e: unknown) => void][] = [];
-  const ready = new Promise<WidgetLike>((resolve, reject) => {
-    // Idle time, hover, focus and click all ask for the bundle: only the first makes the widget.
-    let starting = false;
-    const start = (): void => {
-      if (destroyed || starting) return;
-      starting = true;
-      void load().then(
-        (api) => {
-          if (destroyed) return;
-          real = api.createWidget(opts);
-          launcher?.remove();
-          launcher = null;
-          for (const [name, args, ok, fail] of calls.splice(0)) {
-            try {
-              ok((real[name] as (...a: unknown[]) => unknown)(...args));
-            } catch (e) {
-              fail(e);
-            }
+  /** on() before the bundle is here: [name, handler], handed to the instance when it is. */
+  let listeners: [string, Listener][] = [];
+  let settle!: { resolve: (w: WidgetLike) => void; reject: (e: unknown) => void };
+  let ready!: Promise<WidgetLike>;
+  const newReady = (): void => {
+    ready = new Promise<WidgetLike>((resolve, reject) => (settle = { resolve, reject }));
+    ready.catch(() => undefined);
+  };
+  newReady();
+  // Idle time, hover, focus and click all ask for the bundle: only the first makes the widget.
+  const start = (): void => {
+    if (destroyed || starting) return;
+    starting = true;
+    // Another try after a failed one: a fresh `ready`.
+    if (failed) newReady();
+    failed = false;
+    void load().then(
+      (api) => {
+        if (destroyed) return;
+        const w = (real = api.createWidget(opts));
+        // Destroying the instance itself (`(await handle.ready).destroy()`) takes the handle off Charla.widgets too.
+        (w['addCleanup'] as ((fn: () => void) => void) | undefined)?.(() => {
+          destroyed = true;
+          untrack(handle);
+        });
+        launcher?.remove();
+        launcher = null;
+        for (const [name, fn] of listeners.splice(0)) {
+          try {
+            (w['on'] as (n: string, f: Listener) => void)(name, fn);
+          } catch (e) {
+            console.error(e);
           }
-          if (opened) (real['open'] as () => void)();
-          resolve(real);
-        },
-        (e: unknown) => {
-          starting = false;
-          launcher?.removeAttribute('aria-busy');
-          reject(e);
-        },
-      );
-    };
-    const container = opts.container === undefined ? document.body : opts.container;
-    if (container) {
-      const label = opts['language'] === 'en' ? 'Open chat' : 'Abrir chat';
-      launcher = liteLauncher(container, String(opts['position'] ?? 'br'), label, () => {
-        opened ||= true;
-        start();
-      });
-      whenIdle(start);
-    } else {
+        }
+        for (const [name, args, ok, fail] of calls.splice(0)) {
+          try {
+            ok((w[name] as (...a: unknown[]) => unknown)(...args));
+          } catch (e) {
+            fail(e);
+          }
+        }
+        if (opened) (w['open'] as () => void)();
+        settle.resolve(w);
+      },
+      (e: unknown) => {
+        starting = false;
+        failed = true;
+        launcher?.shadowRoot?.querySelector('button')?.removeAttribute('aria-busy');
+        const error = (e as Error)?.name === 'CharlaError' ? e : bootError(`Charla: ${String(e)}`);
+        // Loud: a page whose policy blocks the widget must not fail silently.
+        console.error(error);
+        settle.reject(error);
+        for (const [name, fn] of listeners) if (name === 'error') fn({ error, operation: 'load' });
+      },
+    );
+  };
+  const container = opts.container === undefined ? document.body : opts.container;
+  if (container) {
+    if (typeof container.appendChild !== 'function')
+      throw bootError('container must be an Element (or null: no element)', 'container');
+    const label = opts['language'] === 'en' ? 'Open chat' : 'Abrir chat';
+    launcher = liteLauncher(container, String(opts['position'] ?? 'br'), label, (click) => {
+      opened ||= click;
       start();
-    }
-  });
-  ready.catch(() => undefined);
+    });
+    whenIdle(start);
+  } else {
+    start();
+  }
   const destroy = () => {
     destroyed = true;
     launcher?.remove();
     untrack(handle);
     (real as WidgetLike | null)?.destroy();
   };
+  /** on/off: the handle, for chaining, before and after the bundle arrived. */
+  const on = (name: string, fn: Listener) => {
+    if (real) (real['on'] as (n: string, f: Listener) => void)(name, fn);
+    else listeners.push([name, fn]);
+    return handle;
+  };
+  const off = (name: string, fn: Listener) => {
+    if (real) (real['off'] as (n: string, f: Listener) => void)(name, fn);
+    listeners = listeners.filter(([n, f]) => n !== name || f !== fn);
+    return handle;
+  };
   const handle: WidgetLike = new Proxy({} as WidgetLike, {
     get(_, prop) {
       if (prop === 'ready') return ready;
       if (prop === 'destroy') return destroy;
+      if (prop === 'on') return on;
+      if (prop === 'off') return off;
       if (prop === 'then' || typeof prop === 'symbol') return undefined;
       if (real) {
         const v = real[prop];
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(real) : v;
+      }
+      if (prop === 'stores') {
+        if (!warned) console.warn('Charla: use (await handle.ready).stores');
+        warned = true;
+        return undefined;
       }
       return (...args: unknown[]) =>
         new Promise((ok, fail) => {

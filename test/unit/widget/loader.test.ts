@@ -8,6 +8,7 @@ import { errorBody } from '../../../types/errors.ts';
 import {
   boot,
   bootFull,
+  scriptLoader,
   scriptOptions,
   type CharlaGlobal,
   type CharlaLoadDetail,
@@ -15,6 +16,23 @@ import {
 } from '../../../src/widget/boot.ts';
 import { createWidget } from '../../../src/widget/create-widget.ts';
 import type { WidgetInstance } from '../../../src/widget/instance.ts';
+import type { CharlaError } from '../../../src/transport/errors.ts';
+
+/**
+ * The loader's errors have a CharlaError's shape (the class itself stays in
+ * the full bundle): name, code, key, httpStatus and the error body.
+ */
+function expectCharlaError(e: unknown, key: string, code: string): asserts e is CharlaError {
+  expect(e).toBeInstanceOf(Error);
+  const c = e as CharlaError;
+  expect(c).toMatchObject({ name: 'CharlaError', key, code });
+  expect(c.body).toMatchObject({
+    statusMessage: 'failed',
+    status: 0,
+    error: { key, code, description: c.message },
+  });
+  expect(c.httpStatus).toBe(key === 'VALIDATION_ERROR' ? 400 : 0);
+}
 
 /** The real full API, as src/iife.ts hands it over. */
 const full = { createWidget, version: '0.1.0' } as unknown as FullApi;
@@ -26,6 +44,13 @@ function script(data: Record<string, string>, src = 'https://cdn.charla.test/cha
   s.src = src;
   for (const [k, v] of Object.entries(data)) s.dataset[k] = v;
   return s;
+}
+
+/** Hovers the (only) small launcher: the bundle loads; resolves with the instance. */
+function hover(handle: Record<string, unknown>): Promise<unknown> {
+  const button = document.body.querySelector('charla-loader')?.shadowRoot?.querySelector('button');
+  button?.dispatchEvent(new Event('pointerenter'));
+  return handle['ready'] as Promise<unknown>;
 }
 
 let loads = 0;
@@ -285,6 +310,69 @@ describe('script-tag boot', () => {
     expect(charla.widgets).toEqual([]);
   });
 
+  it('on/off on a handle return the handle (chainable) and reach the instance once it is there', async () => {
+    const charla = boot(script({}), loadFull, '0.1.0');
+    const handle = charla.createWidget({
+      apiKey: 'KEY-chain-00000000',
+      baseUrl: 'http://localhost:9',
+      fetch: offline,
+    });
+    const seen: string[] = [];
+    const onOpen = () => seen.push('open');
+    const onClose = () => seen.push('close');
+    const dropped = () => seen.push('dropped');
+    const on = handle['on'] as (n: string, f: () => void) => typeof handle;
+    expect(on('open', onOpen)).toBe(handle);
+    const chained = on('close', onClose) as unknown as Record<string, (n: string, f: () => void) => unknown>;
+    expect(chained['on']?.('open', dropped)).toBe(handle);
+    expect((handle['off'] as (n: string, f: () => void) => unknown)('open', dropped)).toBe(handle);
+    const real = (await hover(handle)) as unknown as WidgetInstance;
+    real.open();
+    real.close();
+    expect(seen).toEqual(['open', 'close']);
+    // After the handover too: the handle, not the instance.
+    expect(on('open', dropped)).toBe(handle);
+    real.open();
+    expect(seen).toEqual(['open', 'close', 'open', 'dropped']);
+  });
+
+  it("a handle's stores are the instance's once it has loaded; before, undefined with one warning", async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const charla = boot(script({}), loadFull, '0.1.0');
+      const handle = charla.createWidget({
+        apiKey: 'KEY-stores-0000000',
+        baseUrl: 'http://localhost:9',
+        fetch: offline,
+      });
+      expect(handle['stores']).toBeUndefined();
+      expect(handle['stores']).toBeUndefined();
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]?.[0])).toMatch(/\(await handle\.ready\)\.stores/);
+      const real = (await hover(handle)) as unknown as WidgetInstance;
+      expect(handle['stores']).toBe(real.stores);
+      expect((handle['stores'] as WidgetInstance['stores']).$unreadTotal.get()).toBe(0);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('destroying the instance a handle gave takes the handle off Charla.widgets', async () => {
+    const charla = boot(script({}), loadFull, '0.1.0');
+    const handle = charla.createWidget({
+      apiKey: 'KEY-untrack-000000',
+      baseUrl: 'http://localhost:9',
+      fetch: offline,
+    });
+    expect(charla.widgets).toEqual([handle]);
+    const real = (await hover(handle)) as unknown as WidgetInstance;
+    real.destroy();
+    expect(charla.widgets).toEqual([]);
+    expect(document.body.querySelector('charla-widget')).toBeNull();
+    handle.destroy();
+    expect(charla.widgets).toEqual([]);
+  });
+
   it('Charla.push ignores what is not a function, with a warning, before and after load', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
@@ -299,5 +387,123 @@ describe('script-tag boot', () => {
     } finally {
       warn.mockRestore();
     }
+  });
+
+  it('a container that is not an element is a VALIDATION_ERROR naming it, before the bundle too', () => {
+    const charla = boot(script({}), loadFull, '0.1.0');
+    let error: unknown;
+    try {
+      charla.createWidget({
+        apiKey: 'KEY-box-0000000000',
+        baseUrl: 'http://localhost:9',
+        container: 'x' as never,
+      });
+    } catch (e) {
+      error = e;
+    }
+    expectCharlaError(error, 'VALIDATION_ERROR', 'E0400');
+    expect(error.body.validationError['container']).toMatch(/Element/);
+    expect(charla.widgets).toEqual([]);
+  });
+
+  it("a bundle that cannot load: ready rejects with a CharlaError, 'error' listeners hear it, the console says it, the launcher is not busy", async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      let fail = true;
+      const flaky = async () => {
+        if (fail) throw new Error('could not load https://cdn.charla.test/charla.iife.js');
+        return full;
+      };
+      const charla = boot(script({}), flaky, '0.1.0');
+      const handle = charla.createWidget({
+        apiKey: 'KEY-fail-000000000',
+        baseUrl: 'http://localhost:9',
+        fetch: offline,
+      });
+      const heard: { error: unknown; operation: string }[] = [];
+      (handle['on'] as (n: string, f: (d: { error: unknown; operation: string }) => void) => unknown)(
+        'error',
+        (d) => heard.push(d),
+      );
+      const button = document.body
+        .querySelector('charla-loader')
+        ?.shadowRoot?.querySelector('button') as HTMLButtonElement;
+      button.click();
+      const e = await (handle['ready'] as Promise<unknown>).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expectCharlaError(e, 'LOAD_FAILED', 'E0007');
+      expect(e.message).toMatch(/could not load/);
+      expect(heard).toEqual([{ error: e, operation: 'load' }]);
+      expect(logged).toHaveBeenCalledWith(e);
+      expect(button.getAttribute('aria-busy')).toBeNull();
+      // The next use tries again, with a fresh `ready`.
+      fail = false;
+      button.click();
+      const real = (await (handle['ready'] as Promise<unknown>)) as WidgetInstance;
+      expect(real.element).toBe(document.body.querySelector('charla-widget'));
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  it('a page whose Trusted Types list leaves Charla out: a LOAD_FAILED CharlaError naming the policies to allow', async () => {
+    const created: string[] = [];
+    let refuse = true;
+    const tt = {
+      createPolicy(name: string, rules: { createScriptURL(u: string): string }) {
+        created.push(name);
+        if (refuse) throw new TypeError(`Failed to execute 'createPolicy': Policy "${name}" disallowed.`);
+        return rules;
+      },
+    };
+    (window as { trustedTypes?: unknown }).trustedTypes = tt;
+    // Injected scripts are kept here instead of run (happy-dom loads no script files).
+    const injected: HTMLScriptElement[] = [];
+    const append = vi
+      .spyOn(document.head, 'appendChild')
+      .mockImplementation(<T extends Node>(node: T) => (injected.push(node as never), node));
+    try {
+      const src = 'https://cdn.charla.test/charla.iife.js';
+      const load = scriptLoader(src);
+      const e = await load().then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expectCharlaError(e, 'LOAD_FAILED', 'E0007');
+      expect(e.message).toMatch(/charla-loader lit-html/);
+      expect(injected).toEqual([]);
+      // Allowed: the policy is made once, whatever the number of tries.
+      refuse = false;
+      const first = load().catch((err: unknown) => err);
+      expect(injected[0]?.src).toBe(src);
+      injected[0]?.dispatchEvent(new Event('error'));
+      expect(((await first) as CharlaError).key).toBe('LOAD_FAILED');
+      const second = load().catch((err: unknown) => err);
+      window.__charlaFull = full;
+      injected[1]?.dispatchEvent(new Event('load'));
+      expect(await second).toBe(full);
+      expect(created).toEqual(['charla-loader', 'charla-loader']);
+    } finally {
+      append.mockRestore();
+      delete (window as { trustedTypes?: unknown }).trustedTypes;
+    }
+  });
+
+  it('hovering or focusing the small launcher loads the bundle without opening the widget; a click opens it', async () => {
+    const charla = boot(script({}), loadFull, '0.1.0');
+    const handle = charla.createWidget({
+      apiKey: 'KEY-hover-00000000',
+      baseUrl: 'http://localhost:9',
+      fetch: offline,
+    });
+    const button = document.body
+      .querySelector('charla-loader')
+      ?.shadowRoot?.querySelector('button') as HTMLButtonElement;
+    button.dispatchEvent(new Event('focus'));
+    const real = (await hover(handle)) as WidgetInstance;
+    expect(loads).toBe(1);
+    expect(real.context.stores.$ui.get().open).toBe(false);
   });
 });
