@@ -101,7 +101,7 @@ describe('journey: two users chat in a group room', () => {
     await shot(page, J, 'chatting');
   });
 
-  it('Alice adds Carol from the room contacts; Carol gets the room and its history', async () => {
+  it('Alice adds Carol from the room contacts; Carol gets the room, but not what Alice and Bob said alone', async () => {
     const { page: carolPage, problems: carolProblems } = await openPage(
       browser,
       `${service.base}/group-user.html?user=carol`,
@@ -129,7 +129,8 @@ describe('journey: two users chat in a group room', () => {
       await panel(alice).getByRole('button', { name: 'Volver' }).click();
     await need(messageInput(alice), 'Alice back in the conversation');
 
-    // Carol sees the room appear and reads what was said before she came.
+    // Carol sees the room appear and what is said from now on; the direct conversation
+    // before she came stays Alice's and Bob's.
     await need(
       panel(carolPage).getByRole('button', { name: /Alice Martín|Bob Ruiz/ }),
       'the room in Carol’s list',
@@ -141,10 +142,11 @@ describe('journey: two users chat in a group room', () => {
         ).groupWidget.setCurrentRoom(id),
       roomId,
     );
-    await need(
-      messagesRegion(carolPage).getByText('Hola Bob, ¿repasamos el pedido de mañana?'),
-      'the room’s history on Carol’s side',
-    );
+    await send(alice, 'Bienvenida, Carol');
+    await need(messagesRegion(carolPage).getByText('Bienvenida, Carol'), 'what is said after she came');
+    expect(
+      await messagesRegion(carolPage).getByText('Hola Bob, ¿repasamos el pedido de mañana?').count(),
+    ).toBe(0);
     await send(carolPage as unknown as FrameLocator, 'Hola a los dos 👋');
     await need(messagesRegion(alice).getByText('Hola a los dos 👋'), 'Carol’s message on Alice’s side');
     await need(messagesRegion(bob).getByText('Hola a los dos 👋'), 'Carol’s message on Bob’s side');
