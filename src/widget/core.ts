@@ -131,6 +131,8 @@ export class WidgetCore {
   #epoch = 0;
   /** Per room, the sequence up to which a sync (or a live room load) covered it. */
   readonly #baseline = new Map<string, number>();
+  /** Rooms whose addedToRoom (me) was emitted, so the room:updated that follows a join is not a second one. */
+  readonly #joined = new Set<string>();
   /** Room of every held message, by id (a held message is never moved to another room). */
   readonly #messageRooms = new Map<string, string>();
   readonly #inFlight = new Set<string>();
@@ -401,7 +403,7 @@ export class WidgetCore {
     socket.on('message:status', (change) => this.#handleStatus(change));
     socket.on('member:joined', (change) => this.#handleMembership(change, true));
     socket.on('member:left', (change) => this.#handleMembership(change, false));
-    socket.on('room:updated', (room) => this.upsertRoom(room, true));
+    socket.on('room:updated', (room) => this.#handleRoomUpdated(room));
     socket.on('session:expired', () => void this.#handleSessionExpired(socket));
     socket.connect();
   }
@@ -654,6 +656,17 @@ export class WidgetCore {
     if (next) this.stores.w.$messagesByRoom.set({ ...all, [change.roomId]: next });
   }
 
+  /** A room made with this user in it (a direct room someone opened) is news: addedToRoom, once. */
+  #handleRoomUpdated(room: Room): void {
+    const known = this.stores.w.$rooms.get().some((r) => r.id === room.id);
+    this.upsertRoom(room, true);
+    const member = room.membersInfo?.find((m) => m.referenceId === this.userId);
+    if (!known && member && !this.#joined.has(room.id)) {
+      this.#joined.add(room.id);
+      this.emit('addedToRoom', { type: 'me', roomId: room.id, member });
+    }
+  }
+
   #handleMembership(change: MembershipChange, joined: boolean): void {
     const { roomId, member } = change;
     const me = member.referenceId === this.userId;
@@ -662,9 +675,11 @@ export class WidgetCore {
     if (joined) {
       if (room) w.$rooms.set(upsertRooms(w.$rooms.get(), [withMember(room, member)]));
       else if (me) void this.fetchRoom(roomId).catch(() => undefined);
+      if (me) this.#joined.add(roomId);
       this.emit('addedToRoom', { type: me ? 'me' : 'other', roomId, member });
     } else {
       if (me) {
+        this.#joined.delete(roomId);
         w.$rooms.set(w.$rooms.get().filter((r) => r.id !== roomId));
         if (w.$currentRoomId.get() === roomId) w.$currentRoomId.set(this.#session?.botRoomId ?? null);
       } else if (room) {

@@ -220,6 +220,26 @@ describe('widgetInstance against the service', () => {
     expect(a.context.stores.$ui.get().view).toBe('chat');
   });
 
+  it('tells the other user of a new direct room (addedToRoom, me), once', async () => {
+    const userB = `b-${randomUUID()}`;
+    const a = widget(`a-${randomUUID()}`, 'Ana');
+    const b = widget(userB, 'Beto');
+    await Promise.all([a.connect(), b.connect()]);
+    const seenB: MembershipDetail[] = [];
+    b.on('addedToRoom', (d) => seenB.push(d));
+    const room = await a.openRoomWithUser({ id: userB, names: 'Beto' });
+    await waitFor(() => seenB.length > 0, 5000, 'addedToRoom on B');
+    expect(seenB[0]).toMatchObject({ type: 'me', roomId: room.id, member: { referenceId: userB } });
+    expect(b.stores.$rooms.get().some((r) => r.id === room.id)).toBe(true);
+    // Opened again (found, not made): no news. A message there: no news either.
+    await a.openRoomWithUser({ id: userB, names: 'Beto' });
+    const got: string[] = [];
+    b.on('message', (d) => got.push(String(d.message.id)));
+    const sent = await a.sendMessage({ roomId: room.id, type: 'TEXT', text: 'hola' });
+    await waitFor(() => got.includes(String(sent.id)), 5000, 'the message on B');
+    expect(seenB).toHaveLength(1);
+  });
+
   it('leaveRoom and joinRoom answer ApiResponse and tell both sides (me / other)', async () => {
     const { a, b, roomId, userB } = await pair();
     const seenA: MembershipDetail[] = [];
