@@ -36,6 +36,12 @@ export const GET_MESSAGES_LIMIT_DEFAULT = 20;
 /** Widget getMessages: largest page size the service returns (our choice). */
 export const GET_MESSAGES_LIMIT_MAX = 100;
 
+/** Longest media address (https), in characters. */
+export const MEDIA_URL_MAX = 2048;
+
+/** Largest socket event the service reads, in bytes (64 KB): a larger one ends the connection. */
+export const MAX_EVENT_BYTES = 64 * 1024;
+
 /** Social-media channels: largest image, in bytes (8 MB). */
 export const CHANNEL_IMAGE_MAX_BYTES = 8 * 1024 * 1024;
 /** Social-media channels: largest video, audio or PDF, in bytes (25 MB). */
@@ -85,5 +91,4 @@ export const MEDIA_URL_TTL_DEFAULT = SIGNED_URL_TTL_MAX;
 /** E.164: a plus sign and 8 to 15 digits, the first not zero. */
 export const E164_PATTERN = '^\\+[1-9][0-9]{7,14}$';
 /** A UUID of any version, in its canonical text form. */
-export const UUID_PATTERN =
-  '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';

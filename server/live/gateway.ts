@@ -24,6 +24,7 @@ import {
   type ServerToClientEvents,
 } from '../../types/index.ts';
 import { OUTGOING_MESSAGE_SCHEMAS } from '../../types/schemas/index.ts';
+import { MAX_EVENT_BYTES } from '../../types/limits.ts';
 import { ApiError, validationFailed, validationMap } from '../http/errors.ts';
 import type { NewMessageInput } from '../context.ts';
 import type { Db } from '../store/db.ts';
@@ -37,7 +38,6 @@ type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServer
 /** Most messages one room gives in a gap fill; the client asks again from the last one it got. */
 export const SYNC_ROOM_CAP = 1000;
 /** Largest event payload a socket may send (a text is at most 4,096 characters). */
-export const MAX_EVENT_BYTES = 64 * 1024;
 
 const validators = Object.fromEntries(
   Object.entries(OUTGOING_MESSAGE_SCHEMAS).map(([type, schema]) => [type, Compile(schema)]),

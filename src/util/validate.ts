@@ -11,6 +11,8 @@ import {
 import {
   ADD_MEMBERS_MAX,
   GET_MESSAGES_LIMIT_MAX,
+  MAX_EVENT_BYTES,
+  MEDIA_URL_MAX,
   MESSAGE_TEXT_MAX,
   SHORT_TEXT_MAX,
 } from '../../types/limits.ts';
@@ -49,9 +51,6 @@ function requireText(value: unknown, field: string, allowEmpty = false): string 
   return value;
 }
 
-/** Longest media address the service takes (HttpsUrl's maxLength in types/schemas/common.ts). */
-export const MEDIA_URL_MAX = 2048;
-
 function requireMediaUrl(value: unknown, field: string): string {
   if (typeof value === 'string' && value.length > MEDIA_URL_MAX)
     throw mustBe(field, `at most ${MEDIA_URL_MAX} characters (it has ${value.length})`);
@@ -61,11 +60,10 @@ function requireMediaUrl(value: unknown, field: string): string {
 
 /**
  * Largest `message:send` payload, in UTF-8 bytes of its JSON: the service
- * drops a connection whose event is over 64 KB (MAX_EVENT_BYTES in
- * server/live/gateway.ts), and socket.io's envelope (event name, ack id)
- * needs a few bytes of that.
+ * drops a connection whose event is over MAX_EVENT_BYTES, and socket.io's
+ * envelope (event name, ack id) needs a few bytes of that.
  */
-export const MESSAGE_MAX_BYTES = 64 * 1024 - 512;
+export const MESSAGE_MAX_BYTES = MAX_EVENT_BYTES - 512;
 
 /** The JSON socket.io would send for `value`; VALIDATION_ERROR naming `field` when it has none (cycles, BigInt, functions, symbols). */
 function toJson(value: unknown, field: string): string {

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message, OutgoingMessage } from '../../types/index.ts';
-import { MAX_EVENT_BYTES } from '../../server/live/gateway.ts';
+import { MAX_EVENT_BYTES } from '../../types/limits.ts';
 import { liveOf } from '../../server/live/index.ts';
 import { createWidget } from '../../src/widget/create-widget.ts';
 import type { WidgetInstance } from '../../src/widget/instance.ts';

@@ -1,5 +1,5 @@
 import Type, { type TLiteral, type TSchema, type TUnion } from 'typebox';
-import { E164_PATTERN, SHORT_TEXT_MAX, UUID_PATTERN } from '../limits.ts';
+import { E164_PATTERN, MEDIA_URL_MAX, SHORT_TEXT_MAX, UUID_PATTERN } from '../limits.ts';
 
 /** A non-empty identifier. */
 export const Id = Type.String({ minLength: 1, maxLength: 200 });
@@ -23,7 +23,11 @@ export const ZonedDateTime = Type.String({
   description: 'ISO 8601 date-time with time zone',
 });
 /** An absolute https address (http on loopback is accepted by the service only when configured). */
-export const HttpsUrl = Type.String({ minLength: 9, maxLength: 2048, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
+export const HttpsUrl = Type.String({
+  minLength: 9,
+  maxLength: MEDIA_URL_MAX,
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+});
 
 /** The error body, for documentation of responses. */
 export const ErrorBodySchema = Type.Object({

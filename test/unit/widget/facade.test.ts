@@ -11,7 +11,7 @@ import type { Message, Room } from '../../../types/index.ts';
 import { createWidget, widgets } from '../../../src/widget/create-widget.ts';
 import type { SendableMessage, WidgetInstance } from '../../../src/widget/instance.ts';
 import { CharlaError } from '../../../src/transport/errors.ts';
-import { MEDIA_URL_MAX } from '../../../src/util/validate.ts';
+import { MEDIA_URL_MAX } from '../../../types/limits.ts';
 import { HttpsUrl } from '../../../types/schemas/common.ts';
 import { CharlaCloseEvent, CharlaOpenEvent, type CloseDetail } from '../../../src/events/index.ts';
 
