@@ -220,7 +220,14 @@ export class WidgetCore {
 
   #reportError(error: unknown, operation: string): CharlaError {
     const e = toCharlaError(error);
-    this.stores.w.$lastError.set({ message: e.message, code: e.code, key: e.key, transient: e.transient });
+    // What the visitor reads: the error's text for people, in the widget's language.
+    const forPeople = e.body.error.clientMessages?.[this.stores.w.$language.get()];
+    this.stores.w.$lastError.set({
+      message: forPeople || e.message,
+      code: e.code,
+      key: e.key,
+      transient: e.transient,
+    });
     this.emit('error', { error: e, operation });
     return e;
   }

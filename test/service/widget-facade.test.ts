@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Message } from '../../types/index.ts';
+import { ERRORS, type Message } from '../../types/index.ts';
 import { createWidget } from '../../src/widget/create-widget.ts';
 import type { SendableMessage, WidgetInstance } from '../../src/widget/instance.ts';
 import { CharlaError } from '../../src/transport/errors.ts';
@@ -329,6 +329,8 @@ describe('widgetInstance against the service', () => {
     expect(failed?.status).toBe('FAILED');
     expect(failed?.error?.key).toBe('NOT_A_MEMBER');
     expect(errors).toContain('NOT_A_MEMBER');
+    // The visitor reads the error's text for people, in the widget's language (Spanish by default).
+    expect(outsider.core.stores.w.$lastError.get()?.message).toBe(ERRORS.NOT_A_MEMBER.clientMessages.es);
     expect(outsider.core.outbox.size).toBe(0);
     // Let the outsider in, then retry: same id, delivered.
     await a.addMember(outsider.userId, roomId);
