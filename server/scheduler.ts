@@ -174,6 +174,20 @@ export async function runDueCampaigns(charla: Charla, options: SchedulerOptions)
   return claimed;
 }
 
+/**
+ * Gives up this process's claims on campaigns it stopped in the middle of (a
+ * shutdown): another process takes them over at its next tick instead of
+ * waiting for the claim to go stale.
+ */
+export async function releaseClaims(charla: Charla, instanceId: string): Promise<number> {
+  const r = await charla.db.query(
+    `UPDATE campaigns SET claimed_by = NULL, updated_at = now()
+     WHERE claimed_by = $1 AND status = 'IN_PROGRESS'`,
+    [instanceId],
+  );
+  return r.rowCount;
+}
+
 /** The loop of one process: a tick every intervalMs, and at once when poked. */
 export class CampaignScheduler {
   private timer: NodeJS.Timeout | null = null;
@@ -214,11 +228,13 @@ export class CampaignScheduler {
   }
 
   async stop(): Promise<void> {
+    const wasRunning = !this.stopped;
     this.stopped = true;
     onCampaignCreated(this.charla, null);
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
+    if (wasRunning) await releaseClaims(this.charla, this.options.instanceId);
   }
 
   private schedule(ms: number): void {

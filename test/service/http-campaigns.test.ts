@@ -12,6 +12,7 @@ import {
   type Server,
 } from './helpers/http.ts';
 import {
+  CampaignScheduler,
   campaignMessageId,
   claimDueCampaigns,
   runCampaign,
@@ -570,6 +571,42 @@ describe('the campaign scheduler', () => {
       );
       expect(Number(m.rows[0]?.n)).toBe(1);
     }
+  });
+
+  it('a scheduler stopped mid-campaign (shutdown) gives up its claim: another process takes over at once', async () => {
+    const charla = server.app.charla;
+    const users = Array.from({ length: 400 }, () => uid('u'));
+    const id = (await createCampaign({ scheduledAt: inSeconds(3600), recipients: users })).body.data.id;
+    await charla.db.query(`UPDATE campaigns SET scheduled_at = now() - interval '1 second' WHERE id = $1`, [
+      id,
+    ]);
+    const stopping = new CampaignScheduler(charla, 60_000, {
+      ...opts('stopping-node'),
+      recipientBatch: 1,
+    });
+    stopping.start();
+    const sentSoFar = async () =>
+      Number(
+        (
+          await charla.db.query<{ n: string }>(
+            `SELECT count(*) AS n FROM campaign_recipients WHERE campaign_id = $1 AND status <> 'pending'`,
+            [id],
+          )
+        ).rows[0]?.n ?? 0,
+      );
+    const end = Date.now() + 10_000;
+    while ((await sentSoFar()) < 3 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+    await stopping.stop();
+    expect(await statusOf(id)).toBe('IN_PROGRESS');
+    const claim = await charla.db.query<{ claimed_by: string | null }>(
+      'SELECT claimed_by FROM campaigns WHERE id = $1',
+      [id],
+    );
+    expect(claim.rows[0]?.claimed_by).toBeNull();
+    // Not stale (claimed a moment ago), yet free: the next process's tick takes it.
+    expect(await claimDueCampaigns(charla, opts('next-node'))).toContain(id);
+    await runCampaign(charla, id, opts('next-node'));
+    expect(await statusOf(id)).toBe('COMPLETED');
   });
 
   it('two schedulers at once (two processes on PostgreSQL) never send one campaign twice', async () => {
