@@ -38,6 +38,9 @@ export interface Config {
   usingDemoCredentials: boolean;
 }
 
+/** pino's levels (LOG_LEVEL). */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
 const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret', companyToken: 'demo-company-token' };
 
 /** Reads the environment. In production, missing credentials are fatal. */
@@ -47,12 +50,20 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const clientSecret = env['CHARLA_CLIENT_SECRET'];
   const companyToken = env['CHARLA_COMPANY_TOKEN'];
   const signingSecret = env['CHARLA_SIGNING_SECRET'];
-  const missing = !clientId || !clientSecret || !companyToken || !signingSecret;
+  const signingList = env['CHARLA_SIGNING_KEYS'];
+  const hasSigningKeys =
+    !!signingSecret || Object.keys(parseSigningKeys(undefined, signingList, false)).length > 0;
+  const missing = !clientId || !clientSecret || !companyToken || !hasSigningKeys;
   if (production && missing) {
     throw new Error(
-      'In production CHARLA_CLIENT_ID, CHARLA_CLIENT_SECRET, CHARLA_COMPANY_TOKEN and CHARLA_SIGNING_SECRET must be set.',
+      'In production CHARLA_CLIENT_ID, CHARLA_CLIENT_SECRET, CHARLA_COMPANY_TOKEN and CHARLA_SIGNING_SECRET (or CHARLA_SIGNING_KEYS) must be set.',
     );
   }
+  const logLevel = env['LOG_LEVEL'] ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (it is "${logLevel}").`);
+  }
+  const loopbackMedia = env['CHARLA_ALLOW_LOOPBACK_MEDIA'];
   const port = Number(env['PORT'] ?? 8080);
   const host = env['HOST'] ?? '127.0.0.1';
   return {
@@ -67,14 +78,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     companyToken: companyToken ?? DEMO.companyToken,
     companyId: env['CHARLA_COMPANY_ID'] ?? 'company-1',
     companyName: env['CHARLA_COMPANY_NAME'] ?? 'Charla Demo',
-    signingKeys: parseSigningKeys(signingSecret, env['CHARLA_SIGNING_KEYS']),
+    signingKeys: parseSigningKeys(signingSecret, signingList),
     publicBaseUrl: env['CHARLA_PUBLIC_URL'] || undefined,
     trustProxy: parseTrustProxy(env['CHARLA_TRUST_PROXY']),
-    allowLoopbackMedia: env['CHARLA_ALLOW_LOOPBACK_MEDIA'] === '1' || !production,
+    allowLoopbackMedia: loopbackMedia === '1' ? true : loopbackMedia === '0' ? false : !production,
     scheduler: env['CHARLA_SCHEDULER'] !== '0',
     seedDemo: env['CHARLA_SEED_DEMO'] !== '0' && !production,
     serveStatic: env['CHARLA_SERVE_STATIC'] !== '0',
-    logger: { level: env['LOG_LEVEL'] ?? 'info' },
+    logger: { level: logLevel },
     production,
     instanceId: env['CHARLA_INSTANCE_ID'] ?? `${host}:${port}:${process.pid}`,
     usingDemoCredentials: !production && missing,
@@ -119,12 +130,17 @@ export function parseTrustProxy(value: string | undefined): boolean | string {
 }
 
 /** CHARLA_SIGNING_KEYS="k2:secret2,k1:secret1" (first signs) or one CHARLA_SIGNING_SECRET as k1. */
-function parseSigningKeys(secret: string | undefined, list: string | undefined): Record<string, string> {
+function parseSigningKeys(
+  secret: string | undefined,
+  list: string | undefined,
+  fallback = true,
+): Record<string, string> {
   const keys: Record<string, string> = {};
   for (const pair of (list ?? '').split(',')) {
     const i = pair.indexOf(':');
-    if (i > 0) keys[pair.slice(0, i).trim()] = pair.slice(i + 1).trim();
+    const value = pair.slice(i + 1).trim();
+    if (i > 0 && value) keys[pair.slice(0, i).trim()] = value;
   }
-  if (Object.keys(keys).length === 0) keys['k1'] = secret ?? 'demo-signing-secret-change-me';
+  if (Object.keys(keys).length === 0 && fallback) keys['k1'] = secret ?? 'demo-signing-secret-change-me';
   return keys;
 }

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../types/index.ts';
-import { parseTrustProxy } from '../../server/config.ts';
+import { configFromEnv, parseTrustProxy } from '../../server/config.ts';
 import { call, createBot, insertCampaigns, snapshot, startServer, uid, type Server } from './helpers/http.ts';
 
 let server: Server;
@@ -338,5 +338,34 @@ describe('requests the HTTP layer refuses', () => {
     expect(parseTrustProxy(undefined)).toBe('loopback');
     expect(parseTrustProxy('false')).toBe(false);
     expect(parseTrustProxy('10.0.0.0/8, uniquelocal')).toBe('10.0.0.0/8, uniquelocal');
+  });
+});
+
+describe('configuration from the environment', () => {
+  const creds = { CHARLA_CLIENT_ID: 'c', CHARLA_CLIENT_SECRET: 's', CHARLA_COMPANY_TOKEN: 't' };
+
+  it('starts in production with CHARLA_SIGNING_KEYS alone, and refuses neither key nor secret', () => {
+    const config = configFromEnv({ NODE_ENV: 'production', ...creds, CHARLA_SIGNING_KEYS: 'k2:new,k1:old' });
+    expect(Object.entries(config.signingKeys)).toEqual([
+      ['k2', 'new'],
+      ['k1', 'old'],
+    ]);
+    expect(() => configFromEnv({ NODE_ENV: 'production', ...creds })).toThrow(/CHARLA_SIGNING_SECRET/);
+    expect(() => configFromEnv({ NODE_ENV: 'production', ...creds, CHARLA_SIGNING_KEYS: 'k2:' })).toThrow(
+      /CHARLA_SIGNING_KEYS/,
+    );
+  });
+
+  it('says which LOG_LEVEL values there are instead of failing inside the logger', () => {
+    expect(() => configFromEnv({ LOG_LEVEL: 'verbose' })).toThrow(/LOG_LEVEL must be one of .*info/);
+    expect(configFromEnv({ LOG_LEVEL: 'warn' }).logger).toEqual({ level: 'warn' });
+  });
+
+  it('CHARLA_ALLOW_LOOPBACK_MEDIA: 0 turns it off, 1 on, unset follows production', () => {
+    expect(configFromEnv({}).allowLoopbackMedia).toBe(true);
+    expect(configFromEnv({ CHARLA_ALLOW_LOOPBACK_MEDIA: '0' }).allowLoopbackMedia).toBe(false);
+    const prod = { NODE_ENV: 'production', ...creds, CHARLA_SIGNING_SECRET: 'x' };
+    expect(configFromEnv(prod).allowLoopbackMedia).toBe(false);
+    expect(configFromEnv({ ...prod, CHARLA_ALLOW_LOOPBACK_MEDIA: '1' }).allowLoopbackMedia).toBe(true);
   });
 });
