@@ -9,11 +9,19 @@ import { ROUTES } from '../types/index.ts';
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
-    // CORS preflight handlers are plumbing, not operations.
-    transform: ({ schema, url, route }) => ({
-      schema: route.method === 'OPTIONS' ? { ...schema, hide: true } : schema,
-      url,
-    }),
+    transform: ({ schema, url, route }) => {
+      // CORS preflight handlers, the static files (the widget bundles, the demo pages) and
+      // catch-all paths (signed media, /v1/media/*) are plumbing, not operations.
+      if (route.method === 'OPTIONS' || !url.startsWith('/v1/') || url.includes('*'))
+        return { schema: { ...schema, hide: true }, url };
+      // The widget API (all but opening a session) needs the session's Bearer token.
+      const widgetApi =
+        url.startsWith('/v1/widget/') && url !== ROUTES.widgetSession && url !== ROUTES.createWidget;
+      return {
+        schema: widgetApi && !schema?.security ? { ...schema, security: [{ widgetSession: [] }] } : schema,
+        url,
+      };
+    },
     openapi: {
       openapi: '3.1.0',
       info: {

@@ -234,7 +234,16 @@ describe('GET /v1/openapi.json', () => {
       ['/v1/widget/uploads', 'post'],
     ] as const) {
       expect(doc.paths?.[path]?.[method], `${method} ${path}`).toBeDefined();
+      // Everything but opening the session needs the session's Bearer token.
+      expect(doc.paths[path][method].security, `${method} ${path}`).toEqual(
+        path === '/v1/widget/session' ? undefined : [{ widgetSession: [] }],
+      );
     }
     expect(doc.paths['/v1/widget/{*}']).toBeUndefined();
+    // Static files and catch-all paths are not operations.
+    for (const path of Object.keys(doc.paths)) {
+      expect(path.startsWith('/v1/'), path).toBe(true);
+      expect(path, path).not.toContain('*');
+    }
   });
 });
