@@ -122,8 +122,9 @@ export async function loadRooms(db: Queryable, roomIds: string[], viewerId: stri
       [roomIds],
     ),
     db.query<MessageRow>(
-      `SELECT DISTINCT ON (room_id) id, room_id, seq, status, body FROM messages
-       WHERE room_id = ANY($1) AND seq > ${SINCE_SEQ} ORDER BY room_id, seq DESC`,
+      `SELECT DISTINCT ON (m.room_id) m.id, m.room_id, m.seq, m.status, m.body FROM messages m
+       LEFT JOIN room_members v ON v.room_id = m.room_id AND v.user_id = $2
+       WHERE m.room_id = ANY($1) AND m.seq > COALESCE(v.since_seq, 0) ORDER BY m.room_id, m.seq DESC`,
       [roomIds, viewerId],
     ),
   ]);
@@ -193,11 +194,12 @@ export async function membership(
 }
 
 /**
- * The first message `$2` (the viewer) may see of the room `messages.room_id`: one who
- * joined a direct conversation turned group sees only what came after the pair's part.
+ * The sequence after which the viewer `$2` may see room `$1`: one who joined a
+ * direct conversation turned group sees only what came after the pair's part.
+ * Uncorrelated, so it is looked up once per query, not per message.
  */
-const SINCE_SEQ = `COALESCE((SELECT v.since_seq FROM room_members v
-    WHERE v.room_id = messages.room_id AND v.user_id = $2), 0)`;
+const SINCE_SEQ = `(SELECT COALESCE(max(v.since_seq), 0) FROM room_members v
+    WHERE v.room_id = $1 AND v.user_id = $2)`;
 
 /** The latest `limit` messages `viewerId` may see, or those before message `beforeId`; oldest first. */
 export async function history(
