@@ -6,7 +6,7 @@
  * wrote it.
  */
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../store/db.ts';
+import type { Db, Queryable } from '../store/db.ts';
 import type { Messaging, NewMessageInput } from '../context.ts';
 import type { Message, MessageStatus } from '../../types/index.ts';
 import { ApiError, validationFailed } from '../http/errors.ts';
@@ -137,6 +137,26 @@ interface WriteRow {
   bot_id: string | null;
 }
 
+/** INSERT_MANY for these messages, each room's numbers in this order. */
+async function insertMany(
+  db: Queryable,
+  items: Array<Pick<Pending, 'id' | 'input' | 'body' | 'status'>>,
+): Promise<WriteRow[]> {
+  const input = items.map((p, ord) => ({
+    id: p.id,
+    room_id: p.input.roomId,
+    sender_id: p.input.senderId,
+    status: p.status,
+    body: p.body,
+    created_at: p.body['createdAt'],
+    ord,
+  }));
+  return (await db.query<WriteRow>(INSERT_MANY, [JSON.stringify(input)])).rows;
+}
+
+/** The rows an insert stored (the others were there already), by id. */
+const storedRows = (rows: WriteRow[]) => new Map(rows.filter((r) => r.seq !== null).map((r) => [r.id, r]));
+
 /** PostgreSQL's deadlock and serialization failures: the statement may simply run again. */
 const RETRYABLE = new Set(['40P01', '40001']);
 
@@ -217,18 +237,9 @@ class Writer {
         )
       ).rows;
     } else {
-      const input = unique.map((p, ord) => ({
-        id: p.id,
-        room_id: p.input.roomId,
-        sender_id: p.input.senderId,
-        status: p.status,
-        body: p.body,
-        created_at: p.body['createdAt'],
-        ord,
-      }));
-      rows = (await withRetry(() => this.db.query<WriteRow>(INSERT_MANY, [JSON.stringify(input)]))).rows;
+      rows = await withRetry(() => insertMany(this.db, unique));
     }
-    const stored = new Map(rows.filter((r) => r.seq !== null).map((r) => [r.id, r]));
+    const stored = storedRows(rows);
     const missing = unique.filter((p) => !stored.has(p.id)).map((p) => p.id);
     const before = new Map<string, Message>();
     if (missing.length > 0 || later.length > 0) {
@@ -355,22 +366,7 @@ export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
       const outcome = await withRetry(() =>
         db
           .transaction(async (tx) => {
-            const rows = (
-              await tx.query<WriteRow>(INSERT_MANY, [
-                JSON.stringify(
-                  firsts.map((p, ord) => ({
-                    id: p.id,
-                    room_id: roomId,
-                    sender_id: p.input.senderId,
-                    status: p.status,
-                    body: p.body,
-                    created_at: p.body['createdAt'],
-                    ord,
-                  })),
-                ),
-              ])
-            ).rows;
-            const stored = new Map(rows.filter((r) => r.seq !== null).map((r) => [r.id, r]));
+            const stored = storedRows(await insertMany(tx, firsts));
             const others = firsts.filter((p) => !stored.has(p.id)).map((p) => p.id);
             const before = new Map<string, Message>();
             if (others.length > 0) {
