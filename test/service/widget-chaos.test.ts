@@ -14,9 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
 import { ROUTES, type Message } from '../../types/index.ts';
-import { createWidget } from '../../src/widget/create-widget.ts';
 import type { WidgetInstance } from '../../src/widget/instance.ts';
 import { createOutboxStorage } from '../../src/transport/outbox-storage.ts';
+import { serviceWidget } from './helpers/widgets.ts';
 
 const BASIC = `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`;
 const PER_SIDE = 1000;
@@ -59,20 +59,15 @@ async function restart(): Promise<void> {
 }
 
 function widget(userId: string, namespace = `ns-${randomUUID()}`): WidgetInstance {
-  const w = createWidget({
+  return serviceWidget(made, {
     apiKey,
     baseUrl,
     userId,
-    container: null,
-    outboxStorage: 'memory',
     namespace,
-    transports: ['websocket'],
     reconnectionDelay: 50,
     reconnectionDelayMax: 400,
     ackTimeoutMs: 5_000,
   });
-  made.push(w);
-  return w;
 }
 
 async function waitFor(predicate: () => boolean, ms: number, what: string): Promise<void> {

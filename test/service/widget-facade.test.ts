@@ -5,11 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, type Message } from '../../types/index.ts';
-import { createWidget } from '../../src/widget/create-widget.ts';
 import type { SendableMessage, WidgetInstance } from '../../src/widget/instance.ts';
 import { CharlaError } from '../../src/transport/errors.ts';
 import type { MembershipDetail } from '../../src/events/index.ts';
 import { BASIC, startLive, waitFor, type LiveHarness } from './helpers/live.ts';
+import { serviceWidget } from './helpers/widgets.ts';
 import { userHash } from '../../src/api/index.ts';
 
 let h: LiveHarness;
@@ -26,18 +26,7 @@ afterAll(async () => {
 });
 
 function widget(userId = `u-${randomUUID()}`, userNames?: string): WidgetInstance {
-  const w = createWidget({
-    apiKey,
-    baseUrl: h.baseUrl,
-    userId,
-    ...(userNames ? { userNames } : {}),
-    container: null,
-    outboxStorage: 'memory',
-    namespace: `ns-${randomUUID()}`,
-    transports: ['websocket'],
-  });
-  made.push(w);
-  return w;
+  return serviceWidget(made, { apiKey, baseUrl: h.baseUrl, userId, ...(userNames ? { userNames } : {}) });
 }
 
 /** Two connected widgets and their direct room. */
@@ -198,16 +187,7 @@ describe('widgetInstance against the service', () => {
     expect((await normal.getRoom(botRoom!)).type).toBe('bot');
 
     const { apiKey: groupKey } = await h.createWidget({ type: 'group' });
-    const group = createWidget({
-      apiKey: groupKey,
-      baseUrl: h.baseUrl,
-      userId: `g-${randomUUID()}`,
-      container: null,
-      outboxStorage: 'memory',
-      namespace: `ns-${randomUUID()}`,
-      transports: ['websocket'],
-    });
-    made.push(group);
+    const group = serviceWidget(made, { apiKey: groupKey, baseUrl: h.baseUrl, userId: `g-${randomUUID()}` });
     await group.connect();
     expect(group.context.stores.$ui.get().view).toBe('home');
   });
@@ -438,14 +418,7 @@ describe('widgetInstance against the service', () => {
     const { apiKey: listed } = await h.createWidget({
       credentials: { whiteList: ['https://allowed.example'] },
     });
-    const w = createWidget({
-      apiKey: listed,
-      baseUrl: h.baseUrl,
-      userId: `o-${randomUUID()}`,
-      container: null,
-      outboxStorage: 'memory',
-    });
-    made.push(w);
+    const w = serviceWidget(made, { apiKey: listed, baseUrl: h.baseUrl, userId: `o-${randomUUID()}` });
     const errors: string[] = [];
     w.on('error', (d) => errors.push(`${d.operation}:${d.error.key}`));
     const e = await rejection(w.connect());
@@ -457,16 +430,7 @@ describe('widgetInstance against the service', () => {
   it('setFlow starts a flow of the bot with storedParams, and a chosen option answers it', async () => {
     await h.insertBot('demo-bot', 'Demo Bot');
     const { apiKey: demoKey } = await h.createWidget({ botId: 'demo-bot' });
-    const w = createWidget({
-      apiKey: demoKey,
-      baseUrl: h.baseUrl,
-      userId: `f-${randomUUID()}`,
-      container: null,
-      outboxStorage: 'memory',
-      namespace: `ns-${randomUUID()}`,
-      transports: ['websocket'],
-    });
-    made.push(w);
+    const w = serviceWidget(made, { apiKey: demoKey, baseUrl: h.baseUrl, userId: `f-${randomUUID()}` });
     await w.connect();
     const got: Message[] = [];
     w.on('message', (d) => got.push(d.message));
@@ -507,19 +471,14 @@ describe('widgetInstance against the service', () => {
   });
 
   it('is offline when the browser loses the network, and connected again as soon as it is back', async () => {
-    const w = createWidget({
+    const w = serviceWidget(made, {
       apiKey,
       baseUrl: h.baseUrl,
       userId: `o-${randomUUID()}`,
-      container: null,
-      outboxStorage: 'memory',
-      namespace: `ns-${randomUUID()}`,
-      transports: ['websocket'],
       // socket.io alone would wait this long: only the `online` nudge brings it back in time.
       reconnectionDelay: 30_000,
       reconnectionDelayMax: 30_000,
     });
-    made.push(w);
     await w.connect();
     const states: string[] = [];
     w.on('connection', (d) => states.push(d.state));
@@ -552,15 +511,12 @@ describe('widgetInstance against the service', () => {
   });
 
   it('autoShow opens the panel once connected', async () => {
-    const w = createWidget({
+    const w = serviceWidget(made, {
       apiKey,
       baseUrl: h.baseUrl,
       userId: `s-${randomUUID()}`,
-      container: null,
-      outboxStorage: 'memory',
       autoShow: true,
     });
-    made.push(w);
     const opened: unknown[] = [];
     w.on('open', (d) => opened.push(d));
     expect(w.stores.$open.get()).toBe(false);
@@ -578,20 +534,13 @@ describe('identity verification from the widget', () => {
       body: JSON.stringify({ bot: {}, widget: { credentials: { identityVerification: true } } }),
     });
     const { data } = (await created.json()) as { data: { ApiKey: { key: string; identitySecret: string } } };
-    const make = (userHash?: string) => {
-      const w = createWidget({
+    const make = (userHash?: string) =>
+      serviceWidget(made, {
         apiKey: data.ApiKey.key,
         baseUrl: h.baseUrl,
         userId: 'verified-ana',
         ...(userHash ? { userHash } : {}),
-        container: null,
-        outboxStorage: 'memory',
-        namespace: `ns-${randomUUID()}`,
-        transports: ['websocket'],
       });
-      made.push(w);
-      return w;
-    };
     const good = make(await userHash(data.ApiKey.identitySecret, 'verified-ana'));
     await good.connect();
     expect(good.stores.$connection.get()).toBe('connected');

@@ -11,12 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message, OutgoingMessage } from '../../types/index.ts';
 import { MAX_EVENT_BYTES } from '../../types/limits.ts';
 import { liveOf } from '../../server/live/index.ts';
-import { createWidget } from '../../src/widget/create-widget.ts';
 import type { WidgetInstance } from '../../src/widget/instance.ts';
 import { CharlaError } from '../../src/transport/errors.ts';
 import { createOutboxStorage } from '../../src/transport/outbox-storage.ts';
 import { MESSAGE_MAX_BYTES } from '../../src/util/validate.ts';
 import { startLive, waitFor, type LiveHarness } from './helpers/live.ts';
+import { serviceWidget } from './helpers/widgets.ts';
 
 let h: LiveHarness;
 let apiKey: string;
@@ -39,19 +39,14 @@ afterAll(async () => {
 });
 
 function widget(userId = `u-${randomUUID()}`, namespace = `ns-${randomUUID()}`): WidgetInstance {
-  const w = createWidget({
+  return serviceWidget(made, {
     apiKey,
     baseUrl: h.baseUrl,
     userId,
-    container: null,
-    outboxStorage: 'memory',
     namespace,
-    transports: ['websocket'],
     reconnectionDelay: 50,
     reconnectionDelayMax: 400,
   });
-  made.push(w);
-  return w;
 }
 
 /** Two connected widgets, their direct room, and what B receives in it. */
