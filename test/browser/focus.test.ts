@@ -93,8 +93,8 @@ describe('focus after in-widget actions', () => {
     await focusLandsOn(isComposerField, 'the composer text field');
   });
 
-  it('submitting the contact form: focus lands in the composer once it is sent', async () => {
-    const f = answeringContext();
+  /** A contact_info_request in the chat: its name field gets `keys` from the keyboard. */
+  async function typeInContactForm(f: ReturnType<typeof makeContext>, keys: string) {
     f.stores.$currentMessages.set([
       msg({ text: 'Tus datos', interactive: { kind: 'contact_info_request' } }),
     ]);
@@ -105,7 +105,13 @@ describe('focus after in-widget actions', () => {
       'field',
     );
     name.focus();
-    await userEvent.keyboard('Ana{Enter}');
+    await userEvent.keyboard(keys);
+    return form;
+  }
+
+  it('submitting the contact form: focus lands in the composer once it is sent', async () => {
+    const f = answeringContext();
+    const form = await typeInContactForm(f, 'Ana{Enter}');
     await waitFor(() => form.shadowRoot?.querySelector('.done') ?? !form.isConnected, 'sent');
     await focusLandsOn(isComposerField, 'the composer text field');
   });
@@ -114,17 +120,7 @@ describe('focus after in-widget actions', () => {
     const f = makeContext({ ui: { open: true } });
     let fail: (e: Error) => void = () => undefined;
     f.context.actions.submitContactInfo = () => new Promise<Message>((_, reject) => (fail = reject));
-    f.stores.$currentMessages.set([
-      msg({ text: 'Tus datos', interactive: { kind: 'contact_info_request' } }),
-    ]);
-    const widget = await mountWidget(f);
-    const form = await waitFor(() => listOf(widget).rows()[0]?.querySelector('charla-contact-form'), 'form');
-    const name = await waitFor(
-      () => form.shadowRoot?.querySelector<HTMLInputElement>('input[name=name]'),
-      'field',
-    );
-    name.focus();
-    await userEvent.keyboard('Ana{Enter}');
+    const form = await typeInContactForm(f, 'Ana{Enter}');
     await nextFrame();
     fail(new Error('offline'));
     await waitFor(() => form.shadowRoot?.querySelector('[role=alert]'), 'error shown');

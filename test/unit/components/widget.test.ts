@@ -3,6 +3,7 @@ import { within } from '@testing-library/dom';
 import '../../../src/define.ts';
 import type { CharlaWidget } from '../../../src/components/widget/widget.ts';
 import { makeContext, room, settle } from './fixture.ts';
+import type { LastError } from '../../../src/widget/context.ts';
 
 async function mount(options: Parameters<typeof makeContext>[0] = {}) {
   const f = makeContext(options);
@@ -116,11 +117,16 @@ describe('<charla-widget>', () => {
     expect(root().getByRole('button', { name: 'Open chat' })).toBeTruthy();
   });
 
-  it('says the chat is not available on this site when the service refused the origin, with no retry', async () => {
-    const { el, root, stores } = await mount({ ui: { open: true } });
+  /** The widget's session failed with `error`: no configuration, connection 'error'. */
+  function couldNotStart(stores: Awaited<ReturnType<typeof mount>>['stores'], error: LastError) {
     stores.$config.set(null);
     stores.$connection.set('error');
-    stores.$lastError.set({
+    stores.$lastError.set(error);
+  }
+
+  it('says the chat is not available on this site when the service refused the origin, with no retry', async () => {
+    const { el, root, stores } = await mount({ ui: { open: true } });
+    couldNotStart(stores, {
       message: 'Origin https://x.example is not allowed.',
       code: 'E0431',
       key: 'ORIGIN_NOT_ALLOWED',
@@ -134,9 +140,7 @@ describe('<charla-widget>', () => {
 
   it('says the chat is not available (not blaming the site) when the key or the identity was refused', async () => {
     const { el, root, stores } = await mount({ ui: { open: true } });
-    stores.$config.set(null);
-    stores.$connection.set('error');
-    stores.$lastError.set({
+    couldNotStart(stores, {
       message: 'userHash does not match userId.',
       code: 'E0401',
       key: 'UNAUTHORIZED',
@@ -150,9 +154,7 @@ describe('<charla-widget>', () => {
   it('offers a retry when the widget could not reach the service, and shows the view once it starts', async () => {
     const { el, root, stores, callsOf } = await mount({ ui: { open: true } });
     const config = stores.$config.get();
-    stores.$config.set(null);
-    stores.$connection.set('error');
-    stores.$lastError.set({
+    couldNotStart(stores, {
       message: 'The service could not be reached.',
       code: 'E0001',
       key: 'NETWORK_ERROR',
