@@ -76,13 +76,35 @@ function virtualizerDefaultLayout() {
 }
 
 /**
+ * engine.io-client's default transports are WebSocket, WebTransport and XHR
+ * long-polling. The Charla service offers WebSocket and long-polling only (the
+ * widget's default is `['websocket', 'polling']`), so the script-tag bundles
+ * leave the WebTransport class out of that table (measured: 830 B gzip).
+ * If a later engine.io-client writes the table differently, nothing is rewritten.
+ */
+const WEBTRANSPORT_IMPORT = 'import { WT } from "./webtransport.js";';
+const WEBTRANSPORT_ENTRY = /^\s*webtransport: WT,\n/m;
+
+function withoutWebTransport() {
+  return {
+    name: 'charla-without-webtransport',
+    transform(code, id) {
+      if (!/[\\/]engine\.io-client[\\/]build[\\/]esm[\\/]transports[\\/]index\.js$/.test(id)) return null;
+      if (!code.includes(WEBTRANSPORT_IMPORT) || !WEBTRANSPORT_ENTRY.test(code)) return null;
+      return { code: code.replace(WEBTRANSPORT_IMPORT, '').replace(WEBTRANSPORT_ENTRY, ''), map: null };
+    },
+  };
+}
+
+/**
  * Plugins of the script-tag bundles only: the virtualizer's default layout
- * without a dynamic import, and Terser over Oxc's minified output
+ * without a dynamic import, engine.io-client without WebTransport, and Terser over Oxc's minified output
  * (FINAL_TERSER_OPTIONS).
  */
 export function scriptTagPlugins() {
   return [
     virtualizerDefaultLayout(),
+    withoutWebTransport(),
     {
       name: 'charla-final-minify',
       // After Rolldown's own minifier (generateBundle sees the minified chunks).
