@@ -38,7 +38,9 @@ import {
   UserIdBody,
   WidgetRefreshBody,
 } from '../../types/schemas/index.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, validationFailed } from '../http/errors.ts';
+import { installJsonParser } from '../http/json.ts';
+import { unstorableText, validatorCompiler } from '../http/validation.ts';
 import {
   bearerToken,
   checkIdentity,
@@ -88,6 +90,12 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
   await app.register(multipart, {
     limits: { fileSize: UPLOAD_MEDIA_MAX_BYTES, files: 1, fields: 10, fieldSize: 10_000 },
   });
+
+  // The server-side operations' checks here too: bodies as sent (fastify's
+  // Ajv defaults would read ["a"] or true as the id "a" or "true"), no text
+  // PostgreSQL cannot store (a NUL in a room id was a 500), JSON only.
+  app.setValidatorCompiler(validatorCompiler());
+  installJsonParser(app);
 
   app.decorateRequest('liveSession', null);
 
@@ -337,6 +345,8 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       roomField && !Array.isArray(roomField) && 'value' in roomField ? roomField.value : undefined;
     if (typeof roomId === 'string' && roomId !== '') {
       try {
+        if (roomId.length > 200 || unstorableText(roomId))
+          throw validationFailed({ '/roomId': 'must be a room id (text of at most 200 characters)' });
         await requireMember(request, roomId);
       } catch (err) {
         file.file.resume();
