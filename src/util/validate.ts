@@ -106,8 +106,23 @@ export function requireSendable(message: OutgoingMessage): void {
 }
 
 const COORD = /^-?[0-9]{1,3}(\.[0-9]{1,15})?$/;
+
+/**
+ * A number as the decimal the service takes (at most 15 decimals): String()
+ * would give `1e-7` or `0.30000000000000004`, which no coordinate pattern
+ * takes, for values a map or `0.1 + 0.2` easily makes.
+ */
+function decimal(value: number): string {
+  // Rounded to 15 decimals, then the shortest text that reads back as it; only below 1e-6 is that an exponent.
+  const rounded = Number(value.toFixed(15));
+  let text = String(rounded);
+  if (text.includes('e')) text = rounded.toFixed(15).replace(/\.?0+$/, '');
+  return text === '-0' ? '0' : text;
+}
+
 function requireCoordinate(value: unknown, field: string, max: number): string {
-  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  const text =
+    typeof value === 'number' && Number.isFinite(value) && Math.abs(value) <= max ? decimal(value) : value;
   if (typeof text !== 'string' || !COORD.test(text) || Math.abs(Number(text)) > max) {
     throw mustBe(field, `a coordinate between -${max} and ${max}`);
   }

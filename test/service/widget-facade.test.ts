@@ -552,3 +552,22 @@ describe('identity verification from the widget', () => {
     expect(bad.context.stores.$lastError.get()?.code).toBe('E0401');
   });
 });
+
+describe('widgetInstance as a customer calls it (conformance review)', () => {
+  it('LOCATION takes any finite numeric coordinate in range (no exponent or float noise refused)', async () => {
+    const w = widget();
+    await w.connect();
+    const tiny = await w.sendMessage({ type: 'LOCATION', lat: 1e-7, lng: 0.1 + 0.2 });
+    expect(tiny).toMatchObject({ lat: '0.0000001', lng: '0.3' });
+    const plain = await w.sendMessage({ type: 'LOCATION', lat: -12.0464, lng: -77.0428 });
+    expect(plain).toMatchObject({ lat: '-12.0464', lng: '-77.0428' });
+    for (const [lat, lng] of [
+      [91, 0],
+      [0, -180.5],
+      [Number.NaN, 0],
+      [0, Number.POSITIVE_INFINITY],
+    ] as const) {
+      expect((await rejection(w.sendMessage({ type: 'LOCATION', lat, lng }))).key).toBe('VALIDATION_ERROR');
+    }
+  });
+});
