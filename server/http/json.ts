@@ -14,7 +14,7 @@ import { validationFailed } from './errors.ts';
 export const MAX_JSON_DEPTH = 64;
 
 /** Whether a parsed value nests objects/arrays deeper than `max` (walked without recursion). */
-function tooDeep(value: unknown, max: number): boolean {
+export function tooDeep(value: unknown, max: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop() as [unknown, number];
@@ -27,7 +27,8 @@ function tooDeep(value: unknown, max: number): boolean {
   return false;
 }
 
-function poisoned(value: unknown, depth = 0): boolean {
+/** Whether a parsed value carries a key that poisons prototypes (`__proto__`, `constructor.prototype`). */
+export function poisoned(value: unknown, depth = 0): boolean {
   if (typeof value !== 'object' || value === null || depth > 200) return false;
   for (const key of Object.keys(value)) {
     const v = (value as Record<string, unknown>)[key];

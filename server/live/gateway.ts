@@ -26,6 +26,8 @@ import {
 import { OUTGOING_MESSAGE_SCHEMAS } from '../../types/schemas/index.ts';
 import { MAX_EVENT_BYTES } from '../../types/limits.ts';
 import { ApiError, validationFailed, validationMap } from '../http/errors.ts';
+import { MAX_JSON_DEPTH, poisoned, tooDeep } from '../http/json.ts';
+import { unstorableText } from '../http/validation.ts';
 import type { NewMessageInput } from '../context.ts';
 import type { Db } from '../store/db.ts';
 import { roomChannel, userChannel, type Hub, type LiveServer, type LiveSocketData } from './hub.ts';
@@ -53,13 +55,32 @@ function errorOf(err: unknown, log: FastifyInstance['log']): ErrorBody {
   return errorBody('UNKNOWN_ERROR');
 }
 
+/**
+ * What the HTTP bodies are held to, for any event payload: no text
+ * PostgreSQL cannot store (NUL, unpaired surrogates, in values or keys), no
+ * nesting deeper than MAX_JSON_DEPTH, no `__proto__` or `constructor.prototype`
+ * keys. Throws 400 naming the field.
+ */
+export function checkPayload(value: unknown): void {
+  const unstorable = unstorableText(value);
+  if (unstorable) throw validationFailed(unstorable);
+  if (tooDeep(value, MAX_JSON_DEPTH)) {
+    throw validationFailed({ '/': `nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep` });
+  }
+  if (poisoned(value)) {
+    throw validationFailed({ '/': 'carries a forbidden key (__proto__ or constructor.prototype)' });
+  }
+}
+
 /** Validates an outgoing message against the schema of its type; throws 400 naming the bad fields. */
 export function checkOutgoing(value: unknown): NewMessageInput & { id: string } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw validationFailed({ '/': 'must be a message object' });
   }
   const type = (value as { type?: unknown }).type;
-  const validator = typeof type === 'string' ? validators[type] : undefined;
+  // Own keys only: `constructor` or `toString` must not find Object.prototype's.
+  const validator =
+    typeof type === 'string' && Object.hasOwn(validators, type) ? validators[type] : undefined;
   if (!validator) throw validationFailed({ '/type': `must be one of ${Object.keys(validators).join(', ')}` });
   if (!validator.Check(value)) throw validationFailed(validationMap(validator.Errors(value)));
   const v = value as Record<string, unknown>;
@@ -167,18 +188,28 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
       return roomId;
     };
 
-    /** Runs a handler with its acknowledgement; a payload without one is ignored. */
-    function handle<T>(ack: unknown, fn: () => Promise<T>): void {
+    /**
+     * Runs a handler with its acknowledgement, once the payload passed
+     * checkPayload; a payload without an acknowledgement is ignored.
+     */
+    function handle<T>(ack: unknown, payload: unknown, fn: () => Promise<T>): void {
       if (typeof ack !== 'function') return;
       const reply = ack as (res: Ack<T>) => void;
-      fn().then(
+      let run: Promise<T>;
+      try {
+        checkPayload(payload);
+        run = fn();
+      } catch (err) {
+        run = Promise.reject(err);
+      }
+      run.then(
         (data) => reply({ ok: true, data }),
         (err: unknown) => reply({ ok: false, error: errorOf(err, app.log) }),
       );
     }
 
     socket.on('message:send', (raw, ack) =>
-      handle<Message>(ack, async () => {
+      handle<Message>(ack, raw, async () => {
         const input = checkOutgoing(raw);
         await requireRoom(input.roomId);
         const { message, duplicate } = await messaging.deliver({
@@ -198,14 +229,14 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
     );
 
     socket.on('messages:sync', (req, ack) =>
-      handle(ack, async () => {
+      handle(ack, req, async () => {
         const after = (req as { after?: unknown } | null)?.after ?? {};
         if (typeof after !== 'object' || after === null || Array.isArray(after)) {
           throw validationFailed({ '/after': 'must map room ids to sequence numbers' });
         }
         const given = after as Record<string, unknown>;
         for (const [roomId, seq] of Object.entries(given)) {
-          if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) {
+          if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) {
             throw validationFailed({ [`/after/${roomId}`]: 'must be a sequence number' });
           }
         }
@@ -225,7 +256,7 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
     );
 
     socket.on('messages:seen', (req, ack) =>
-      handle(ack, async () => {
+      handle(ack, req, async () => {
         const r = req as { roomId?: unknown; ids?: unknown } | null;
         const roomId = await requireRoom(r?.roomId);
         const ids = r?.ids;
@@ -241,7 +272,7 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
     );
 
     socket.on('room:read', (req, ack) =>
-      handle(ack, async () => {
+      handle(ack, req, async () => {
         const roomId = await requireRoom((req as { roomId?: unknown } | null)?.roomId);
         await db.query('UPDATE room_members SET unread = 0 WHERE room_id = $1 AND user_id = $2', [
           roomId,

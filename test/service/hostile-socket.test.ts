@@ -1,0 +1,120 @@
+/**
+ * The live gateway as a hostile client would use it: payloads PostgreSQL
+ * cannot store, type names that are Object.prototype's, absurd sequence
+ * numbers, nesting and keys the HTTP API refuses. Each is refused in its
+ * acknowledgement with the interface's 400 error body (never E0000), and
+ * nothing is stored.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Ack, ErrorBody } from '../../types/index.ts';
+import { emitAck, startLive, type ClientSocket, type LiveHarness } from './helpers/live.ts';
+
+let h: LiveHarness;
+let socket: ClientSocket;
+let roomId: string;
+
+beforeAll(async () => {
+  h = await startLive();
+  const { apiKey } = await h.createWidget();
+  const s = await h.session(apiKey, 'hostile-socket-user');
+  roomId = s.botRoomId;
+  socket = await h.connect(s.token);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const stored = async () =>
+  Number(
+    (
+      await h.app.charla.db.query<{ n: string }>('SELECT count(*) AS n FROM messages WHERE room_id = $1', [
+        roomId,
+      ])
+    ).rows[0]?.n,
+  );
+
+/** Emits `event` and expects a 400 VALIDATION_ERROR in the acknowledgement. */
+async function refused(event: Parameters<typeof emitAck>[1], payload: unknown): Promise<ErrorBody> {
+  const ack = (await emitAck(socket, event, payload as never)) as Ack<unknown>;
+  expect(ack.ok, JSON.stringify(ack)).toBe(false);
+  const error = (ack as { error: ErrorBody }).error;
+  expect(error, JSON.stringify(error)).toMatchObject({ status: 0, error: { key: 'VALIDATION_ERROR' } });
+  return error;
+}
+
+const text = (extra: Record<string, unknown>) => ({
+  id: randomUUID(),
+  roomId,
+  type: 'TEXT',
+  text: 'x',
+  ...extra,
+});
+
+describe('live gateway: text that cannot be stored', () => {
+  it('refuses a NUL or an unpaired surrogate in any field or key of any event, storing nothing', async () => {
+    const before = await stored();
+    await refused('message:send', text({ text: 'a\u0000b' }));
+    await refused('message:send', text({ text: 'a\ud800b' }));
+    await refused('message:send', text({ senderNames: 'N\u0000' }));
+    await refused('message:send', text({ roomId: 'r\u0000' }));
+    await refused('message:send', {
+      id: randomUUID(),
+      roomId,
+      type: 'POSTBACK',
+      text: 'x',
+      payload: { 'k\u0000': 'v' },
+    });
+    await refused('message:send', {
+      id: randomUUID(),
+      roomId,
+      type: 'POSTBACK',
+      text: 'x',
+      payload: { a: { b: ['\udc00'] } },
+    });
+    await refused('message:send', {
+      id: randomUUID(),
+      roomId,
+      type: 'EVENT',
+      slug: 's',
+      description: '',
+      eventPayload: { a: '\u0000' },
+    });
+    await refused('messages:seen', { roomId, ids: ['\u0000'] });
+    await refused('messages:seen', { roomId: '\u0000', ids: [] });
+    await refused('room:read', { roomId: '\u0000' });
+    await refused('messages:sync', { after: { 'r\u0000': 1 } });
+    expect(await stored()).toBe(before);
+  });
+});
+
+describe('live gateway: shapes a lenient handler trips on', () => {
+  it('refuses a type named after an Object.prototype member with 400, not E0000', async () => {
+    for (const type of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const error = await refused('message:send', { id: randomUUID(), roomId, type, text: 'x' });
+      expect(error.validationError).toHaveProperty('/type');
+    }
+  });
+
+  it('refuses a sequence number that is not a safe integer', async () => {
+    for (const seq of [1e308, 2 ** 53, 1.5]) {
+      const error = await refused('messages:sync', { after: { [roomId]: seq } });
+      expect(error.validationError).toHaveProperty(`/after/${roomId}`);
+    }
+  });
+
+  it('refuses payloads nested deeper than the HTTP API allows, and __proto__ keys', async () => {
+    const before = await stored();
+    let deep: unknown = 'end';
+    for (let i = 0; i < 200; i++) deep = { d: deep };
+    await refused('message:send', { id: randomUUID(), roomId, type: 'POSTBACK', text: 'x', payload: deep });
+    await refused('message:send', {
+      id: randomUUID(),
+      roomId,
+      type: 'POSTBACK',
+      text: 'x',
+      payload: JSON.parse('{"__proto__":{"polluted":true}}') as Record<string, unknown>,
+    });
+    expect(await stored()).toBe(before);
+  });
+});
