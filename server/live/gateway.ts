@@ -28,6 +28,7 @@ import { MAX_EVENT_BYTES } from '../../types/limits.ts';
 import { ApiError, validationFailed, validationMap } from '../http/errors.ts';
 import { MAX_JSON_DEPTH, poisoned, tooDeep } from '../http/json.ts';
 import { unstorableText } from '../http/validation.ts';
+import { mediaUrlProblem } from '../bot-message.ts';
 import type { NewMessageInput } from '../context.ts';
 import type { Db } from '../store/db.ts';
 import { roomChannel, userChannel, type Hub, type LiveServer, type LiveSocketData } from './hub.ts';
@@ -72,8 +73,12 @@ export function checkPayload(value: unknown): void {
   }
 }
 
-/** Validates an outgoing message against the schema of its type; throws 400 naming the bad fields. */
-export function checkOutgoing(value: unknown): NewMessageInput & { id: string } {
+/**
+ * Validates an outgoing message against the schema of its type; throws 400
+ * naming the bad fields. Beyond the schema: the media address held to the
+ * room posts' rule (https to a public host; loopback when configured).
+ */
+export function checkOutgoing(value: unknown, allowLoopbackMedia: boolean): NewMessageInput & { id: string } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw validationFailed({ '/': 'must be a message object' });
   }
@@ -84,6 +89,12 @@ export function checkOutgoing(value: unknown): NewMessageInput & { id: string } 
   if (!validator) throw validationFailed({ '/type': `must be one of ${Object.keys(validators).join(', ')}` });
   if (!validator.Check(value)) throw validationFailed(validationMap(validator.Errors(value)));
   const v = value as Record<string, unknown>;
+  const bad: Record<string, string> = {};
+  if (typeof v['mediaUrl'] === 'string') {
+    const problem = mediaUrlProblem(v['mediaUrl'], allowLoopbackMedia);
+    if (problem) bad['/mediaUrl'] = problem;
+  }
+  if (Object.keys(bad).length) throw validationFailed(bad);
   const out: Record<string, unknown> = {};
   for (const key of fieldsOf[type as string] ?? []) if (v[key] !== undefined) out[key] = v[key];
   return out as unknown as NewMessageInput & { id: string };
@@ -210,7 +221,7 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
 
     socket.on('message:send', (raw, ack) =>
       handle<Message>(ack, raw, async () => {
-        const input = checkOutgoing(raw);
+        const input = checkOutgoing(raw, app.charla.config.allowLoopbackMedia);
         await requireRoom(input.roomId);
         const { message, duplicate } = await messaging.deliver({
           ...input,

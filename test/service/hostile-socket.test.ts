@@ -1,9 +1,9 @@
 /**
  * The live gateway as a hostile client would use it: payloads PostgreSQL
  * cannot store, type names that are Object.prototype's, absurd sequence
- * numbers, nesting and keys the HTTP API refuses. Each is refused in its
- * acknowledgement with the interface's 400 error body (never E0000), and
- * nothing is stored.
+ * numbers, nesting and keys the HTTP API refuses, media addresses a room post
+ * may not use. Each is refused in its acknowledgement with the interface's
+ * 400 error body (never E0000), and nothing is stored.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -116,5 +116,29 @@ describe('live gateway: shapes a lenient handler trips on', () => {
       payload: JSON.parse('{"__proto__":{"polluted":true}}') as Record<string, unknown>,
     });
     expect(await stored()).toBe(before);
+  });
+});
+
+describe('live gateway: what a message may say', () => {
+  it('holds media addresses to the room posts’ rule: no private, link-local or plain http hosts', async () => {
+    const before = await stored();
+    for (const mediaUrl of [
+      'https://10.0.0.1/a.png',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::ffff:192.168.1.1]/a.png',
+      'http://example.com/a.png',
+      'https://user:secret@example.com/a.png',
+    ]) {
+      const error = await refused('message:send', { id: randomUUID(), roomId, type: 'IMAGE', mediaUrl });
+      expect(error.validationError).toHaveProperty('/mediaUrl');
+    }
+    expect(await stored()).toBe(before);
+    const fine = await emitAck(socket, 'message:send', {
+      id: randomUUID(),
+      roomId,
+      type: 'IMAGE',
+      mediaUrl: 'https://cdn.example.com/a.png',
+    });
+    expect(fine.ok).toBe(true);
   });
 });
