@@ -103,6 +103,16 @@ const DROPS_BEFORE_FAILED = 3;
 const RETRY_DELAY_MS = 1_000;
 const SEEN_FLUSH_MS = 250;
 const READ_REPORT_MS = 250;
+/** Stands in for the room of a message sent before the session named one (a UUID's length, for the size check). */
+const PENDING_ROOM = '00000000-0000-0000-0000-000000000000';
+
+const rethrow = (error: unknown): never => {
+  throw toCharlaError(error);
+};
+
+/** True when a sendMessage argument names its room. */
+const hasRoomId = (input: unknown): boolean =>
+  typeof input === 'object' && input !== null && (input as { roomId?: unknown }).roomId != null;
 
 export class WidgetCore {
   readonly options: Readonly<WidgetOptions>;
@@ -723,16 +733,31 @@ export class WidgetCore {
   sendMessage(input: unknown): Promise<Message> {
     if (this.#destroyed) return Promise.reject(clientError('DESTROYED'));
     try {
+      if (this.#defaultRoom() === null && !this.#session && !hasRoomId(input)) {
+        // No room yet to default to: the session names it (the bot room). The
+        // message is checked and copied now, as any other, with a stand-in room.
+        const out = this.#prepare(input, PENDING_ROOM);
+        return this.ensureSession().then(() => {
+          const roomId = this.#defaultRoom();
+          if (roomId === null)
+            throw invalidArgument('roomId is required: this widget has no current room', 'roomId');
+          return this.#enqueue({ ...out, roomId });
+        }, rethrow);
+      }
       return this.#enqueue(this.#prepare(input));
     } catch (error) {
       return Promise.reject(toCharlaError(error));
     }
   }
 
+  /** The room a message without roomId goes to: the current one, else the bot room. */
+  #defaultRoom(): string | null {
+    return this.stores.w.$currentRoomId.get() ?? this.#session?.botRoomId ?? null;
+  }
+
   /** The outgoing message, checked (throws VALIDATION_ERROR, sending nothing). */
-  #prepare(input: unknown): OutgoingMessage {
-    const defaultRoom = this.stores.w.$currentRoomId.get() ?? this.#session?.botRoomId ?? null;
-    return toOutgoingMessage(input, { id: uuid(), roomId: defaultRoom });
+  #prepare(input: unknown, roomId = this.#defaultRoom()): OutgoingMessage {
+    return toOutgoingMessage(input, { id: uuid(), roomId });
   }
 
   #enqueue(out: OutgoingMessage): Promise<Message> {

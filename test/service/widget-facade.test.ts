@@ -554,6 +554,17 @@ describe('identity verification from the widget', () => {
 });
 
 describe('widgetInstance as a customer calls it (conformance review)', () => {
+  it('sendMessage without roomId before connect() opens the session and sends to the bot room', async () => {
+    const w = widget();
+    const sent = await w.sendMessage({ type: 'TEXT', text: 'lo primero' });
+    expect(sent.roomId).toBe(w.core.currentSession?.botRoomId);
+    expect(['DELIVERED', 'DELIVERED_CHANNEL']).toContain(sent.status);
+    // The rest of the message is still checked at the call, before any session.
+    const fresh = widget();
+    const e = await rejection(fresh.sendMessage({ type: 'TEXT', text: '' }));
+    expect(e.body.validationError).toHaveProperty('text');
+    expect(fresh.core.currentSession).toBeNull();
+  });
   it('LOCATION takes any finite numeric coordinate in range (no exponent or float noise refused)', async () => {
     const w = widget();
     await w.connect();
