@@ -73,10 +73,13 @@ export function checkPayload(value: unknown): void {
   }
 }
 
+const LIMITS = { lat: 90, lng: 180 } as const;
+
 /**
  * Validates an outgoing message against the schema of its type; throws 400
- * naming the bad fields. Beyond the schema: the media address held to the
- * room posts' rule (https to a public host; loopback when configured).
+ * naming the bad fields. Beyond the schema: coordinates within ±90 / ±180 and
+ * the media address held to the room posts' rule (https to a public host;
+ * loopback when configured).
  */
 export function checkOutgoing(value: unknown, allowLoopbackMedia: boolean): NewMessageInput & { id: string } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -90,6 +93,10 @@ export function checkOutgoing(value: unknown, allowLoopbackMedia: boolean): NewM
   if (!validator.Check(value)) throw validationFailed(validationMap(validator.Errors(value)));
   const v = value as Record<string, unknown>;
   const bad: Record<string, string> = {};
+  for (const [field, max] of Object.entries(LIMITS)) {
+    if (typeof v[field] === 'string' && Math.abs(Number(v[field])) > max)
+      bad[`/${field}`] = `must be between -${max} and ${max}`;
+  }
   if (typeof v['mediaUrl'] === 'string') {
     const problem = mediaUrlProblem(v['mediaUrl'], allowLoopbackMedia);
     if (problem) bad['/mediaUrl'] = problem;

@@ -2,8 +2,8 @@
  * The live gateway as a hostile client would use it: payloads PostgreSQL
  * cannot store, type names that are Object.prototype's, absurd sequence
  * numbers, nesting and keys the HTTP API refuses, media addresses a room post
- * may not use. Each is refused in its acknowledgement with the interface's
- * 400 error body (never E0000), and nothing is stored.
+ * may not use, impossible coordinates. Each is refused in its acknowledgement
+ * with the interface's 400 error body (never E0000), and nothing is stored.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,5 +140,16 @@ describe('live gateway: what a message may say', () => {
       mediaUrl: 'https://cdn.example.com/a.png',
     });
     expect(fine.ok).toBe(true);
+  });
+
+  it('refuses a latitude beyond ±90 or a longitude beyond ±180', async () => {
+    const location = (lat: string, lng: string) => ({ id: randomUUID(), roomId, type: 'LOCATION', lat, lng });
+    expect((await refused('message:send', location('91', '0'))).validationError).toHaveProperty('/lat');
+    expect((await refused('message:send', location('0', '-180.5'))).validationError).toHaveProperty('/lng');
+    expect((await refused('message:send', location('-999', '999'))).validationError).toMatchObject({
+      '/lat': expect.any(String),
+      '/lng': expect.any(String),
+    });
+    expect((await emitAck(socket, 'message:send', location('-90', '180') as never)).ok).toBe(true);
   });
 });
