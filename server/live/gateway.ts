@@ -77,9 +77,9 @@ const LIMITS = { lat: 90, lng: 180 } as const;
 
 /**
  * Validates an outgoing message against the schema of its type; throws 400
- * naming the bad fields. Beyond the schema: coordinates within ±90 / ±180 and
- * the media address held to the room posts' rule (https to a public host;
- * loopback when configured).
+ * naming the bad fields. Beyond the schema: coordinates within ±90 / ±180, the
+ * media address held to the room posts' rule, and the UUID in lower case (one
+ * message whatever the case it is written in, as room posts).
  */
 export function checkOutgoing(value: unknown, allowLoopbackMedia: boolean): NewMessageInput & { id: string } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -104,6 +104,7 @@ export function checkOutgoing(value: unknown, allowLoopbackMedia: boolean): NewM
   if (Object.keys(bad).length) throw validationFailed(bad);
   const out: Record<string, unknown> = {};
   for (const key of fieldsOf[type as string] ?? []) if (v[key] !== undefined) out[key] = v[key];
+  out['id'] = (out['id'] as string).toLowerCase();
   return out as unknown as NewMessageInput & { id: string };
 }
 

@@ -2,12 +2,13 @@
  * The live gateway as a hostile client would use it: payloads PostgreSQL
  * cannot store, type names that are Object.prototype's, absurd sequence
  * numbers, nesting and keys the HTTP API refuses, media addresses a room post
- * may not use, impossible coordinates. Each is refused in its acknowledgement
- * with the interface's 400 error body (never E0000), and nothing is stored.
+ * may not use, impossible coordinates, a UUID resent in capitals. Each is
+ * refused in its acknowledgement with the interface's 400 error body (never
+ * E0000), and nothing is stored.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Ack, ErrorBody } from '../../types/index.ts';
+import type { Ack, ErrorBody, Message } from '../../types/index.ts';
 import { emitAck, startLive, type ClientSocket, type LiveHarness } from './helpers/live.ts';
 
 let h: LiveHarness;
@@ -151,5 +152,21 @@ describe('live gateway: what a message may say', () => {
       '/lng': expect.any(String),
     });
     expect((await emitAck(socket, 'message:send', location('-90', '180') as never)).ok).toBe(true);
+  });
+
+  it('is one message whatever the case of its UUID, as room posts are', async () => {
+    const id = randomUUID();
+    const first = (await emitAck(socket, 'message:send', text({ id }) as never)) as Ack<Message>;
+    const again = (await emitAck(
+      socket,
+      'message:send',
+      text({ id: id.toUpperCase() }) as never,
+    )) as Ack<Message>;
+    expect(first.ok && again.ok).toBe(true);
+    if (!first.ok || !again.ok) return;
+    expect(again.data.id).toBe(first.data.id);
+    expect(again.data.seq).toBe(first.data.seq);
+    const rows = await h.app.charla.db.query('SELECT id FROM messages WHERE lower(id) = $1', [id]);
+    expect(rows.rows).toHaveLength(1);
   });
 });
