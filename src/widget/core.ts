@@ -344,9 +344,24 @@ export class WidgetCore {
     }
     this.#connectPromise = this.#doConnect().catch((error: unknown) => {
       this.#connectPromise = null;
-      throw this.#reportError(error, 'connect');
+      const e = this.#reportError(error, 'connect');
+      this.#connectFailed(e);
+      throw e;
     });
     return this.#connectPromise;
+  }
+
+  /**
+   * The connection could not be made. What waits in the outbox must not
+   * wait for ever: when the service refused (a wrong key, an origin or user
+   * it does not take) it can never go, so it is FAILED with that error (and
+   * retry() stays possible).
+   */
+  #connectFailed(error: CharlaError): void {
+    if (this.#destroyed || error.key === 'DESTROYED' || this.outbox.size === 0) return;
+    if (!error.transient && error.key !== 'UNKNOWN_ERROR') {
+      for (const { message } of this.outbox.list()) this.#fail(String(message.id), error);
+    }
   }
 
   async #doConnect(): Promise<void> {

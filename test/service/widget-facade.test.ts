@@ -553,6 +553,17 @@ describe('identity verification from the widget', () => {
   });
 });
 
+/** A promise's outcome, or 'pending' when it has not settled within `ms`. */
+function within<T>(p: Promise<T>, ms: number): Promise<{ value: T } | { error: unknown } | 'pending'> {
+  return Promise.race([
+    p.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    ),
+    new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms)),
+  ]);
+}
+
 describe('widgetInstance as a customer calls it (conformance review)', () => {
   it('sendMessage without roomId before connect() opens the session and sends to the bot room', async () => {
     const w = widget();
@@ -565,6 +576,22 @@ describe('widgetInstance as a customer calls it (conformance review)', () => {
     expect(e.body.validationError).toHaveProperty('text');
     expect(fresh.core.currentSession).toBeNull();
   });
+
+  it('a send that can never go (the session is refused) rejects with that error and is FAILED, not pending for ever', async () => {
+    const w = serviceWidget(made, { apiKey: 'ck_wrong-key', baseUrl: h.baseUrl, userId: 'nobody' });
+    const errors: string[] = [];
+    w.on('error', (d) => errors.push(`${d.operation}:${d.error.key}`));
+    const roomId = randomUUID();
+    const outcome = await within(w.sendMessage({ roomId, type: 'TEXT', text: 'nunca' }), 5000);
+    expect(outcome).not.toBe('pending');
+    expect((outcome as { error: CharlaError }).error).toBeInstanceOf(CharlaError);
+    expect((outcome as { error: CharlaError }).error.key).toBe('UNAUTHORIZED');
+    expect(w.core.outbox.size).toBe(0);
+    const held = w.core.stores.w.$messagesByRoom.get()[roomId] ?? [];
+    expect(held.map((m) => m.status)).toEqual(['FAILED']);
+    expect(errors).toContain('sendMessage:UNAUTHORIZED');
+  });
+
   it('LOCATION takes any finite numeric coordinate in range (no exponent or float noise refused)', async () => {
     const w = widget();
     await w.connect();
