@@ -101,6 +101,8 @@ const UNKNOWN_ERROR_ATTEMPTS = 5;
  */
 const DROPS_BEFORE_FAILED = 3;
 const RETRY_DELAY_MS = 1_000;
+/** Longest wait between tries of a first connection that could not reach the service. */
+const CONNECT_RETRY_MAX_MS = 30_000;
 const SEEN_FLUSH_MS = 250;
 const READ_REPORT_MS = 250;
 /** Stands in for the room of a message sent before the session named one (a UUID's length, for the size check). */
@@ -163,6 +165,8 @@ export class WidgetCore {
   #wantConnected = false;
   #nudging = false;
   #authRenewals = 0;
+  /** Failed first connections in a row while messages wait (the next try waits longer). */
+  #connectRetries = 0;
   /** autoShow opens the panel after the first sync only. */
   #autoShown = false;
 
@@ -355,13 +359,21 @@ export class WidgetCore {
    * The connection could not be made. What waits in the outbox must not
    * wait for ever: when the service refused (a wrong key, an origin or user
    * it does not take) it can never go, so it is FAILED with that error (and
-   * retry() stays possible).
+   * retry() stays possible); when the service could not be reached, the
+   * widget tries again, later and later, while something waits.
    */
   #connectFailed(error: CharlaError): void {
     if (this.#destroyed || error.key === 'DESTROYED' || this.outbox.size === 0) return;
     if (!error.transient && error.key !== 'UNKNOWN_ERROR') {
       for (const { message } of this.outbox.list()) this.#fail(String(message.id), error);
+      return;
     }
+    const delay = Math.min(RETRY_DELAY_MS * 2 ** this.#connectRetries, CONNECT_RETRY_MAX_MS);
+    this.#connectRetries++;
+    this.#later(() => {
+      if (this.#wantConnected && !this.#connectPromise && this.outbox.size > 0)
+        this.connect().catch(() => undefined);
+    }, delay);
   }
 
   async #doConnect(): Promise<void> {
@@ -392,7 +404,12 @@ export class WidgetCore {
    */
   reconnectNow(): void {
     const socket = this.#socket;
-    if (!socket || !this.#wantConnected || this.#destroyed) return;
+    if (!this.#wantConnected || this.#destroyed) return;
+    if (!socket) {
+      // The first connection never came up (no network then): try now.
+      if (!this.#connectPromise) this.connect().catch(() => undefined);
+      return;
+    }
     if (socket.connected) {
       // The link outlived the outage.
       if (this.#synced) this.#setConnection('connected');
@@ -497,6 +514,7 @@ export class WidgetCore {
           this.#baseline.set(r.id, r.lastSeq);
       }
       this.#synced = true;
+      this.#connectRetries = 0;
       this.#setConnection('connected');
       this.flush();
       const first = this.#firstSync;

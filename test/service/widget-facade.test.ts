@@ -592,6 +592,26 @@ describe('widgetInstance as a customer calls it (conformance review)', () => {
     expect(errors).toContain('sendMessage:UNAUTHORIZED');
   });
 
+  it('a message queued while the service is unreachable goes once it can be reached', async () => {
+    let down = true;
+    const flaky: typeof fetch = (input, init) =>
+      down ? Promise.reject(new TypeError('Failed to fetch')) : fetch(input, init);
+    const first = widget();
+    await first.connect();
+    const roomId = first.stores.$currentRoomId.get() as string;
+    const userId = first.userId;
+    first.destroy();
+    const w = serviceWidget(made, { apiKey, baseUrl: h.baseUrl, userId, fetch: flaky });
+    const pending = w.sendMessage({ roomId, type: 'TEXT', text: 'cuando vuelva' });
+    await waitFor(() => w.stores.$connection.get() === 'error', 5000, 'the first attempt fails');
+    down = false;
+    const outcome = await within(pending, 10_000);
+    expect(outcome).not.toBe('pending');
+    const sent = (outcome as { value: Message }).value;
+    expect(sent.status).toMatch(/^DELIVERED/);
+    expect(w.stores.$connection.get()).toBe('connected');
+  });
+
   it('LOCATION takes any finite numeric coordinate in range (no exponent or float noise refused)', async () => {
     const w = widget();
     await w.connect();
