@@ -6,9 +6,25 @@
  * as fastify's own parser does; so are bodies nested deeper than
  * MAX_JSON_DEPTH (storing them would overflow the stack). JSON is the only body these routes take:
  * fastify's text/plain parser is removed, so any other content type is 415.
+ *
+ * JSON is UTF-8 (RFC 8259): a body that declares another charset is 415;
+ * bytes that are not UTF-8 are 400. Read as UTF-8 anyway, they would have
+ * been stored with U+FFFD in place of what was sent.
  */
-import type { FastifyInstance } from 'fastify';
-import { validationFailed } from './errors.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError, validationFailed } from './errors.ts';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Why a JSON body cannot be read as sent (its charset), or null. */
+function unreadable(request: FastifyRequest): string | null {
+  const type = request.headers['content-type'] ?? '';
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(type)?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    return `JSON bodies are UTF-8; charset=${charset} is not accepted.`;
+  }
+  return null;
+}
 
 /** The deepest nesting of objects and arrays a body may have (the interface's deepest is under 10). */
 export const MAX_JSON_DEPTH = 64;
@@ -43,8 +59,19 @@ export function poisoned(value: unknown, depth = 0): boolean {
 export function installJsonParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const refusal = unreadable(request);
+    if (refusal) {
+      done(new ApiError('UNSUPPORTED_CONTENT_TYPE', { message: refusal }), undefined);
+      return;
+    }
+    let text: string;
+    try {
+      text = typeof body === 'string' ? body : utf8.decode(body);
+    } catch {
+      done(validationFailed({ '/': 'body is not valid UTF-8' }, 'Body is not valid UTF-8.'), undefined);
+      return;
+    }
     if (text.trim() === '') {
       done(null, undefined);
       return;
