@@ -7,17 +7,22 @@
  * MAX_JSON_DEPTH (storing them would overflow the stack). JSON is the only body these routes take:
  * fastify's text/plain parser is removed, so any other content type is 415.
  *
- * JSON is UTF-8 (RFC 8259): a body that declares another charset is 415;
- * bytes that are not UTF-8 are 400. Read as UTF-8 anyway, they would have
- * been stored with U+FFFD in place of what was sent.
+ * JSON is UTF-8 (RFC 8259): a body that declares another charset, or comes
+ * compressed (a Content-Encoding other than identity, which nothing here
+ * decodes), is 415; bytes that are not UTF-8 are 400. Read as UTF-8 anyway,
+ * they would have been stored with U+FFFD in place of what was sent.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, validationFailed } from './errors.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Why a JSON body cannot be read as sent (its charset), or null. */
+/** Why a JSON body cannot be read as sent (its charset or its coding), or null. */
 function unreadable(request: FastifyRequest): string | null {
+  const coding = request.headers['content-encoding'];
+  if (typeof coding === 'string' && coding.trim() !== '' && coding.trim().toLowerCase() !== 'identity') {
+    return `Content-Encoding ${coding.trim()} is not accepted: send the body uncompressed.`;
+  }
   const type = request.headers['content-type'] ?? '';
   const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(type)?.[1]?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {

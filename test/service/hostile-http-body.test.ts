@@ -1,8 +1,10 @@
 /**
  * JSON bodies as a hostile or careless client sends them: another charset
- * than UTF-8, bytes that are not UTF-8. None may be read as something else
- * and stored: 415 or 400 with the interface's error body, nothing stored.
+ * than UTF-8, bytes that are not UTF-8, a compressed body the service does
+ * not decode. None may be read as something else and stored: 415 or 400 with
+ * the interface's error body, nothing stored.
  */
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorBody } from '../../types/index.ts';
 import { BASIC, startServer, type Server } from './helpers/http.ts';
@@ -81,5 +83,29 @@ describe('JSON bodies are UTF-8', () => {
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       expect((await messagesTo(userId)).map((m) => m.body.text)).toEqual(['café ☕']);
     }
+  });
+});
+
+describe('compressed bodies', () => {
+  it('refuses a Content-Encoding the service does not decode with 415, not a 400 about JSON or a silent read', async () => {
+    const gz = await send(gzipSync(json('gzip-user', 'hola')), {
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    });
+    expect(gz.status).toBe(415);
+    expect(String(gz.body.message)).toContain('Content-Encoding');
+    // Claimed but not done: the plain bytes are not read as if the claim were false.
+    const br = await send(json('br-user', 'hola'), {
+      'content-type': 'application/json',
+      'content-encoding': 'br',
+    });
+    expect(br.status).toBe(415);
+    expect(await messagesTo('gzip-user')).toEqual([]);
+    expect(await messagesTo('br-user')).toEqual([]);
+    const identity = await send(json('identity-user', 'hola'), {
+      'content-type': 'application/json',
+      'content-encoding': 'identity',
+    });
+    expect(identity.status).toBe(200);
   });
 });
