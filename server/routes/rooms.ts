@@ -85,6 +85,16 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
           if (problem) bad[`/messages/${i}/mediaUrl`] = problem;
         }
       });
+      // One id twice in a request is one message sent twice (the second is its
+      // duplicate); with other content it would be silently dropped, so it is refused.
+      const firstAt = new Map<string, number>();
+      messages.forEach((m, i) => {
+        const id = m.id.toLowerCase();
+        const j = firstAt.get(id);
+        if (j === undefined) firstAt.set(id, i);
+        else if (JSON.stringify({ ...messages[j], id }) !== JSON.stringify({ ...m, id }))
+          bad[`/messages/${i}/id`] = `repeats the id of /messages/${j} with other content`;
+      });
       if (Object.keys(bad).length) throw validationFailed(bad);
       const room = await charla.messaging.findRoom(roomId);
       if (!room)
