@@ -291,6 +291,8 @@ export class WidgetInstance {
   /** Adds a member (a Contact, or a user id) to a room. Resolves with the service's ApiResponse (or its text answer). */
   addMember(member: Contact | string, roomId: string): Promise<ApiResponse | string> {
     return attempt(() => {
+      if (typeof member !== 'string' && (typeof member !== 'object' || member === null))
+        throw invalidArgument('member must be a Contact ({ id, names? }) or a user id string', 'member');
       const m = typeof member === 'string' ? requireId(member, 'member') : requireContact(member, 'member');
       requireId(roomId, 'roomId');
       return this.core.postApi<ApiResponse | string>(routePath(ROUTES.widgetRoomMembers, { roomId }), {

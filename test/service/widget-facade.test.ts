@@ -612,6 +612,13 @@ describe('widgetInstance as a customer calls it (conformance review)', () => {
     expect(w.stores.$connection.get()).toBe('connected');
   });
 
+  it('addMember with neither a Contact nor an id string says what it takes', async () => {
+    const w = widget();
+    const e = await rejection(w.addMember(77 as unknown as string, 'r1'));
+    expect(e.key).toBe('VALIDATION_ERROR');
+    expect(e.body.validationError['member']).toMatch(/Contact.*id string/);
+  });
+
   it('LOCATION takes any finite numeric coordinate in range (no exponent or float noise refused)', async () => {
     const w = widget();
     await w.connect();
