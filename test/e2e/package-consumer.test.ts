@@ -1,0 +1,126 @@
+/**
+ * Charla as a package: what `npm pack` makes of the build, installed the way a
+ * customer's SPA or a business's Node backend installs it (the tarball under
+ * node_modules/charla, its dependencies beside it), then compiled with their
+ * TypeScript settings and run with their Node. Offline: the tarball is
+ * unpacked by hand and the repository's node_modules is linked in.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, posix } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT } from './helpers.ts';
+
+interface PackageJson {
+  name: string;
+  exports: Record<string, string | Record<string, string>>;
+}
+
+let work: string;
+/** The consumer project: package.json, sources, node_modules/charla from the tarball. */
+let consumer: string;
+/** Paths in the tarball, relative to its package/ folder. */
+let packed: string[];
+let pkg: PackageJson;
+
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+function run(command: string, args: string[], cwd: string): { status: number; output: string } {
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status ?? 1, output: `${r.stdout}${r.stderr}` };
+}
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+/** Module specifiers of import/export statements and import() types. */
+function specifiers(code: string): string[] {
+  const found: string[] = [];
+  for (const m of code.matchAll(/(?:^|[\s;}])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]/g))
+    found.push(m[1]!);
+  for (const m of code.matchAll(/(?:^|[\s;])import\s*['"]([^'"]+)['"]/g)) found.push(m[1]!);
+  for (const m of code.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(m[1]!);
+  return found;
+}
+
+beforeAll(() => {
+  ensureBuilt();
+  work = mkdtempSync(join(tmpdir(), 'charla-package-'));
+  // Pack a copy: others rebuild dist/ while tests run (helpers.ts keeps a snapshot of it).
+  const stage = join(work, 'stage');
+  mkdirSync(stage);
+  for (const f of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'custom-elements.json', 'types'])
+    if (existsSync(join(ROOT, f))) cpSync(join(ROOT, f), join(stage, f), { recursive: true });
+  cpSync(process.env['CHARLA_DIST_DIR'] ?? join(ROOT, 'dist'), join(stage, 'dist'), { recursive: true });
+  const out = execFileSync(
+    'npm',
+    ['pack', '--json', '--offline', '--ignore-scripts', '--pack-destination', work],
+    {
+      cwd: stage,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
+  packed = info!.files.map((f) => f.path).sort();
+
+  consumer = join(work, 'consumer');
+  const modules = join(consumer, 'node_modules');
+  mkdirSync(join(modules, 'charla'), { recursive: true });
+  execFileSync('tar', [
+    'xzf',
+    join(work, info!.filename),
+    '-C',
+    join(modules, 'charla'),
+    '--strip-components=1',
+  ]);
+  pkg = JSON.parse(readFileSync(join(modules, 'charla', 'package.json'), 'utf8')) as PackageJson;
+  for (const entry of readdirSync(join(ROOT, 'node_modules'))) {
+    if (entry === 'charla' || entry.startsWith('.')) continue;
+    symlinkSync(join(ROOT, 'node_modules', entry), join(modules, entry));
+  }
+  write(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+}, 120_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the charla tarball', () => {
+  it('holds every file its exports and declarations name', () => {
+    const targets = Object.values(pkg.exports).flatMap((t) =>
+      typeof t === 'string' ? [t] : Object.values(t),
+    );
+    for (const target of targets)
+      expect(packed, `exports target ${target}`).toContain(posix.normalize(target));
+    for (const file of packed.filter((p) => p.endsWith('.d.ts') || /^dist\/.*\.js$/.test(p))) {
+      const code = readFileSync(join(consumer, 'node_modules', 'charla', file), 'utf8');
+      for (const spec of specifiers(code).filter((s) => s.startsWith('.'))) {
+        const target = posix.join(posix.dirname(file), spec);
+        const wanted = file.endsWith('.d.ts') ? target.replace(/\.(ts|js)$/, '.d.ts') : target;
+        expect(packed, `${file} imports ${spec}`).toContain(wanted);
+      }
+    }
+  });
+
+  it('ships the bundles, declarations and manifest, not sources or the demo pages', () => {
+    const extra = packed.filter(
+      (p) =>
+        p.startsWith('dist/demo/') || p.startsWith('src/') || (p.endsWith('.ts') && !p.endsWith('.d.ts')),
+    );
+    expect(extra).toEqual([]);
+  });
+});
