@@ -17,6 +17,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +26,8 @@ import { ensureBuilt, ROOT } from './helpers.ts';
 interface PackageJson {
   name: string;
   exports: Record<string, string | Record<string, string>>;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
 }
 
 let work: string;
@@ -44,6 +47,12 @@ function run(command: string, args: string[], cwd: string): { status: number; ou
 function write(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
+}
+
+/** The package a bare specifier names: `lit/decorators.js` -> `lit`, `@lit-labs/virtualizer/x` -> `@lit-labs/virtualizer`. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
 }
 
 /** Module specifiers of import/export statements and import() types. */
@@ -122,5 +131,24 @@ describe('the charla tarball', () => {
         p.startsWith('dist/demo/') || p.startsWith('src/') || (p.endsWith('.ts') && !p.endsWith('.d.ts')),
     );
     expect(extra).toEqual([]);
+  });
+
+  it('depends on exactly the packages its published code imports', () => {
+    const shipped = packed.filter((p) => /^dist\/[^/]+\.js$|\.d\.ts$/.test(p) && !p.includes('.iife.'));
+    const imported = new Set<string>();
+    for (const file of shipped) {
+      const code = readFileSync(join(consumer, 'node_modules', 'charla', file), 'utf8')
+        // Doc comments show imports of charla itself (`import { createClient } from 'charla/api'`).
+        .replace(/\/\*[\s\S]*?\*\//g, '');
+      for (const spec of specifiers(code)) {
+        if (spec.startsWith('.') || spec.startsWith('node:') || builtinModules.includes(spec)) continue;
+        imported.add(packageOf(spec));
+      }
+    }
+    imported.delete('charla');
+    // The declarations name lit-html themselves (`render(): import("lit-html").TemplateResult`), so it
+    // must be a dependency of ours: under Yarn PnP or pnpm without hoisting, lit's own does not count.
+    const declared = Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies }).sort();
+    expect(declared).toEqual([...imported].sort());
   });
 });
