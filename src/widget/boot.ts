@@ -285,7 +285,10 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
         }
         for (const [name, args, ok, fail] of calls.splice(0)) {
           try {
-            ok((w[name] as (...a: unknown[]) => unknown)(...args));
+            const method = w[name];
+            // A misspelt name was queued like any call: it rejects with a clear error, not a TypeError.
+            if (typeof method !== 'function') throw bootError(`Charla: ${name} is not a widget method`, name);
+            ok((method as (...a: unknown[]) => unknown).apply(w, args));
           } catch (e) {
             fail(e);
           }
@@ -346,8 +349,9 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
         const v = real[prop];
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(real) : v;
       }
-      if (prop === 'stores') {
-        if (!warned) console.warn('Charla: use (await handle.ready).stores');
+      // The instance's values (not methods) exist once it does: read them from `await handle.ready`.
+      if (prop === 'stores' || prop === 'userId' || prop === 'core' || prop === 'context') {
+        if (!warned) console.warn(`Charla: use (await handle.ready).${prop}`);
         warned = true;
         return undefined;
       }

@@ -357,6 +357,32 @@ describe('script-tag boot', () => {
     }
   });
 
+  it("before load a handle's values (userId, core, context) are undefined, and a misspelt method rejects with a VALIDATION_ERROR naming it", async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const charla = boot(script({}), loadFull, '0.1.0');
+      const handle = charla.createWidget({
+        apiKey: 'KEY-values-0000000',
+        baseUrl: 'http://localhost:9',
+        fetch: offline,
+      });
+      for (const name of ['userId', 'core', 'context']) expect(handle[name]).toBeUndefined();
+      const typo = (handle['sendMesage'] as (m: object) => Promise<unknown>)({ type: 'TEXT', text: 'hola' });
+      const real = (await hover(handle)) as unknown as WidgetInstance;
+      const error = await typo.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expectCharlaError(error, 'VALIDATION_ERROR', 'E0400');
+      expect(error.message).toMatch(/sendMesage is not a widget method/);
+      expect(error.body.validationError).toHaveProperty('sendMesage');
+      expect(handle['userId']).toBe(real.userId);
+      expect(typeof handle['userId']).toBe('string');
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('destroying the instance a handle gave takes the handle off Charla.widgets', async () => {
     const charla = boot(script({}), loadFull, '0.1.0');
     const handle = charla.createWidget({
