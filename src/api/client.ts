@@ -203,7 +203,9 @@ export function createClient(options: ClientOptions): CharlaClient {
     return json as T;
   }
 
-  const sendBotMessage = (botId: string, message: BotMessage): Promise<BotMessageResult> => {
+  // Methods are async so that arguments refused before sending reject the promise, as the service's
+  // refusals do, instead of throwing where the call is made (a .catch() or allSettled would miss it).
+  const sendBotMessage = async (botId: string, message: BotMessage): Promise<BotMessageResult> => {
     requireId('botId', botId);
     fail(checkBotMessage(message, v));
     return request<BotMessageResult>('POST', routePath(ROUTES.botMessages, { botId }), message);
@@ -212,7 +214,7 @@ export function createClient(options: ClientOptions): CharlaClient {
   return {
     request,
 
-    listCampaigns(query) {
+    async listCampaigns(query) {
       fail(checkListQuery(query));
       const params = new URLSearchParams();
       for (const [k, value] of Object.entries(query))
@@ -220,43 +222,43 @@ export function createClient(options: ClientOptions): CharlaClient {
       return request('GET', `${ROUTES.listCampaigns}?${params.toString()}`);
     },
 
-    createCampaign(body) {
+    async createCampaign(body) {
       fail(checkCampaignCreate(body, v));
       return request('POST', ROUTES.createCampaign, body);
     },
 
-    cancelCampaign(campaignId) {
+    async cancelCampaign(campaignId) {
       requireId('campaignId', campaignId);
       return request('DELETE', routePath(ROUTES.campaign, { campaignId }));
     },
 
-    updateCampaign(campaignId, body) {
+    async updateCampaign(campaignId, body) {
       requireId('campaignId', campaignId);
       fail(checkCampaignUpdate(body));
       return request('PUT', routePath(ROUTES.campaign, { campaignId }), body);
     },
 
-    createWidget(body) {
+    async createWidget(body) {
       fail(checkWidgetCreate(body));
       return request('POST', ROUTES.createWidget, body);
     },
 
     sendBotMessage,
 
-    sendText(botId, userId, text) {
+    async sendText(botId, userId, text) {
       return sendBotMessage(botId, { type: 'text', userId, text });
     },
 
-    sendOptions(botId, userId, text, buttons) {
+    async sendOptions(botId, userId, text, buttons) {
       const b: Buttons = Array.isArray(buttons) ? { options: buttons } : buttons;
       return sendBotMessage(botId, { type: 'text', userId, text, buttons: b });
     },
 
-    sendContacts(botId, userId, contacts) {
+    async sendContacts(botId, userId, contacts) {
       return sendBotMessage(botId, { type: 'contacts', userId, contacts });
     },
 
-    sendVoiceCall(botId, userId, { text, displayText, header }) {
+    async sendVoiceCall(botId, userId, { text, displayText, header }) {
       return sendBotMessage(botId, {
         type: 'voice_call',
         userId,
@@ -266,7 +268,7 @@ export function createClient(options: ClientOptions): CharlaClient {
       });
     },
 
-    sendVideo(botId, userId, mediaUrl, caption) {
+    async sendVideo(botId, userId, mediaUrl, caption) {
       return sendBotMessage(botId, {
         type: 'video',
         userId,
@@ -275,22 +277,22 @@ export function createClient(options: ClientOptions): CharlaClient {
       });
     },
 
-    sendContactInfoRequest(botId, userId, text) {
+    async sendContactInfoRequest(botId, userId, text) {
       return sendBotMessage(botId, { type: 'contact_info_request', userId, text });
     },
 
-    postRoomMessages(roomId, body) {
+    async postRoomMessages(roomId, body) {
       requireId('roomId', roomId);
       fail(checkRoomPost(body, v));
       return request('POST', routePath(ROUTES.roomMessage, { roomId }), body);
     },
 
-    refreshAsset(body) {
+    async refreshAsset(body) {
       fail(checkAssetsRefresh(body));
       return request('POST', ROUTES.assetsRefresh, body);
     },
 
-    openapi() {
+    async openapi() {
       return request('GET', ROUTES.openapi);
     },
   };

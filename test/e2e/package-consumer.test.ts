@@ -152,3 +152,42 @@ describe('the charla tarball', () => {
     expect(declared).toEqual([...imported].sort());
   });
 });
+
+describe('a Node 20 backend using charla/api', () => {
+  /** Calls with bad arguments: each must reject its promise (as docs/api-client.md says), never throw. */
+  const USE_CLIENT = (load: string) => `${load}
+const charla = createClient({ baseUrl: 'https://charla.example.com', clientId: 'id', clientSecret: 'secret' });
+const calls = {
+  sendText: () => charla.sendText('demo-bot', '', 'Hola'),
+  listCampaigns: () => charla.listCampaigns({ botId: 'demo-bot', startAt: 'yesterday', endAt: '2026-01-01' }),
+  cancelCampaign: () => charla.cancelCampaign(''),
+  refreshAsset: () => charla.refreshAsset({ resourceUrl: 'https://charla.example.com/v1/media/a', ttl: 1 }),
+};
+(async () => {
+  for (const [name, call] of Object.entries(calls)) {
+    let outcome;
+    try {
+      outcome = await call().then(
+        () => 'resolved',
+        (error) => \`rejected \${error instanceof CharlaApiError} \${error.key}\`,
+      );
+    } catch (error) {
+      outcome = \`threw \${error.key}\`;
+    }
+    console.log(name, outcome);
+  }
+})();
+`;
+  const EXPECTED = ['sendText', 'listCampaigns', 'cancelCampaign', 'refreshAsset']
+    .map((name) => `${name} rejected true VALIDATION_ERROR`)
+    .join('\n');
+
+  it('runs as an ES module; bad arguments reject the promise', () => {
+    write(
+      join(consumer, 'backend', 'esm.mjs'),
+      USE_CLIENT(`import { createClient, CharlaApiError } from 'charla/api';`),
+    );
+    const r = run(process.execPath, ['backend/esm.mjs'], consumer);
+    expect(r.output.trim()).toBe(EXPECTED);
+  });
+});
