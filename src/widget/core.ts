@@ -232,8 +232,14 @@ export class WidgetCore {
     this.element?.dispatchEvent(domEventFor(name, detail));
   }
 
+  /** Errors already reported, with their operations: a refused handshake reaches connect()'s own catch too. */
+  readonly #reported = new WeakMap<CharlaError, Set<string>>();
+
   #reportError(error: unknown, operation: string): CharlaError {
     const e = toCharlaError(error);
+    const operations = this.#reported.get(e) ?? new Set<string>();
+    if (operations.has(operation)) return e;
+    this.#reported.set(e, operations.add(operation));
     // What the visitor reads: the error's text for people, in the widget's language.
     const forPeople = e.body.error.clientMessages?.[this.stores.w.$language.get()];
     this.stores.w.$lastError.set({

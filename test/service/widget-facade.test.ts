@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERRORS, type Message } from '../../types/index.ts';
+import { ERRORS, errorBody, type Message } from '../../types/index.ts';
 import type { SendableMessage, WidgetInstance } from '../../src/widget/instance.ts';
 import { CharlaError } from '../../src/transport/errors.ts';
 import type { MembershipDetail } from '../../src/events/index.ts';
@@ -412,6 +412,31 @@ describe('widgetInstance against the service', () => {
     expect(w.core.currentSession?.token).not.toBe('not-a-valid-token');
     const m = await w.sendMessage({ type: 'TEXT', text: 'sigo aquí' });
     expect(m.seq).toBeTypeOf('number');
+  });
+
+  it('a handshake the service refuses (and no new session to be had) is one error event, not two', async () => {
+    let sessions = 0;
+    // The first session is the service's; every later one is refused (a key revoked meanwhile).
+    const refusingLater: typeof fetch = async (input, init) => {
+      if (String(input).includes('/session') && ++sessions > 1)
+        return Response.json(errorBody('UNAUTHORIZED'), { status: 401 });
+      return fetch(input, init);
+    };
+    const w = serviceWidget(made, {
+      apiKey,
+      baseUrl: h.baseUrl,
+      userId: `hs-${randomUUID()}`,
+      fetch: refusingLater,
+    });
+    const errors: string[] = [];
+    w.on('error', (d) => errors.push(`${d.operation}:${d.error.key}`));
+    const session = (await w.core.ensureSession()) as { token: string };
+    session.token = 'not-a-valid-token';
+    const e = await rejection(w.connect());
+    expect(e.key).toBe('UNAUTHORIZED');
+    expect(sessions).toBe(2);
+    expect(errors).toEqual(['connect:UNAUTHORIZED']);
+    expect(w.stores.$connection.get()).toBe('error');
   });
 
   it('rejects connect() with the service error when the origin is not allowed', async () => {
