@@ -190,4 +190,13 @@ const calls = {
     const r = run(process.execPath, ['backend/esm.mjs'], consumer);
     expect(r.output.trim()).toBe(EXPECTED);
   });
+
+  it('runs from CommonJS (require of an ES module, Node 20.19+)', () => {
+    write(
+      join(consumer, 'backend', 'cjs.cjs'),
+      USE_CLIENT(`const { createClient, CharlaApiError } = require('charla/api');`),
+    );
+    const r = run(process.execPath, ['backend/cjs.cjs'], consumer);
+    expect(r.output.trim()).toBe(EXPECTED);
+  });
 });
