@@ -17,7 +17,7 @@ export interface SocketOptions {
   reconnectionDelay?: number;
   reconnectionDelayMax?: number;
   /** Force transports (tests and benches use websocket only). */
-  transports?: ('websocket' | 'polling' | 'webtransport')[];
+  transports?: ('websocket' | 'polling')[];
 }
 
 export const ACK_TIMEOUT_MS = 10_000;

@@ -79,8 +79,8 @@ export interface WidgetOptions {
   requestTimeoutMs?: number;
   /** Socket acknowledgement timeout in ms. Default 10000. */
   ackTimeoutMs?: number;
-  /** socket.io transports. Default websocket, then polling. */
-  transports?: ('websocket' | 'polling' | 'webtransport')[];
+  /** socket.io transports. Default websocket, then polling (the service offers no WebTransport). */
+  transports?: ('websocket' | 'polling')[];
   /** Reconnection delay bounds in ms. */
   reconnectionDelay?: number;
   reconnectionDelayMax?: number;
