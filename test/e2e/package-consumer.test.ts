@@ -199,4 +199,34 @@ const calls = {
     const r = run(process.execPath, ['backend/cjs.cjs'], consumer);
     expect(r.output.trim()).toBe(EXPECTED);
   });
+
+  it('finds the types of charla and charla/api under moduleResolution node10 (module commonjs)', () => {
+    write(
+      join(consumer, 'backend', 'legacy.ts'),
+      `import { createClient, type CampaignResult } from 'charla/api';
+export const charla = createClient({ baseUrl: 'https://charla.example.com', companyToken: 'token' });
+export const cancel = (id: string): Promise<CampaignResult> => charla.cancelCampaign(id);
+export type { Message } from 'charla';
+`,
+    );
+    write(
+      join(consumer, 'tsconfig.legacy.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'commonjs',
+          moduleResolution: 'node10',
+          ignoreDeprecations: '6.0',
+          strict: true,
+          noEmit: true,
+          skipDefaultLibCheck: true,
+          types: [],
+        },
+        files: ['backend/legacy.ts'],
+      }),
+    );
+    const r = run(process.execPath, [TSC, '-p', 'tsconfig.legacy.json'], consumer);
+    expect(r.output).toBe('');
+    expect(r.status).toBe(0);
+  });
 });
