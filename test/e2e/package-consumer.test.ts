@@ -21,6 +21,7 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as events from '../../src/events/index.ts';
 import { ensureBuilt, ROOT } from './helpers.ts';
 
 interface PackageJson {
@@ -150,6 +151,25 @@ describe('the charla tarball', () => {
     // must be a dependency of ours: under Yarn PnP or pnpm without hoisting, lit's own does not count.
     const declared = Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies }).sort();
     expect(declared).toEqual([...imported].sort());
+  });
+});
+
+describe('custom-elements.json', () => {
+  it('lists the events <charla-widget> dispatches', () => {
+    const manifest = JSON.parse(
+      readFileSync(join(consumer, 'node_modules', 'charla', 'custom-elements.json'), 'utf8'),
+    ) as { modules: { declarations?: { tagName?: string; events?: { name: string }[] }[] }[] };
+    const widget = manifest.modules
+      .flatMap((m) => m.declarations ?? [])
+      .find((d) => d.tagName === 'charla-widget');
+    const dispatched = (Object.values(events) as unknown[])
+      .filter(
+        (e): e is new (detail: never) => Event => typeof e === 'function' && e.prototype instanceof Event,
+      )
+      .map((EventClass) => new EventClass({} as never).type)
+      .sort();
+    expect(dispatched).toHaveLength(7);
+    expect((widget?.events ?? []).map((e) => e.name).sort()).toEqual(dispatched);
   });
 });
 
