@@ -105,7 +105,8 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     if (status === 413) return sendError(reply, new ApiError('PAYLOAD_TOO_LARGE'));
     if (status === 415) return sendError(reply, new ApiError('UNSUPPORTED_CONTENT_TYPE'));
-    if (status === 404) return sendError(reply, new ApiError('NOT_FOUND'));
+    // The static files' refusals (`//etc/passwd`, `/demo/../../x`, a NUL): nothing is there to find.
+    if (status === 404 || status === 403) return sendError(reply, new ApiError('NOT_FOUND'));
     if (status === 429) return sendError(reply, new ApiError('RATE_LIMITED'));
     if (status >= 400 && status < 500) {
       return sendError(reply, validationFailed({ '/': error.message }, error.message));

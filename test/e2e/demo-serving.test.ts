@@ -68,6 +68,26 @@ describe('the demo as served', () => {
     expect((await fetch(`${service.base}/src/spa.ts`)).status).toBe(404);
   });
 
+  it('answers paths that climb out of the served folders with 404 and the error body', async () => {
+    const { request } = await import('node:http');
+    // fetch() would tidy `..` and `//` away: the path goes on the wire as written.
+    const raw = (path: string) =>
+      new Promise<{ status: number; body: { error?: { key?: string } } }>((resolve, reject) => {
+        const req = request(`${service.base}/`, { path }, (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString('utf8')));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    for (const path of ['//etc/passwd', '/%00', '/demo/../../package.json', '/dist/../package.json']) {
+      const res = await raw(path);
+      expect(res.status, path).toBe(404);
+      expect(res.body.error?.key, path).toBe('NOT_FOUND');
+    }
+  });
+
   it('embeds the keys the seed creates', () => {
     expect(DEMO_NORMAL_API_KEY).toBe(SEED_NORMAL_KEY);
     expect(DEMO_GROUP_API_KEY).toBe(SEED_GROUP_KEY);
