@@ -5,7 +5,7 @@
  * TypeScript settings and run with their Node. Offline: the tarball is
  * unpacked by hand and the repository's node_modules is linked in.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -44,6 +44,74 @@ function run(command: string, args: string[], cwd: string): { status: number; ou
   const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 60_000 });
   return { status: r.status ?? 1, output: `${r.stdout}${r.stderr}` };
 }
+
+/** tsc -p <config> in the consumer, started at once: the compilations run side by side. */
+function tsc(config: string): Promise<{ status: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [TSC, '-p', config],
+      { cwd: consumer, timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ status: error ? 1 : 0, output: `${stdout}${stderr}` }),
+    );
+  });
+}
+
+/** Consumer sources and the tsconfig that compiles each, by test. */
+const COMPILE_OPTIONS = {
+  target: 'ES2022',
+  lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+  strict: true,
+  noEmit: true,
+  skipLibCheck: false,
+  skipDefaultLibCheck: true,
+  types: [],
+};
+
+/** README, "ESM (single-page apps)" and "The widgetInstance API", in a strict TypeScript SPA. */
+const README_ESM = `import { createWidget } from 'charla';
+
+const widgetInstance = createWidget({
+  apiKey: 'KEY',
+  baseUrl: 'https://YOUR-CHARLA', // default: the page's origin
+  userId: 'user-42', // default: a UUID made once and kept per API key
+  userNames: 'Ana',
+  container: document.querySelector('#chat'), // default document.body
+  autoShow: false, // true: open the panel once connected
+});
+await widgetInstance.connect();
+await widgetInstance.sendMessage({ type: 'TEXT', text: 'Hola' });
+await widgetInstance.sendMessage({ type: 'EVENT', slug: 'page-view', description: 'pricing', eventPayload: { path: '/precios' } });
+widgetInstance.on('message', ({ roomId, message }) => console.log(roomId, message.id));
+document.querySelector('charla-widget')?.addEventListener('charla-connection', (e) => console.log(e.detail.state));
+widgetInstance.destroy();
+`;
+
+/** A backend on TypeScript's old resolution (node10, the default of module commonjs), which ignores exports. */
+const LEGACY_BACKEND = `import { createClient, type CampaignResult } from 'charla/api';
+export const charla = createClient({ baseUrl: 'https://charla.example.com', companyToken: 'token' });
+export const cancel = (id: string): Promise<CampaignResult> => charla.cancelCampaign(id);
+export type { Message } from 'charla';
+`;
+
+const COMPILATIONS = {
+  'spa-bundler': {
+    source: 'spa/main.ts',
+    text: README_ESM,
+    options: { module: 'ESNext', moduleResolution: 'bundler' },
+  },
+  'spa-nodenext': {
+    source: 'spa/main.ts',
+    text: README_ESM,
+    options: { module: 'nodenext', moduleResolution: 'nodenext' },
+  },
+  'backend-node10': {
+    source: 'backend/legacy.ts',
+    text: LEGACY_BACKEND,
+    options: { module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0' },
+  },
+} as const;
+let compiled: Record<keyof typeof COMPILATIONS, Promise<{ status: number; output: string }>>;
 
 function write(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -103,6 +171,18 @@ beforeAll(() => {
     symlinkSync(join(ROOT, 'node_modules', entry), join(modules, entry));
   }
   write(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  for (const [name, { source, text, options }] of Object.entries(COMPILATIONS)) {
+    write(join(consumer, source), text);
+    write(
+      join(consumer, `tsconfig.${name}.json`),
+      JSON.stringify({ compilerOptions: { ...COMPILE_OPTIONS, ...options }, files: [source] }),
+    );
+  }
+  compiled = {
+    'spa-bundler': tsc('tsconfig.spa-bundler.json'),
+    'spa-nodenext': tsc('tsconfig.spa-nodenext.json'),
+    'backend-node10': tsc('tsconfig.backend-node10.json'),
+  };
 }, 120_000);
 
 afterAll(() => {
@@ -151,6 +231,14 @@ describe('the charla tarball', () => {
     // must be a dependency of ours: under Yarn PnP or pnpm without hoisting, lit's own does not count.
     const declared = Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies }).sort();
     expect(declared).toEqual([...imported].sort());
+  });
+});
+
+describe('a TypeScript SPA (strict) importing charla as the README shows', () => {
+  it.each(['bundler', 'nodenext'] as const)('compiles with moduleResolution %s', async (resolution) => {
+    const r = await compiled[`spa-${resolution}`];
+    expect(r.output).toBe('');
+    expect(r.status).toBe(0);
   });
 });
 
@@ -220,32 +308,8 @@ const calls = {
     expect(r.output.trim()).toBe(EXPECTED);
   });
 
-  it('finds the types of charla and charla/api under moduleResolution node10 (module commonjs)', () => {
-    write(
-      join(consumer, 'backend', 'legacy.ts'),
-      `import { createClient, type CampaignResult } from 'charla/api';
-export const charla = createClient({ baseUrl: 'https://charla.example.com', companyToken: 'token' });
-export const cancel = (id: string): Promise<CampaignResult> => charla.cancelCampaign(id);
-export type { Message } from 'charla';
-`,
-    );
-    write(
-      join(consumer, 'tsconfig.legacy.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'commonjs',
-          moduleResolution: 'node10',
-          ignoreDeprecations: '6.0',
-          strict: true,
-          noEmit: true,
-          skipDefaultLibCheck: true,
-          types: [],
-        },
-        files: ['backend/legacy.ts'],
-      }),
-    );
-    const r = run(process.execPath, [TSC, '-p', 'tsconfig.legacy.json'], consumer);
+  it('finds the types of charla and charla/api under moduleResolution node10 (module commonjs)', async () => {
+    const r = await compiled['backend-node10'];
     expect(r.output).toBe('');
     expect(r.status).toBe(0);
   });
