@@ -8,6 +8,7 @@ export {
   createWidget,
   widgets,
   WidgetInstance,
+  type FlowStarted,
   type SendableMessage,
   type WidgetOptions,
 } from './widget/index.ts';

@@ -27,6 +27,9 @@ import { createActions, type CoreActions } from './actions.ts';
 import type { WidgetContext } from './context.ts';
 import { WidgetCore, type WidgetOptions } from './core.ts';
 
+/** setFlow's answer: the ApiResponse plus the bot room the flow runs in and the flow started. */
+export type FlowStarted = ApiResponse & { roomId: string; flowId: string };
+
 type Sendable<T> = T extends { type: 'LOCATION' }
   ? Omit<T, 'id' | 'roomId' | 'lat' | 'lng'> & {
       id?: string;
@@ -147,12 +150,12 @@ export class WidgetInstance {
     patchUi(this.core.stores.w.$ui, { launcherDisabled: false });
   }
 
-  /** Starts a flow of the bot for this user, optionally with injected parameters. */
-  setFlow(flowId: string, storedParams?: Record<string, string>): Promise<unknown> {
+  /** Starts a flow of the bot for this user, optionally with injected parameters; the flow runs in the bot room. */
+  setFlow(flowId: string, storedParams?: Record<string, string>): Promise<FlowStarted> {
     return attempt(() => {
       requireId(flowId, 'flowId');
       const params = optionalStringMap(storedParams, 'storedParams');
-      return this.core.postApi<unknown>(
+      return this.core.postApi<FlowStarted>(
         routePath(ROUTES.widgetFlow, { flowId }),
         params ? { storedParams: params } : {},
       );

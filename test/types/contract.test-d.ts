@@ -38,6 +38,7 @@ import {
   type VideoBotMessage,
 } from '../../types/index.ts';
 import type { AssetsRefreshBody, CampaignListQuery, CampaignUpdateBody } from '../../types/schemas/index.ts';
+import type { WidgetInstance } from '../../src/index.ts';
 
 describe('constants', () => {
   it('keep their literal values in the type', () => {
@@ -150,5 +151,15 @@ describe('errors, routes and the socket protocol', () => {
     expectTypeOf(read).returns.toEqualTypeOf<string | number>();
     expectTypeOf<Parameters<ClientToServerEvents['message:send']>[0]>().toEqualTypeOf<OutgoingMessage>();
     expectTypeOf<Parameters<ServerToClientEvents['message:new']>[0]>().toEqualTypeOf<Message>();
+  });
+});
+
+describe('WidgetInstance', () => {
+  it("setFlow promises the ApiResponse with the bot room and the flow (README's table)", () => {
+    type Started = Awaited<ReturnType<WidgetInstance['setFlow']>>;
+    expectTypeOf<Started>().toHaveProperty('roomId').toEqualTypeOf<string>();
+    expectTypeOf<Started>().toHaveProperty('flowId').toEqualTypeOf<string>();
+    expectTypeOf<Started>().toHaveProperty('status').toEqualTypeOf<boolean>();
+    expectTypeOf<Started>().toHaveProperty('message').toEqualTypeOf<string[]>();
   });
 });
