@@ -57,5 +57,5 @@ export type {
   WidgetConfigInput,
   WidgetCreateBody,
 } from './types.ts';
-/** Version of the client. */
-export const apiVersion = '0.1.0';
+/** Version of the client: the package's (src/version.ts). */
+export { version as apiVersion } from '../version.ts';
