@@ -95,7 +95,7 @@ export class CharlaChat extends LitElement {
     return bot !== name ? bot : '';
   }
 
-  override render() {
+  override render(): unknown {
     const t = translator(this.#stores.get('$language'));
     const roomId = this.#stores.get('$currentRoomId');
     const room = this.#stores.get('$rooms')?.find((r) => r.id === roomId);

@@ -171,7 +171,7 @@ export class CharlaComposer extends LitElement {
     if ((event.currentTarget as Element).matches(':focus')) this.focus();
   }
 
-  override render() {
+  override render(): unknown {
     const off = this.#disabled;
     const uploads = this.#stores.get('$uploads') ?? [];
     const canSend = !off && this.text.trim().length > 0;

@@ -70,7 +70,7 @@ export class CharlaContactForm extends LitElement {
     this.error = message;
   }
 
-  override render() {
+  override render(): unknown {
     const t = translator(this.language);
     if (this.sent || this.answered) return html`<p class="done" role="status">${t('submitted')}</p>`;
     const off = this.disabled || this.sending;

@@ -89,7 +89,7 @@ export class CharlaHomeMenu extends LitElement {
     </li>`;
   }
 
-  override render() {
+  override render(): unknown {
     const t = translator(this.#stores.get('$language'));
     const config = this.#stores.get('$config');
     const rooms = this.#stores.get('$rooms') ?? [];

@@ -326,7 +326,7 @@ export class CharlaMessageList extends LitElement {
     ></charla-message>`;
   }
 
-  override render() {
+  override render(): unknown {
     const language = this.#stores.get('$language') ?? 'es';
     const t = translator(language);
     const history = this.#stores.get('$currentHistory');

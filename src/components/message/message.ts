@@ -133,7 +133,7 @@ export class CharlaMessage extends LitElement {
     }`;
   }
 
-  override render() {
+  override render(): unknown {
     const m = this.message;
     if (!m) return nothing;
     return html`${

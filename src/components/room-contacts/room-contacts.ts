@@ -66,7 +66,7 @@ export class CharlaRoomContacts extends LitElement {
       });
   };
 
-  override render() {
+  override render(): unknown {
     const t = translator(this.#stores.get('$language'));
     const contacts = this.#stores.get('$roomContacts') ?? [];
     const loading = this.#stores.get('$roomContactsLoading') ?? false;

@@ -189,7 +189,7 @@ export class CharlaWidget extends LitElement {
     }
   }
 
-  override render() {
+  override render(): unknown {
     const t = translator(this.#stores.get('$language'));
     const ui = this.#stores.get('$ui');
     const open = ui?.open ?? false;
