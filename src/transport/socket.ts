@@ -44,10 +44,25 @@ export function createSocket(options: SocketOptions): LiveSocket {
 type AckData<E extends keyof ClientToServerEvents> =
   Parameters<Parameters<ClientToServerEvents[E]>[1]>[0] extends Ack<infer T> ? T : never;
 
+/** Longest wait a RATE_LIMITED answer is taken at its word for (a wrong or hostile value cannot stall the widget). */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * How long the service asked to wait before sending again: a RATE_LIMITED
+ * error's `data.retryAfterMs`, within 0..MAX_RETRY_AFTER_MS; `fallbackMs`
+ * when it names none.
+ */
+export function retryAfterMs(error: CharlaError, fallbackMs: number): number {
+  const advised = error.body.data?.['retryAfterMs'];
+  if (typeof advised !== 'number' || !Number.isFinite(advised) || advised < 0) return fallbackMs;
+  return Math.min(advised, MAX_RETRY_AFTER_MS);
+}
+
 /**
  * Emits with an acknowledgement and a timeout. Resolves the ack's data;
- * rejects with the service's error body (not transient) or a TIMEOUT /
- * NOT_CONNECTED error (transient).
+ * rejects with the service's error body (RATE_LIMITED among them is
+ * transient: wait retryAfterMs() and send again) or a TIMEOUT / NOT_CONNECTED
+ * error (transient).
  */
 export async function request<E extends keyof ClientToServerEvents>(
   socket: LiveSocket,

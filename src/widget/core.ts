@@ -40,7 +40,7 @@ import {
 import { CharlaError, clientError, invalidArgument, toCharlaError } from '../transport/errors.ts';
 import { Outbox, type OutboxEntry, type OutboxStorage, type OutboxStorageKind } from '../transport/outbox.ts';
 import { RestClient } from '../transport/rest.ts';
-import { ACK_TIMEOUT_MS, createSocket, request, type LiveSocket } from '../transport/socket.ts';
+import { ACK_TIMEOUT_MS, createSocket, request, retryAfterMs, type LiveSocket } from '../transport/socket.ts';
 import { Emitter } from '../util/emitter.ts';
 import { isExpiredSignedUrl, isSafeUrl, normalizeBaseUrl } from '../util/url.ts';
 import { storedUserId } from '../util/user-id.ts';
@@ -155,6 +155,15 @@ export class WidgetCore {
    * a message the service closes the socket on shows itself and is FAILED.
    */
   readonly #drops = new Map<string, number>();
+  /**
+   * The service refused an event as RATE_LIMITED: nothing is sent on the
+   * socket before this time (each event sent sooner would be refused and
+   * push the wait on), and until the outbox is empty it goes one message at
+   * a time, oldest first, so a refused message is never overtaken.
+   */
+  #heldUntil = 0;
+  #paced = false;
+  #resumeTimer: ReturnType<typeof setTimeout> | null = null;
   readonly #waiters = new Map<string, Waiter[]>();
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   readonly #refreshes = new Map<string, Promise<string>>();
@@ -493,6 +502,14 @@ export class WidgetCore {
 
   async #syncThenFlush(socket: LiveSocket, epoch: number, after: Record<string, number>): Promise<void> {
     this.#synced = false;
+    const again = () => {
+      if (epoch === this.#epoch && socket === this.#socket && socket.connected)
+        void this.#syncThenFlush(socket, epoch, after);
+    };
+    if (this.#heldLeft() > 0) {
+      this.#later(again, this.#heldLeft());
+      return;
+    }
     try {
       await this.outbox.ready();
       let point = after;
@@ -539,10 +556,8 @@ export class WidgetCore {
       const e = toCharlaError(error);
       if (!e.transient && e.key !== 'NOT_CONNECTED') this.#reportError(e, 'sync');
       // Try again while this connection stands (same snapshot); a new connection syncs anyway.
-      this.#later(() => {
-        if (epoch === this.#epoch && socket === this.#socket && socket.connected)
-          void this.#syncThenFlush(socket, epoch, after);
-      }, RETRY_DELAY_MS);
+      if (e.key === 'RATE_LIMITED') this.#holdOff(e);
+      this.#later(again, e.key === 'RATE_LIMITED' ? this.#heldLeft() : RETRY_DELAY_MS);
     }
   }
 
@@ -861,18 +876,55 @@ export class WidgetCore {
     return list[indexOfMessage(list, id)];
   }
 
-  /** Emits every outbox entry not yet in flight, in order (only the first after a drop, see #drops). */
+  /**
+   * Emits every outbox entry not yet in flight, in order (only the first
+   * after a drop, see #drops, or after RATE_LIMITED, see #heldUntil).
+   */
   flush(): void {
+    if (this.#heldLeft() > 0) return;
     const list = this.outbox.list();
-    for (const entry of this.#drops.size ? list.slice(0, 1) : list) this.#trySend(entry);
+    for (const entry of this.#drops.size || this.#paced ? list.slice(0, 1) : list) this.#trySend(entry);
+  }
+
+  /** Milliseconds the service asked the widget to wait before sending anything (0: none). */
+  #heldLeft(): number {
+    return Math.max(0, this.#heldUntil - Date.now());
+  }
+
+  /** The service refused an event as RATE_LIMITED: wait what it advised, then go on one message at a time. */
+  #holdOff(error: CharlaError): void {
+    const until = Date.now() + retryAfterMs(error, RETRY_DELAY_MS);
+    this.#paced = this.outbox.size > 0;
+    if (until <= this.#heldUntil) return;
+    this.#heldUntil = until;
+    this.#scheduleResume();
+  }
+
+  /** One timer for the end of the wait (a later refusal moves it). */
+  #scheduleResume(): void {
+    if (this.#resumeTimer) {
+      clearTimeout(this.#resumeTimer);
+      this.#timers.delete(this.#resumeTimer);
+    }
+    const t = setTimeout(() => {
+      this.#timers.delete(t);
+      if (this.#resumeTimer === t) this.#resumeTimer = null;
+      if (this.#destroyed) return;
+      if (this.#heldLeft() > 0) this.#scheduleResume();
+      else if (this.#synced) this.flush();
+    }, this.#heldLeft());
+    this.#resumeTimer = t;
+    this.#timers.add(t);
   }
 
   #trySend(entry: OutboxEntry): void {
     const socket = this.#socket;
     const id = String(entry.message.id);
     if (!socket || !socket.connected || !this.#synced || this.#inFlight.has(id) || this.#destroyed) return;
-    // After a drop: one at a time, oldest first (order kept), until the suspects went through.
-    if (this.#drops.size && (this.#inFlight.size || this.outbox.list()[0] !== entry)) return;
+    // Held by the rate limit: the resume timer flushes, oldest first.
+    if (this.#heldLeft() > 0) return;
+    // After a drop or a RATE_LIMITED: one at a time, oldest first (order kept), until the suspects went through.
+    if ((this.#drops.size || this.#paced) && (this.#inFlight.size || this.outbox.list()[0] !== entry)) return;
     this.#inFlight.add(id);
     const epoch = this.#epoch;
     request(socket, 'message:send', entry.message, this.#ackTimeout).then(
@@ -887,13 +939,17 @@ export class WidgetCore {
         this.#inFlight.delete(id);
         if (!this.outbox.has(id) || this.#destroyed) return;
         const e = toCharlaError(error);
+        if (e.key === 'RATE_LIMITED') {
+          // Not the message's fault: CREATED, no attempt counted; it and every later one go after the wait.
+          this.#holdOff(e);
+          return;
+        }
         const attempt = (this.#attempts.get(id) ?? 0) + 1;
         this.#attempts.set(id, attempt);
         const transient =
           e.key === 'TIMEOUT' ||
           e.key === 'NOT_CONNECTED' ||
           e.key === 'NETWORK_ERROR' ||
-          e.key === 'RATE_LIMITED' ||
           (e.key === 'UNKNOWN_ERROR' && attempt < UNKNOWN_ERROR_ATTEMPTS);
         if (transient) {
           // Never FAILED for a drop: it stays in the outbox and goes again.
@@ -922,11 +978,15 @@ export class WidgetCore {
     for (const w of waiting ?? []) w.resolve(held);
   }
 
-  /** A message left the outbox: after a drop, the next one goes (all of them once no suspect is left). */
+  /**
+   * A message left the outbox: after a drop or a RATE_LIMITED, the next one
+   * goes (all of them once no suspect is left, or the outbox is empty).
+   */
   #cleared(id: string): void {
-    if (!this.#drops.size) return;
+    if (!this.#drops.size && !this.#paced) return;
     this.#drops.delete(id);
     this.#inFlight.delete(id);
+    if (this.outbox.size === 0) this.#paced = false;
     if (this.#synced) this.flush();
   }
 
@@ -968,15 +1028,25 @@ export class WidgetCore {
     if ((unread[roomId] ?? 0) > 0) this.stores.w.$unreadByRoom.set({ ...unread, [roomId]: 0 });
     // One report per room per moment, however many messages arrive while the room is open.
     if (this.#readTimers.has(roomId)) return;
+    this.#reportRead(roomId, READ_REPORT_MS);
+  }
+
+  #reportRead(roomId: string, ms: number): void {
     this.#readTimers.set(
       roomId,
       setTimeout(() => {
         this.#readTimers.delete(roomId);
         const socket = this.#socket;
-        if (socket?.connected && !this.#destroyed) {
-          void request(socket, 'room:read', { roomId }, this.#ackTimeout).catch(() => undefined);
-        }
-      }, READ_REPORT_MS),
+        if (!socket?.connected || this.#destroyed) return;
+        if (this.#heldLeft() > 0) return this.#reportRead(roomId, this.#heldLeft());
+        request(socket, 'room:read', { roomId }, this.#ackTimeout).catch((error: unknown) => {
+          const e = toCharlaError(error);
+          // Refused by the rate limit: reported again after the wait (unless a newer report is due).
+          if (e.key !== 'RATE_LIMITED' || this.#destroyed) return;
+          this.#holdOff(e);
+          if (!this.#readTimers.has(roomId)) this.#reportRead(roomId, this.#heldLeft());
+        });
+      }, ms),
     );
   }
 
@@ -987,21 +1057,36 @@ export class WidgetCore {
       return m !== undefined && m.senderId !== this.userId && m.status !== 'DELIVERED_USER';
     });
     if (others.length === 0) return;
+    this.#queueSeen(roomId, others);
+    if (this.#seenTimer) return;
+    this.#reportSeen(SEEN_FLUSH_MS);
+  }
+
+  #queueSeen(roomId: string, ids: Iterable<string>): void {
     let set = this.#seen.get(roomId);
     if (!set) this.#seen.set(roomId, (set = new Set()));
-    for (const id of others) set.add(id);
-    if (this.#seenTimer) return;
+    for (const id of ids) set.add(id);
+  }
+
+  #reportSeen(ms: number): void {
     this.#seenTimer = setTimeout(() => {
       this.#seenTimer = null;
       const socket = this.#socket;
-      if (!socket?.connected) return;
+      if (!socket?.connected || this.#destroyed) return;
+      if (this.#heldLeft() > 0) return this.#reportSeen(this.#heldLeft());
       for (const [room, idSet] of this.#seen) {
-        void request(socket, 'messages:seen', { roomId: room, ids: [...idSet] }, this.#ackTimeout).catch(
-          () => undefined,
-        );
+        const ids = [...idSet];
+        request(socket, 'messages:seen', { roomId: room, ids }, this.#ackTimeout).catch((error: unknown) => {
+          const e = toCharlaError(error);
+          // Refused by the rate limit: the same ids go again after the wait.
+          if (e.key !== 'RATE_LIMITED' || this.#destroyed) return;
+          this.#holdOff(e);
+          this.#queueSeen(room, ids);
+          if (!this.#seenTimer) this.#reportSeen(this.#heldLeft());
+        });
       }
       this.#seen.clear();
-    }, SEEN_FLUSH_MS);
+    }, ms);
   }
 
   /* ------------------------------------------------------------------ */
