@@ -30,6 +30,10 @@ export interface Config {
   seedDemo: boolean;
   /** Serve dist/ and demo/ pages. */
   serveStatic: boolean;
+  /** Client socket events a user may send per second, sustained (CHARLA_SOCKET_RATE). */
+  socketRate: number;
+  /** Client socket events a user may send at once before the sustained rate applies (CHARLA_SOCKET_BURST). */
+  socketBurst: number;
   logger: boolean | { level: string };
   production: boolean;
   /** Where each service process says who it is (scheduler claims, logs). */
@@ -40,6 +44,15 @@ export interface Config {
 
 /** pino's levels (LOG_LEVEL). */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * Default socket rate limit per user. The widget's own traffic peaks far
+ * below it (a sync, a seen and a read report per room, the messages its user
+ * types); the burst covers an outbox of 200 messages flushed at once after a
+ * reconnect. See README, Configuration.
+ */
+const SOCKET_RATE = 20;
+const SOCKET_BURST = 200;
 
 const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret', companyToken: 'demo-company-token' };
 
@@ -63,6 +76,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (it is "${logLevel}").`);
   }
+  const socketRate = positiveNumber(env, 'CHARLA_SOCKET_RATE', SOCKET_RATE, 'events per second');
+  const socketBurst = positiveNumber(env, 'CHARLA_SOCKET_BURST', SOCKET_BURST, 'events', true);
   const loopbackMedia = env['CHARLA_ALLOW_LOOPBACK_MEDIA'];
   const port = Number(env['PORT'] ?? 8080);
   const host = env['HOST'] ?? '127.0.0.1';
@@ -85,6 +100,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     scheduler: env['CHARLA_SCHEDULER'] !== '0',
     seedDemo: env['CHARLA_SEED_DEMO'] !== '0' && !production,
     serveStatic: env['CHARLA_SERVE_STATIC'] !== '0',
+    socketRate,
+    socketBurst,
     logger: { level: logLevel },
     production,
     instanceId: env['CHARLA_INSTANCE_ID'] ?? `${host}:${port}:${process.pid}`,
@@ -111,11 +128,32 @@ export function defaultConfig(): Config {
     schedulerIntervalMs: 500,
     seedDemo: false,
     serveStatic: false,
+    socketRate: SOCKET_RATE,
+    socketBurst: SOCKET_BURST,
     logger: false,
     production: false,
     instanceId: `test:${process.pid}`,
     usingDemoCredentials: true,
   };
+}
+
+/** A variable that must be a positive number (an integer when `integer`); unset gives the default. */
+function positiveNumber(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  unit: string,
+  integer = false,
+): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || (integer && !Number.isSafeInteger(value))) {
+    throw new Error(
+      `${name} must be a positive ${integer ? 'whole number' : 'number'} of ${unit} (it is "${raw}").`,
+    );
+  }
+  return value;
 }
 
 /**

@@ -9,6 +9,12 @@
  * room of the user. Each event is answered in its acknowledgement: `{ ok:
  * true, data }` or `{ ok: false, error }` with the error body; a bad event
  * changes nothing and never touches other connections.
+ *
+ * Rate limit (rate-limit.ts): every client event takes a token from its
+ * user's bucket (config socketRate / socketBurst). One over the limit is
+ * answered 429 RATE_LIMITED with `data.retryAfterMs`, is not handled (stores
+ * and broadcasts nothing), and without an acknowledgement is dropped; a
+ * socket refused FLOOD_BURSTS × burst times in a row is closed.
  */
 import { Server, type Socket } from 'socket.io';
 import { Compile } from 'typebox/compile';
@@ -33,6 +39,7 @@ import type { NewMessageInput } from '../context.ts';
 import type { Db } from '../store/db.ts';
 import { roomChannel, userChannel, type Hub, type LiveServer, type LiveSocketData } from './hub.ts';
 import type { LiveMessaging } from './messaging.ts';
+import { FLOOD_BURSTS, RateLimits } from './rate-limit.ts';
 import type { Sessions } from './session.ts';
 import { history, loadRooms, membership, messagesAfter, roomIdsOf } from './store.ts';
 
@@ -133,6 +140,7 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
   hub.io = io;
   const presence = new SocketIds(db);
   const initialRooms = new WeakMap<LiveSocket, string[]>();
+  const limits = new RateLimits(app.charla.config.socketRate, app.charla.config.socketBurst);
 
   io.use(async (socket, next) => {
     try {
@@ -190,9 +198,38 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
       },
       Math.max(0, Math.min(expiresIn, 2 ** 31 - 1)),
     );
+    const bucket = limits.acquire(companyId, userId);
+    let refusedInRow = 0;
     socket.on('disconnect', () => {
       clearTimeout(expiry);
       presence.disconnected(socket.id);
+      limits.release(companyId, userId, bucket);
+    });
+    // Before every handler, whatever the event's name: over the limit, nothing runs.
+    socket.use((packet, next) => {
+      const retryAfterMs = bucket.take(Date.now());
+      if (retryAfterMs === 0) {
+        refusedInRow = 0;
+        next();
+        return;
+      }
+      const ack = packet[packet.length - 1];
+      if (typeof ack === 'function') {
+        (ack as (res: Ack<never>) => void)({
+          ok: false,
+          error: errorBody('RATE_LIMITED', {
+            message: `Too many events: wait ${retryAfterMs} ms before sending again.`,
+            data: { retryAfterMs },
+          }),
+        });
+      }
+      if (++refusedInRow >= FLOOD_BURSTS * bucket.burst) {
+        app.log.warn(
+          { userId, companyId, refused: refusedInRow },
+          'socket closed: it kept flooding past its rate limit',
+        );
+        socket.disconnect(true);
+      }
     });
 
     /** Membership: the socket's own rooms first (kept live by joins and leaves), storage to be sure. */

@@ -31,7 +31,16 @@ let apiKey: string;
 const made: WidgetInstance[] = [];
 
 async function start(): Promise<void> {
-  app = await buildApp({ databaseUrl: undefined, dataDir, scheduler: false, logger: false });
+  // 1,000 messages a side as fast as the outbox goes is far past a person's rate: the socket rate limit
+  // (live-rate-limit.test.ts) is raised out of the way so this test measures delivery, not waiting.
+  app = await buildApp({
+    databaseUrl: undefined,
+    dataDir,
+    scheduler: false,
+    logger: false,
+    socketRate: 1_000_000,
+    socketBurst: 1_000_000,
+  });
   await app.listen({ port, host: '127.0.0.1' });
   const addr = app.server.address();
   if (!addr || typeof addr !== 'object') throw new Error('no address');
