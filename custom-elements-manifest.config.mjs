@@ -39,6 +39,33 @@ export default {
   packagejson: false,
   plugins: [
     {
+      // The package ships the elements in one module, dist/charla.js (`import { CharlaWidget } from
+      // 'charla'`), which also defines their tags; the source modules the analyzer read are not shipped.
+      // So the manifest lists one module, that one, with the elements, their classes as exports and
+      // their tags as custom-element definitions (helpers of the sources, not exported, are left out).
+      name: 'charla-shipped-module',
+      packageLinkPhase({ customElementsManifest }) {
+        const path = 'dist/charla.js';
+        const elements = (customElementsManifest.modules ?? [])
+          .flatMap((mod) => mod.declarations ?? [])
+          .filter((d) => d.customElement && d.tagName)
+          .sort((a, b) => a.tagName.localeCompare(b.tagName));
+        if (elements.length === 0) throw new Error('the analyzer found no custom elements');
+        const at = (name) => ({ name, module: path });
+        customElementsManifest.modules = [
+          {
+            kind: 'javascript-module',
+            path,
+            declarations: elements,
+            exports: elements.flatMap((d) => [
+              { kind: 'js', name: d.name, declaration: at(d.name) },
+              { kind: 'custom-element-definition', name: d.tagName, declaration: at(d.name) },
+            ]),
+          },
+        ];
+      },
+    },
+    {
       // The widget core dispatches its events on <charla-widget> (README "Events and stores"),
       // not the component's code, so the analyzer cannot see them there.
       name: 'charla-widget-events',

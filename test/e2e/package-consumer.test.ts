@@ -45,14 +45,25 @@ function run(command: string, args: string[], cwd: string): { status: number; ou
   return { status: r.status ?? 1, output: `${r.stdout}${r.stderr}` };
 }
 
+/**
+ * How long a compilation may take. Each checks every declaration file it reaches (skipLibCheck off,
+ * so ours are checked): about 15 s of CPU, three side by side on two cores, and more when the
+ * machine is busy with something else (under a load of 10 they took over a minute).
+ */
+const COMPILE_TIMEOUT_MS = 300_000;
+
 /** tsc -p <config> in the consumer, started at once: the compilations run side by side. */
 function tsc(config: string): Promise<{ status: number; output: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [TSC, '-p', config],
-      { cwd: consumer, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ status: error ? 1 : 0, output: `${stdout}${stderr}` }),
+      { cwd: consumer, timeout: COMPILE_TIMEOUT_MS },
+      (error, stdout, stderr) =>
+        resolve({
+          status: error ? 1 : 0,
+          output: `${stdout}${stderr}${error?.killed ? `tsc -p ${config} was stopped after ${COMPILE_TIMEOUT_MS} ms` : ''}`,
+        }),
     );
   });
 }
@@ -235,11 +246,15 @@ describe('the charla tarball', () => {
 });
 
 describe('a TypeScript SPA (strict) importing charla as the README shows', () => {
-  it.each(['bundler', 'nodenext'] as const)('compiles with moduleResolution %s', async (resolution) => {
-    const r = await compiled[`spa-${resolution}`];
-    expect(r.output).toBe('');
-    expect(r.status).toBe(0);
-  });
+  it.each(['bundler', 'nodenext'] as const)(
+    'compiles with moduleResolution %s',
+    async (resolution) => {
+      const r = await compiled[`spa-${resolution}`];
+      expect(r.output).toBe('');
+      expect(r.status).toBe(0);
+    },
+    COMPILE_TIMEOUT_MS + 10_000,
+  );
 });
 
 describe('custom-elements.json', () => {
@@ -258,6 +273,37 @@ describe('custom-elements.json', () => {
       .sort();
     expect(dispatched).toHaveLength(7);
     expect((widget?.events ?? []).map((e) => e.name).sort()).toEqual(dispatched);
+  });
+
+  it('names only shipped modules, and the one that exports and defines every element', () => {
+    type Ref = { name: string; module: string };
+    const manifest = JSON.parse(
+      readFileSync(join(consumer, 'node_modules', 'charla', 'custom-elements.json'), 'utf8'),
+    ) as {
+      modules: {
+        path: string;
+        declarations?: { name: string; tagName?: string }[];
+        exports?: { kind: string; name: string; declaration: Ref }[];
+      }[];
+    };
+    const paths = manifest.modules.map((m) => m.path);
+    for (const path of paths) expect(packed, path).toContain(path);
+    const elements = manifest.modules.flatMap((m) => (m.declarations ?? []).filter((d) => d.tagName));
+    // The tags src/define.ts registers (`'charla-widget': CharlaWidget,` ...), read from its source.
+    const define = readFileSync(join(ROOT, 'src', 'define.ts'), 'utf8');
+    const registered = [...define.matchAll(/^\s+'(charla-[a-z-]+)': (\w+),$/gm)].map(([, tag, cls]) => [
+      tag,
+      cls,
+    ]);
+    expect(registered).toHaveLength(8);
+    expect(elements.map((d) => [d.tagName, d.name]).sort()).toEqual(registered.sort());
+    const exported = manifest.modules.flatMap((m) => m.exports ?? []);
+    for (const d of elements) {
+      expect(exported, d.name).toContainEqual({ kind: 'js', name: d.name, declaration: expect.any(Object) });
+      const definition = exported.find((e) => e.kind === 'custom-element-definition' && e.name === d.tagName);
+      expect(definition?.declaration.name, d.tagName).toBe(d.name);
+      expect(paths).toContain(definition?.declaration.module);
+    }
   });
 });
 
@@ -308,9 +354,13 @@ const calls = {
     expect(r.output.trim()).toBe(EXPECTED);
   });
 
-  it('finds the types of charla and charla/api under moduleResolution node10 (module commonjs)', async () => {
-    const r = await compiled['backend-node10'];
-    expect(r.output).toBe('');
-    expect(r.status).toBe(0);
-  });
+  it(
+    'finds the types of charla and charla/api under moduleResolution node10 (module commonjs)',
+    async () => {
+      const r = await compiled['backend-node10'];
+      expect(r.output).toBe('');
+      expect(r.status).toBe(0);
+    },
+    COMPILE_TIMEOUT_MS + 10_000,
+  );
 });
