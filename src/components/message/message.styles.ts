@@ -209,6 +209,8 @@ export const styles = css`
     width: 82%;
     max-width: 320px;
     margin-top: 6px;
+    /* Titles, descriptions and button texts of their maximum length may be one unbroken word. */
+    overflow-wrap: anywhere;
   }
   .options {
     display: grid;
