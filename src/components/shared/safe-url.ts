@@ -67,6 +67,11 @@ export function linkify(text: string): TextSegment[] {
     let candidate = match[0];
     const trailing = TRAILING_PUNCTUATION.exec(candidate)?.[0] ?? '';
     candidate = candidate.slice(0, candidate.length - trailing.length);
+    // A closing bracket the address itself opened is part of it: https://es.wikipedia.org/wiki/Pan_(alimento)
+    for (const c of trailing) {
+      if (c !== ')' || candidate.split('(').length <= candidate.split(')').length) break;
+      candidate += c;
+    }
     const href = safeHttpUrl(candidate);
     if (!href) continue;
     const start = match.index;

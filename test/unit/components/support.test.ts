@@ -77,6 +77,16 @@ describe('safe URLs', () => {
     ]);
   });
 
+  it('keeps a closing bracket that the address opened, and leaves one that the text opened', () => {
+    const wiki = 'https://es.wikipedia.org/wiki/Pan_(alimento)';
+    expect(linkify(`(${wiki}).`)).toEqual([{ text: '(' }, { text: wiki, href: wiki }, { text: ').' }]);
+    expect(linkify('(https://x.com/a).')).toEqual([
+      { text: '(' },
+      { text: 'https://x.com/a', href: 'https://x.com/a' },
+      { text: ').' },
+    ]);
+  });
+
   it('builds tel: and mailto: only from valid values', () => {
     expect(telHref('+34 600-111-222')).toBe('tel:+34600111222');
     expect(telHref('javascript:alert(1)')).toBeNull();
