@@ -43,9 +43,9 @@ export class CharlaContactForm extends LitElement {
     const name = String(data.get('name') ?? '').trim();
     const phone = String(data.get('phone') ?? '').trim();
     const email = String(data.get('email') ?? '').trim();
-    if (!name && !phone && !email) return this.#fail(t('requiredField'));
-    if (phone && !PHONE.test(phone)) return this.#fail(t('invalidPhone'));
-    if (email && !isEmail(email)) return this.#fail(t('invalidEmail'));
+    if (!name && !phone && !email) return this.#fail(t('requiredField'), 'name');
+    if (phone && !PHONE.test(phone)) return this.#fail(t('invalidPhone'), 'phone');
+    if (email && !isEmail(email)) return this.#fail(t('invalidEmail'), 'email');
     if (!this.message || !this.actions) return;
     // The controls are disabled while sending, which drops focus: it is put back afterwards.
     const focused = this.matches(':focus-within');
@@ -55,7 +55,7 @@ export class CharlaContactForm extends LitElement {
       await this.actions.submitContactInfo(this.message, { name, phone, email });
       this.sent = true;
     } catch {
-      this.#fail(t('sendFailed'));
+      await this.#fail(t('sendFailed'));
     } finally {
       this.sending = false;
     }
@@ -66,8 +66,14 @@ export class CharlaContactForm extends LitElement {
     this.renderRoot.querySelector('button')?.focus();
   }
 
-  #fail(message: string): void {
+  /** The field the error is about is marked invalid and given focus, so the error is not only heard. */
+  async #fail(message: string, field?: string): Promise<void> {
     this.error = message;
+    await this.updateComplete;
+    for (const input of this.renderRoot.querySelectorAll('input')) {
+      input.setAttribute('aria-invalid', String(input.name === field));
+      if (input.name === field) input.focus();
+    }
   }
 
   override render(): unknown {

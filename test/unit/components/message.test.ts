@@ -310,6 +310,31 @@ describe('<charla-message> bot variants', () => {
     expect(fq.getByRole('status').textContent).toBe('Datos enviados');
   });
 
+  it('contact_info_request: an invalid field is marked invalid and focused, not only named in the alert', async () => {
+    const m = msg({ text: 'Déjanos tus datos', interactive: { kind: 'contact_info_request' } });
+    const { shadow } = await show(m);
+    const form = shadow.querySelector('charla-contact-form')!;
+    await settle(form);
+    const fq = within(form.shadowRoot as unknown as HTMLElement);
+    const phone = fq.getByLabelText('Teléfono') as HTMLInputElement;
+    const email = fq.getByLabelText('Correo electrónico') as HTMLInputElement;
+    phone.value = 'abc';
+    email.value = 'ana@';
+    email.focus();
+    fq.getByRole('button', { name: 'Enviar datos' }).click();
+    await settle(form);
+    expect(fq.getByRole('alert').textContent).toBe('Escribe un teléfono válido.');
+    expect(phone.getAttribute('aria-invalid')).toBe('true');
+    expect(email.getAttribute('aria-invalid')).toBe('false');
+    expect(form.shadowRoot!.activeElement).toBe(phone);
+    phone.value = '+34 600 111 222';
+    fq.getByRole('button', { name: 'Enviar datos' }).click();
+    await settle(form);
+    expect(email.getAttribute('aria-invalid')).toBe('true');
+    expect(phone.getAttribute('aria-invalid')).toBe('false');
+    expect(form.shadowRoot!.activeElement).toBe(email);
+  });
+
   it('contact_info_request already answered: the confirmation, not the form (rows are made anew in a virtual list)', async () => {
     const m = msg({ text: 'Déjanos tus datos', interactive: { kind: 'contact_info_request' } });
     const { shadow } = await show(m, { answered: true });
