@@ -156,7 +156,8 @@ export class CharlaMessage extends LitElement {
     }
     const media = m.type === 'IMAGE' || m.type === 'VIDEO';
     const contacts = m.interactive?.kind === 'contacts' ? m.interactive.contacts : null;
-    const hasText = !(m.type === 'TEXT' && !m.text && contacts);
+    // A contact card's text is the service's one-line summary of it (for previews): the card says it all.
+    const hasText = !(m.type === 'TEXT' && contacts);
     return html`<div class="row" part="message">
       ${this.showSender && !this.own && m.senderNames ? html`<p class="sender" dir="auto">${plainName(m.senderNames)}</p>` : nothing}
       <div class="bubble ${media ? 'bubble--media' : ''}" part="bubble">

@@ -266,6 +266,18 @@ describe('<charla-message> bot variants', () => {
     expect(q.getByText('Gran Vía 1, Madrid, España')).toBeTruthy();
   });
 
+  it("contact card: the service's summary line (for previews) is not shown above the card as well", async () => {
+    const { shadow } = await show(
+      msg({
+        text: '+34600111222',
+        interactive: { kind: 'contacts', contacts: [{ phones: [{ phone: '+34600111222' }] }] },
+      }),
+    );
+    const bubble = shadow.querySelector('[part~=bubble]')!;
+    expect(bubble.textContent?.split('+34600111222').length).toBe(2);
+    expect(bubble.querySelector('a[href="tel:+34600111222"]')).not.toBeNull();
+  });
+
   it('call button: a tel: link when the display text carries a number', async () => {
     const { q } = await show(
       msg({ text: 'Llámanos', interactive: { kind: 'voice_call', displayText: 'Llamar +34 600 111 222' } }),
