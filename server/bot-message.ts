@@ -47,7 +47,9 @@ function contactsSummary(contacts: BotContact[]): string {
   const names = contacts.map((c) => {
     const n = c.name;
     const full = n?.formatted_name || [n?.first_name, n?.last_name].filter(Boolean).join(' ');
-    return full || c.phones?.[0]?.phone || c.emails?.[0]?.email || 'Contacto';
+    const place = c.addresses?.[0];
+    const where = [place?.street, place?.city].filter(Boolean).join(', ');
+    return full || c.phones?.[0]?.phone || c.emails?.[0]?.email || where || 'Contacto';
   });
   return names.join(', ');
 }

@@ -183,6 +183,13 @@ describe('POST /v1/bots/{botId}/messages', () => {
     const m = await stored(res.body.messageId);
     expect(m).toMatchObject({ type: 'TEXT', interactive: { kind: 'contacts', contacts } });
     expect(m?.['text']).toContain('Ana Pérez');
+    // A contact with an address only is summed up by it (the summary is what previews show).
+    const placeOnly = await send({
+      type: 'contacts',
+      contacts: [{ addresses: [{ street: 'Gran Vía 1', city: 'Madrid' }] }],
+      userId: uid('u'),
+    });
+    expect((await stored(placeOnly.body.messageId))?.['text']).toBe('Gran Vía 1, Madrid');
     const before = await snapshot(server);
     for (const [phone, ok] of [
       ['4155552671', false],
