@@ -134,7 +134,11 @@ describe('POST /v1/bots/{botId}/messages', () => {
         headers: { 'content-type': type },
       });
       expect(res.status, type).toBe(415);
-      expect(res.body).toMatchObject({ status: 0, statusMessage: 'failed', error: { key: 'UNSUPPORTED_CONTENT_TYPE' } });
+      expect(res.body).toMatchObject({
+        status: 0,
+        statusMessage: 'failed',
+        error: { key: 'UNSUPPORTED_CONTENT_TYPE' },
+      });
     }
     expect(await snapshot(server)).toEqual(before);
   });
@@ -287,7 +291,11 @@ describe('POST /v1/bots/{botId}/messages', () => {
       expect(res.body.error, path).toMatchObject({ key, code });
     }
     // A name that does not resolve is unreachable.
-    const nowhere = await send({ type: 'video', mediaUrl: 'https://nothing.invalid/a.mp4', userId: uid('u') });
+    const nowhere = await send({
+      type: 'video',
+      mediaUrl: 'https://nothing.invalid/a.mp4',
+      userId: uid('u'),
+    });
     expect(nowhere.status).toBe(422);
     expect(nowhere.body.error.key).toBe('INVALID_MEDIA_URL');
     // A closed port is unreachable.
