@@ -2,12 +2,12 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { virtualize, type VirtualizerHostElement } from '@lit-labs/virtualizer/virtualize.js';
-import type { Message } from '../../../types/index.ts';
+import type { Message, Room } from '../../../types/index.ts';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
 import type { WidgetContext } from '../../widget/context.ts';
-import { formatDay, messageDate, plainName, summarize } from '../shared/format.ts';
+import { formatDay, messageDate, plainName, roomName, summarize } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { chatLayout } from './chat-layout.ts';
 import { isAnswered, isOwn, rowInfo } from './items.ts';
@@ -110,11 +110,11 @@ export class CharlaMessageList extends LitElement {
     const roomId = this.#stores.get('$currentRoomId') ?? null;
     const messages = this.#stores.get('$currentMessages') ?? [];
     const userId = this.#stores.get('$user')?.id ?? null;
+    const room = this.#stores.get('$rooms')?.find((r) => r.id === roomId);
     if (roomId !== this.#roomId) this.#resetRoom(roomId, messages);
-    if (messages !== this.#items) this.#trackArrivals(messages, userId);
+    if (messages !== this.#items) this.#trackArrivals(messages, userId, room);
     this.#items = messages;
     this.#userId = userId;
-    const room = this.#stores.get('$rooms')?.find((r) => r.id === roomId);
     this.#groupRoom = room?.type === 'group' || (room?.members.length ?? 0) > 2;
   }
 
@@ -136,7 +136,7 @@ export class CharlaMessageList extends LitElement {
   }
 
   /** New messages at the end are announced once (if someone else wrote them) and counted while scrolled up. */
-  #trackArrivals(messages: readonly Message[], userId: string | null): void {
+  #trackArrivals(messages: readonly Message[], userId: string | null, room: Room | undefined): void {
     const lastIndex = this.#lastMessageKey ? findIndexFromEnd(messages, this.#lastMessageKey) : -1;
     const fresh: Message[] = [];
     // Only the tail after the last message held can be new; history paged in above it never is.
@@ -157,7 +157,11 @@ export class CharlaMessageList extends LitElement {
     if (incoming.length) {
       const next = incoming.map((m) => ({
         id: String(m.id),
-        text: t('newMessageFrom', { name: plainName(m.senderNames) || t('chat'), text: summarize(m, t) }),
+        // A message without a sender's name (a bot's, a system's) is from the room as the header names it.
+        text: t('newMessageFrom', {
+          name: plainName(m.senderNames) || (room ? roomName(room, userId, t) : t('chat')),
+          text: summarize(m, t),
+        }),
       }));
       this.announcements = [...this.announcements, ...next].slice(-ANNOUNCEMENTS_KEPT);
     }

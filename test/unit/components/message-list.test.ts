@@ -84,6 +84,16 @@ describe('<charla-message-list>', () => {
     expect(log().textContent).toContain('Nuevo mensaje de Evil: hola');
   });
 
+  it("announces a message without a sender's name (a bot's over HTTP) as from the room the header names", async () => {
+    const f = makeContext();
+    f.stores.$rooms.set([room({ id: 'r1', name: 'Panadería La Espiga' })]);
+    f.stores.$currentRoomId.set('r1');
+    const { el, log, stores } = await mount(f);
+    stores.$currentMessages.set([msg({ text: 'Tu pedido está listo', timestamp: Date.now() })]);
+    await settle(el);
+    expect(log().textContent).toContain('Nuevo mensaje de Panadería La Espiga: Tu pedido está listo');
+  });
+
   it('does not announce the user’s own messages nor backfilled history', async () => {
     const f = makeContext();
     const current = msg({ text: 'actual' });
