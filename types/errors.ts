@@ -132,6 +132,15 @@ export const ERRORS = {
     'No encontrado.',
     'Not found.',
   ),
+  METHOD_NOT_ALLOWED: def(
+    405,
+    'E0405',
+    'METHOD_NOT_ALLOWED',
+    'This method is not allowed on this path (the Allow header lists those that are).',
+    'Este método no está permitido en esta ruta (la cabecera Allow dice cuáles lo están).',
+    'Operación no admitida.',
+    'Operation not supported.',
+  ),
   INVALID_STATE: def(
     409,
     'E0409',

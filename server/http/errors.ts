@@ -77,6 +77,14 @@ export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
+  // Every route's path as a pattern with its methods, to tell a wrong method (405) from a path
+  // nothing answers (404). The static files' catch-all (`/*`) would take any path: left out.
+  const routes: { pattern: RegExp; methods: string[] }[] = [];
+  app.addHook('onRoute', (route) => {
+    if (route.url.includes('*')) return;
+    const source = route.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+');
+    routes.push({ pattern: new RegExp(`^${source}/?$`), methods: ([] as string[]).concat(route.method) });
+  });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) return sendError(reply, error);
     if (error.validation) {
@@ -114,10 +122,19 @@ export function installErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unexpected failure');
     return sendError(reply, new ApiError('UNKNOWN_ERROR'));
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(
-      reply,
-      new ApiError('NOT_FOUND', { message: `No route ${request.method} ${request.url.split('?')[0]}` }),
-    ),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods));
+    if (allowed.size > 0 && !allowed.has(request.method)) {
+      const allow = [...allowed].sort().join(', ');
+      reply.header('allow', allow);
+      return sendError(
+        reply,
+        new ApiError('METHOD_NOT_ALLOWED', {
+          message: `${request.method} is not allowed on ${path}: ${allow}.`,
+        }),
+      );
+    }
+    return sendError(reply, new ApiError('NOT_FOUND', { message: `No route ${request.method} ${path}` }));
+  });
 }

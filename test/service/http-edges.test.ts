@@ -256,6 +256,21 @@ describe('requests the HTTP layer refuses', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('answers a method a path does not take with 405, the Allow header and the error body; an unknown path stays 404', async () => {
+    const before = await snapshot(server);
+    const patch = await call(server, 'PATCH', ROUTES.listCampaigns, { body: { name: 'x' } });
+    expectErrorBody(patch, 405, 'METHOD_NOT_ALLOWED');
+    expect(patch.body.error.code).toBe('E0405');
+    expect(patch.headers.get('allow')).toBe('GET, HEAD, POST');
+    const put = await call(server, 'POST', `/v1/campaigns/${randomUUID()}`, { body: {} });
+    expectErrorBody(put, 405, 'METHOD_NOT_ALLOWED');
+    expect(put.headers.get('allow')).toBe('DELETE, PUT');
+    const get = await call(server, 'GET', '/v1/widget/create');
+    expect(get.headers.get('allow')).toBe('POST');
+    expectErrorBody(await call(server, 'PATCH', '/v1/nothing-here'), 404, 'NOT_FOUND');
+    expect(await snapshot(server)).toEqual(before);
+  });
+
   it('refuses Basic credentials that are not well-formed base64', async () => {
     const good = Buffer.from('demo-client:demo-secret').toString('base64');
     expect(
