@@ -15,6 +15,9 @@ import { check, validatorCompiler, type Checked } from '../http/validation.ts';
 import { mediaUrlProblem } from '../bot-message.ts';
 import { errorResponses, ok } from './common.ts';
 
+/** A UUID in either case (room and message ids are UUIDs, made in lower case). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const [PostText, PostMedia] = (RoomPostMessage as unknown as { anyOf: [TSchema, TSchema] }).anyOf;
 const Envelope = Type.Object({
   senderId: Id,
@@ -76,7 +79,10 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
       onRequest: requireBasic(charla.config, { allowCompanyToken: true }),
     },
     async (request) => {
-      const { roomId } = request.params;
+      // Room ids are UUIDs the service makes in lower case; a caller may write them in capitals.
+      const roomId = UUID.test(request.params.roomId)
+        ? request.params.roomId.toLowerCase()
+        : request.params.roomId;
       const { senderId, messages } = request.body;
       const bad: Record<string, string> = {};
       messages.forEach((m, i) => {

@@ -109,6 +109,17 @@ describe('POST /v1/rooms/{roomId}/message', () => {
     expect(rows[0]?.body).toMatchObject({ id, text: 'upper' });
   });
 
+  it('finds the room whatever the case of its UUID in the path', async () => {
+    const id = randomUUID();
+    const res = await post(
+      { senderId: 's', messages: [{ id, type: 'TEXT', text: 'mayúsculas' }] },
+      roomId.toUpperCase(),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ roomId, messageIds: [id] });
+    expect((await stored(id))[0]?.room_id).toBe(roomId);
+  });
+
   it('under concurrent posts of one id to two rooms: one room gets it, every other request stores nothing', async () => {
     const other = (await server.app.charla.messaging.ensureBotRoom({ botId, userId: uid('user') })).roomId;
     for (let trial = 0; trial < 4; trial++) {
