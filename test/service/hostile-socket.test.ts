@@ -26,15 +26,6 @@ afterAll(async () => {
   await h?.close();
 });
 
-const stored = async () =>
-  Number(
-    (
-      await h.app.charla.db.query<{ n: string }>('SELECT count(*) AS n FROM messages WHERE room_id = $1', [
-        roomId,
-      ])
-    ).rows[0]?.n,
-  );
-
 /** Emits `event` and expects a 400 VALIDATION_ERROR in the acknowledgement. */
 async function refused(event: Parameters<typeof emitAck>[1], payload: unknown): Promise<ErrorBody> {
   const ack = (await emitAck(socket, event, payload as never)) as Ack<unknown>;
@@ -54,7 +45,7 @@ const text = (extra: Record<string, unknown>) => ({
 
 describe('live gateway: text that cannot be stored', () => {
   it('refuses a NUL or an unpaired surrogate in any field or key of any event, storing nothing', async () => {
-    const before = await stored();
+    const before = await h.messageCount(roomId);
     await refused('message:send', text({ text: 'a\u0000b' }));
     await refused('message:send', text({ text: 'a\ud800b' }));
     await refused('message:send', text({ senderNames: 'N\u0000' }));
@@ -85,7 +76,7 @@ describe('live gateway: text that cannot be stored', () => {
     await refused('messages:seen', { roomId: '\u0000', ids: [] });
     await refused('room:read', { roomId: '\u0000' });
     await refused('messages:sync', { after: { 'r\u0000': 1 } });
-    expect(await stored()).toBe(before);
+    expect(await h.messageCount(roomId)).toBe(before);
   });
 });
 
@@ -105,7 +96,7 @@ describe('live gateway: shapes a lenient handler trips on', () => {
   });
 
   it('refuses payloads nested deeper than the HTTP API allows, and __proto__ keys', async () => {
-    const before = await stored();
+    const before = await h.messageCount(roomId);
     let deep: unknown = 'end';
     for (let i = 0; i < 200; i++) deep = { d: deep };
     await refused('message:send', { id: randomUUID(), roomId, type: 'POSTBACK', text: 'x', payload: deep });
@@ -116,13 +107,13 @@ describe('live gateway: shapes a lenient handler trips on', () => {
       text: 'x',
       payload: JSON.parse('{"__proto__":{"polluted":true}}') as Record<string, unknown>,
     });
-    expect(await stored()).toBe(before);
+    expect(await h.messageCount(roomId)).toBe(before);
   });
 });
 
 describe('live gateway: what a message may say', () => {
   it('holds media addresses to the room posts’ rule: no private, link-local or plain http hosts', async () => {
-    const before = await stored();
+    const before = await h.messageCount(roomId);
     for (const mediaUrl of [
       'https://10.0.0.1/a.png',
       'https://169.254.169.254/latest/meta-data',
@@ -133,7 +124,7 @@ describe('live gateway: what a message may say', () => {
       const error = await refused('message:send', { id: randomUUID(), roomId, type: 'IMAGE', mediaUrl });
       expect(error.validationError).toHaveProperty('/mediaUrl');
     }
-    expect(await stored()).toBe(before);
+    expect(await h.messageCount(roomId)).toBe(before);
     const fine = await emitAck(socket, 'message:send', {
       id: randomUUID(),
       roomId,

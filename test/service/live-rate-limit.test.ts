@@ -45,15 +45,6 @@ async function user(userId = `rl-${randomUUID()}`) {
   return { userId, token: s.token, roomId: s.botRoomId, socket: await h.connect(s.token) };
 }
 
-const stored = async (roomId: string) =>
-  Number(
-    (
-      await h.app.charla.db.query<{ n: string }>('SELECT count(*) AS n FROM messages WHERE room_id = $1', [
-        roomId,
-      ])
-    ).rows[0]?.n,
-  );
-
 function expectRateLimited(ack: Ack<unknown>): number {
   expect(ack.ok, JSON.stringify(ack)).toBe(false);
   const error = (ack as { error: ErrorBody }).error;
@@ -94,11 +85,11 @@ describe('live gateway: rate limit per user', () => {
     const { socket, roomId } = await user();
     // A second socket of the bot room's user would share the bucket: the watcher is the room's own broadcast.
     const seen = collect(socket);
-    const before = await stored(roomId);
+    const before = await h.messageCount(roomId);
     const acks = await flood(socket, roomId, BURST + 30);
     // The first ones go, in order; every one after the first refusal is refused too (none slips in on a refilled token).
     const n = accepted(acks);
-    expect(await stored(roomId)).toBe(before + n);
+    expect(await h.messageCount(roomId)).toBe(before + n);
     await new Promise((r) => setTimeout(r, 200));
     expect(seen.filter((m) => (m as { text?: string }).text?.startsWith('flood')).length).toBe(n);
     expect(socket.connected).toBe(true);
@@ -106,7 +97,7 @@ describe('live gateway: rate limit per user', () => {
 
   it('counts every event name: sync, seen, read, unknown events and events without an acknowledgement', async () => {
     const { socket, roomId } = await user();
-    const before = await stored(roomId);
+    const before = await h.messageCount(roomId);
     // Ackless events take tokens too (and are otherwise ignored).
     for (let i = 0; i < BURST; i++)
       emitBare(socket, 'message:send', { id: randomUUID(), roomId, type: 'TEXT', text: 'x' });
@@ -121,7 +112,7 @@ describe('live gateway: rate limit per user', () => {
     expectRateLimited(await unknown);
     expectRateLimited(await sendText(socket, roomId, 'one more'));
     // The ackless ones were not limited (tokens were there), but a send without an ack is never handled.
-    expect(await stored(roomId)).toBe(before);
+    expect(await h.messageCount(roomId)).toBe(before);
   });
 
   it('refills: after the advised wait the next event goes; sending during the wait extends it', async () => {
@@ -130,11 +121,11 @@ describe('live gateway: rate limit per user', () => {
     const wait = expectRateLimited(acks[accepted(acks)] as Ack<Message>);
     // Still within the wait: refused again.
     expectRateLimited(await sendText(socket, roomId, 'too soon'));
-    const before = await stored(roomId);
+    const before = await h.messageCount(roomId);
     await new Promise((r) => setTimeout(r, wait + 50));
     const again = await sendText(socket, roomId, 'after the wait');
     expect(again.ok, JSON.stringify(again)).toBe(true);
-    expect(await stored(roomId)).toBe(before + 1);
+    expect(await h.messageCount(roomId)).toBe(before + 1);
     // A second later the bucket holds a second's worth again (RATE tokens, at most BURST).
     await new Promise((r) => setTimeout(r, 1000));
     const next = await flood(socket, roomId, Math.min(BURST, RATE) - 1);

@@ -45,6 +45,8 @@ export interface LiveHarness {
   ): Promise<SessionResult>;
   /** A connected socket (rejects with the error body when refused). */
   connect(token: string, options?: { origin?: string }): Promise<ClientSocket>;
+  /** How many messages the room holds in storage. */
+  messageCount(roomId: string): Promise<number>;
   /** fetch against the service with a session token. */
   call(
     method: string,
@@ -129,6 +131,13 @@ export async function startLive(options: Partial<Config> = {}): Promise<LiveHarn
           reject(Object.assign(new Error(err.message), { data: err.data }));
         });
       });
+    },
+    async messageCount(roomId) {
+      const { rows } = await app.charla.db.query<{ n: string }>(
+        'SELECT count(*) AS n FROM messages WHERE room_id = $1',
+        [roomId],
+      );
+      return Number(rows[0]?.n);
     },
     call,
     async close() {
