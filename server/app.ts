@@ -12,6 +12,8 @@ import { coreMigrations } from './store/core-migrations.ts';
 import { liveMigrations } from './live/migrations.ts';
 import { createSigner } from './signing.ts';
 import { ApiError, installErrorHandling, sendError } from './http/errors.ts';
+import { installJsonParser } from './http/json.ts';
+import { validatorCompiler } from './http/validation.ts';
 import { ERRORS, errorBody } from '../types/errors.ts';
 import type { Charla, Messaging } from './context.ts';
 import { httpRoutes } from './routes/index.ts';
@@ -104,6 +106,10 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
   };
   app.decorate('charla', charla);
   installErrorHandling(app);
+  // Every route, the server-side operations' and the widget API's alike: bodies checked as sent
+  // (no coercion, server/http/validation.ts) and JSON only, UTF-8 (server/http/json.ts).
+  app.setValidatorCompiler(validatorCompiler());
+  installJsonParser(app);
 
   // At the root, before any route, so the document sees every plugin's routes.
   await registerOpenApi(app);

@@ -39,8 +39,7 @@ import {
   WidgetRefreshBody,
 } from '../../types/schemas/index.ts';
 import { ApiError, validationFailed } from '../http/errors.ts';
-import { installJsonParser } from '../http/json.ts';
-import { unstorableText, validatorCompiler } from '../http/validation.ts';
+import { unstorableText } from '../http/validation.ts';
 import {
   bearerToken,
   checkIdentity,
@@ -90,12 +89,6 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
   await app.register(multipart, {
     limits: { fileSize: UPLOAD_MEDIA_MAX_BYTES, files: 1, fields: 10, fieldSize: 10_000 },
   });
-
-  // The server-side operations' checks here too: bodies as sent (fastify's
-  // Ajv defaults would read ["a"] or true as the id "a" or "true"), no text
-  // PostgreSQL cannot store (a NUL in a room id was a 500), JSON only.
-  app.setValidatorCompiler(validatorCompiler());
-  installJsonParser(app);
 
   app.decorateRequest('liveSession', null);
 

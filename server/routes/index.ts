@@ -1,12 +1,10 @@
 /**
  * Every HTTP operation of the interface, one file per section, validated with
- * TypeBox (server/http/validation.ts), documented at /v1/openapi.json (registered
+ * TypeBox (server/http/validation.ts, installed at the root by app.ts), documented at /v1/openapi.json (registered
  * at the root by app.ts so the widget API is in it too); and the
  * campaign scheduler's lifetime (onReady -> start, onClose -> stop).
  */
 import type { FastifyInstance } from 'fastify';
-import { validatorCompiler } from '../http/validation.ts';
-import { installJsonParser } from '../http/json.ts';
 import { mediaRoutes } from '../media.ts';
 import { CampaignScheduler } from '../scheduler.ts';
 import { campaignRoutes } from './campaigns.ts';
@@ -16,8 +14,6 @@ import { roomRoutes } from './rooms.ts';
 import { assetRoutes } from './assets.ts';
 
 export async function httpRoutes(app: FastifyInstance): Promise<void> {
-  app.setValidatorCompiler(validatorCompiler());
-  installJsonParser(app);
   await app.register(campaignRoutes);
   await app.register(widgetRoutes);
   await app.register(botMessageRoutes);
