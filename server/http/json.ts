@@ -35,7 +35,7 @@ function unreadable(request: FastifyRequest): string | null {
 export const MAX_JSON_DEPTH = 64;
 
 /** Whether a parsed value nests objects/arrays deeper than `max` (walked without recursion). */
-export function tooDeep(value: unknown, max: number): boolean {
+function tooDeep(value: unknown, max: number): boolean {
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop() as [unknown, number];
@@ -49,7 +49,7 @@ export function tooDeep(value: unknown, max: number): boolean {
 }
 
 /** Whether a parsed value carries a key that poisons prototypes (`__proto__`, `constructor.prototype`). */
-export function poisoned(value: unknown, depth = 0): boolean {
+function poisoned(value: unknown, depth = 0): boolean {
   if (typeof value !== 'object' || value === null || depth > 200) return false;
   for (const key of Object.keys(value)) {
     const v = (value as Record<string, unknown>)[key];
@@ -59,6 +59,22 @@ export function poisoned(value: unknown, depth = 0): boolean {
     if (poisoned(v, depth + 1)) return true;
   }
   return false;
+}
+
+/**
+ * Why a parsed value cannot be taken as it is, as an error's field map: nested
+ * deeper than MAX_JSON_DEPTH, or carrying a key that poisons prototypes; null
+ * when it can. With the JSON `text` it came from, a text too short to nest that
+ * deep or naming neither key is not walked.
+ */
+export function structureProblem(value: unknown, text?: string): Record<string, string> | null {
+  if ((text === undefined || text.length > MAX_JSON_DEPTH) && tooDeep(value, MAX_JSON_DEPTH)) {
+    return { '/': `nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep` };
+  }
+  if ((text === undefined || text.includes('__proto__') || text.includes('constructor')) && poisoned(value)) {
+    return { '/': 'carries a forbidden key (__proto__ or constructor.prototype)' };
+  }
+  return null;
 }
 
 export function installJsonParser(app: FastifyInstance): void {
@@ -94,21 +110,9 @@ export function installJsonParser(app: FastifyInstance): void {
       );
       return;
     }
-    if (text.length > MAX_JSON_DEPTH && tooDeep(value, MAX_JSON_DEPTH)) {
-      done(
-        validationFailed(
-          { '/': `nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep` },
-          `Body nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep.`,
-        ),
-        undefined,
-      );
-      return;
-    }
-    if ((text.includes('__proto__') || text.includes('constructor')) && poisoned(value)) {
-      done(
-        validationFailed({ '/': 'body carries a forbidden key (__proto__ or constructor.prototype)' }),
-        undefined,
-      );
+    const problem = structureProblem(value, text);
+    if (problem) {
+      done(validationFailed(problem, `Body ${problem['/']}.`), undefined);
       return;
     }
     done(null, value);

@@ -32,7 +32,7 @@ import {
 import { OUTGOING_MESSAGE_SCHEMAS } from '../../types/schemas/index.ts';
 import { MAX_EVENT_BYTES } from '../../types/limits.ts';
 import { ApiError, validationFailed, validationMap } from '../http/errors.ts';
-import { MAX_JSON_DEPTH, poisoned, tooDeep } from '../http/json.ts';
+import { structureProblem } from '../http/json.ts';
 import { unstorableText } from '../http/validation.ts';
 import { mediaUrlProblem } from '../bot-message.ts';
 import type { NewMessageInput } from '../context.ts';
@@ -70,14 +70,8 @@ function errorOf(err: unknown, log: FastifyInstance['log']): ErrorBody {
  * keys. Throws 400 naming the field.
  */
 export function checkPayload(value: unknown): void {
-  const unstorable = unstorableText(value);
-  if (unstorable) throw validationFailed(unstorable);
-  if (tooDeep(value, MAX_JSON_DEPTH)) {
-    throw validationFailed({ '/': `nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep` });
-  }
-  if (poisoned(value)) {
-    throw validationFailed({ '/': 'carries a forbidden key (__proto__ or constructor.prototype)' });
-  }
+  const problem = unstorableText(value) ?? structureProblem(value);
+  if (problem) throw validationFailed(problem);
 }
 
 const LIMITS = { lat: 90, lng: 180 } as const;
