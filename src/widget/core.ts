@@ -241,14 +241,8 @@ export class WidgetCore {
     this.element?.dispatchEvent(domEventFor(name, detail));
   }
 
-  /** Errors already reported, with their operations: a refused handshake reaches connect()'s own catch too. */
-  readonly #reported = new WeakMap<CharlaError, Set<string>>();
-
   #reportError(error: unknown, operation: string): CharlaError {
     const e = toCharlaError(error);
-    const operations = this.#reported.get(e) ?? new Set<string>();
-    if (operations.has(operation)) return e;
-    this.#reported.set(e, operations.add(operation));
     // What the visitor reads: the error's text for people, in the widget's language.
     const forPeople = e.body.error.clientMessages?.[this.stores.w.$language.get()];
     this.stores.w.$lastError.set({
@@ -361,9 +355,11 @@ export class WidgetCore {
       }
       return this.#connectPromise;
     }
+    // Each failure is reported where it happens: the session here (#doConnect), the handshake in
+    // #handleConnectError, so the promise's own rejection is not a second error event.
     this.#connectPromise = this.#doConnect().catch((error: unknown) => {
       this.#connectPromise = null;
-      const e = this.#reportError(error, 'connect');
+      const e = toCharlaError(error);
       this.#connectFailed(e);
       throw e;
     });
@@ -397,7 +393,7 @@ export class WidgetCore {
       await this.ensureSession();
     } catch (error) {
       this.#setConnection('error');
-      throw error;
+      throw this.#reportError(error, 'connect');
     }
     const done = new Promise<void>((resolve, reject) => {
       this.#firstSync = { resolve, reject };
@@ -906,15 +902,11 @@ export class WidgetCore {
       clearTimeout(this.#resumeTimer);
       this.#timers.delete(this.#resumeTimer);
     }
-    const t = setTimeout(() => {
-      this.#timers.delete(t);
-      if (this.#resumeTimer === t) this.#resumeTimer = null;
-      if (this.#destroyed) return;
+    this.#resumeTimer = this.#later(() => {
+      this.#resumeTimer = null;
       if (this.#heldLeft() > 0) this.#scheduleResume();
       else if (this.#synced) this.flush();
     }, this.#heldLeft());
-    this.#resumeTimer = t;
-    this.#timers.add(t);
   }
 
   #trySend(entry: OutboxEntry): void {
@@ -1188,13 +1180,15 @@ export class WidgetCore {
   /* Lifecycle                                                           */
   /* ------------------------------------------------------------------ */
 
-  #later(fn: () => void, ms: number): void {
-    if (this.#destroyed) return;
+  /** Runs `fn` after `ms` unless destroyed first; the timer, to cancel (null once destroyed). */
+  #later(fn: () => void, ms: number): ReturnType<typeof setTimeout> | null {
+    if (this.#destroyed) return null;
     const t = setTimeout(() => {
       this.#timers.delete(t);
       if (!this.#destroyed) fn();
     }, ms);
     this.#timers.add(t);
+    return t;
   }
 
   get isDestroyed(): boolean {
