@@ -7,7 +7,13 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type, { type TSchema } from 'typebox';
 import { RoomIdParams, RoomPostBody, RoomPostMessage, RoomPostResult } from '../../types/schemas/index.ts';
-import { MEDIA_MESSAGE_TYPES, ROOM_POST_MESSAGES_MAX, ROUTES, type MessageType } from '../../types/index.ts';
+import {
+  MEDIA_MESSAGE_TYPES,
+  ROOM_POST_MESSAGES_MAX,
+  ROUTES,
+  UUID_PATTERN,
+  type MessageType,
+} from '../../types/index.ts';
 import { Id } from '../../types/schemas/index.ts';
 import { requireBasic } from '../http/auth.ts';
 import { ApiError, validationFailed } from '../http/errors.ts';
@@ -16,7 +22,7 @@ import { mediaUrlProblem } from '../bot-message.ts';
 import { errorResponses, ok } from './common.ts';
 
 /** A UUID in either case (room and message ids are UUIDs, made in lower case). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID = new RegExp(UUID_PATTERN);
 
 const [PostText, PostMedia] = (RoomPostMessage as unknown as { anyOf: [TSchema, TSchema] }).anyOf;
 const Envelope = Type.Object({
