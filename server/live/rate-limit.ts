@@ -88,9 +88,4 @@ export class RateLimits {
     if (wait === 0) forget();
     else if (wait > 0) setTimeout(forget, wait).unref();
   }
-
-  /** Users with a bucket (tests). */
-  get size(): number {
-    return this.#buckets.size;
-  }
 }
