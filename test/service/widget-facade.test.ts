@@ -9,7 +9,7 @@ import type { SendableMessage, WidgetInstance } from '../../src/widget/instance.
 import { CharlaError } from '../../src/transport/errors.ts';
 import type { MembershipDetail } from '../../src/events/index.ts';
 import { BASIC, startLive, waitFor, type LiveHarness } from './helpers/live.ts';
-import { serviceWidget } from './helpers/widgets.ts';
+import { rejection, serviceWidget } from './helpers/widgets.ts';
 import { userHash } from '../../src/api/index.ts';
 
 let h: LiveHarness;
@@ -37,17 +37,6 @@ async function pair() {
   await Promise.all([a.connect(), b.connect()]);
   const room = await a.openRoomWithUser({ id: userB, names: 'Beto' });
   return { a, b, roomId: room.id, userA: a.userId, userB };
-}
-
-async function rejection(p: Promise<unknown>): Promise<CharlaError> {
-  const e = await p.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(CharlaError);
-  return e as CharlaError;
 }
 
 describe('widgetInstance against the service', () => {

@@ -16,7 +16,7 @@ import { CharlaError } from '../../src/transport/errors.ts';
 import { createOutboxStorage } from '../../src/transport/outbox-storage.ts';
 import { MESSAGE_MAX_BYTES } from '../../src/util/validate.ts';
 import { startLive, waitFor, type LiveHarness } from './helpers/live.ts';
-import { serviceWidget } from './helpers/widgets.ts';
+import { rejection, serviceWidget } from './helpers/widgets.ts';
 
 let h: LiveHarness;
 let apiKey: string;
@@ -61,15 +61,6 @@ async function pair() {
   const drops: string[] = [];
   a.on('connection', (d) => d.state !== 'connected' && drops.push(d.state));
   return { a, b, roomId, got, drops };
-}
-
-async function rejection(p: Promise<unknown>): Promise<CharlaError> {
-  const e = await p.then(
-    () => new Error('resolved'),
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(CharlaError);
-  return e as CharlaError;
 }
 
 const texts = (list: Message[]) => list.map((m) => (m as { text?: string }).text);
