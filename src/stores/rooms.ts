@@ -1,5 +1,5 @@
 /** Rooms of the user: upsert by id, newest activity first. */
-import type { Member, Room } from '../../types/index.ts';
+import type { Member, Message, Room } from '../../types/index.ts';
 
 /** Sort key: last activity, then creation. */
 function activity(room: Room): string {
@@ -37,4 +37,26 @@ export function withoutMember(room: Room, member: Member): Room {
     membersInfo: room.membersInfo.filter((m) => m.id !== member.id && m.referenceId !== member.referenceId),
     members: room.members.filter((id) => id !== member.referenceId && id !== member.id),
   };
+}
+
+/** The rooms with each stored message newer than their last one as their last (reordered); null when none is. */
+export function withLastMessages(list: readonly Room[], messages: readonly Message[]): Room[] | null {
+  const last = new Map(list.map((r) => [r.id, r.lastMessage ?? null] as const));
+  const changed = new Set<string>();
+  for (const m of messages) {
+    const held = last.get(m.roomId);
+    if (held === undefined || m.seq === undefined || m.seq <= (held?.seq ?? 0)) continue;
+    last.set(m.roomId, m);
+    changed.add(m.roomId);
+  }
+  if (changed.size === 0) return null;
+  return upsertRooms(
+    list,
+    list
+      .filter((r) => changed.has(r.id))
+      .map((r) => {
+        const m = last.get(r.id) as Message;
+        return { ...r, lastMessage: m, lastMessageAt: m.createdAt };
+      }),
+  );
 }

@@ -33,6 +33,7 @@ import {
   patchUi,
   upsertMessages,
   upsertRooms,
+  withLastMessages,
   withMember,
   withoutMember,
   type StoreSet,
@@ -662,6 +663,8 @@ export class WidgetCore {
     const announce = how.announce ?? (() => true);
     const countUnread = how.countUnread ?? true;
     const added = this.upsert(messages, true);
+    const rooms = withLastMessages(this.stores.w.$rooms.get(), messages);
+    if (rooms) this.stores.w.$rooms.set(rooms);
     for (const m of messages) {
       const id = messageKey(m);
       if (m.seq !== undefined && this.outbox.has(id)) this.#settle(id, m);

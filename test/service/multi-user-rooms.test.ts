@@ -1,0 +1,72 @@
+/**
+ * Several people in rooms at once, each with the widget library against the
+ * real service: the room list on every member's side, two tabs of one user,
+ * a direct room after one of the pair left, and removal while offline.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message, Room } from '../../types/index.ts';
+import type { WidgetInstance } from '../../src/widget/instance.ts';
+import type { MembershipDetail } from '../../src/events/index.ts';
+import { startLive, waitFor, type LiveHarness } from './helpers/live.ts';
+import { rejection, serviceWidget } from './helpers/widgets.ts';
+
+let h: LiveHarness;
+let apiKey: string;
+const made: WidgetInstance[] = [];
+
+beforeAll(async () => {
+  h = await startLive();
+  ({ apiKey } = await h.createWidget({ type: 'group' }));
+});
+afterAll(async () => {
+  for (const w of made) w.destroy();
+  await h?.close();
+});
+
+function widget(userId: string, userNames: string): WidgetInstance {
+  return serviceWidget(made, { apiKey, baseUrl: h.baseUrl, userId, userNames });
+}
+
+async function people(...names: string[]): Promise<WidgetInstance[]> {
+  const ws = names.map((n) => widget(`${n.toLowerCase()}-${randomUUID()}`, n));
+  await Promise.all(ws.map((w) => w.connect()));
+  return ws;
+}
+
+const roomOf = (w: WidgetInstance, roomId: string): Room | undefined =>
+  w.stores.$rooms.get().find((r) => r.id === roomId);
+const texts = (w: WidgetInstance, roomId: string): string[] =>
+  (w.core.stores.w.$messagesByRoom.get()[roomId] ?? []).map((m) => (m as { text?: string }).text ?? '');
+const lastText = (w: WidgetInstance, roomId: string) =>
+  (roomOf(w, roomId)?.lastMessage as (Message & { text?: string }) | null | undefined)?.text;
+
+describe('the room list on every member’s side', () => {
+  it('shows each room’s last message and puts the busiest room first, live and after a reload', async () => {
+    const [ana, beto] = (await people('Ana', 'Beto')) as [WidgetInstance, WidgetInstance];
+    const room = await ana.openRoomWithUser({ id: beto.userId, names: 'Beto' });
+    await waitFor(() => roomOf(beto, room.id) !== undefined, 5000, 'Beto’s new room');
+    // The bot's greeting made the bot room the latest; the direct room is empty so far.
+    await ana.sendMessage({ roomId: room.id, type: 'TEXT', text: 'hola Beto' });
+    await waitFor(() => lastText(beto, room.id) === 'hola Beto', 5000, 'Beto’s preview');
+    await waitFor(() => lastText(ana, room.id) === 'hola Beto', 5000, 'Ana’s preview');
+    for (const w of [ana, beto]) {
+      expect(w.stores.$rooms.get()[0]?.id).toBe(room.id);
+      expect(roomOf(w, room.id)?.lastMessageAt).toBe(
+        (roomOf(w, room.id)?.lastMessage as Message | undefined)?.createdAt,
+      );
+    }
+    await beto.sendMessage({ roomId: room.id, type: 'TEXT', text: 'hola Ana' });
+    await waitFor(() => lastText(ana, room.id) === 'hola Ana', 5000, 'Ana’s second preview');
+    expect(lastText(beto, room.id)).toBe('hola Ana');
+    expect(beto.stores.$unreadByRoom.get()[room.id]).toBe(1);
+    expect(ana.stores.$unreadByRoom.get()[room.id]).toBe(1);
+
+    // A reload (a new page of the same user) sees the same list.
+    const again = widget(beto.userId, 'Beto');
+    await again.connect();
+    expect(again.stores.$rooms.get().map((r) => r.id)).toEqual(beto.stores.$rooms.get().map((r) => r.id));
+    expect(lastText(again, room.id)).toBe('hola Ana');
+    expect(again.stores.$unreadByRoom.get()[room.id]).toBe(1);
+  });
+});
