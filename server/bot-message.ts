@@ -34,9 +34,15 @@ export interface BotRow {
   updated_at: Date | string;
 }
 
-/** The bot, or 404. */
-export async function requireBot(db: Queryable, botId: string): Promise<BotRow> {
-  const { rows } = await db.query<BotRow>('SELECT * FROM bots WHERE id = $1', [botId]);
+/**
+ * The bot of this company, or 404: another company's bot in the same storage
+ * is answered as if it did not exist.
+ */
+export async function requireBot(db: Queryable, botId: string, companyId: string): Promise<BotRow> {
+  const { rows } = await db.query<BotRow>('SELECT * FROM bots WHERE id = $1 AND company_id = $2', [
+    botId,
+    companyId,
+  ]);
   const bot = rows[0];
   if (!bot) throw new ApiError('NOT_FOUND', { message: `Bot ${botId} does not exist.`, data: { botId } });
   return bot;
@@ -357,7 +363,7 @@ export async function prepareBotMessage(
   botId: string,
   content: BotMessageContent,
 ): Promise<PreparedMessage> {
-  const bot = await requireBot(charla.db, botId);
+  const bot = await requireBot(charla.db, botId, charla.config.companyId);
   if (content.type === 'voice_call' && !bot.calling_enabled) {
     throw new ApiError('CALLING_NOT_ENABLED', {
       message: `Calling is not enabled for bot ${botId}.`,

@@ -170,9 +170,22 @@ export async function listCampaigns(
   const limit = query.limit ?? CAMPAIGN_LIST_LIMIT_DEFAULT;
   const page = query.page ?? CAMPAIGN_LIST_PAGE_DEFAULT;
   const offset = (page - 1) * limit;
+  // Another company's bot lists nothing, as a bot that does not exist (its campaigns are its
+  // company's). The check rides in the same statement: one index probe, no second round trip.
   const { rows } = await charla.db.query<{ list: [total: number | string, page: ListedRow[]] }>(
-    'SELECT charla_list_campaigns($1, $2, $3, $4, $5, $6, $7) AS list',
-    [query.botId, range.from, range.to, query.status ?? null, query.elementName ?? null, limit, offset],
+    `SELECT CASE WHEN EXISTS (SELECT 1 FROM bots WHERE id = $1 AND company_id <> $8)
+       THEN json_build_array(0, '[]'::json)
+       ELSE charla_list_campaigns($1, $2, $3, $4, $5, $6, $7) END AS list`,
+    [
+      query.botId,
+      range.from,
+      range.to,
+      query.status ?? null,
+      query.elementName ?? null,
+      limit,
+      offset,
+      charla.config.companyId,
+    ],
   );
   const [count, listed] = rows[0]?.list ?? [0, []];
   const total = Number(count);
@@ -199,8 +212,8 @@ export async function listCampaigns(
 /** 404 when the campaign does not exist, 409 (with its status) when it exists in another state. */
 async function explainMiss(charla: Charla, campaignId: string, action: string): Promise<never> {
   const { rows } = await charla.db.query<{ status: CampaignStatus }>(
-    'SELECT status FROM campaigns WHERE id = $1',
-    [campaignId],
+    'SELECT status FROM campaigns WHERE id = $1 AND company_id = $2',
+    [campaignId, charla.config.companyId],
   );
   const found = rows[0];
   if (!found)
@@ -218,8 +231,8 @@ async function explainMiss(charla: Charla, campaignId: string, action: string): 
 export async function cancelCampaign(charla: Charla, campaignId: string): Promise<Campaign> {
   const { rows } = await charla.db.query<CampaignRow>(
     `UPDATE campaigns SET status = 'CANCELLED', updated_at = now()
-     WHERE id = $1 AND status = 'SCHEDULED' RETURNING ${COLUMNS}`,
-    [campaignId],
+     WHERE id = $1 AND company_id = $2 AND status = 'SCHEDULED' RETURNING ${COLUMNS}`,
+    [campaignId, charla.config.companyId],
   );
   const row = rows[0];
   if (!row) return explainMiss(charla, campaignId, 'cancelled');
@@ -236,15 +249,16 @@ export async function updateCampaign(
   const { rows } = await charla.db.query<CampaignRow>(
     `UPDATE campaigns
      SET name = COALESCE($2, name), scheduled_at = COALESCE($3, scheduled_at), updated_at = now()
-     WHERE id = $1 AND status = 'SCHEDULED' AND ($3::timestamptz IS NULL OR $3::timestamptz > scheduled_at)
+     WHERE id = $1 AND company_id = $4 AND status = 'SCHEDULED'
+       AND ($3::timestamptz IS NULL OR $3::timestamptz > scheduled_at)
      RETURNING ${COLUMNS}`,
-    [campaignId, body.name ?? null, scheduledAt],
+    [campaignId, body.name ?? null, scheduledAt, charla.config.companyId],
   );
   const row = rows[0];
   if (row) return toCampaign(row);
   const { rows: found } = await charla.db.query<CampaignRow>(
-    `SELECT ${COLUMNS} FROM campaigns WHERE id = $1`,
-    [campaignId],
+    `SELECT ${COLUMNS} FROM campaigns WHERE id = $1 AND company_id = $2`,
+    [campaignId, charla.config.companyId],
   );
   const current = found[0];
   if (current?.status === 'SCHEDULED' && scheduledAt) {

@@ -33,8 +33,13 @@ export async function assetRoutes(app: FastifyInstance): Promise<void> {
       const key = charla.signer.mediaKeyOf(resourceUrl, charla.ownBaseUrls(request));
       const exists =
         key !== null &&
-        (await charla.db.query<{ key: string }>('SELECT key FROM media WHERE key = $1', [key])).rows.length >
-          0;
+        // Another company's file in the same storage is not this service's to sign.
+        (
+          await charla.db.query<{ key: string }>('SELECT key FROM media WHERE key = $1 AND company_id = $2', [
+            key,
+            charla.config.companyId,
+          ])
+        ).rows.length > 0;
       if (!exists || key === null) {
         throw new ApiError('SIGNED_URL_ERROR', {
           message: 'The address is not a media resource of this service.',
