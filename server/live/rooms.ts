@@ -7,7 +7,7 @@ import type { Db, Queryable } from '../store/db.ts';
 import type { MemberType } from '../../types/index.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Hub } from './hub.ts';
-import { loadMember, loadRoom } from './store.ts';
+import { loadMember, loadMembers, loadRoom } from './store.ts';
 
 export interface MemberInput {
   userId: string;
@@ -156,6 +156,7 @@ export class Rooms {
     if (!r) throw new ApiError('NOT_FOUND', { message: `No room ${roomId}.` });
     if (input.names) await upsertUser(this.db, r.company_id, input.userId, input.names);
     const names = input.names ?? (await knownNames(this.db, r.company_id, input.userId));
+    let grouped = false;
     const added = await this.db.transaction(async (tx) => {
       if (r.type === 'direct') {
         // A third person is about to make it a group: the pair's messages so far stay theirs.
@@ -167,11 +168,12 @@ export class Rooms {
       }
       const ok = await insertMember(tx, roomId, r.company_id, { ...input, names });
       if (ok && r.type === 'direct') {
-        await tx.query(
+        const became = await tx.query(
           `UPDATE rooms SET type = 'group', room_key = NULL, updated_at = now()
            WHERE id = $1 AND (SELECT count(*) FROM room_members WHERE room_id = $1) > 2`,
           [roomId],
         );
+        grouped = became.rowCount > 0;
       } else if (ok) {
         await tx.query('UPDATE rooms SET updated_at = now() WHERE id = $1', [roomId]);
       }
@@ -180,8 +182,12 @@ export class Rooms {
     if (added) {
       const member = await loadMember(this.db, roomId, input.userId);
       if (member) this.hub.memberJoined(roomId, member);
-      const room = await loadRoom(this.db, roomId, input.userId);
-      if (room) this.hub.roomUpdated(input.userId, room);
+      // A direct room made a group changes its type and name for everyone in it, not only for the newcomer.
+      const told = grouped ? (await loadMembers(this.db, roomId)).map((m) => m.referenceId) : [input.userId];
+      for (const userId of told) {
+        const room = await loadRoom(this.db, roomId, userId);
+        if (room) this.hub.roomUpdated(userId, room);
+      }
     }
     return { added };
   }

@@ -69,4 +69,26 @@ describe('the room list on every member’s side', () => {
     expect(lastText(again, room.id)).toBe('hola Ana');
     expect(again.stores.$unreadByRoom.get()[room.id]).toBe(1);
   });
+
+  it('a direct room made a group is a group for the two who were in it too, named after its members', async () => {
+    const [ana, beto, carla] = (await people('Ana', 'Beto', 'Carla')) as [
+      WidgetInstance,
+      WidgetInstance,
+      WidgetInstance,
+    ];
+    const room = await ana.openRoomWithUser({ id: beto.userId, names: 'Beto' });
+    await waitFor(() => roomOf(beto, room.id) !== undefined, 5000, 'Beto’s new room');
+    expect(roomOf(beto, room.id)).toMatchObject({ type: 'direct', name: 'Ana' });
+    await ana.addMember({ id: carla.userId, names: 'Carla' }, room.id);
+    for (const w of [ana, beto, carla]) {
+      await waitFor(() => roomOf(w, room.id)?.type === 'group', 5000, 'the room a group');
+      // No name of its own: each side names it after the others (roomName in the components).
+      expect(roomOf(w, room.id)?.name).toBe('');
+      expect(roomOf(w, room.id)?.members).toHaveLength(3);
+    }
+    // What a reload gets is the same.
+    const again = widget(beto.userId, 'Beto');
+    await again.connect();
+    expect(roomOf(again, room.id)).toMatchObject({ type: 'group', name: '' });
+  });
 });
