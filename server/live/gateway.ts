@@ -41,7 +41,7 @@ import { roomChannel, userChannel, type Hub, type LiveServer, type LiveSocketDat
 import type { LiveMessaging } from './messaging.ts';
 import { FLOOD_BURSTS, RateLimits } from './rate-limit.ts';
 import type { Sessions } from './session.ts';
-import { history, loadRooms, membership, messagesAfter, roomIdsOf } from './store.ts';
+import { history, loadRoom, loadRooms, membership, messagesAfter, roomIdsOf } from './store.ts';
 
 type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, LiveSocketData>;
 
@@ -324,10 +324,15 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
     socket.on('room:read', (req, ack) =>
       handle(ack, req, async () => {
         const roomId = await requireRoom((req as { roomId?: unknown } | null)?.roomId);
-        await db.query('UPDATE room_members SET unread = 0 WHERE room_id = $1 AND user_id = $2', [
-          roomId,
-          userId,
-        ]);
+        const read = await db.query(
+          'UPDATE room_members SET unread = 0 WHERE room_id = $1 AND user_id = $2 AND unread <> 0',
+          [roomId, userId],
+        );
+        // The user's other tabs and devices count the room read too.
+        if (read.rowCount > 0) {
+          const room = await loadRoom(db, roomId, userId);
+          if (room) socket.to(userChannel(companyId, userId)).emit('room:updated', room);
+        }
         return { unread: 0 };
       }),
     );

@@ -730,6 +730,11 @@ export class WidgetCore {
   #handleRoomUpdated(room: Room): void {
     const known = this.stores.w.$rooms.get().some((r) => r.id === room.id);
     this.upsertRoom(room, true);
+    // The service's count (read in another tab, say), unless this one shows the room.
+    const w = this.stores.w;
+    const unread = w.$unreadByRoom.get();
+    if (room.unread !== unread[room.id] && !(w.$ui.get().open && w.$currentRoomId.get() === room.id))
+      w.$unreadByRoom.set({ ...unread, [room.id]: room.unread });
     const member = room.membersInfo?.find((m) => m.referenceId === this.userId);
     if (!known && member && !this.#joined.has(room.id)) {
       this.#joined.add(room.id);

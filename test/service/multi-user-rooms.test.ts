@@ -92,3 +92,44 @@ describe('the room list on every member’s side', () => {
     expect(roomOf(again, room.id)).toMatchObject({ type: 'group', name: '' });
   });
 });
+
+describe('two tabs of one visitor', () => {
+  it('both get each message once, agree on unread counts, and a message sent from one shows once in the other', async () => {
+    const [ana, beto] = (await people('Ana', 'Beto')) as [WidgetInstance, WidgetInstance];
+    const beto2 = widget(beto.userId, 'Beto');
+    await beto2.connect();
+    const room = await ana.openRoomWithUser({ id: beto.userId, names: 'Beto' });
+    await waitFor(() => roomOf(beto2, room.id) !== undefined, 5000, 'the room in the second tab');
+
+    await ana.sendMessage({ roomId: room.id, type: 'TEXT', text: 'uno' });
+    await ana.sendMessage({ roomId: room.id, type: 'TEXT', text: 'dos' });
+    for (const w of [beto, beto2]) {
+      await waitFor(() => texts(w, room.id).length === 2, 5000, 'both messages');
+      expect(texts(w, room.id)).toEqual(['uno', 'dos']);
+      expect(w.stores.$unreadByRoom.get()[room.id]).toBe(2);
+    }
+
+    // Beto reads the room in the first tab: the second tab counts it read too.
+    beto.setCurrentRoom(room.id);
+    beto.open();
+    expect(beto.stores.$unreadByRoom.get()[room.id]).toBe(0);
+    await waitFor(() => beto2.stores.$unreadByRoom.get()[room.id] === 0, 5000, 'the second tab read');
+
+    // While the first tab shows the room, what arrives is read there, and so in the second tab.
+    await ana.sendMessage({ roomId: room.id, type: 'TEXT', text: 'tres' });
+    await waitFor(() => texts(beto2, room.id).length === 3, 5000, 'the third message');
+    await waitFor(() => beto2.stores.$unreadByRoom.get()[room.id] === 0, 5000, 'the third read');
+    expect(beto.stores.$unreadByRoom.get()[room.id]).toBe(0);
+
+    // Sent from the second tab: once in each tab and for Ana.
+    const sent = await beto2.sendMessage({ roomId: room.id, type: 'TEXT', text: 'desde la otra' });
+    for (const w of [beto, beto2, ana]) {
+      await waitFor(() => texts(w, room.id).includes('desde la otra'), 5000, 'the reply');
+      expect(texts(w, room.id)).toEqual(['uno', 'dos', 'tres', 'desde la otra']);
+      expect(w.core.findMessage(String(sent.id))?.seq).toBe(sent.seq);
+    }
+    expect(ana.stores.$unreadByRoom.get()[room.id]).toBe(1);
+    expect(beto.stores.$unreadByRoom.get()[room.id]).toBe(0);
+    expect(beto2.stores.$unreadByRoom.get()[room.id]).toBe(0);
+  });
+});
