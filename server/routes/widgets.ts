@@ -20,6 +20,7 @@ import { requireBasic } from '../http/auth.ts';
 import { hashApiKey } from '../live/session.ts';
 import type { Queryable } from '../store/db.ts';
 import type { BotRow } from '../bot-message.ts';
+import { check, validatorCompiler, type Checked } from '../http/validation.ts';
 import { errorResponses } from './common.ts';
 
 /** A new identity-verification secret: `cis_` and 32 random bytes in base64url. */
@@ -168,6 +169,56 @@ export function isJsonContentType(header: string | undefined): boolean {
   return mime === 'application/json';
 }
 
+/** A DNS label: 1 to 63 letters, digits or hyphens, not starting or ending with a hyphen. */
+const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/**
+ * What is wrong with an origin pattern the contract's pattern let through
+ * (`https://a.com:99999`, `https://..`), or null when a browser can send it.
+ */
+function originProblem(pattern: string): string | null {
+  const m = /^https?:\/\/(\*\.)?([^:]+)(?::([0-9]+))?$/.exec(pattern);
+  if (!m) return null; // the schema's own check names it
+  const host = (m[2] ?? '').replace(/\.$/, '');
+  if (host.length > 253 || !host.split('.').every((label) => LABEL.test(label)))
+    return 'must name a host: labels of 1 to 63 letters, digits or hyphens (not at either end), separated by dots';
+  const port = m[3];
+  if (port !== undefined && !(Number(port) >= 1 && Number(port) <= 65535))
+    return 'must have a port from 1 to 65535';
+  return null;
+}
+
+/**
+ * The body of widget creation: the schema, then what it cannot say. A new
+ * bot's settings beside the id of an existing one are refused (the bot is
+ * reused as it is, so they would be ignored), and so are origins no browser
+ * sends.
+ */
+export function checkWidgetCreate(data: unknown): Checked {
+  const top = check(WidgetCreateBody, data);
+  const errors: Record<string, string> = top.ok ? {} : { ...top.errors };
+  const body = data as { bot?: Record<string, unknown>; widget?: { credentials?: Record<string, unknown> } };
+  const bot = body?.bot;
+  if (typeof bot === 'object' && bot !== null && typeof bot['id'] === 'string') {
+    for (const field of ['name', 'callingEnabled'])
+      if (bot[field] !== undefined && !(`/bot/${field}` in errors))
+        errors[`/bot/${field}`] = 'is not allowed with /bot/id: an existing bot is reused as it is';
+  }
+  const credentials = body?.widget?.credentials;
+  if (typeof credentials === 'object' && credentials !== null) {
+    for (const list of ['whiteList', 'blackList']) {
+      const patterns = credentials[list];
+      if (!Array.isArray(patterns)) continue;
+      patterns.forEach((pattern, i) => {
+        const at = `/widget/credentials/${list}/${i}`;
+        const problem = typeof pattern === 'string' ? originProblem(pattern) : null;
+        if (problem && !(at in errors)) errors[at] = problem;
+      });
+    }
+  }
+  return Object.keys(errors).length ? { ok: false, errors } : { ok: true, value: data };
+}
+
 export async function widgetRoutes(app: FastifyInstance): Promise<void> {
   const charla = app.charla;
   const auth = requireBasic(charla.config, { allowCompanyToken: true });
@@ -184,6 +235,7 @@ export async function widgetRoutes(app: FastifyInstance): Promise<void> {
         body: WidgetCreateBody,
         response: { 200: WidgetCreateResult, ...errorResponses(400, 401, 404, 415) },
       },
+      validatorCompiler: validatorCompiler({ body: checkWidgetCreate }),
       onRequest: [
         auth,
         async (request) => {

@@ -1,0 +1,88 @@
+/**
+ * Widget creation at its edges: what a business backend sends that the
+ * service cannot honour is refused with a 400 naming the field, never
+ * accepted and silently ignored.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, snapshot, startServer, type Server } from './helpers/http.ts';
+
+let server: Server;
+let botId: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  const res = await call(server, 'POST', '/v1/widget/create', {
+    body: { bot: { name: 'Ventas', callingEnabled: true }, widget: {} },
+  });
+  botId = res.body.data.Bot.id;
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const create = (body: unknown) => call(server, 'POST', '/v1/widget/create', { body });
+
+describe('POST /v1/widget/create at its edges', () => {
+  it('refuses a new bot’s settings beside the id of an existing bot (they would be ignored)', async () => {
+    const before = await snapshot(server);
+    for (const [bot, field] of [
+      [{ id: botId, name: 'Otro nombre' }, '/bot/name'],
+      [{ id: botId, callingEnabled: false }, '/bot/callingEnabled'],
+    ] as const) {
+      const res = await create({ bot, widget: {} });
+      expect(res.status, JSON.stringify(bot)).toBe(400);
+      expect(res.body.error.key).toBe('VALIDATION_ERROR');
+      expect(Object.keys(res.body.validationError)).toEqual([field]);
+    }
+    expect(await snapshot(server)).toEqual(before);
+    // The id alone reuses the bot as it is.
+    const reuse = await create({ bot: { id: botId }, widget: {} });
+    expect(reuse.status).toBe(200);
+    expect(reuse.body.data.Bot).toMatchObject({ id: botId, name: 'Ventas', callingEnabled: true });
+  });
+
+  it('takes origins at the edges of a port and a host name', async () => {
+    const origins = [
+      'https://a.com:1',
+      'https://a.com:65535',
+      `https://${'a'.repeat(63)}.com`,
+      'https://*.example.com',
+      'http://localhost:3000',
+      'https://xn--espaa-rta.es',
+    ];
+    const res = await create({
+      bot: {},
+      widget: { credentials: { whiteList: origins, blackList: origins } },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.Widget.credentials.whiteList).toEqual(origins);
+  });
+
+  it('refuses origins no browser can send: a port past 65535 or 0, an empty or malformed host', async () => {
+    const before = await snapshot(server);
+    for (const origin of [
+      'https://a.com:65536',
+      'https://a.com:99999',
+      'https://a.com:0',
+      'https://..',
+      'https://-',
+      'https://a..com',
+      'https://-a.com',
+      'https://a-.com',
+      `https://${'a'.repeat(64)}.com`,
+      'https://*.',
+      'https://*..com',
+    ]) {
+      for (const list of ['whiteList', 'blackList']) {
+        const res = await create({
+          bot: {},
+          widget: { credentials: { [list]: ['https://ok.com', origin] } },
+        });
+        expect(res.status, origin).toBe(400);
+        expect(res.body.error.key).toBe('VALIDATION_ERROR');
+        expect(Object.keys(res.body.validationError), origin).toEqual([`/widget/credentials/${list}/1`]);
+      }
+    }
+    expect(await snapshot(server)).toEqual(before);
+  });
+});
