@@ -140,6 +140,16 @@ export class Rooms {
       { userId: b.id, names: namesB },
     ]);
     if (result.created) await this.announceNewRoom(result.roomId, [a.id, b.id]);
+    else {
+      // The pair's room is made once: one of them who left it comes back in (and sees what is said from now on).
+      for (const [id, names] of [
+        [a.id, namesA],
+        [b.id, namesB],
+      ] as const) {
+        if (!(await loadMember(this.db, result.roomId, id)))
+          await this.addMember(result.roomId, { userId: id, names });
+      }
+    }
     return result;
   }
 

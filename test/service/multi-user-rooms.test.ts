@@ -133,3 +133,35 @@ describe('two tabs of one visitor', () => {
     expect(beto2.stores.$unreadByRoom.get()[room.id]).toBe(0);
   });
 });
+
+describe('leaving', () => {
+  it('after one of a pair left their direct room, opening it again from either side brings both back to it', async () => {
+    const [ana, beto] = (await people('Ana', 'Beto')) as [WidgetInstance, WidgetInstance];
+    const room = await ana.openRoomWithUser({ id: beto.userId, names: 'Beto' });
+    await ana.sendMessage({ roomId: room.id, type: 'TEXT', text: 'antes' });
+    await beto.leaveRoom(room.id, beto.userId);
+    await waitFor(() => roomOf(ana, room.id)?.members.length === 1, 5000, 'Beto gone on Ana’s side');
+
+    // Beto comes back to Ana: the same room (made once), and he is in it again.
+    const back = await beto.openRoomWithUser({ id: ana.userId, names: 'Ana' });
+    expect(back.id).toBe(room.id);
+    expect([...back.members].sort()).toEqual([ana.userId, beto.userId].sort());
+    await waitFor(() => roomOf(ana, room.id)?.members.length === 2, 5000, 'Beto back on Ana’s side');
+    // He sees what is said from his return on, not what was said before he left.
+    expect((await beto.getMessages({ roomId: room.id })).map((m) => (m as { text?: string }).text)).toEqual(
+      [],
+    );
+    await beto.sendMessage({ roomId: room.id, type: 'TEXT', text: 'he vuelto' });
+    await waitFor(() => texts(ana, room.id).includes('he vuelto'), 5000, 'Beto’s message to Ana');
+
+    // The same from the side of the one who stayed.
+    await beto.leaveRoom(room.id, beto.userId);
+    await waitFor(() => roomOf(beto, room.id) === undefined, 5000, 'the room gone from Beto’s list');
+    const reopened = await ana.openRoomWithUser({ id: beto.userId, names: 'Beto' });
+    expect(reopened.id).toBe(room.id);
+    expect(reopened.members).toContain(beto.userId);
+    await waitFor(() => roomOf(beto, room.id) !== undefined, 5000, 'the room back in Beto’s list');
+    await ana.sendMessage({ roomId: room.id, type: 'TEXT', text: '¿sigues?' });
+    await waitFor(() => texts(beto, room.id).includes('¿sigues?'), 5000, 'Ana’s message to Beto');
+  });
+});
