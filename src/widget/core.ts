@@ -567,6 +567,12 @@ export class WidgetCore {
     const w = this.stores.w;
     if (Array.isArray(result.rooms)) {
       const held = new Map(w.$rooms.get().map((r) => [r.id, r] as const));
+      // A room the user was taken out of while away goes as if they had been told live.
+      const now = new Set(result.rooms.map((r) => r.id));
+      for (const r of held.values()) {
+        const member = !now.has(r.id) && r.membersInfo?.find((m) => m.referenceId === this.userId);
+        if (member) this.#handleMembership({ roomId: r.id, member }, false);
+      }
       w.$rooms.set(
         upsertRooms(
           [],

@@ -164,4 +164,36 @@ describe('leaving', () => {
     await ana.sendMessage({ roomId: room.id, type: 'TEXT', text: '¿sigues?' });
     await waitFor(() => texts(beto, room.id).includes('¿sigues?'), 5000, 'Ana’s message to Beto');
   });
+
+  it('a member removed while offline finds the room gone when back: told once, out of it, refused NOT_A_MEMBER', async () => {
+    const [ana, beto, carla] = (await people('Ana', 'Beto', 'Carla')) as [
+      WidgetInstance,
+      WidgetInstance,
+      WidgetInstance,
+    ];
+    const room = await ana.openRoomWithUser({ id: beto.userId, names: 'Beto' });
+    await ana.addMember({ id: carla.userId, names: 'Carla' }, room.id);
+    await waitFor(() => roomOf(carla, room.id) !== undefined, 5000, 'Carla’s room');
+    carla.setCurrentRoom(room.id);
+    const removed: MembershipDetail[] = [];
+    carla.on('removedFromRoom', (d) => removed.push(d));
+
+    carla.core.disconnect();
+    await ana.leaveRoom(room.id, carla.userId);
+    await ana.sendMessage({ roomId: room.id, type: 'TEXT', text: 'sin Carla' });
+    await carla.connect();
+
+    expect(roomOf(carla, room.id)).toBeUndefined();
+    expect(carla.stores.$currentRoomId.get()).toBe(carla.core.currentSession?.botRoomId);
+    expect(removed).toEqual([expect.objectContaining({ type: 'me', roomId: room.id })]);
+    expect(texts(carla, room.id)).not.toContain('sin Carla');
+    expect((await rejection(carla.sendMessage({ roomId: room.id, type: 'TEXT', text: '¿hola?' }))).key).toBe(
+      'NOT_A_MEMBER',
+    );
+    expect((await rejection(carla.getMessages({ roomId: room.id }))).key).toBe('NOT_A_MEMBER');
+    // A second reconnect does not tell her again.
+    carla.core.disconnect();
+    await carla.connect();
+    expect(removed).toHaveLength(1);
+  });
 });
