@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message, Room } from '../../types/index.ts';
 import type { WidgetInstance } from '../../src/widget/instance.ts';
 import type { MembershipDetail } from '../../src/events/index.ts';
-import { startLive, waitFor, type LiveHarness } from './helpers/live.ts';
+import { BASIC, startLive, waitFor, type LiveHarness } from './helpers/live.ts';
 import { rejection, serviceWidget } from './helpers/widgets.ts';
 
 let h: LiveHarness;
@@ -195,5 +195,44 @@ describe('leaving', () => {
     carla.core.disconnect();
     await carla.connect();
     expect(removed).toHaveLength(1);
+  });
+});
+
+describe('a business posting into a live room', () => {
+  it('reaches every member live once, retried or not, and not a member removed in between', async () => {
+    const [ana, beto, carla] = (await people('Ana', 'Beto', 'Carla')) as [
+      WidgetInstance,
+      WidgetInstance,
+      WidgetInstance,
+    ];
+    const room = await ana.openRoomWithUser({ id: beto.userId, names: 'Beto' });
+    await ana.addMember({ id: carla.userId, names: 'Carla' }, room.id);
+    await waitFor(() => roomOf(carla, room.id) !== undefined, 5000, 'Carla’s room');
+    const post = (text: string, id: string) =>
+      fetch(`${h.baseUrl}/v1/rooms/${room.id}/message`, {
+        method: 'POST',
+        headers: { authorization: BASIC, 'content-type': 'application/json' },
+        body: JSON.stringify({ senderId: 'erp', messages: [{ id, type: 'TEXT', text }] }),
+      });
+    const first = randomUUID();
+    expect((await post('pedido 1', first)).status).toBe(200);
+    await beto.sendMessage({ roomId: room.id, type: 'TEXT', text: 'gracias' });
+    expect((await post('pedido 1', first)).status).toBe(200);
+    for (const w of [ana, beto, carla]) {
+      await waitFor(() => texts(w, room.id).includes('gracias'), 5000, 'the post and the answer');
+      expect(texts(w, room.id)).toEqual(['pedido 1', 'gracias']);
+      expect(lastText(w, room.id)).toBe('gracias');
+    }
+    await ana.leaveRoom(room.id, carla.userId);
+    await waitFor(() => roomOf(carla, room.id) === undefined, 5000, 'Carla out');
+    expect((await post('pedido 2', randomUUID())).status).toBe(200);
+    await ana.sendMessage({ roomId: room.id, type: 'TEXT', text: 'listo' });
+    for (const w of [ana, beto]) {
+      await waitFor(() => texts(w, room.id).includes('listo'), 5000, 'the second post');
+      expect(texts(w, room.id)).toEqual(['pedido 1', 'gracias', 'pedido 2', 'listo']);
+    }
+    // Carla heard neither (she would have got the post before Ana's message had it reached her).
+    expect(texts(carla, room.id)).toEqual(['pedido 1', 'gracias']);
+    expect((await rejection(carla.getMessages({ roomId: room.id }))).key).toBe('NOT_A_MEMBER');
   });
 });

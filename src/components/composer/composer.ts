@@ -64,6 +64,8 @@ export class CharlaComposer extends LitElement {
 
   override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('context')) this.#stores.use(this.context);
+    // disableInputs ends a recording: its button is disabled, so nothing else could.
+    if (this.#disabled) this.#recorder.stop(false);
   }
 
   /** Focus lands in the text area (or, while it is disabled, wherever the browser delegates it). */
@@ -159,6 +161,11 @@ export class CharlaComposer extends LitElement {
     );
   }
 
+  #handleDiscardClick(): void {
+    this.#recorder.stop(false);
+    this.focus();
+  }
+
   #handleMicClick(): void {
     if (this.#recorder.recording) return this.#recorder.stop(true);
     this.notice = '';
@@ -244,6 +251,19 @@ export class CharlaComposer extends LitElement {
         >
           ${this.#recorder.recording ? icons.stop() : icons.mic()}
         </button>
+        ${
+          this.#recorder.recording
+            ? html`<button
+                type="button"
+                class="icon-button"
+                part="discard-button"
+                aria-label=${this.#t('discardRecording')}
+                @click=${this.#handleDiscardClick}
+              >
+                ${icons.close()}
+              </button>`
+            : nothing
+        }
         <div class="field">
           <textarea
             part="input"
