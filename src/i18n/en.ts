@@ -42,6 +42,7 @@ export const en: Catalogue = {
   recordAudio: 'Record audio',
   stopRecording: 'Stop and send audio',
   recording: 'Recording…',
+  discardRecording: 'Discard recording',
   uploading: 'Uploading {name}',
   fileTooLarge: '“{name}” is too large (at most {max}).',
   fileTypeNotAllowed: '“{name}” is not an accepted file type.',
