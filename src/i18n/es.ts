@@ -40,6 +40,7 @@ export const es = {
   recordAudio: 'Grabar audio',
   stopRecording: 'Detener y enviar audio',
   recording: 'Grabando…',
+  discardRecording: 'Descartar grabación',
   uploading: 'Subiendo {name}',
   fileTooLarge: '«{name}» pesa demasiado (máximo {max}).',
   fileTypeNotAllowed: '«{name}» no es un tipo de archivo admitido.',
