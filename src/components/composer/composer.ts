@@ -151,6 +151,8 @@ export class CharlaComposer extends LitElement {
     if (!geo) return this.#setNotice('locationUnavailable');
     geo.getCurrentPosition(
       (position) => {
+        // disableInputs came while the browser was finding the position.
+        if (this.#disabled) return;
         this.notice = '';
         this.context?.actions
           .sendLocation(position.coords.latitude, position.coords.longitude)
