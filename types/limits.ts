@@ -9,6 +9,8 @@ export const CAMPAIGN_LIST_LIMIT_DEFAULT = 10;
 export const CAMPAIGN_LIST_LIMIT_MAX = 50;
 /** List campaigns: page when none is given. */
 export const CAMPAIGN_LIST_PAGE_DEFAULT = 1;
+/** List campaigns: largest page accepted (our choice: the offset stays far inside a safe integer). */
+export const CAMPAIGN_LIST_PAGE_MAX = 1_000_000_000;
 
 /** Text with options: fewest options per message. */
 export const OPTIONS_MIN = 1;

@@ -38,17 +38,65 @@ export function validationFailed(validationError: Record<string, string>, messag
 
 interface AjvLikeError {
   instancePath?: string;
+  schemaPath?: string;
   keyword?: string;
   message?: string;
   params?: Record<string, unknown>;
 }
 
-/** Turns Ajv/TypeBox errors into { '/path/to/field': 'what is wrong' }. */
+const quote = (v: unknown) => JSON.stringify(v);
+
+/**
+ * Turns Ajv/TypeBox errors into { '/path/to/field': 'what is wrong' }, in
+ * words a caller can act on: an enumeration names its values (not "must be
+ * equal to constant"), a closed object names the fields it does not take
+ * (not "schema is false" for each), and "one of these fields" is said as
+ * such (not "must match a schema in anyOf").
+ */
 export function validationMap(errors: readonly AjvLikeError[], prefix = ''): Record<string, string> {
+  const fieldOf = (e: AjvLikeError) => `${prefix}${e.instancePath ?? ''}` || '/';
+  // What the alternatives of one field allow: constants, or single required properties.
+  const allowed = new Map<string, string[]>();
+  const oneOf = new Map<string, string[]>();
+  const other = new Set<string>();
+  // Fields a closed object does not take, by that object's path.
+  const notAllowed = new Map<string, string[]>();
+  for (const e of errors) {
+    const field = fieldOf(e);
+    if (e.keyword === 'const') {
+      allowed.set(field, [...(allowed.get(field) ?? []), quote(e.params?.['allowedValue'])]);
+    } else if (e.keyword === 'required' && /\/anyOf\/\d+$/.test(e.schemaPath ?? '')) {
+      const many = e.params?.['requiredProperties'];
+      const one = e.params?.['missingProperty'];
+      const names = Array.isArray(many) ? many : typeof one === 'string' ? [one] : [];
+      if (names.length === 1) oneOf.set(field, [...(oneOf.get(field) ?? []), String(names[0])]);
+      else other.add(field);
+    } else if (e.keyword === 'boolean' && e.message === 'schema is false') {
+      const path = e.instancePath ?? '';
+      const cut = path.lastIndexOf('/');
+      const parent = `${prefix}${path.slice(0, cut)}` || '/';
+      notAllowed.set(parent, [...(notAllowed.get(parent) ?? []), path.slice(cut + 1)]);
+    } else if (e.keyword === 'additionalProperties') {
+      const extra = e.params?.['additionalProperties'] ?? e.params?.['additionalProperty'];
+      const names = (Array.isArray(extra) ? extra : [extra]).filter((n) => typeof n === 'string');
+      if (names.length) notAllowed.set(field, names);
+    } else if (e.keyword !== 'anyOf') other.add(field);
+  }
   const out: Record<string, string> = {};
+  for (const [field, values] of allowed) {
+    const plain = values.map((v) => (v.startsWith('"') ? v.slice(1, -1) : v));
+    out[field] = values.length === 1 ? `must be ${values[0]}` : `must be one of ${plain.join(', ')}`;
+  }
+  for (const [field, names] of oneOf)
+    if (!other.has(field) && !(field in out)) out[field] = `must have at least one of ${names.join(', ')}`;
+  for (const [field, names] of notAllowed)
+    if (!(field in out)) out[field] = `does not take ${[...new Set(names)].join(', ')}`;
   for (const e of errors) {
     const path = e.instancePath ?? '';
+    if (e.keyword === 'const' || e.keyword === 'boolean') continue;
+    if (e.keyword === 'anyOf' && fieldOf(e) in out) continue;
     if (e.keyword === 'required') {
+      if (/\/anyOf\/\d+$/.test(e.schemaPath ?? '') && fieldOf(e) in out) continue;
       // Ajv names one missing property, TypeBox all of them: one entry per field.
       const one = e.params?.['missingProperty'];
       const many = e.params?.['requiredProperties'];
@@ -64,7 +112,7 @@ export function validationMap(errors: readonly AjvLikeError[], prefix = ''): Rec
       }
       if (names.length) continue;
     }
-    const field = `${prefix}${path}` || '/';
+    const field = fieldOf(e);
     const pattern = e.keyword === 'pattern' ? e.params?.['pattern'] : undefined;
     const words = typeof pattern === 'string' ? PATTERN_MESSAGES[pattern] : undefined;
     if (!(field in out)) out[field] = words ?? e.message ?? 'is invalid';

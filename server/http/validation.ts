@@ -68,7 +68,8 @@ function convertScalars(schema: TSchema, data: unknown): unknown {
   for (const [name, prop] of Object.entries(props)) {
     const v = out[name];
     if (typeof v !== 'string') continue;
-    if (prop.type === 'integer' && /^-?\d{1,15}$/.test(v)) out[name] = Number(v);
+    // Any run of digits is an integer (a page of 16 digits is past the largest, not "not an integer").
+    if (prop.type === 'integer' && /^-?\d{1,400}$/.test(v)) out[name] = Number(v);
     else if (prop.type === 'number' && /^-?\d{1,15}(\.\d{1,15})?$/.test(v)) out[name] = Number(v);
     else if (prop.type === 'boolean' && (v === 'true' || v === 'false')) out[name] = v === 'true';
   }
@@ -137,6 +138,17 @@ function defaulterFor(schema: TSchema): (value: unknown) => unknown {
   };
 }
 
+/** Query parameters given more than once (they arrive as arrays) where the schema takes one value. */
+function repeatedParameters(schema: TSchema, data: unknown): Record<string, string> {
+  const props = (schema as { properties?: Record<string, { type?: string }> }).properties;
+  if (!props || typeof data !== 'object' || data === null) return {};
+  const out: Record<string, string> = {};
+  for (const [name, v] of Object.entries(data as Record<string, unknown>))
+    if (Array.isArray(v) && props[name] !== undefined && props[name].type !== 'array')
+      out[`/${name}`] = 'must be given once';
+  return out;
+}
+
 /** A custom check for one part of one route (used for unions picked by a field). */
 export type PartCheck = (data: unknown) => Checked;
 
@@ -164,7 +176,8 @@ export function validatorCompiler(
       if (unstorable) return { error: new ValidationFailure(unstorable, part) };
       const result = special ? special(value) : check(schema, value);
       if (result.ok) return { value: result.value };
-      return { error: new ValidationFailure(result.errors, part) };
+      const repeated = text ? repeatedParameters(schema, value) : {};
+      return { error: new ValidationFailure({ ...result.errors, ...repeated }, part) };
     };
   };
 }

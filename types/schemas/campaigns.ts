@@ -4,6 +4,7 @@ import {
   CAMPAIGN_LIST_LIMIT_DEFAULT,
   CAMPAIGN_LIST_LIMIT_MAX,
   CAMPAIGN_LIST_PAGE_DEFAULT,
+  CAMPAIGN_LIST_PAGE_MAX,
   CAMPAIGN_RECIPIENTS_MAX,
   SHORT_TEXT_MAX,
 } from '../limits.ts';
@@ -36,7 +37,9 @@ export const Pagination = Type.Object({
 export type Pagination = Type.Static<typeof Pagination>;
 
 export const CampaignListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: CAMPAIGN_LIST_PAGE_DEFAULT })),
+  page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: CAMPAIGN_LIST_PAGE_MAX, default: CAMPAIGN_LIST_PAGE_DEFAULT }),
+  ),
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: CAMPAIGN_LIST_LIMIT_MAX, default: CAMPAIGN_LIST_LIMIT_DEFAULT }),
   ),
