@@ -51,6 +51,7 @@ export const en: Catalogue = {
   micDenied: 'Could not use the microphone: permission denied.',
   micUnavailable: 'Your browser cannot record audio.',
   sendFailed: 'Could not send.',
+  uploadFailed: 'Could not send “{name}”.',
   dismiss: 'Dismiss',
   image: 'Image',
   openImage: 'View image larger',

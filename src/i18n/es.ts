@@ -49,6 +49,7 @@ export const es = {
   micDenied: 'No se pudo usar el micrófono: permiso denegado.',
   micUnavailable: 'Tu navegador no permite grabar audio.',
   sendFailed: 'No se pudo enviar.',
+  uploadFailed: 'No se pudo enviar «{name}».',
   dismiss: 'Cerrar aviso',
   image: 'Imagen',
   openImage: 'Ver imagen en grande',

@@ -77,6 +77,13 @@ export const styles = css`
     flex: 1;
     margin: 0;
   }
+  .retry {
+    min-height: 28px;
+    padding: 0 10px;
+    border: 1px solid currentColor;
+    border-radius: 999px;
+    background: transparent;
+  }
   .notice .icon-button {
     width: 28px;
     height: 28px;

@@ -47,6 +47,8 @@ export class CharlaComposer extends LitElement {
 
   @state() private text = '';
   @state() private notice = '';
+  /** Sends again what the notice is about (a failed upload); the notice then offers a retry. */
+  @state() private retry: (() => void) | undefined;
 
   get #textarea(): HTMLTextAreaElement | null {
     return this.renderRoot?.querySelector<HTMLTextAreaElement>('textarea') ?? null;
@@ -58,7 +60,7 @@ export class CharlaComposer extends LitElement {
   readonly #stores = new ContextStoresController(this, ['$ui', '$uploads', '$language']);
   readonly #recorder = new AudioRecorderController(
     this,
-    (file) => this.context?.actions.sendFile(file, 'AUDIO').catch(() => this.#setNotice('sendFailed')),
+    (file) => this.#upload(file, 'AUDIO'),
     (problem) => this.#setNotice(problem === 'denied' ? 'micDenied' : 'micUnavailable'),
   );
 
@@ -117,8 +119,21 @@ export class CharlaComposer extends LitElement {
     this.context.actions.sendText(text).catch(() => this.#setNotice('sendFailed'));
   }
 
-  #setNotice(key: CatalogueKey, params?: Record<string, string | number>): void {
+  #setNotice(key: CatalogueKey, params?: Record<string, string | number>, retry?: () => void): void {
     this.notice = this.#t(key, params);
+    this.retry = retry;
+  }
+
+  /** Uploads and sends a file; a failure names it (the service's words are for developers) and offers a retry. */
+  #upload(file: Blob & { name: string }, type: 'IMAGE' | 'DOCUMENT' | 'AUDIO', caption?: string): void {
+    this.notice = '';
+    this.context?.actions
+      .sendFile(file, type, caption)
+      .catch(() =>
+        this.#setNotice('uploadFailed', { name: plainName(file.name) }, () =>
+          this.#upload(file, type, caption),
+        ),
+      );
   }
 
   #handleAttachClick(): void {
@@ -142,8 +157,8 @@ export class CharlaComposer extends LitElement {
       else this.#setNotice('fileTooLarge', { name, max: formatBytes(verdict.max ?? 0) });
       return;
     }
-    this.notice = '';
-    this.context.actions.sendFile(file, verdict.type).catch(() => this.#setNotice('sendFailed'));
+    // A document's card shows its caption as its name: the uploaded address names it by a UUID.
+    this.#upload(file, verdict.type, verdict.type === 'DOCUMENT' ? file.name : undefined);
   }
 
   #handleLocationClick(): void {
@@ -180,15 +195,28 @@ export class CharlaComposer extends LitElement {
     if ((event.currentTarget as Element).matches(':focus')) this.focus();
   }
 
+  #handleRetryClick(event: Event): void {
+    this.#handleDismissClick(event);
+    this.retry?.();
+  }
+
   override render(): unknown {
     const off = this.#disabled;
-    const uploads = this.#stores.get('$uploads') ?? [];
+    // A failed upload is the notice's (named, with a retry), not a stuck bar's.
+    const uploads = (this.#stores.get('$uploads') ?? []).filter((u) => !u.error);
     const canSend = !off && this.text.trim().length > 0;
     return html`
       ${
         this.notice
           ? html`<div class="notice" part="notice" role="alert">
               <p>${this.notice}</p>
+              ${
+                this.retry
+                  ? html`<button type="button" class="retry" @click=${this.#handleRetryClick}>
+                      ${this.#t('retry')}
+                    </button>`
+                  : nothing
+              }
               <button
                 type="button"
                 class="icon-button"
@@ -204,11 +232,11 @@ export class CharlaComposer extends LitElement {
         uploads.length
           ? html`<div class="uploads">
               ${uploads.map((u) => {
-                const name = plainName(u.name);
-                const label = this.#t('uploading', { name });
+                const label = this.#t('uploading', { name: plainName(u.name) });
+                // No value while nothing is known: an indeterminate bar, not an empty one.
                 return html`<div class="upload">
-                  <span>${u.error ? `${name}: ${u.error}` : label}</span>
-                  <progress max="1" .value=${u.progress} aria-label=${label}></progress>
+                  <span>${label}</span>
+                  <progress max="1" value=${u.progress || nothing} aria-label=${label}></progress>
                 </div>`;
               })}
             </div>`

@@ -93,7 +93,7 @@ describe('<charla-composer>', () => {
     expect(callsOf('sendFile')).toHaveLength(0);
     const ok = new File(['%PDF'], 'informe.pdf', { type: 'application/pdf' });
     el.sendPickedFile(ok);
-    expect(callsOf('sendFile')[0]!.args).toEqual([ok, 'DOCUMENT']);
+    expect(callsOf('sendFile')[0]!.args).toEqual([ok, 'DOCUMENT', 'informe.pdf']);
   });
 
   it('shows file names without directional controls (a name cannot pass itself off as another)', async () => {
