@@ -199,6 +199,8 @@ export function mediaUrlProblem(raw: string, allowLoopback: boolean): string | n
 /** How long the video check waits for the file's host, in ms. */
 export const MEDIA_CHECK_TIMEOUT_MS = 4000;
 const MAX_REDIRECTS = 3;
+/** HEAD answers after which the check asks again with GET (see checkVideo). */
+const HEAD_REFUSED = new Set([403, 405, 501]);
 
 /** Resolves a host name to all its addresses; dns.lookup unless a test gives its own. */
 export type MediaLookup = (hostname: string) => Promise<ReadonlyArray<{ address: string }>>;
@@ -248,14 +250,16 @@ function checkedLookup(
 }
 
 /**
- * One HEAD request, connecting through `lookup`. Resolves with the status and
- * headers as soon as they arrive; the connection is closed then (nothing is
- * read, nothing is kept alive), and `signal` cuts it at any point before.
+ * One HEAD request (or, with `method` GET, a request for the first byte),
+ * connecting through `lookup`. Resolves with the status and headers as soon
+ * as they arrive; the connection is closed then (no body is read, nothing is
+ * kept alive), and `signal` cuts it at any point before.
  */
 function head(
   url: URL,
   lookup: LookupFunction,
   signal: AbortSignal,
+  method: 'HEAD' | 'GET' = 'HEAD',
 ): Promise<{ status: number; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -264,8 +268,12 @@ function head(
       hostname: url.hostname.replace(/^\[|\]$/g, ''),
       port: url.port || undefined,
       path: `${url.pathname}${url.search}`,
-      method: 'HEAD',
-      headers: { accept: '*/*', 'user-agent': 'Charla media check' },
+      method,
+      headers: {
+        accept: '*/*',
+        'user-agent': 'Charla media check',
+        ...(method === 'GET' ? { range: 'bytes=0-0' } : {}),
+      },
       agent: false,
       lookup,
       signal,
@@ -283,7 +291,8 @@ function head(
 
 /**
  * Checks a video address with HEAD requests (redirects followed by hand, each
- * hop held to the same rule): unreachable, not 2xx or an HTML page ->
+ * hop held to the same rule; a host refusing HEAD with 403, 405 or 501 is
+ * asked again for the first byte with GET): unreachable, not 2xx or an HTML page ->
  * INVALID_MEDIA_URL; not video/mp4 or video/3gp(p) -> UNSUPPORTED_MEDIA_TYPE;
  * over 16 MB -> MEDIA_TOO_LARGE. A file whose size the host does not say passes.
  * Host names are resolved once per hop, by `lookup`, and the request goes only
@@ -309,7 +318,11 @@ export async function checkVideo(
     const refusal: { message?: string } = {};
     let res: { status: number; headers: IncomingHttpHeaders };
     try {
-      res = await head(url, checkedLookup(lookup, LOOPBACK_HOSTS.has(url.hostname), refusal), signal);
+      const viaLookup = checkedLookup(lookup, LOOPBACK_HOSTS.has(url.hostname), refusal);
+      res = await head(url, viaLookup, signal);
+      // Hosts without HEAD (405, 501), and object stores whose pre-signed addresses are signed
+      // for GET only (HEAD is 403): the same facts from a request for the first byte.
+      if (HEAD_REFUSED.has(res.status)) res = await head(url, viaLookup, signal, 'GET');
     } catch {
       const message =
         refusal.message ??
@@ -343,7 +356,11 @@ export async function checkVideo(
         message: `Video must be ${VIDEO_MEDIA_TYPES.join(' or ')}; the file is ${type || 'of no stated type'}.`,
       });
     }
-    const length = res.headers['content-length'];
+    // A ranged answer (206) states the file's size after the slash of Content-Range.
+    const length =
+      res.status === 206
+        ? /^bytes\s+[^/]*\/(\d+)\s*$/i.exec(res.headers['content-range'] ?? '')?.[1]
+        : res.headers['content-length'];
     if (length !== undefined && /^\d+$/.test(length.trim()) && Number(length) > VIDEO_MAX_BYTES) {
       throw new ApiError('MEDIA_TOO_LARGE', {
         message: `The file is ${length} bytes; the limit is ${VIDEO_MAX_BYTES}.`,
