@@ -8,7 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AssetsRefreshBody, SignedUrlResult } from '../../types/schemas/index.ts';
 import { ROUTES } from '../../types/index.ts';
 import { requireBasic } from '../http/auth.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, validationFailed } from '../http/errors.ts';
 import { errorResponses } from './common.ts';
 
 export async function assetRoutes(app: FastifyInstance): Promise<void> {
@@ -30,6 +30,10 @@ export async function assetRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { resourceUrl, ttl } = request.body;
+      // Not an address at all is the caller's format mistake (400); a valid one that is not
+      // this service's media is what cannot be signed (422).
+      if (!URL.canParse(resourceUrl))
+        throw validationFailed({ '/resourceUrl': 'must be a valid https address' });
       const key = charla.signer.mediaKeyOf(resourceUrl, charla.ownBaseUrls(request));
       const exists =
         key !== null &&
