@@ -188,11 +188,44 @@ function originProblem(pattern: string): string | null {
   return null;
 }
 
+/** A #rgb or #rrggbb colour (what the widget paints); '' leaves the default. */
+const HEX_COLOUR = /^(?:#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}))?$/;
+const COLOR_SCHEMES = ['auto', 'light'];
+
+/**
+ * The visual properties the widget reads beyond the interface's typed ones
+ * (README, Theming): a value it could not use would be stored and then
+ * silently ignored, so it is refused here.
+ */
+function themeProblems(theme: object, known: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const t = theme as Record<string, unknown>;
+  const colors = t['colors'];
+  const colours: Array<[string, unknown]> = [
+    ['/widget/theme/primaryColor', t['primaryColor']],
+    ['/widget/theme/color', t['color']],
+  ];
+  if (typeof colors === 'object' && colors !== null && !Array.isArray(colors))
+    colours.push(['/widget/theme/colors/primary', (colors as Record<string, unknown>)['primary']]);
+  else if (colors !== undefined)
+    out['/widget/theme/colors'] = 'must be an object such as { "primary": "#4f46e5" }';
+  for (const [at, value] of colours)
+    if (value !== undefined && !(typeof value === 'string' && HEX_COLOUR.test(value.trim())))
+      out[at] = 'must be a hex colour: #rgb or #rrggbb';
+  const scheme = t['colorScheme'];
+  if (scheme !== undefined && !COLOR_SCHEMES.includes(scheme as string))
+    out['/widget/theme/colorScheme'] = `must be one of ${COLOR_SCHEMES.join(', ')}`;
+  if (t['darkMode'] !== undefined && typeof t['darkMode'] !== 'boolean')
+    out['/widget/theme/darkMode'] = 'must be boolean';
+  for (const at of Object.keys(out)) if (at in known) delete out[at];
+  return out;
+}
+
 /**
  * The body of widget creation: the schema, then what it cannot say. A new
  * bot's settings beside the id of an existing one are refused (the bot is
  * reused as it is, so they would be ignored), and so are origins no browser
- * sends.
+ * sends and theme values the widget cannot use.
  */
 export function checkWidgetCreate(data: unknown): Checked {
   const top = check(WidgetCreateBody, data);
@@ -204,6 +237,8 @@ export function checkWidgetCreate(data: unknown): Checked {
       if (bot[field] !== undefined && !(`/bot/${field}` in errors))
         errors[`/bot/${field}`] = 'is not allowed with /bot/id: an existing bot is reused as it is';
   }
+  const theme = (body?.widget as { theme?: unknown } | undefined)?.theme;
+  if (typeof theme === 'object' && theme !== null) Object.assign(errors, themeProblems(theme, errors));
   const credentials = body?.widget?.credentials;
   if (typeof credentials === 'object' && credentials !== null) {
     for (const list of ['whiteList', 'blackList']) {

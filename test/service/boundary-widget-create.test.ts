@@ -85,4 +85,43 @@ describe('POST /v1/widget/create at its edges', () => {
     }
     expect(await snapshot(server)).toEqual(before);
   });
+
+  it('takes the theme values the widget paints: hex colours, colorScheme auto or light', async () => {
+    const res = await create({
+      bot: {},
+      widget: {
+        theme: {
+          primaryColor: '#0F766E',
+          color: '#abc',
+          colors: { primary: '', secondary: 'anything' },
+          colorScheme: 'auto',
+          darkMode: false,
+          menu: { whatever: true },
+        },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.Widget.theme).toMatchObject({ primaryColor: '#0F766E', menu: { whatever: true } });
+  });
+
+  it('refuses theme values the widget would silently ignore, naming each', async () => {
+    const before = await snapshot(server);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ primaryColor: 'red' }, '/widget/theme/primaryColor'],
+      [{ primaryColor: 'red; background:url(https://evil.example/x)' }, '/widget/theme/primaryColor'],
+      [{ primaryColor: '#12345' }, '/widget/theme/primaryColor'],
+      [{ primaryColor: 0x4f46e5 }, '/widget/theme/primaryColor'],
+      [{ color: 'rgb(0,0,0)' }, '/widget/theme/color'],
+      [{ colors: { primary: '#gggggg' } }, '/widget/theme/colors/primary'],
+      [{ colors: '#4f46e5' }, '/widget/theme/colors'],
+      [{ colorScheme: 'dark' }, '/widget/theme/colorScheme'],
+      [{ darkMode: 'yes' }, '/widget/theme/darkMode'],
+    ];
+    for (const [theme, field] of cases) {
+      const res = await create({ bot: {}, widget: { theme } });
+      expect(res.status, JSON.stringify(theme)).toBe(400);
+      expect(Object.keys(res.body.validationError), JSON.stringify(theme)).toEqual([field]);
+    }
+    expect(await snapshot(server)).toEqual(before);
+  });
 });
