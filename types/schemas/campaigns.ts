@@ -46,7 +46,7 @@ export const CampaignListQuery = Type.Object({
   botId: Id,
   startAt: DateOrDateTime,
   endAt: DateOrDateTime,
-  elementName: Type.Optional(Type.String({ maxLength: SHORT_TEXT_MAX })),
+  elementName: Type.Optional(Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX })),
   status: Type.Optional(lit(CAMPAIGN_FILTER_STATUSES)),
 });
 export type CampaignListQuery = Type.Static<typeof CampaignListQuery>;
