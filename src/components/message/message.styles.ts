@@ -38,6 +38,9 @@ export const styles = css`
     border-radius: var(--charla-bubble-radius, 14px);
     background: var(--charla-color-bubble, #eef0f3);
     color: var(--charla-color-bubble-text, #1f2328);
+    /* Invisible until forced colours drop the background: then it draws the bubble. */
+    outline: 1px solid transparent;
+    outline-offset: -1px;
     overflow-wrap: anywhere;
     /*
      * Stacked combining marks ("Zalgo" text) reach far outside their line: kept to the bubble, not

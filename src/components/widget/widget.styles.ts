@@ -19,7 +19,8 @@ export const styles = css`
     width: var(--_launcher);
     height: var(--_launcher);
     padding: 0;
-    border: 0;
+    /* Transparent: it draws the circle when forced colours drop the background. */
+    border: 2px solid transparent;
     border-radius: 50%;
     background: var(--charla-color-primary, #2563eb);
     color: var(--charla-color-on-primary, #fff);
