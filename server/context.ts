@@ -57,12 +57,17 @@ export interface Messaging {
    * (each id once, duplicates being those already in this room), then
    * broadcast. When an id is taken by a message of another room (even one
    * stored a moment ago by a concurrent request), nothing is stored and
-   * `clash` names those ids.
+   * `clash` names those ids; when it is taken by another message of this room
+   * (other sender, type or content), nothing is stored and `conflict` names them.
    */
   deliverAll(
     roomId: string,
     inputs: NewMessageInput[],
-  ): Promise<{ results: { message: Message; duplicate: boolean }[]; clash: string[] }>;
+  ): Promise<{
+    results: { message: Message; duplicate: boolean }[];
+    clash: string[];
+    conflict: string[];
+  }>;
 }
 
 export interface Charla {

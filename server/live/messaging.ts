@@ -278,7 +278,32 @@ interface Prepared {
 
 /** Ids of deliverAll's messages already used in another room (the transaction is rolled back). */
 class Clash {
-  constructor(readonly ids: string[]) {}
+  constructor(
+    readonly ids: string[],
+    readonly conflict: string[],
+  ) {}
+}
+
+/** What makes a message the same message when its id is sent again: who sent it, its type and content. */
+const SAME_MESSAGE_KEYS = [
+  'senderId',
+  'type',
+  'text',
+  'mediaUrl',
+  'caption',
+  'lat',
+  'lng',
+  'payload',
+  'slug',
+  'description',
+  'eventPayload',
+] as const;
+
+function sameMessage(stored: Message, body: Record<string, unknown>): boolean {
+  const fields = stored as unknown as Record<string, unknown>;
+  return SAME_MESSAGE_KEYS.every(
+    (key) => JSON.stringify(fields[key] ?? null) === JSON.stringify(body[key] ?? null),
+  );
 }
 
 export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
@@ -374,8 +399,13 @@ export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
                 before.set(row.id, toMessage(row));
             }
             const clash = others.filter((id) => before.has(id) && before.get(id)?.roomId !== roomId);
+            const bodies = new Map(firsts.map((p) => [p.id, p.body]));
+            const conflict = others.filter((id) => {
+              const old = before.get(id);
+              return old?.roomId === roomId && !sameMessage(old, bodies.get(id) ?? {});
+            });
             // Rolled back: not one message of the call stays stored.
-            if (clash.length > 0) throw new Clash(clash);
+            if (clash.length > 0 || conflict.length > 0) throw new Clash(clash, conflict);
             if (others.some((id) => !before.has(id)))
               throw new ApiError('NOT_FOUND', {
                 message: `Room ${roomId} does not exist.`,
@@ -388,7 +418,7 @@ export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
             throw err;
           }),
       );
-      if (outcome instanceof Clash) return { results: [], clash: outcome.ids };
+      if (outcome instanceof Clash) return { results: [], clash: outcome.ids, conflict: outcome.conflict };
       const { stored, before } = outcome;
       const fresh = new Map<string, Message>();
       for (const p of firsts) {
@@ -405,7 +435,7 @@ export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
         if (message && isFirst.has(p)) return { message, duplicate: false };
         return { message: message ?? (before.get(p.id) as Message), duplicate: true };
       });
-      return { results, clash: [] };
+      return { results, clash: [], conflict: [] };
     },
 
     async markSeen(roomId, viewerId, ids) {

@@ -109,13 +109,14 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
       });
       if (Object.keys(bad).length) throw validationFailed(bad);
       const room = await charla.messaging.findRoom(roomId);
-      if (!room)
+      // Another company's room (a storage shared by several deployments) is not found, as one that does not exist.
+      if (!room || room.companyId !== charla.config.companyId)
         throw new ApiError('NOT_FOUND', { message: `Room ${roomId} does not exist.`, data: { roomId } });
       // The room's bot speaks as the bot; anyone else (a system, a flow) as the service.
       const by = room.botId !== null && senderId === room.botId ? 'bot' : 'charla';
       // UUIDs are case-insensitive: one message whichever case its id is written in.
       const ids = messages.map((m) => m.id.toLowerCase());
-      const { results, clash } = await charla.messaging.deliverAll(
+      const { results, clash, conflict } = await charla.messaging.deliverAll(
         roomId,
         messages.map((m, i) => {
           const media = 'mediaUrl' in m;
@@ -134,12 +135,16 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
           };
         }),
       );
-      // An id already used in another room (ids are global): nothing of the request was stored.
-      if (clash.length > 0) {
+      // An id already used in another room (ids are global), or in this room by another
+      // message (a retry must repeat the message it retries): nothing of the request was stored.
+      if (clash.length > 0 || conflict.length > 0) {
         const taken = new Set(clash);
+        const differs = new Set(conflict);
         const bad: Record<string, string> = {};
         ids.forEach((id, i) => {
           if (taken.has(id)) bad[`/messages/${i}/id`] = 'is already the id of a message in another room';
+          else if (differs.has(id))
+            bad[`/messages/${i}/id`] = 'is already the id of another message in this room (other content)';
         });
         throw validationFailed(bad);
       }

@@ -69,3 +69,30 @@ describe('POST /v1/rooms/{roomId}/message with one id twice', () => {
     expect(await texts()).toEqual(['igual']);
   });
 });
+
+describe('POST /v1/rooms/{roomId}/message with an id a former request used', () => {
+  it('refuses another message under an id already stored in the room, and stores nothing of the request', async () => {
+    const id = randomUUID();
+    const first = await post([{ id, type: 'TEXT', text: 'original' }]);
+    expect(first.status).toBe(200);
+    const before = await texts();
+    const fresh = randomUUID();
+    const r = await post([
+      { id: fresh, type: 'TEXT', text: 'new, kept only if all is' },
+      { id: id.toUpperCase(), type: 'TEXT', text: 'changed' },
+    ]);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ error: { key: 'VALIDATION_ERROR' } });
+    expect(Object.keys(r.body.validationError ?? {})).toEqual(['/messages/1/id']);
+    expect(await texts()).toEqual(before);
+  });
+
+  it('takes the same message again as its duplicate (a retry)', async () => {
+    const id = randomUUID();
+    expect((await post([{ id, type: 'TEXT', text: 'retried' }])).status).toBe(200);
+    const again = await post([{ id, type: 'TEXT', text: 'retried' }]);
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({ messageIds: [], duplicates: [id] });
+    expect((await texts()).filter((t) => t === 'retried')).toHaveLength(1);
+  });
+});

@@ -102,7 +102,7 @@ describe('POST /v1/rooms/{roomId}/message', () => {
       messages: [{ id: id.toUpperCase(), type: 'TEXT', text: 'upper' }],
     });
     expect(first.body.data).toMatchObject({ messageIds: [id], duplicates: [] });
-    const again = await post({ senderId: 's', messages: [{ id, type: 'TEXT', text: 'lower' }] });
+    const again = await post({ senderId: 's', messages: [{ id, type: 'TEXT', text: 'upper' }] });
     expect(again.body.data).toMatchObject({ messageIds: [], duplicates: [id] });
     const rows = await stored(id);
     expect(rows).toHaveLength(1);
