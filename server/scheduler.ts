@@ -47,14 +47,15 @@ export async function claimDueCampaigns(charla: Charla, options: SchedulerOption
   return charla.db.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: string }>(
       `SELECT id FROM campaigns
-       WHERE (status = 'SCHEDULED' AND scheduled_at <= now())
+       WHERE company_id = $4
+         AND ((status = 'SCHEDULED' AND scheduled_at <= now())
           OR status = 'PENDING'
           OR (status = 'IN_PROGRESS' AND (claimed_by = $1 OR claimed_by IS NULL
-              OR claimed_at < now() - make_interval(secs => $2::double precision / 1000)))
+              OR claimed_at < now() - make_interval(secs => $2::double precision / 1000))))
        ORDER BY COALESCE(scheduled_at, created_at), id
        LIMIT $3
        FOR UPDATE SKIP LOCKED`,
-      [options.instanceId, options.staleAfterMs, options.claimBatch ?? 5],
+      [options.instanceId, options.staleAfterMs, options.claimBatch ?? 5, charla.config.companyId],
     );
     const ids = rows.map((r) => r.id);
     if (ids.length) {

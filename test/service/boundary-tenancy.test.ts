@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimDueCampaigns } from '../../server/scheduler.ts';
 import { PUBLIC_BASE, call, inSeconds, snapshot, startServer, uid, type Server } from './helpers/http.ts';
 
 let server: Server;
@@ -14,6 +15,8 @@ const OTHER = 'company-other';
 const otherBot = uid('other-bot');
 const otherCampaign = randomUUID();
 const otherMediaKey = `other/${uid('file')}.png`;
+const otherRoom = randomUUID();
+const otherDueCampaign = randomUUID();
 let ownBot: string;
 
 beforeAll(async () => {
@@ -36,6 +39,16 @@ beforeAll(async () => {
   await db.query(
     'INSERT INTO media (key, company_id, content_type, size, name, data) VALUES ($1, $2, $3, $4, $5, $6)',
     [otherMediaKey, OTHER, 'image/png', 1, 'a.png', Buffer.from([1])],
+  );
+  await db.query(`INSERT INTO rooms (id, company_id, bot_id, type) VALUES ($1, $2, $3, 'bot')`, [
+    otherRoom,
+    OTHER,
+    otherBot,
+  ]);
+  await db.query(
+    `INSERT INTO campaigns (id, company_id, name, element_name, bot_id, status, message, total_messages)
+     VALUES ($1, $2, 'Theirs now', 'theirs', $3, 'PENDING', $4, 0)`,
+    [otherDueCampaign, OTHER, otherBot, JSON.stringify({ type: 'text', text: 'hi' })],
   );
   const res = await call(server, 'POST', '/v1/widget/create', { body: { bot: {}, widget: {} } });
   ownBot = res.body.data.Bot.id;
@@ -138,5 +151,33 @@ describe('another company’s resources', () => {
     });
     expect(res.status).toBe(404);
     expect(await snapshot(server)).toEqual(before);
+  });
+
+  it('a post into another company’s room is 404, as for a room that does not exist, and stores nothing', async () => {
+    const before = await snapshot(server);
+    const res = await call(server, 'POST', `/v1/rooms/${otherRoom}/message`, {
+      body: { senderId: 'system', messages: [{ id: randomUUID(), type: 'TEXT', text: 'hola' }] },
+    });
+    expect(res.status).toBe(404);
+    expect(res.body.error.key).toBe('NOT_FOUND');
+    expect(await snapshot(server)).toEqual(before);
+    const { rows } = await server.app.charla.db.query('SELECT 1 FROM messages WHERE room_id = $1', [
+      otherRoom,
+    ]);
+    expect(rows).toHaveLength(0);
+  });
+
+  it('this deployment’s scheduler never claims another company’s due campaign', async () => {
+    const claimed = await claimDueCampaigns(server.app.charla, {
+      instanceId: 'tenancy-test',
+      staleAfterMs: 0,
+      claimBatch: 50,
+    });
+    expect(claimed).not.toContain(otherDueCampaign);
+    const { rows } = await server.app.charla.db.query<{ status: string; claimed_by: string | null }>(
+      'SELECT status, claimed_by FROM campaigns WHERE id = $1',
+      [otherDueCampaign],
+    );
+    expect(rows[0]).toEqual({ status: 'PENDING', claimed_by: null });
   });
 });
