@@ -25,6 +25,15 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+export interface UploadOptions extends RequestOptions {
+  /**
+   * The share of the file sent so far (0 to 1), where the browser tells it
+   * (XMLHttpRequest; fetch cannot). An upload times out only after timeoutMs
+   * without progress, so a large file on a slow line is not cut off.
+   */
+  onProgress?: (sent: number) => void;
+}
+
 export const DEFAULT_TIMEOUT_MS = 15_000;
 
 export class RestClient {
@@ -76,8 +85,53 @@ export class RestClient {
   }
 
   /** Sends a multipart form (uploads); same errors as request(). */
-  async upload<T>(path: string, form: FormData, options: RequestOptions = {}): Promise<T> {
-    return this.#once<T>('POST', path, { ...options, body: form });
+  async upload<T>(path: string, form: FormData, options: UploadOptions = {}): Promise<T> {
+    if (this.#options.fetch || typeof XMLHttpRequest !== 'function')
+      return this.#once<T>('POST', path, { ...options, body: form });
+    const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const xhr = new XMLHttpRequest();
+    const controller = new AbortController();
+    this.#controllers.add(controller);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timedOut = false;
+    const idle = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timedOut = true;
+        xhr.abort();
+      }, timeoutMs);
+    };
+    const abort = () => xhr.abort();
+    controller.signal.addEventListener('abort', abort);
+    options.signal?.addEventListener('abort', abort, { once: true });
+    try {
+      const status = await new Promise<number>((resolve, reject) => {
+        xhr.open('POST', this.url(path, options.query));
+        xhr.setRequestHeader('accept', 'application/json');
+        const token = options.auth !== false && this.#options.getToken();
+        if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
+        xhr.upload.onprogress = (e) => {
+          idle();
+          if (e.lengthComputable && e.total > 0) options.onProgress?.(e.loaded / e.total);
+        };
+        xhr.onprogress = idle;
+        xhr.onload = () => resolve(xhr.status);
+        xhr.onerror = () => reject(clientError('NETWORK_ERROR'));
+        xhr.onabort = () =>
+          reject(
+            timedOut
+              ? clientError('TIMEOUT', `POST ${path} made no progress for ${timeoutMs} ms`)
+              : clientError('DESTROYED', `POST ${path} was aborted`),
+          );
+        idle();
+        xhr.send(form);
+      });
+      return this.#read<T>(status, xhr.responseText);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', abort);
+      this.#controllers.delete(controller);
+    }
   }
 
   /** Aborts every request in flight (destroy). */
@@ -131,7 +185,11 @@ export class RestClient {
       this.#controllers.delete(controller);
     }
 
-    const text = await response.text().catch(() => '');
+    return this.#read<T>(response.status, await response.text().catch(() => ''));
+  }
+
+  /** A response's body as JSON (or text), or its CharlaError when it is not a success. */
+  #read<T>(status: number, text: string): T {
     let parsed: unknown = undefined;
     if (text) {
       try {
@@ -140,7 +198,7 @@ export class RestClient {
         parsed = text;
       }
     }
-    if (!response.ok) throw errorFromResponse(parsed, response.status);
+    if (status < 200 || status > 299) throw errorFromResponse(parsed, status);
     return parsed as T;
   }
 }

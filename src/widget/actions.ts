@@ -151,26 +151,30 @@ export function createActions(core: WidgetCore): CoreActions {
         const id = uuid();
         const name = file.name ?? 'file';
         w.$uploads.set([...w.$uploads.get(), { id, name, progress: 0 }]);
-        const setUpload = (patch: { progress?: number; error?: string }) =>
-          w.$uploads.set(w.$uploads.get().map((u) => (u.id === id ? { ...u, ...patch } : u)));
+        const dropUpload = () => w.$uploads.set(w.$uploads.get().filter((u) => u.id !== id));
         try {
           await core.ensureSession();
           const form = new FormData();
           form.append('type', type);
           form.append('roomId', roomId);
           form.append('file', file, name);
-          const result = await core.rest.upload<UploadResult>(ROUTES.widgetUpload, form);
+          const result = await core.rest.upload<UploadResult>(ROUTES.widgetUpload, form, {
+            // All sent, the service still storing it: no figure (an indeterminate bar), not a full bar.
+            onProgress: (sent) =>
+              w.$uploads.set(
+                w.$uploads.get().map((u) => (u.id === id ? { ...u, progress: sent < 1 ? sent : 0 } : u)),
+              ),
+          });
           if (!result || !isSafeUrl(result.mediaUrl))
             throw invalidArgument('the upload gave no usable address', 'mediaUrl');
-          setUpload({ progress: 1 });
-          w.$uploads.set(w.$uploads.get().filter((u) => u.id !== id));
+          dropUpload();
           const message: Record<string, unknown> = { roomId, type, mediaUrl: result.mediaUrl };
           if (caption && type !== 'AUDIO') message['caption'] = caption;
           return await core.sendMessage(message);
         } catch (error) {
-          const e = toCharlaError(error);
-          setUpload({ error: e.message });
-          throw e;
+          // The composer tells the visitor (naming the file, with a retry); a retry is a new upload.
+          dropUpload();
+          throw toCharlaError(error);
         }
       });
     },

@@ -42,9 +42,8 @@ export interface HistoryState {
 export interface UploadState {
   id: string;
   name: string;
-  /** 0 to 1. */
+  /** The share sent, 0 to 1; 0 while it is not known (nothing sent yet, or all sent and being stored). */
   progress: number;
-  error?: string | undefined;
 }
 
 export interface WidgetStores {

@@ -236,6 +236,37 @@ describe('journey: the composer’s files', () => {
     await v.context.close();
   });
 
+  it('shows how much of a large file is sent, on a slow line', async () => {
+    const v = await visit();
+    // 3 MB at 1 MB/s: the browser reports the upload's progress as it goes.
+    const cdp = await v.context.newCDPSession(v.page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 1_000_000,
+    });
+    const big = {
+      name: 'catalogo-completo.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.concat([PDF.buffer, Buffer.alloc(3 * 1024 * 1024, 0x20)]),
+    };
+    await v.page.locator('charla-widget').locator('input[type="file"]').setInputFiles(big);
+    const bar = v.page.locator('charla-widget').getByRole('progressbar', { name: `Subiendo ${big.name}` });
+    await need(bar, 'the upload’s progress bar');
+    const seen = new Set<number>();
+    await until('a part of the file sent, shown on the bar', async () => {
+      const value = Number((await bar.getAttribute('value').catch(() => null)) ?? Number.NaN);
+      if (value > 0 && value < 1) seen.add(Math.round(value * 100));
+      return seen.size >= 2 ? true : undefined;
+    });
+    await need(messagesRegion(v.page).getByText(big.name, { exact: true }), 'the document once uploaded');
+    expect(await bar.count()).toBe(0);
+    expect(await stored(v, 'DOCUMENT')).toHaveLength(1);
+    await v.context.close();
+  });
+
   it('an upload that fails names the file and offers a retry, which sends it once', async () => {
     const v = await visit();
     await v.page.route(UPLOADS, (route) =>

@@ -202,8 +202,8 @@ export class CharlaComposer extends LitElement {
 
   override render(): unknown {
     const off = this.#disabled;
-    // A failed upload is the notice's (named, with a retry), not a stuck bar's.
-    const uploads = (this.#stores.get('$uploads') ?? []).filter((u) => !u.error);
+    // A failed upload leaves the store: the notice names it, with a retry.
+    const uploads = this.#stores.get('$uploads') ?? [];
     const canSend = !off && this.text.trim().length > 0;
     return html`
       ${
