@@ -59,4 +59,16 @@ describe('journey: forced colours (high contrast)', () => {
     expect(await launcher(page).count()).toBeGreaterThan(0);
     await context.close();
   });
+
+  it('the loader’s launcher (before the full widget is there) keeps a visible edge too', async () => {
+    const { page, context } = await openPage(browser, 'about:blank');
+    // The full bundle never arrives: what the visitor sees is the loader's own launcher.
+    await page.route('**/charla.iife.js', (route) => route.abort());
+    await page.emulateMedia({ forcedColors: 'active' });
+    await page.goto(`${service.base}/`);
+    const button = page.locator('charla-loader').getByRole('button');
+    await need(button, 'the loader’s launcher');
+    expect(await paintedEdge(button)).not.toBeNull();
+    await context.close();
+  });
 });
