@@ -34,6 +34,19 @@ async function people(...names: string[]): Promise<WidgetInstance[]> {
   return ws;
 }
 
+/** Ana, Beto and Carla in one room: Ana's direct room with Beto, Carla added by Ana. */
+async function groupOfThree() {
+  const [ana, beto, carla] = (await people('Ana', 'Beto', 'Carla')) as [
+    WidgetInstance,
+    WidgetInstance,
+    WidgetInstance,
+  ];
+  const room = await ana.openRoomWithUser({ id: beto.userId, names: 'Beto' });
+  await ana.addMember({ id: carla.userId, names: 'Carla' }, room.id);
+  await waitFor(() => roomOf(carla, room.id) !== undefined, 5000, 'Carla’s room');
+  return { ana, beto, carla, room };
+}
+
 const roomOf = (w: WidgetInstance, roomId: string): Room | undefined =>
   w.stores.$rooms.get().find((r) => r.id === roomId);
 const texts = (w: WidgetInstance, roomId: string): string[] =>
@@ -166,14 +179,7 @@ describe('leaving', () => {
   });
 
   it('a member removed while offline finds the room gone when back: told once, out of it, refused NOT_A_MEMBER', async () => {
-    const [ana, beto, carla] = (await people('Ana', 'Beto', 'Carla')) as [
-      WidgetInstance,
-      WidgetInstance,
-      WidgetInstance,
-    ];
-    const room = await ana.openRoomWithUser({ id: beto.userId, names: 'Beto' });
-    await ana.addMember({ id: carla.userId, names: 'Carla' }, room.id);
-    await waitFor(() => roomOf(carla, room.id) !== undefined, 5000, 'Carla’s room');
+    const { ana, beto, carla, room } = await groupOfThree();
     carla.setCurrentRoom(room.id);
     const removed: MembershipDetail[] = [];
     carla.on('removedFromRoom', (d) => removed.push(d));
@@ -200,14 +206,7 @@ describe('leaving', () => {
 
 describe('a business posting into a live room', () => {
   it('reaches every member live once, retried or not, and not a member removed in between', async () => {
-    const [ana, beto, carla] = (await people('Ana', 'Beto', 'Carla')) as [
-      WidgetInstance,
-      WidgetInstance,
-      WidgetInstance,
-    ];
-    const room = await ana.openRoomWithUser({ id: beto.userId, names: 'Beto' });
-    await ana.addMember({ id: carla.userId, names: 'Carla' }, room.id);
-    await waitFor(() => roomOf(carla, room.id) !== undefined, 5000, 'Carla’s room');
+    const { ana, beto, carla, room } = await groupOfThree();
     const post = (text: string, id: string) =>
       fetch(`${h.baseUrl}/v1/rooms/${room.id}/message`, {
         method: 'POST',
