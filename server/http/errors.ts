@@ -2,7 +2,7 @@
  * ApiError and the error handler: every failure leaves as the interface's
  * error body with the right status; a client's mistake is never a 500.
  */
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ERRORS, errorBody, type ErrorBody, type ErrorKey } from '../../types/index.ts';
 import { PATTERN_MESSAGES } from '../../types/schemas/common.ts';
 
@@ -124,6 +124,23 @@ export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
   return reply.code(err.httpStatus).type('application/json').send(err.body);
 }
 
+/**
+ * A 401 names the scheme that would be accepted (RFC 9110 `WWW-Authenticate`):
+ * Bearer on the widget API; Basic on the server-side operations, except to a
+ * script in a browser (`Sec-Fetch-Dest: empty`), whose browser
+ * would put its own login box over the page instead of letting the script
+ * handle the 401.
+ */
+function challenge(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.url.startsWith('/v1/widget/')) {
+    reply.header('www-authenticate', 'Bearer realm="Charla"');
+    return;
+  }
+  // What a browser sends with a script's fetch or XMLHttpRequest (Node's fetch sends no Sec-Fetch-Dest).
+  if (request.headers['sec-fetch-dest'] === 'empty') return;
+  reply.header('www-authenticate', 'Basic realm="Charla", charset="UTF-8"');
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   // Every route's path as a pattern with its methods, to tell a wrong method (405) from a path
   // nothing answers (404). The static files' catch-all (`/*`) would take any path: left out.
@@ -134,7 +151,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     routes.push({ pattern: new RegExp(`^${source}/?$`), methods: ([] as string[]).concat(route.method) });
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof ApiError) return sendError(reply, error);
+    if (error instanceof ApiError) {
+      if (error.httpStatus === 401) challenge(request, reply);
+      return sendError(reply, error);
+    }
     if (error.validation) {
       const ctx = error.validationContext ?? 'body';
       const prefix = ctx === 'body' ? '' : `${ctx}:`;
