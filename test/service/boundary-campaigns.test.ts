@@ -51,6 +51,21 @@ describe('campaign limits', () => {
     expect(await snapshot(server)).toEqual(before);
   });
 
+  it('takes 100,000 recipients of the longest id (200 characters): the body limit leaves room for both limits', async () => {
+    const ids = Array.from({ length: 100_000 }, (_, i) => `${i}`.padStart(200, 'x'));
+    const at = await create({ recipients: ids });
+    expect(at.status, at.text.slice(0, 300)).toBe(200);
+    expect(at.body.data.totalMessages).toBe(100_000);
+  });
+
+  it('refuses a body past 32 MB with 413 and stores nothing', async () => {
+    const before = await snapshot(server);
+    const ids = Array.from({ length: 100_000 }, (_, i) => `${i}`.padStart(200, 'x'));
+    const res = await create({ recipients: ids, name: 'n'.repeat(13 * 1024 * 1024) });
+    expectRefused(res, 413, 'PAYLOAD_TOO_LARGE');
+    expect(await snapshot(server)).toEqual(before);
+  });
+
   it('counts a name’s 1,024 characters as code points: 1,024 emoji fit, 1,025 do not', async () => {
     const at = await create({ name: '🎉'.repeat(1024) });
     expect(at.status).toBe(200);
