@@ -27,6 +27,11 @@ export const styles = css`
     padding-top: 8px;
   }
   .sender {
+    /* A visitor chooses their name: one line at most, however long. */
+    max-width: 100%;
+    white-space: nowrap;
+    overflow: hidden;
+    text-overflow: ellipsis;
     margin: 0 4px 2px;
     font-size: 12px;
     font-weight: 600;
@@ -74,6 +79,9 @@ export const styles = css`
     font-style: italic;
   }
   .system {
+    /* An event line of one long word, or of stacked combining marks, stays in its pill. */
+    overflow-wrap: anywhere;
+    overflow: clip;
     align-self: center;
     max-width: 90%;
     margin: 4px auto;
