@@ -75,6 +75,7 @@ export function createActions(core: WidgetCore): CoreActions {
     );
 
   const actions: CoreActions = {
+    origin: new URL(core.baseUrl).origin,
     open() {
       if (patchUi(w.$ui, { open: true, launcherDisabled: false })) {
         core.emit('open', {});

@@ -80,6 +80,8 @@ export interface LastError {
 }
 
 export interface WidgetActions {
+  /** The service's origin: a visitor's media from anywhere else waits for a click (see message.ts). */
+  readonly origin?: string;
   open(): void;
   close(disable?: boolean): void;
   showHomeMenu(): void;

@@ -1,6 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
-import type { Message, MessageStatus } from '../../../types/index.ts';
+import type { DocumentMessage, Message, MessageStatus } from '../../../types/index.ts';
 import { MediaRefreshController } from '../../controllers/media-refresh.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import type { WidgetActions } from '../../widget/context.ts';
@@ -14,17 +14,28 @@ import type { RenderContext } from '../messages/render-context.ts';
 import { renderEvent, renderPostback, renderUnknown } from '../messages/system.ts';
 import { renderText } from '../messages/text.ts';
 
+/**
+ * Another visitor's picture, sound or video at a host other than the service's: shown as a file card
+ * whose link the user may open, never fetched unasked (the host would learn who reads the room, and
+ * an address inside the reader's network would be requested from their browser).
+ */
+const linkOnly = (m: Message, r: RenderContext): boolean =>
+  m.by === 'user' && !r.own && !(m as { mediaUrl?: string }).mediaUrl?.startsWith(`${r.actions?.origin}/`);
+
 /** The renderer for a message's type; unknown types get a neutral placeholder. */
 export function renderBody(m: Message, r: RenderContext): TemplateResult {
   switch (m.type) {
     case 'TEXT':
       return renderText(m);
     case 'IMAGE':
-      return renderImage(m, r);
     case 'AUDIO':
-      return renderAudio(m, r);
     case 'VIDEO':
-      return renderVideo(m, r);
+      if (linkOnly(m, r)) return renderDocument(m as unknown as DocumentMessage, r);
+      return m.type === 'IMAGE'
+        ? renderImage(m, r)
+        : m.type === 'AUDIO'
+          ? renderAudio(m, r)
+          : renderVideo(m, r);
     case 'DOCUMENT':
     case 'FILE':
       return renderDocument(m, r);
@@ -154,7 +165,7 @@ export class CharlaMessage extends LitElement {
     if (m.type === 'EVENT') {
       return html`<div class="row"><div class="system" part="message system">${renderEvent(m)}</div></div>`;
     }
-    const media = m.type === 'IMAGE' || m.type === 'VIDEO';
+    const media = (m.type === 'IMAGE' || m.type === 'VIDEO') && !linkOnly(m, r);
     const contacts = m.interactive?.kind === 'contacts' ? m.interactive.contacts : null;
     // A contact card's text is the service's one-line summary of it (for previews): the card says it all.
     const hasText = !(m.type === 'TEXT' && contacts);
