@@ -87,6 +87,10 @@ export const WIDGET_POSITIONS = [
 ] as const;
 export type WidgetPosition = (typeof WIDGET_POSITIONS)[number];
 
+/** `widget.theme.colorScheme` values the widget reads (`auto` follows the page's prefers-color-scheme). */
+export const WIDGET_COLOR_SCHEMES = ['auto', 'light'] as const;
+export type WidgetColorScheme = (typeof WIDGET_COLOR_SCHEMES)[number];
+
 /** Room types (our choice; the interface does not show them). */
 export const ROOM_TYPES = ['bot', 'direct', 'group'] as const;
 export type RoomType = (typeof ROOM_TYPES)[number];

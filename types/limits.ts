@@ -94,3 +94,23 @@ export const MEDIA_URL_TTL_DEFAULT = SIGNED_URL_TTL_MAX;
 export const E164_PATTERN = '^\\+[1-9][0-9]{7,14}$';
 /** A UUID of any version, in its canonical text form. */
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+/**
+ * The shapes both sides check (the service in its schemas and routes, the API
+ * client before sending), as patterns in strings: no RegExp state is shared.
+ */
+/** Widget credentials: an origin pattern (`https://shop.example.com`, `https://*.example.com`, `http://localhost:3000`). */
+export const ORIGIN_PATTERN = '^https?://(\\*\\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?$';
+/** Longest origin pattern, in characters. */
+export const ORIGIN_MAX = 300;
+/** Most origins in a whiteList or blackList. */
+export const ORIGIN_LIST_MAX = 200;
+/** A DNS label of an origin's host: 1 to 63 letters, digits or hyphens, no hyphen at either end. */
+export const DNS_LABEL_PATTERN = '^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$';
+/** Longest host of an origin, in characters (one trailing dot aside). */
+export const DNS_HOST_MAX = 253;
+/** An origin's port: 1 to 65535. */
+export const PORT_MIN = 1;
+export const PORT_MAX = 65535;
+/** A theme colour the widget paints: #rgb or #rrggbb, or '' for the default (surrounding spaces aside). */
+export const HEX_COLOUR_PATTERN = '^(?:#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}))?$';

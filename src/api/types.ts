@@ -13,7 +13,7 @@ import type {
   WidgetPosition,
   WidgetType,
 } from '../../types/index.ts';
-import type { CAMPAIGN_FILTER_STATUSES } from '../../types/enums.ts';
+import type { CAMPAIGN_FILTER_STATUSES, WidgetColorScheme } from '../../types/enums.ts';
 
 /** A campaign, as the service answers it. */
 export type Campaign = Omit<ContractCampaign, 'status'> & { status: CampaignStatus };
@@ -44,12 +44,23 @@ type ContractTheme = NonNullable<ContractWidget['theme']>;
 /** Widget configuration: the typed fields and any further visual properties. */
 export type WidgetConfigInput = Omit<ContractWidget, 'properties' | 'theme'> & {
   properties?: { type?: WidgetType; name?: string } & Record<string, unknown>;
-  theme?: Omit<ContractTheme, 'position'> & { position?: WidgetPosition } & Record<string, unknown>;
+  theme?: Omit<ContractTheme, 'position'> & {
+    position?: WidgetPosition;
+    /** Brand colour: `#rgb` or `#rrggbb` (`''` keeps the default); so are `color` and `colors.primary`. */
+    primaryColor?: string;
+    color?: string;
+    colors?: { primary?: string } & Record<string, unknown>;
+    colorScheme?: WidgetColorScheme;
+    darkMode?: boolean;
+  } & Record<string, unknown>;
 } & Record<string, unknown>;
 
 /** POST /v1/widget/create body. */
 export interface WidgetCreateBody {
-  /** `{ id }` reuses a bot; `{}` creates one (optionally named, calling on or off). */
-  bot: ContractWidgetCreateBody['bot'];
+  /**
+   * `{ id }` reuses a bot as it is (a name or callingEnabled beside the id is
+   * refused); `{}` creates one, optionally named, calling on or off.
+   */
+  bot: { id: string; name?: never; callingEnabled?: never } | Omit<ContractWidgetCreateBody['bot'], 'id'>;
   widget: WidgetConfigInput;
 }

@@ -4,17 +4,30 @@
  * names in `validationError`), empty when all is well. Plain code: the schema
  * library stays on the server.
  */
-import { CAMPAIGN_FILTER_STATUSES, WIDGET_POSITIONS, WIDGET_TYPES } from '../../types/enums.ts';
+import {
+  CAMPAIGN_FILTER_STATUSES,
+  WIDGET_COLOR_SCHEMES,
+  WIDGET_POSITIONS,
+  WIDGET_TYPES,
+} from '../../types/enums.ts';
 import {
   CAMPAIGN_LIST_LIMIT_MAX,
   CAMPAIGN_RECIPIENTS_MAX,
   CONTACTS_MAX,
+  DNS_HOST_MAX,
+  DNS_LABEL_PATTERN,
   E164_PATTERN,
+  HEX_COLOUR_PATTERN,
   MESSAGE_TEXT_MAX,
   OPTION_DESCRIPTION_MAX,
   OPTION_TITLE_MAX,
   OPTIONS_MAX,
   OPTIONS_MIN,
+  ORIGIN_LIST_MAX,
+  ORIGIN_MAX,
+  ORIGIN_PATTERN,
+  PORT_MAX,
+  PORT_MIN,
   ROOM_POST_MESSAGES_MAX,
   SHORT_TEXT_MAX,
   SIGNED_URL_TTL_MAX,
@@ -30,7 +43,9 @@ const DATE_OR_DATE_TIME =
   /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}(:?\d{2})?)?)?$/;
 const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const ORIGIN_PATTERN = /^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?$/;
+const ORIGIN = new RegExp(ORIGIN_PATTERN);
+const DNS_LABEL = new RegExp(DNS_LABEL_PATTERN);
+const HEX_COLOUR = new RegExp(HEX_COLOUR_PATTERN);
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** Options of the checks. */
@@ -282,6 +297,53 @@ export function checkCampaignUpdate(body: unknown): Problems {
   return p;
 }
 
+/**
+ * What is wrong with an origin pattern of a whiteList or blackList, or null
+ * when a browser can send it: the contract's shape, then a host of DNS labels
+ * (1 to 63 characters, no hyphen at either end, one trailing dot allowed, 253
+ * characters at most) and a port from 1 to 65535.
+ */
+export function originProblem(value: unknown): string | null {
+  if (typeof value !== 'string' || chars(value) > ORIGIN_MAX || !ORIGIN.test(value))
+    return 'must be an origin such as https://shop.example.com or https://*.example.com';
+  const rest = value.slice(value.indexOf('://') + 3).replace(/^\*\./, '');
+  const colon = rest.indexOf(':');
+  const host = (colon < 0 ? rest : rest.slice(0, colon)).replace(/\.$/, '');
+  if (host.length > DNS_HOST_MAX || !host.split('.').every((label) => DNS_LABEL.test(label)))
+    return 'must name a host: labels of 1 to 63 letters, digits or hyphens (not at either end), separated by dots';
+  if (colon >= 0) {
+    const port = Number(rest.slice(colon + 1));
+    if (!(port >= PORT_MIN && port <= PORT_MAX)) return `must have a port from ${PORT_MIN} to ${PORT_MAX}`;
+  }
+  return null;
+}
+
+/** True for a theme colour the widget paints: #rgb or #rrggbb, or '' for its default (spaces around aside). */
+export function isHexColour(value: unknown): value is string {
+  return typeof value === 'string' && HEX_COLOUR.test(value.trim());
+}
+
+/** The theme values the widget reads beyond the typed ones: colours, colorScheme, darkMode. */
+function checkThemeValues(p: Problems, theme: Record<string, unknown>): void {
+  const colours: Array<[string, unknown]> = [
+    ['/widget/theme/primaryColor', theme['primaryColor']],
+    ['/widget/theme/color', theme['color']],
+  ];
+  const colors = theme['colors'];
+  if (isObject(colors)) colours.push(['/widget/theme/colors/primary', colors['primary']]);
+  else if (colors !== undefined)
+    p['/widget/theme/colors'] = 'must be an object such as { "primary": "#4f46e5" }';
+  for (const [at, value] of colours)
+    if (value !== undefined && !isHexColour(value)) p[at] = 'must be a hex colour: #rgb or #rrggbb';
+  const scheme = theme['colorScheme'];
+  if (scheme !== undefined && !(WIDGET_COLOR_SCHEMES as readonly unknown[]).includes(scheme))
+    p['/widget/theme/colorScheme'] = `must be one of ${WIDGET_COLOR_SCHEMES.join(', ')}`;
+  if (theme['darkMode'] !== undefined && typeof theme['darkMode'] !== 'boolean')
+    p['/widget/theme/darkMode'] = 'must be a boolean';
+}
+
+const BOT_FIELDS = ['id', 'name', 'callingEnabled'];
+
 /** POST /v1/widget/create body. */
 export function checkWidgetCreate(body: unknown): Problems {
   const p: Problems = {};
@@ -293,6 +355,13 @@ export function checkWidgetCreate(body: unknown): Problems {
     if (bot['name'] !== undefined) requireString(p, '/bot/name', bot['name'], 200);
     if (bot['callingEnabled'] !== undefined && typeof bot['callingEnabled'] !== 'boolean')
       p['/bot/callingEnabled'] = 'must be a boolean';
+    // An existing bot is reused as it is: a new bot's settings beside its id would be ignored.
+    if (typeof bot['id'] === 'string')
+      for (const field of ['name', 'callingEnabled'])
+        if (bot[field] !== undefined && !(`/bot/${field}` in p))
+          p[`/bot/${field}`] = 'is not allowed with /bot/id: an existing bot is reused as it is';
+    const unknown = Object.keys(bot).filter((k) => !BOT_FIELDS.includes(k));
+    if (unknown.length) p['/bot'] = `does not take ${unknown.join(', ')}`;
   }
   const widget = body['widget'];
   if (!isObject(widget)) {
@@ -302,11 +371,14 @@ export function checkWidgetCreate(body: unknown): Problems {
   const properties = widget['properties'];
   if (properties !== undefined) {
     if (!isObject(properties)) p['/widget/properties'] = 'must be an object';
-    else if (
-      properties['type'] !== undefined &&
-      !(WIDGET_TYPES as readonly unknown[]).includes(properties['type'])
-    ) {
-      p['/widget/properties/type'] = `must be one of ${WIDGET_TYPES.join(', ')}`;
+    else {
+      optionalString(p, '/widget/properties/name', properties['name']);
+      if (
+        properties['type'] !== undefined &&
+        !(WIDGET_TYPES as readonly unknown[]).includes(properties['type'])
+      ) {
+        p['/widget/properties/type'] = `must be one of ${WIDGET_TYPES.join(', ')}`;
+      }
     }
   }
   const theme = widget['theme'];
@@ -321,6 +393,7 @@ export function checkWidgetCreate(body: unknown): Problems {
       }
       if (theme['status'] !== undefined && typeof theme['status'] !== 'boolean')
         p['/widget/theme/status'] = 'must be a boolean';
+      checkThemeValues(p, theme);
       const font = theme['font'];
       if (font !== undefined) {
         if (!isObject(font)) p['/widget/theme/font'] = 'must be an object';
@@ -345,13 +418,12 @@ export function checkWidgetCreate(body: unknown): Problems {
       for (const list of ['blackList', 'whiteList']) {
         const v = credentials[list];
         if (v === undefined) continue;
-        if (!Array.isArray(v) || v.length > 200)
-          p[`/widget/credentials/${list}`] = 'must be a list of at most 200 origins';
+        if (!Array.isArray(v) || v.length > ORIGIN_LIST_MAX)
+          p[`/widget/credentials/${list}`] = `must be a list of at most ${ORIGIN_LIST_MAX} origins`;
         else
           v.forEach((o, i) => {
-            if (typeof o !== 'string' || !ORIGIN_PATTERN.test(o))
-              p[`/widget/credentials/${list}/${i}`] =
-                'must be an origin such as https://shop.example.com or https://*.example.com';
+            const problem = originProblem(o);
+            if (problem) p[`/widget/credentials/${list}/${i}`] = problem;
           });
       }
       const iv = credentials['identityVerification'];

@@ -1,0 +1,224 @@
+/**
+ * The API client's checks against the real service's, black-box: each
+ * boundary value goes once through the client (which checks before sending)
+ * and once straight to the service, and the two must agree: both take it (the
+ * client sends it and the service does not answer 400), or both refuse it
+ * naming the same fields (the client before sending, the service with a 400).
+ * What the service answers past validation (404 for an unknown bot, 422 for an
+ * address it cannot sign) is a taking, not a refusal.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CharlaApiError, createClient, type CharlaClient } from '../../src/api/index.ts';
+import { OriginPattern } from '../../types/schemas/widget-create.ts';
+import { ORIGIN_PATTERN } from '../../types/limits.ts';
+import { CLIENT_ID, CLIENT_SECRET, call, createBot, startServer, type Server } from './helpers/http.ts';
+
+let server: Server;
+let client: CharlaClient;
+let botId: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  client = createClient({ baseUrl: server.base, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
+  botId = await createBot(server, { name: 'Agreement bot' });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Taken, or refused naming these fields (sorted). */
+type Verdict = 'taken' | string[];
+
+async function clientVerdict(send: () => Promise<unknown>): Promise<Verdict> {
+  try {
+    await send();
+    return 'taken';
+  } catch (error) {
+    if (!(error instanceof CharlaApiError)) throw error;
+    // Refused before sending; anything the service answered means the client let it through.
+    return error.local ? Object.keys(error.validationError).sort() : 'taken';
+  }
+}
+
+function serviceVerdict(res: { status: number; body: any }): Verdict {
+  if (res.status !== 400) return 'taken';
+  expect(res.body.error.key).toBe('VALIDATION_ERROR');
+  return Object.keys(res.body.validationError ?? {}).sort();
+}
+
+interface Case {
+  what: string;
+  client: () => Promise<unknown>;
+  service: () => Promise<{ status: number; body: any }>;
+  /** What the service is expected to do, so a case that tests nothing is noticed. */
+  expect: 'taken' | 'refused';
+}
+
+/** Every case where client and service disagree, or the service does not do what the case expects. */
+async function disagreements(cases: Case[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const c of cases) {
+    const [byClient, byService] = [await clientVerdict(c.client), serviceVerdict(await c.service())];
+    const same = JSON.stringify(byClient) === JSON.stringify(byService);
+    const expected = (byService === 'taken') === (c.expect === 'taken');
+    if (!same || !expected)
+      out.push(
+        `${c.what}: client ${JSON.stringify(byClient)}, service ${JSON.stringify(byService)}` +
+          (expected ? '' : ` (expected ${c.expect})`),
+      );
+  }
+  return out;
+}
+
+const widgetCase = (what: string, body: any, expected: Case['expect']): Case => ({
+  what,
+  client: () => client.createWidget(body),
+  service: () => call(server, 'POST', '/v1/widget/create', { body }),
+  expect: expected,
+});
+
+const withOrigin = (list: 'whiteList' | 'blackList', origin: string) => ({
+  bot: {},
+  widget: { credentials: { [list]: ['https://ok.example.com', origin] } },
+});
+
+const label = (n: number, c = 'a') => c.repeat(n);
+/** A host of exactly n characters: labels of 63 joined by dots. */
+const hostOf = (n: number) => {
+  const labels: string[] = [];
+  let left = n;
+  while (left > 0) {
+    const take = Math.min(63, left === 64 ? 62 : left);
+    labels.push(label(take));
+    left -= take + 1;
+  }
+  return labels.join('.');
+};
+
+describe('the client and the service agree on', () => {
+  it('the contract patterns the client shares (no copy of a schema pattern drifts)', () => {
+    expect((OriginPattern as { pattern?: string }).pattern).toBe(ORIGIN_PATTERN);
+  });
+
+  it('origins of widget credentials: ports, DNS labels, host length', async () => {
+    expect(hostOf(253)).toHaveLength(253);
+    expect(hostOf(254)).toHaveLength(254);
+    const taken = [
+      'https://a.com',
+      'http://localhost:3000',
+      'https://*.example.com',
+      'https://a.com:1',
+      'https://a.com:65535',
+      'https://a.com:00080',
+      'https://a.com.',
+      'https://a-b.c0',
+      'https://1.2.3.4',
+      `https://${label(63)}.com`,
+      `https://${hostOf(253)}`,
+      `https://*.${hostOf(253)}:8080`,
+    ];
+    const refused = [
+      'https://a.com:0',
+      'https://a.com:00000',
+      'https://a.com:65536',
+      'https://a.com:99999',
+      'https://..',
+      'https://.',
+      'https://-',
+      'https://a..com',
+      'https://.a.com',
+      'https://a.com..',
+      'https://-a.com',
+      'https://a-.com',
+      'https://*..com',
+      `https://${label(64)}.com`,
+      `https://${hostOf(254)}`,
+      'https://a.com:123456',
+      'ftp://a.com',
+    ];
+    const cases: Case[] = [];
+    for (const list of ['whiteList', 'blackList'] as const) {
+      for (const o of taken) cases.push(widgetCase(`${list} ${o}`, withOrigin(list, o), 'taken'));
+      for (const o of refused) cases.push(widgetCase(`${list} ${o}`, withOrigin(list, o), 'refused'));
+    }
+    expect(await disagreements(cases)).toEqual([]);
+  });
+
+  it('theme colours, colorScheme and darkMode', async () => {
+    const theme = (t: Record<string, unknown>) => ({ bot: {}, widget: { theme: t } });
+    const cases: Case[] = [];
+    for (const field of ['primaryColor', 'color', 'colors.primary']) {
+      const put = (v: unknown) =>
+        field === 'colors.primary' ? theme({ colors: { primary: v } }) : theme({ [field]: v });
+      for (const v of ['#fff', '#A1b2C3', '', ' #abc ', '#123456\n'])
+        cases.push(widgetCase(`${field} ${JSON.stringify(v)}`, put(v), 'taken'));
+      for (const v of ['#ffff', '#12345', '#1234567', 'fff', 'red', '#ggg', 'rgb(0,0,0)', 0, null, true])
+        cases.push(widgetCase(`${field} ${JSON.stringify(v)}`, put(v), 'refused'));
+    }
+    cases.push(widgetCase('colors {}', theme({ colors: {} }), 'taken'));
+    for (const colors of ['#fff', ['#fff'], null, 3])
+      cases.push(widgetCase(`colors ${JSON.stringify(colors)}`, theme({ colors }), 'refused'));
+    for (const colorScheme of ['auto', 'light'])
+      cases.push(widgetCase(`colorScheme ${colorScheme}`, theme({ colorScheme }), 'taken'));
+    for (const colorScheme of ['dark', 'AUTO', '', null, 1])
+      cases.push(widgetCase(`colorScheme ${JSON.stringify(colorScheme)}`, theme({ colorScheme }), 'refused'));
+    for (const darkMode of [true, false])
+      cases.push(widgetCase(`darkMode ${darkMode}`, theme({ darkMode }), 'taken'));
+    for (const darkMode of ['true', 1, null])
+      cases.push(widgetCase(`darkMode ${JSON.stringify(darkMode)}`, theme({ darkMode }), 'refused'));
+    cases.push(
+      widgetCase(
+        'several bad theme values at once',
+        theme({ primaryColor: 'red', colorScheme: 'dark', darkMode: 'yes', colors: { primary: '#12' } }),
+        'refused',
+      ),
+    );
+    expect(await disagreements(cases)).toEqual([]);
+  });
+
+  it('the bot (its settings beside bot.id, a closed object) and the widget’s name', async () => {
+    const w = { properties: { type: 'normal' } };
+    const cases: Case[] = [
+      widgetCase('bot { id }', { bot: { id: botId }, widget: w }, 'taken'),
+      widgetCase(
+        'bot { name, callingEnabled }',
+        { bot: { name: 'n', callingEnabled: true }, widget: w },
+        'taken',
+      ),
+      widgetCase('bot { id, name }', { bot: { id: botId, name: 'n' }, widget: w }, 'refused'),
+      widgetCase(
+        'bot { id, callingEnabled }',
+        { bot: { id: botId, callingEnabled: false }, widget: w },
+        'refused',
+      ),
+      widgetCase(
+        'bot { id, name, callingEnabled }',
+        { bot: { id: botId, name: 'n', callingEnabled: true }, widget: w },
+        'refused',
+      ),
+      widgetCase('bot { id: "", name }', { bot: { id: '', name: 'n' }, widget: w }, 'refused'),
+      widgetCase('bot { id: 5, name }', { bot: { id: 5, name: 'n' }, widget: w }, 'refused'),
+      widgetCase('bot { id, name: "" }', { bot: { id: botId, name: '' }, widget: w }, 'refused'),
+      widgetCase('bot { id, foo }: a closed object', { bot: { id: botId, foo: 1 }, widget: w }, 'refused'),
+      widgetCase('bot { foo, bar }', { bot: { foo: 1, bar: 2 }, widget: w }, 'refused'),
+      widgetCase(
+        'properties.name of 1,024',
+        { bot: {}, widget: { properties: { name: 'n'.repeat(1024) } } },
+        'taken',
+      ),
+      widgetCase(
+        'properties.name of 1,025',
+        { bot: {}, widget: { properties: { name: 'n'.repeat(1025) } } },
+        'refused',
+      ),
+      widgetCase('properties.name 5', { bot: {}, widget: { properties: { name: 5 } } }, 'refused'),
+      widgetCase(
+        'an unknown bot { id } (404, not 400)',
+        { bot: { id: `no-${randomUUID()}` }, widget: w },
+        'taken',
+      ),
+    ];
+    expect(await disagreements(cases)).toEqual([]);
+  });
+});
