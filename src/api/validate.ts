@@ -12,6 +12,7 @@ import {
 } from '../../types/enums.ts';
 import {
   CAMPAIGN_LIST_LIMIT_MAX,
+  CAMPAIGN_LIST_PAGE_MAX,
   CAMPAIGN_RECIPIENTS_MAX,
   CONTACTS_MAX,
   DNS_HOST_MAX,
@@ -124,8 +125,12 @@ export function checkListQuery(query: unknown): Problems {
   if (!isDate(query['endAt']))
     p['querystring:/endAt'] = 'is required (a date, YYYY-MM-DD, or an ISO 8601 date-time)';
   const page = query['page'];
-  if (page !== undefined && !(Number.isInteger(page) && (page as number) >= 1))
-    p['querystring:/page'] = 'must be an integer >= 1';
+  if (
+    page !== undefined &&
+    !(Number.isInteger(page) && (page as number) >= 1 && (page as number) <= CAMPAIGN_LIST_PAGE_MAX)
+  ) {
+    p['querystring:/page'] = `must be an integer from 1 to ${CAMPAIGN_LIST_PAGE_MAX}`;
+  }
   const limit = query['limit'];
   if (
     limit !== undefined &&
@@ -133,7 +138,9 @@ export function checkListQuery(query: unknown): Problems {
   ) {
     p['querystring:/limit'] = `must be an integer from 1 to ${CAMPAIGN_LIST_LIMIT_MAX}`;
   }
+  // Given, it must say something: an empty filter would match no campaign.
   optionalString(p, 'querystring:/elementName', query['elementName']);
+  if (query['elementName'] === '') p['querystring:/elementName'] = 'must not be empty';
   const status = query['status'];
   if (status !== undefined && !(CAMPAIGN_FILTER_STATUSES as readonly unknown[]).includes(status)) {
     p['querystring:/status'] = `must be one of ${CAMPAIGN_FILTER_STATUSES.join(', ')}`;

@@ -221,4 +221,31 @@ describe('the client and the service agree on', () => {
     ];
     expect(await disagreements(cases)).toEqual([]);
   });
+
+  it('the campaign list’s page and elementName', async () => {
+    const base = { botId, startAt: '2020-01-01', endAt: '2030-01-01' };
+    const listCase = (what: string, extra: Record<string, unknown>, expected: Case['expect']): Case => {
+      const query = { ...base, ...extra };
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(query)) params.set(k, String(v));
+      return {
+        what,
+        client: () => client.listCampaigns(query as never),
+        service: () => call(server, 'GET', `/v1/campaigns?${params.toString()}`),
+        expect: expected,
+      };
+    };
+    const cases: Case[] = [
+      listCase('page 1', { page: 1 }, 'taken'),
+      listCase('page 1,000,000,000', { page: 1_000_000_000 }, 'taken'),
+      listCase('page 1,000,000,001', { page: 1_000_000_001 }, 'refused'),
+      listCase('page 2^53', { page: 2 ** 53 }, 'refused'),
+      listCase('page 0', { page: 0 }, 'refused'),
+      listCase('elementName "x"', { elementName: 'x' }, 'taken'),
+      listCase('elementName of 1,024', { elementName: 'e'.repeat(1024) }, 'taken'),
+      listCase('elementName of 1,025', { elementName: 'e'.repeat(1025) }, 'refused'),
+      listCase('elementName ""', { elementName: '' }, 'refused'),
+    ];
+    expect(await disagreements(cases)).toEqual([]);
+  });
 });
