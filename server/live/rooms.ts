@@ -16,18 +16,23 @@ export interface MemberInput {
   botId?: string | null;
 }
 
-/** Remembers a user's names per company (the session and contacts give them). */
+/**
+ * Remembers a user's names per company. The user's own session gives them (and may change them);
+ * names another member gives with a contact (openRoomWithUser, addMember) only fill a gap: a
+ * peer cannot rename someone who named themselves, in new rooms or under the messages they send.
+ */
 export async function upsertUser(
   db: Queryable,
   companyId: string,
   userId: string,
   names?: string | null,
+  givenByOther = false,
 ): Promise<void> {
   await db.query(
     `INSERT INTO live_users (company_id, id, names) VALUES ($1, $2, $3)
-     ON CONFLICT (company_id, id) DO UPDATE SET names = COALESCE(EXCLUDED.names, live_users.names),
+     ON CONFLICT (company_id, id) DO UPDATE SET names = ${givenByOther ? 'COALESCE(live_users.names, EXCLUDED.names)' : 'COALESCE(EXCLUDED.names, live_users.names)'},
        updated_at = CASE WHEN EXCLUDED.names IS DISTINCT FROM live_users.names AND EXCLUDED.names IS NOT NULL
-                         THEN now() ELSE live_users.updated_at END`,
+                         ${givenByOther ? 'AND live_users.names IS NULL ' : ''}THEN now() ELSE live_users.updated_at END`,
     [companyId, userId, names ?? null],
   );
 }
@@ -132,9 +137,9 @@ export class Rooms {
       createHash('sha256')
         .update(JSON.stringify([companyId, ...pair]))
         .digest('hex');
-    if (b.names) await upsertUser(this.db, companyId, b.id, b.names);
+    if (b.names) await upsertUser(this.db, companyId, b.id, b.names, true);
     const namesA = a.names ?? (await knownNames(this.db, companyId, a.id));
-    const namesB = b.names ?? (await knownNames(this.db, companyId, b.id));
+    const namesB = await knownNames(this.db, companyId, b.id);
     const result = await findOrCreate(this.db, key, { companyId, botId: null, type: 'direct', name: '' }, [
       { userId: a.id, names: namesA },
       { userId: b.id, names: namesB },
@@ -164,8 +169,8 @@ export class Rooms {
     );
     const r = room.rows[0];
     if (!r) throw new ApiError('NOT_FOUND', { message: `No room ${roomId}.` });
-    if (input.names) await upsertUser(this.db, r.company_id, input.userId, input.names);
-    const names = input.names ?? (await knownNames(this.db, r.company_id, input.userId));
+    if (input.names) await upsertUser(this.db, r.company_id, input.userId, input.names, true);
+    const names = await knownNames(this.db, r.company_id, input.userId);
     let grouped = false;
     const added = await this.db.transaction(async (tx) => {
       if (r.type === 'direct') {
