@@ -99,6 +99,10 @@ export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
  * The shapes both sides check (the service in its schemas and routes, the API
  * client before sending), as patterns in strings: no RegExp state is shared.
  */
+/** Assets refresh: a resourceUrl starts with https:// (any case), nothing before it. */
+export const HTTPS_ADDRESS_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]://';
+/** Longest assets-refresh resourceUrl, in characters (code points). */
+export const RESOURCE_URL_MAX = 4096;
 /** Widget credentials: an origin pattern (`https://shop.example.com`, `https://*.example.com`, `http://localhost:3000`). */
 export const ORIGIN_PATTERN = '^https?://(\\*\\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?$';
 /** Longest origin pattern, in characters. */

@@ -19,6 +19,7 @@ import {
   DNS_LABEL_PATTERN,
   E164_PATTERN,
   HEX_COLOUR_PATTERN,
+  HTTPS_ADDRESS_PATTERN,
   MESSAGE_TEXT_MAX,
   OPTION_DESCRIPTION_MAX,
   OPTION_TITLE_MAX,
@@ -29,6 +30,7 @@ import {
   ORIGIN_PATTERN,
   PORT_MAX,
   PORT_MIN,
+  RESOURCE_URL_MAX,
   ROOM_POST_MESSAGES_MAX,
   SHORT_TEXT_MAX,
   SIGNED_URL_TTL_MAX,
@@ -47,6 +49,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ORIGIN = new RegExp(ORIGIN_PATTERN);
 const DNS_LABEL = new RegExp(DNS_LABEL_PATTERN);
 const HEX_COLOUR = new RegExp(HEX_COLOUR_PATTERN);
+const HTTPS_ADDRESS = new RegExp(HTTPS_ADDRESS_PATTERN);
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** Options of the checks. */
@@ -85,6 +88,21 @@ export function isHttpsUrl(value: unknown, options: ValidateOptions = {}): value
   }
   if (url.protocol === 'https:') return url.hostname.length > 0;
   return url.protocol === 'http:' && options.allowLoopbackHttp === true && LOOPBACK.has(url.hostname);
+}
+
+/**
+ * True for an assets-refresh resourceUrl the service takes: `https://` in any
+ * case from its first character, at most 4096 characters, and a valid address.
+ */
+export function isResourceUrl(value: unknown): value is string {
+  if (typeof value !== 'string' || !HTTPS_ADDRESS.test(value) || chars(value) > RESOURCE_URL_MAX)
+    return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function httpsUrl(p: Problems, path: string, value: unknown, options: ValidateOptions): void {
@@ -474,8 +492,10 @@ export function checkRoomPost(body: unknown, options: ValidateOptions = {}): Pro
 export function checkAssetsRefresh(body: unknown): Problems {
   const p: Problems = {};
   if (!isObject(body)) return { '/': 'body must be an object' };
-  // The service accepts only https here (its schema has no loopback exception).
-  if (!isHttpsUrl(body['resourceUrl'])) p['/resourceUrl'] = 'must be an absolute https address';
+  // The service accepts only https here (its schema has no loopback exception), written as
+  // such from the first character, and an address that parses; a valid address it cannot
+  // sign is its 422, not a refusal here.
+  if (!isResourceUrl(body['resourceUrl'])) p['/resourceUrl'] = 'must be a valid https address';
   const ttl = body['ttl'];
   if (!(
     Number.isInteger(ttl) &&

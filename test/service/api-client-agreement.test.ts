@@ -10,8 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CharlaApiError, createClient, type CharlaClient } from '../../src/api/index.ts';
+import { AssetsRefreshBody } from '../../types/schemas/assets.ts';
 import { OriginPattern } from '../../types/schemas/widget-create.ts';
-import { ORIGIN_PATTERN } from '../../types/limits.ts';
+import { HTTPS_ADDRESS_PATTERN, ORIGIN_PATTERN } from '../../types/limits.ts';
 import { CLIENT_ID, CLIENT_SECRET, call, createBot, startServer, type Server } from './helpers/http.ts';
 
 let server: Server;
@@ -99,6 +100,9 @@ const hostOf = (n: number) => {
 describe('the client and the service agree on', () => {
   it('the contract patterns the client shares (no copy of a schema pattern drifts)', () => {
     expect((OriginPattern as { pattern?: string }).pattern).toBe(ORIGIN_PATTERN);
+    expect((AssetsRefreshBody.properties.resourceUrl as { pattern?: string }).pattern).toBe(
+      HTTPS_ADDRESS_PATTERN,
+    );
   });
 
   it('origins of widget credentials: ports, DNS labels, host length', async () => {
@@ -245,6 +249,39 @@ describe('the client and the service agree on', () => {
       listCase('elementName of 1,024', { elementName: 'e'.repeat(1024) }, 'taken'),
       listCase('elementName of 1,025', { elementName: 'e'.repeat(1025) }, 'refused'),
       listCase('elementName ""', { elementName: '' }, 'refused'),
+    ];
+    expect(await disagreements(cases)).toEqual([]);
+  });
+
+  it('the assets refresh’s resourceUrl: a valid address or not', async () => {
+    const refreshCase = (resourceUrl: unknown, expected: Case['expect']): Case => ({
+      what: `resourceUrl ${JSON.stringify(resourceUrl).slice(0, 60)}`,
+      client: () => client.refreshAsset({ resourceUrl: resourceUrl as string, ttl: 900 }),
+      service: () => call(server, 'POST', '/v1/external/assets/refresh', { body: { resourceUrl, ttl: 900 } }),
+      expect: expected,
+    });
+    const path = 'https://cdn.example.com/';
+    const cases: Case[] = [
+      // Valid addresses the service cannot sign: 422, past validation.
+      refreshCase('https://cdn.example.com/v1/media/x.png', 'taken'),
+      refreshCase('HTTPS://cdn.example.com/x.png', 'taken'),
+      refreshCase('https://a', 'taken'),
+      refreshCase('https://cdn.example.com/x.png ', 'taken'),
+      refreshCase(path + 'x'.repeat(4096 - path.length), 'taken'),
+      // 4,096 characters as the service counts them (code points), more UTF-16 units.
+      refreshCase(path + '😀'.repeat(4096 - path.length), 'taken'),
+      // Not valid addresses.
+      refreshCase('https://exa mple.com/x.png', 'refused'),
+      refreshCase('https://[::1/x.png', 'refused'),
+      refreshCase('https://cdn.example.com:99999/x.png', 'refused'),
+      refreshCase('https://%zz/x.png', 'refused'),
+      refreshCase(' https://cdn.example.com/x.png', 'refused'),
+      refreshCase('https:cdn.example.com/x.png', 'refused'),
+      refreshCase('https:/cdn.example.com/x.png', 'refused'),
+      refreshCase('http://cdn.example.com/x.png', 'refused'),
+      refreshCase('https://', 'refused'),
+      refreshCase(path + 'x'.repeat(4097 - path.length), 'refused'),
+      refreshCase(path + '😀'.repeat(4097 - path.length), 'refused'),
     ];
     expect(await disagreements(cases)).toEqual([]);
   });
