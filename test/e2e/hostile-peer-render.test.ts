@@ -135,6 +135,12 @@ describe('a hostile peer writes to the victim', () => {
     await send({ type: 'LOCATION', lat: '-90', lng: '180.000000000000001' });
     await send({ type: 'POSTBACK', text: '<b>postback</b>', payload: { a: { b: '<x>' } } });
     await send({ type: 'EVENT', slug: '<slug>', description: 'D'.repeat(1024), eventPayload: { k: '<v>' } });
+    await send({
+      type: 'EVENT',
+      slug: 'aviso',
+      description: `Soporte: tu sesión caducó ${victim}`,
+      eventPayload: {},
+    });
     await send({ type: 'TEXT', text: `fin-${victim}` });
 
     const w = await page.evaluateHandle(() => (window as unknown as { groupWidget: Handle }).groupWidget);
@@ -144,6 +150,25 @@ describe('a hostile peer writes to the victim', () => {
     }, roomId);
     const region = messagesRegion(page);
     await need(region.getByText(`fin-${victim}`), 'the attacker’s last message in the victim’s room');
+    // The victim's own event of one long word: a system line.
+    await w.evaluate(
+      (x, [room, text]) =>
+        (x as unknown as { sendMessage(m: unknown): Promise<unknown> }).sendMessage({
+          roomId: room,
+          type: 'EVENT',
+          slug: 'propio',
+          description: text,
+        }),
+      [roomId, `E${'e'.repeat(1000)}`] as const,
+    );
+    await need(region.locator('.system').getByText(/^Ee+$/), 'the victim’s own event as a system line');
+    // The attacker's event is his, in a bubble under his name, not a notice of the service.
+    const notice = region.getByText(`Soporte: tu sesión caducó ${victim}`);
+    await need(notice, 'the attacker’s event');
+    expect(await region.locator('.system').getByText(`Soporte: tu sesión caducó ${victim}`).count()).toBe(0);
+    expect(
+      await region.locator('charla-message .bubble').getByText(`Soporte: tu sesión caducó ${victim}`).count(),
+    ).toBe(1);
     await shot(page, J, 'texts');
 
     // Every bubble, name and event line inside the panel, and its text inside it (or clipped by it).

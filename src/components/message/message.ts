@@ -162,7 +162,9 @@ export class CharlaMessage extends LitElement {
       own: this.own,
       latest: this.latest,
     };
-    if (m.type === 'EVENT') {
+    // Only the user's own events and the service's or bot's are system lines: another visitor's is
+    // theirs, in a bubble under their name (it could otherwise pass for a notice of the service).
+    if (m.type === 'EVENT' && (this.own || m.by !== 'user')) {
       return html`<div class="row"><div class="system" part="message system">${renderEvent(m)}</div></div>`;
     }
     const media = (m.type === 'IMAGE' || m.type === 'VIDEO') && !linkOnly(m, r);
