@@ -30,7 +30,11 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
         querystring: MediaQuery,
         response: {
           200: { description: 'The file, with its content type', type: 'string', format: 'binary' },
-          206: { description: 'One byte range of the file (Range requests)', type: 'string', format: 'binary' },
+          206: {
+            description: 'One byte range of the file (Range requests)',
+            type: 'string',
+            format: 'binary',
+          },
           403: ErrorBodySchema,
           404: ErrorBodySchema,
           416: { description: 'The range is outside the file', type: 'null' },

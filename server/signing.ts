@@ -25,7 +25,9 @@ export function createSigner(keys: Record<string, string>): Signer {
   const current = ids[0];
   if (!current) throw new Error('at least one signing key is needed');
   const mac = (kid: string, mediaKey: string, exp: number) =>
-    createHmac('sha256', keys[kid] as string).update(`${mediaKey}\n${exp}`).digest('base64url');
+    createHmac('sha256', keys[kid] as string)
+      .update(`${mediaKey}\n${exp}`)
+      .digest('base64url');
   return {
     sign(mediaKey, ttlSeconds, baseUrl, now = Date.now()) {
       const exp = Math.floor(now / 1000) + ttlSeconds;

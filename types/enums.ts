@@ -3,13 +3,7 @@
  * schemas) with their union types. No imports.
  */
 
-export const CAMPAIGN_STATUSES = [
-  'PENDING',
-  'SCHEDULED',
-  'IN_PROGRESS',
-  'COMPLETED',
-  'CANCELLED',
-] as const;
+export const CAMPAIGN_STATUSES = ['PENDING', 'SCHEDULED', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 /** Statuses the list filter accepts (the interface leaves CANCELLED out of the filter). */
 export const CAMPAIGN_FILTER_STATUSES = ['COMPLETED', 'PENDING', 'IN_PROGRESS', 'SCHEDULED'] as const;
@@ -96,13 +90,7 @@ export const ROOM_TYPES = ['bot', 'direct', 'group'] as const;
 export type RoomType = (typeof ROOM_TYPES)[number];
 
 /** Bot message variants, by `type`. */
-export const BOT_MESSAGE_TYPES = [
-  'text',
-  'contacts',
-  'voice_call',
-  'video',
-  'contact_info_request',
-] as const;
+export const BOT_MESSAGE_TYPES = ['text', 'contacts', 'voice_call', 'video', 'contact_info_request'] as const;
 export type BotMessageType = (typeof BOT_MESSAGE_TYPES)[number];
 
 /** Connection states of a widget's live transport. */

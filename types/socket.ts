@@ -42,7 +42,10 @@ export interface ClientToServerEvents {
   /** Gap fill after a reconnect. */
   'messages:sync': (req: SyncRequest, ack: (res: Ack<SyncResult>) => void) => void;
   /** The widget has shown these messages to its user: they become DELIVERED_USER. */
-  'messages:seen': (req: { roomId: string; ids: string[] }, ack: (res: Ack<{ updated: number }>) => void) => void;
+  'messages:seen': (
+    req: { roomId: string; ids: string[] },
+    ack: (res: Ack<{ updated: number }>) => void,
+  ) => void;
   /** The user read the room: its unread count goes to zero. */
   'room:read': (req: { roomId: string }, ack: (res: Ack<{ unread: number }>) => void) => void;
 }

@@ -14,6 +14,14 @@ import {
   WidgetRecord,
 } from '../../types/schemas/index.ts';
 import { ROUTES } from '../../types/index.ts';
+import { WIDGET_COLOR_SCHEMES } from '../../types/enums.ts';
+import {
+  DNS_HOST_MAX,
+  DNS_LABEL_PATTERN,
+  HEX_COLOUR_PATTERN,
+  PORT_MAX,
+  PORT_MIN,
+} from '../../types/limits.ts';
 import type { Charla } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { requireBasic } from '../http/auth.ts';
@@ -169,8 +177,7 @@ export function isJsonContentType(header: string | undefined): boolean {
   return mime === 'application/json';
 }
 
-/** A DNS label: 1 to 63 letters, digits or hyphens, not starting or ending with a hyphen. */
-const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+const LABEL = new RegExp(DNS_LABEL_PATTERN);
 
 /**
  * What is wrong with an origin pattern the contract's pattern let through
@@ -180,17 +187,15 @@ function originProblem(pattern: string): string | null {
   const m = /^https?:\/\/(\*\.)?([^:]+)(?::([0-9]+))?$/.exec(pattern);
   if (!m) return null; // the schema's own check names it
   const host = (m[2] ?? '').replace(/\.$/, '');
-  if (host.length > 253 || !host.split('.').every((label) => LABEL.test(label)))
+  if (host.length > DNS_HOST_MAX || !host.split('.').every((label) => LABEL.test(label)))
     return 'must name a host: labels of 1 to 63 letters, digits or hyphens (not at either end), separated by dots';
   const port = m[3];
-  if (port !== undefined && !(Number(port) >= 1 && Number(port) <= 65535))
-    return 'must have a port from 1 to 65535';
+  if (port !== undefined && !(Number(port) >= PORT_MIN && Number(port) <= PORT_MAX))
+    return `must have a port from ${PORT_MIN} to ${PORT_MAX}`;
   return null;
 }
 
-/** A #rgb or #rrggbb colour (what the widget paints); '' leaves the default. */
-const HEX_COLOUR = /^(?:#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}))?$/;
-const COLOR_SCHEMES = ['auto', 'light'];
+const HEX_COLOUR = new RegExp(HEX_COLOUR_PATTERN);
 
 /**
  * The visual properties the widget reads beyond the interface's typed ones
@@ -213,8 +218,8 @@ function themeProblems(theme: object, known: Record<string, string>): Record<str
     if (value !== undefined && !(typeof value === 'string' && HEX_COLOUR.test(value.trim())))
       out[at] = 'must be a hex colour: #rgb or #rrggbb';
   const scheme = t['colorScheme'];
-  if (scheme !== undefined && !COLOR_SCHEMES.includes(scheme as string))
-    out['/widget/theme/colorScheme'] = `must be one of ${COLOR_SCHEMES.join(', ')}`;
+  if (scheme !== undefined && !(WIDGET_COLOR_SCHEMES as readonly unknown[]).includes(scheme))
+    out['/widget/theme/colorScheme'] = `must be one of ${WIDGET_COLOR_SCHEMES.join(', ')}`;
   if (t['darkMode'] !== undefined && typeof t['darkMode'] !== 'boolean')
     out['/widget/theme/darkMode'] = 'must be boolean';
   for (const at of Object.keys(out)) if (at in known) delete out[at];

@@ -1,8 +1,13 @@
 import Type from 'typebox';
-import { SIGNED_URL_TTL_MAX, SIGNED_URL_TTL_MIN } from '../limits.ts';
+import {
+  HTTPS_ADDRESS_PATTERN,
+  RESOURCE_URL_MAX,
+  SIGNED_URL_TTL_MAX,
+  SIGNED_URL_TTL_MIN,
+} from '../limits.ts';
 
 export const AssetsRefreshBody = Type.Object({
-  resourceUrl: Type.String({ minLength: 9, maxLength: 4096, pattern: '^[Hh][Tt][Tt][Pp][Ss]://' }),
+  resourceUrl: Type.String({ minLength: 9, maxLength: RESOURCE_URL_MAX, pattern: HTTPS_ADDRESS_PATTERN }),
   ttl: Type.Integer({ minimum: SIGNED_URL_TTL_MIN, maximum: SIGNED_URL_TTL_MAX }),
 });
 export type AssetsRefreshBody = Type.Static<typeof AssetsRefreshBody>;

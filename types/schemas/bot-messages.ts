@@ -25,7 +25,10 @@ export type ButtonOption = Type.Static<typeof ButtonOption>;
 export const Buttons = Type.Object({
   title: Type.Optional(ShortText),
   buttonText: Type.Optional(
-    Type.Object({ type: Type.Literal('text'), text: Type.String({ minLength: 1, maxLength: OPTION_TITLE_MAX }) }),
+    Type.Object({
+      type: Type.Literal('text'),
+      text: Type.String({ minLength: 1, maxLength: OPTION_TITLE_MAX }),
+    }),
   ),
   options: Type.Array(ButtonOption, { minItems: OPTIONS_MIN, maxItems: OPTIONS_MAX }),
 });

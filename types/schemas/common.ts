@@ -1,5 +1,12 @@
 import Type, { type TLiteral, type TSchema, type TUnion } from 'typebox';
-import { E164_PATTERN, MEDIA_URL_MAX, SHORT_TEXT_MAX, UUID_PATTERN } from '../limits.ts';
+import {
+  E164_PATTERN,
+  HTTPS_ADDRESS_PATTERN,
+  MEDIA_URL_MAX,
+  ORIGIN_PATTERN,
+  SHORT_TEXT_MAX,
+  UUID_PATTERN,
+} from '../limits.ts';
 
 /** A non-empty identifier. */
 export const Id = Type.String({ minLength: 1, maxLength: 200 });
@@ -61,11 +68,10 @@ export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [patternOf(DateOrDateTime)]: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
   [patternOf(ZonedDateTime)]: 'must be an ISO 8601 date-time with a time zone (Z or an offset)',
   [patternOf(HttpsUrl)]: 'must be an absolute https:// address',
-  '^[Hh][Tt][Tt][Pp][Ss]://': 'must be an absolute https:// address',
+  [HTTPS_ADDRESS_PATTERN]: 'must be an absolute https:// address',
   [UUID_PATTERN]: 'must be a UUID',
   [E164_PATTERN]: 'must be a phone number in E.164 (+ and 8 to 15 digits)',
-  '^https?://(\\*\\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?$':
-    'must be an origin such as https://shop.example.com or https://*.example.com',
+  [ORIGIN_PATTERN]: 'must be an origin such as https://shop.example.com or https://*.example.com',
   '^[A-Za-z0-9 _-]*$': 'may hold only letters, digits, spaces, _ and -',
   '^-?[0-9]{1,3}(\\.[0-9]{1,15})?$': 'must be a decimal coordinate such as 19.4326',
 };

@@ -1,12 +1,13 @@
 import Type from 'typebox';
 import { WIDGET_POSITIONS, WIDGET_TYPES } from '../enums.ts';
+import { ORIGIN_LIST_MAX, ORIGIN_MAX, ORIGIN_PATTERN } from '../limits.ts';
 import { AnyObject, Id, ShortText, lit } from './common.ts';
 
 /** An origin pattern: `https://shop.example.com`, `https://*.example.com`, `http://localhost:3000`. */
 export const OriginPattern = Type.String({
   minLength: 8,
-  maxLength: 300,
-  pattern: '^https?://(\\*\\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?$',
+  maxLength: ORIGIN_MAX,
+  pattern: ORIGIN_PATTERN,
 });
 
 export const WidgetTheme = Type.Object(
@@ -29,8 +30,8 @@ export type WidgetTheme = Type.Static<typeof WidgetTheme> & Record<string, unkno
 
 export const WidgetCredentials = Type.Object(
   {
-    blackList: Type.Optional(Type.Array(OriginPattern, { maxItems: 200 })),
-    whiteList: Type.Optional(Type.Array(OriginPattern, { maxItems: 200 })),
+    blackList: Type.Optional(Type.Array(OriginPattern, { maxItems: ORIGIN_LIST_MAX })),
+    whiteList: Type.Optional(Type.Array(OriginPattern, { maxItems: ORIGIN_LIST_MAX })),
     /**
      * Ours. When true, a widget session needs the page's userId and its
      * userHash: hex HMAC-SHA256 of the userId under the key's identitySecret,

@@ -4,7 +4,6 @@ import { ADD_MEMBERS_MAX, MESSAGE_TEXT_MAX, SHORT_TEXT_MAX } from '../limits.ts'
 import { AnyObject, HttpsUrl, Id, ShortText, StringMap, Uuid, lit } from './common.ts';
 import { BotContact } from './bot-messages.ts';
 
-
 /** Contact used to start chats (and room contacts, same shape). */
 export const Contact = Type.Object({
   id: Type.Union([Type.String({ minLength: 1, maxLength: 200 }), Type.Number()]),
@@ -59,9 +58,17 @@ export type QuickReply = Type.Static<typeof QuickReply>;
  * contact card, a call button or a small form. Options themselves are in `options`.
  */
 export const Interactive = Type.Union([
-  Type.Object({ kind: Type.Literal('options'), buttonText: Type.String(), title: Type.Optional(Type.String()) }),
+  Type.Object({
+    kind: Type.Literal('options'),
+    buttonText: Type.String(),
+    title: Type.Optional(Type.String()),
+  }),
   Type.Object({ kind: Type.Literal('contacts'), contacts: Type.Array(BotContact) }),
-  Type.Object({ kind: Type.Literal('voice_call'), header: Type.Optional(Type.String()), displayText: Type.String() }),
+  Type.Object({
+    kind: Type.Literal('voice_call'),
+    header: Type.Optional(Type.String()),
+    displayText: Type.String(),
+  }),
   Type.Object({ kind: Type.Literal('contact_info_request') }),
 ]);
 export type Interactive = Type.Static<typeof Interactive>;
@@ -92,7 +99,11 @@ export const ImageMessage = Type.Object({
   mediaUrl: Type.String(),
   caption: Type.Optional(Type.String()),
 });
-export const AudioMessage = Type.Object({ ...baseFields, type: Type.Literal('AUDIO'), mediaUrl: Type.String() });
+export const AudioMessage = Type.Object({
+  ...baseFields,
+  type: Type.Literal('AUDIO'),
+  mediaUrl: Type.String(),
+});
 export const VideoMessage = Type.Object({
   ...baseFields,
   type: Type.Literal('VIDEO'),
@@ -179,9 +190,19 @@ const OutText = Type.Object({
   type: Type.Literal('TEXT'),
   text: Type.String({ minLength: 1, maxLength: MESSAGE_TEXT_MAX }),
 });
-const OutImage = Type.Object({ ...outBase, type: Type.Literal('IMAGE'), mediaUrl: MediaUrl, caption: Type.Optional(ShortText) });
+const OutImage = Type.Object({
+  ...outBase,
+  type: Type.Literal('IMAGE'),
+  mediaUrl: MediaUrl,
+  caption: Type.Optional(ShortText),
+});
 const OutAudio = Type.Object({ ...outBase, type: Type.Literal('AUDIO'), mediaUrl: MediaUrl });
-const OutVideo = Type.Object({ ...outBase, type: Type.Literal('VIDEO'), mediaUrl: MediaUrl, caption: Type.Optional(ShortText) });
+const OutVideo = Type.Object({
+  ...outBase,
+  type: Type.Literal('VIDEO'),
+  mediaUrl: MediaUrl,
+  caption: Type.Optional(ShortText),
+});
 const OutDocument = Type.Object({
   ...outBase,
   type: Type.Literal('DOCUMENT'),
@@ -189,7 +210,12 @@ const OutDocument = Type.Object({
   caption: Type.Optional(ShortText),
 });
 const Coordinate = Type.String({ pattern: '^-?[0-9]{1,3}(\\.[0-9]{1,15})?$' });
-const OutLocation = Type.Object({ ...outBase, type: Type.Literal('LOCATION'), lat: Coordinate, lng: Coordinate });
+const OutLocation = Type.Object({
+  ...outBase,
+  type: Type.Literal('LOCATION'),
+  lat: Coordinate,
+  lng: Coordinate,
+});
 const OutPostback = Type.Object({
   ...outBase,
   type: Type.Literal('POSTBACK'),
@@ -232,7 +258,10 @@ export const OUTGOING_MESSAGE_SCHEMAS = {
 export const Room = Type.Object({
   unread: Type.Integer(),
   id: Type.String(),
-  bot: Type.Union([Type.Object({ id: Type.String(), name: Type.String(), type: Type.String() }), Type.Null()]),
+  bot: Type.Union([
+    Type.Object({ id: Type.String(), name: Type.String(), type: Type.String() }),
+    Type.Null(),
+  ]),
   type: lit(ROOM_TYPES),
   company: Type.Object({ id: Type.String(), name: Type.String() }),
   channel: Type.String(),
