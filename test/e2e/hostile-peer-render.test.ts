@@ -227,4 +227,33 @@ describe('a hostile peer writes to the victim', () => {
     expect(unexpected(problems)).toEqual([]);
     expect(await cspViolations(page)).toEqual([]);
   });
+
+  it('a burst of 200 messages (the whole rate-limit burst) leaves the victim’s widget working: her own message, her other rooms', async () => {
+    await new Promise((r) => setTimeout(r, 2_000)); // the ~20 events of the tests above refill (20 a second): this test is about the widget, not the limit
+    await Promise.all(
+      Array.from({ length: 200 }, (_, i) => send({ type: 'TEXT', text: `flood ${i} ${'x'.repeat(200)}` })),
+    );
+    const region = messagesRegion(page);
+    await need(region.getByText(/^flood 199 /), 'the last message of the burst');
+    await messageInput(page).fill(`tras-flood-${victim}`);
+    await messageInput(page).press('Enter');
+    await need(region.getByText(`tras-flood-${victim}`), 'the victim’s message after the burst');
+    // Her other room (the bot's) opens and works.
+    const w = await page.evaluateHandle(() => (window as unknown as { groupWidget: Handle }).groupWidget);
+    const botRoom = await w.evaluate(
+      (x) =>
+        (x as unknown as { stores: { $rooms: { get(): Array<{ id: string; type: string }> } } }).stores.$rooms
+          .get()
+          .find((r) => r.type === 'bot')?.id,
+    );
+    expect(botRoom).toBeTruthy();
+    await w.evaluate((x, id) => x.setCurrentRoom(id), botRoom as string);
+    await messageInput(page).fill(`al-bot-${victim}`);
+    await messageInput(page).press('Enter');
+    await need(messagesRegion(page).getByText(`al-bot-${victim}`), 'the victim’s message in her bot room');
+    await shot(page, J, 'after-flood');
+    expect(unexpected(problems)).toEqual([]);
+    expect(await cspViolations(page)).toEqual([]);
+    expect(foreignRequests).toEqual([]);
+  }, 60_000);
 });
