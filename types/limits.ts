@@ -40,6 +40,8 @@ export const GET_MESSAGES_LIMIT_MAX = 100;
 
 /** Longest media address (https), in characters. */
 export const MEDIA_URL_MAX = 2048;
+/** A media address starts with http:// or https:// (any case), nothing before it (http only where loopback media is allowed). */
+export const MEDIA_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
 
 /** Largest socket event the service reads, in bytes (64 KB): a larger one ends the connection. */
 export const MAX_EVENT_BYTES = 64 * 1024;

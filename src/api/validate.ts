@@ -20,6 +20,8 @@ import {
   E164_PATTERN,
   HEX_COLOUR_PATTERN,
   HTTPS_ADDRESS_PATTERN,
+  MEDIA_URL_MAX,
+  MEDIA_URL_PATTERN,
   MESSAGE_TEXT_MAX,
   OPTION_DESCRIPTION_MAX,
   OPTION_TITLE_MAX,
@@ -77,15 +79,24 @@ function optionalString(p: Problems, path: string, value: unknown, max = SHORT_T
   else if (chars(value) > max) p[path] = `must be at most ${max} characters`;
 }
 
-/** True for an absolute https address (or http on the local machine when allowed). */
+const MEDIA_URL = new RegExp(MEDIA_URL_PATTERN);
+
+/**
+ * True for a media address the service may take: an absolute https address
+ * (or http on the local machine when allowed) from its first character, at
+ * most 2,048 characters, without credentials or a trailing dot on its host.
+ * The service also refuses hosts that are not public (`https://10.0.0.1`):
+ * that answer comes back from it, as a 400 naming the field.
+ */
 export function isHttpsUrl(value: unknown, options: ValidateOptions = {}): value is string {
-  if (typeof value !== 'string' || value.length > 4096) return false;
+  if (typeof value !== 'string' || !MEDIA_URL.test(value) || chars(value) > MEDIA_URL_MAX) return false;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     return false;
   }
+  if (url.username || url.password || url.hostname.endsWith('.')) return false;
   if (url.protocol === 'https:') return url.hostname.length > 0;
   return url.protocol === 'http:' && options.allowLoopbackHttp === true && LOOPBACK.has(url.hostname);
 }

@@ -285,4 +285,31 @@ describe('the client and the service agree on', () => {
     ];
     expect(await disagreements(cases)).toEqual([]);
   });
+
+  it('a room post’s mediaUrl: an address from its first character, no credentials, at most 2,048', async () => {
+    const { roomId } = await server.app.charla.messaging.ensureBotRoom({ botId, userId: 'agreement-user' });
+    const postCase = (mediaUrl: unknown, expected: Case['expect']): Case => {
+      const body = { senderId: 'erp', messages: [{ id: randomUUID(), type: 'IMAGE', mediaUrl }] };
+      return {
+        what: `mediaUrl ${JSON.stringify(mediaUrl).slice(0, 60)}`,
+        client: () => client.postRoomMessages(roomId, body as never),
+        service: () => call(server, 'POST', `/v1/rooms/${roomId}/message`, { body }),
+        expect: expected,
+      };
+    };
+    const path = 'https://cdn.example.com/';
+    const cases: Case[] = [
+      postCase('https://cdn.example.com/pan.png', 'taken'),
+      postCase('HTTPS://cdn.example.com/pan.png', 'taken'),
+      postCase(path + 'x'.repeat(2048 - path.length), 'taken'),
+      postCase(path + 'x'.repeat(2049 - path.length), 'refused'),
+      postCase(' https://cdn.example.com/pan.png', 'refused'),
+      postCase('https:cdn.example.com/pan.png', 'refused'),
+      postCase('https://user:pass@cdn.example.com/pan.png', 'refused'),
+      postCase('https://cdn.example.com./pan.png', 'refused'),
+      postCase('http://cdn.example.com/pan.png', 'refused'),
+      postCase('ftp://cdn.example.com/pan.png', 'refused'),
+    ];
+    expect(await disagreements(cases)).toEqual([]);
+  });
 });

@@ -3,6 +3,7 @@ import {
   E164_PATTERN,
   HTTPS_ADDRESS_PATTERN,
   MEDIA_URL_MAX,
+  MEDIA_URL_PATTERN,
   ORIGIN_PATTERN,
   SHORT_TEXT_MAX,
   UUID_PATTERN,
@@ -33,7 +34,7 @@ export const ZonedDateTime = Type.String({
 export const HttpsUrl = Type.String({
   minLength: 9,
   maxLength: MEDIA_URL_MAX,
-  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+  pattern: MEDIA_URL_PATTERN,
 });
 
 /** The error body, for documentation of responses. */
