@@ -18,7 +18,7 @@ import {
 } from '../../types/limits.ts';
 import type { AddMembersItem, Contact, OutgoingMessage } from '../../types/index.ts';
 import { CharlaError, invalidArgument } from '../transport/errors.ts';
-import { isSafeUrl } from './url.ts';
+import { parseSafeUrl } from './url.ts';
 import { isUuid } from './uuid.ts';
 
 /** `<field> must be <what>`, naming the field (the facade's VALIDATION_ERROR wording). */
@@ -54,8 +54,11 @@ function requireText(value: unknown, field: string, allowEmpty = false): string 
 function requireMediaUrl(value: unknown, field: string): string {
   if (typeof value === 'string' && value.length > MEDIA_URL_MAX)
     throw mustBe(field, `at most ${MEDIA_URL_MAX} characters (it has ${value.length})`);
-  if (!isSafeUrl(value)) throw mustBe(field, 'an https address');
-  return value;
+  const url = parseSafeUrl(value);
+  // As the service: no credentials in it, no trailing dot on its host.
+  if (!url || url.username || url.password || url.hostname.endsWith('.'))
+    throw mustBe(field, 'an https address');
+  return value as string;
 }
 
 /**

@@ -510,6 +510,9 @@ describe('sendMessage', () => {
       { type: 'VIDEO', roomId: 'r1', mediaUrl: 'data:video/mp4;base64,AAAA' },
       { type: 'DOCUMENT', roomId: 'r1' },
       { type: 'AUDIO', roomId: 'r1', mediaUrl: 'ftp://x/a.mp3' },
+      // The service refuses these too: credentials in the address, a host with a trailing dot.
+      { type: 'IMAGE', roomId: 'r1', mediaUrl: 'https://user:pass@cdn.example/a.png' },
+      { type: 'IMAGE', roomId: 'r1', mediaUrl: 'https://cdn.example./a.png' },
       { type: 'LOCATION', roomId: 'r1', lat: 'north', lng: '0' },
       { type: 'POSTBACK', roomId: 'r1', text: 'x', payload: 'not an object' },
       { type: 'EVENT', roomId: 'r1', description: 'no slug' },
