@@ -40,6 +40,8 @@ export const GET_MESSAGES_LIMIT_MAX = 100;
 
 /** Longest media address (https), in characters. */
 export const MEDIA_URL_MAX = 2048;
+/** A message's text holds something besides white space (a blank one would show as an empty bubble). */
+export const NOT_BLANK_PATTERN = '\\S';
 /** A media address starts with http:// or https:// (any case), nothing before it (http only where loopback media is allowed). */
 export const MEDIA_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
 

@@ -22,6 +22,7 @@ import {
   HTTPS_ADDRESS_PATTERN,
   MEDIA_URL_MAX,
   MEDIA_URL_PATTERN,
+  NOT_BLANK_PATTERN,
   MESSAGE_TEXT_MAX,
   OPTION_DESCRIPTION_MAX,
   OPTION_TITLE_MAX,
@@ -73,6 +74,12 @@ function requireString(p: Problems, path: string, value: unknown, max = 200): vo
   else if (chars(value) > max) p[path] = `must be at most ${max} characters`;
 }
 
+/** A message's text: required, within max, and not white space only (the service's NOT_BLANK_PATTERN). */
+function requireMessageText(p: Problems, path: string, value: unknown): void {
+  requireString(p, path, value, MESSAGE_TEXT_MAX);
+  if (!p[path] && !NOT_BLANK.test(value as string)) p[path] = 'must not be blank (white space only)';
+}
+
 function optionalString(p: Problems, path: string, value: unknown, max = SHORT_TEXT_MAX): void {
   if (value === undefined) return;
   if (typeof value !== 'string') p[path] = 'must be a string';
@@ -80,6 +87,7 @@ function optionalString(p: Problems, path: string, value: unknown, max = SHORT_T
 }
 
 const MEDIA_URL = new RegExp(MEDIA_URL_PATTERN);
+const NOT_BLANK = new RegExp(NOT_BLANK_PATTERN);
 
 /**
  * True for a media address the service may take: an absolute https address
@@ -192,7 +200,7 @@ export function checkBotMessage(
   const text = message['text'];
   switch (message['type']) {
     case 'text': {
-      requireString(p, at('text'), text, MESSAGE_TEXT_MAX);
+      requireMessageText(p, at('text'), text);
       if (message['buttons'] !== undefined) Object.assign(p, checkButtons(message['buttons'], at('buttons')));
       break;
     }
@@ -207,7 +215,7 @@ export function checkBotMessage(
     }
     case 'voice_call': {
       optionalString(p, at('header'), message['header']);
-      requireString(p, at('text'), text, MESSAGE_TEXT_MAX);
+      requireMessageText(p, at('text'), text);
       const parameters = message['parameters'];
       if (!isObject(parameters)) p[at('parameters')] = 'is required (an object with display_text)';
       else requireString(p, at('parameters/display_text'), parameters['display_text'], SHORT_TEXT_MAX);
@@ -219,7 +227,7 @@ export function checkBotMessage(
       break;
     }
     case 'contact_info_request': {
-      requireString(p, at('text'), text, MESSAGE_TEXT_MAX);
+      requireMessageText(p, at('text'), text);
       break;
     }
     default:
@@ -489,7 +497,7 @@ export function checkRoomPost(body: unknown, options: ValidateOptions = {}): Pro
       return;
     }
     if (!isUuid(m['id'])) p[`${at}/id`] = 'must be a UUID';
-    if (m['type'] === 'TEXT') requireString(p, `${at}/text`, m['text'], MESSAGE_TEXT_MAX);
+    if (m['type'] === 'TEXT') requireMessageText(p, `${at}/text`, m['text']);
     else if (POST_MEDIA_TYPES.includes(m['type'] as string)) {
       httpsUrl(p, `${at}/mediaUrl`, m['mediaUrl'], options);
       optionalString(p, `${at}/caption`, m['caption']);

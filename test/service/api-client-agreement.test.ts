@@ -312,4 +312,32 @@ describe('the client and the service agree on', () => {
     ];
     expect(await disagreements(cases)).toEqual([]);
   });
+
+  it('message texts that are white space only (an empty bubble)', async () => {
+    const { roomId } = await server.app.charla.messaging.ensureBotRoom({ botId, userId: 'agreement-blank' });
+    const cases: Case[] = [];
+    for (const [text, expected] of [
+      ['hola', 'taken'],
+      [' hola ', 'taken'],
+      [' ', 'refused'],
+      ['\n\t', 'refused'],
+      ['\u00a0\u2003', 'refused'],
+    ] as const) {
+      const bot = { type: 'text', userId: 'agreement-blank', text };
+      cases.push({
+        what: `bot text ${JSON.stringify(text)}`,
+        client: () => client.sendBotMessage(botId, bot as never),
+        service: () => call(server, 'POST', `/v1/bots/${botId}/messages`, { body: bot }),
+        expect: expected,
+      });
+      const post = { senderId: 'erp', messages: [{ id: randomUUID(), type: 'TEXT', text }] };
+      cases.push({
+        what: `room post text ${JSON.stringify(text)}`,
+        client: () => client.postRoomMessages(roomId, post as never),
+        service: () => call(server, 'POST', `/v1/rooms/${roomId}/message`, { body: post }),
+        expect: expected,
+      });
+    }
+    expect(await disagreements(cases)).toEqual([]);
+  });
 });

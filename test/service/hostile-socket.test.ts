@@ -145,6 +145,19 @@ describe('live gateway: what a message may say', () => {
     expect((await emitAck(socket, 'message:send', location('-90', '180') as never)).ok).toBe(true);
   });
 
+  it('refuses a text or postback of white space only (an empty bubble), naming /text', async () => {
+    const before = await h.messageCount(roomId);
+    for (const blank of [' ', '\n\t ', '\u00a0\u2003']) {
+      expect((await refused('message:send', text({ text: blank }))).validationError).toEqual({
+        '/text': 'must not be blank (white space only)',
+      });
+      const postback = { id: randomUUID(), roomId, type: 'POSTBACK', text: blank, payload: {} };
+      expect((await refused('message:send', postback)).validationError).toHaveProperty('/text');
+    }
+    expect(await h.messageCount(roomId)).toBe(before);
+    expect((await emitAck(socket, 'message:send', text({ text: ' hola ' }) as never)).ok).toBe(true);
+  });
+
   it('is one message whatever the case of its UUID, as room posts are', async () => {
     const id = randomUUID();
     const first = (await emitAck(socket, 'message:send', text({ id }) as never)) as Ack<Message>;

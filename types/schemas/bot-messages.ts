@@ -9,9 +9,9 @@ import {
   OPTIONS_MIN,
   SHORT_TEXT_MAX,
 } from '../limits.ts';
-import { HttpsUrl, Id, ShortText } from './common.ts';
+import { HttpsUrl, Id, MessageText, ShortText } from './common.ts';
 
-const Text = Type.String({ minLength: 1, maxLength: MESSAGE_TEXT_MAX });
+const Text = MessageText;
 
 /** `buttons.options[]` of a text-with-options message. */
 export const ButtonOption = Type.Object({

@@ -4,6 +4,8 @@ import {
   HTTPS_ADDRESS_PATTERN,
   MEDIA_URL_MAX,
   MEDIA_URL_PATTERN,
+  MESSAGE_TEXT_MAX,
+  NOT_BLANK_PATTERN,
   ORIGIN_PATTERN,
   SHORT_TEXT_MAX,
   UUID_PATTERN,
@@ -13,6 +15,12 @@ import {
 export const Id = Type.String({ minLength: 1, maxLength: 200 });
 /** A UUID. */
 export const Uuid = Type.String({ pattern: UUID_PATTERN });
+/** A message's text: 1 to 4,096 characters, not only white space. */
+export const MessageText = Type.String({
+  minLength: 1,
+  maxLength: MESSAGE_TEXT_MAX,
+  pattern: NOT_BLANK_PATTERN,
+});
 /** A short free text (names, titles, captions). */
 export const ShortText = Type.String({ maxLength: SHORT_TEXT_MAX });
 /** Map of string to string (storedParams, eventPayload). */
@@ -71,6 +79,7 @@ export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [patternOf(HttpsUrl)]: 'must be an absolute https:// address',
   [HTTPS_ADDRESS_PATTERN]: 'must be an absolute https:// address',
   [UUID_PATTERN]: 'must be a UUID',
+  [NOT_BLANK_PATTERN]: 'must not be blank (white space only)',
   [E164_PATTERN]: 'must be a phone number in E.164 (+ and 8 to 15 digits)',
   [ORIGIN_PATTERN]: 'must be an origin such as https://shop.example.com or https://*.example.com',
   '^[A-Za-z0-9 _-]*$': 'may hold only letters, digits, spaces, _ and -',

@@ -1,11 +1,11 @@
 import Type from 'typebox';
 import { MESSAGE_TEXT_MAX, ROOM_POST_MESSAGES_MAX } from '../limits.ts';
-import { HttpsUrl, Id, ShortText, Uuid } from './common.ts';
+import { HttpsUrl, Id, MessageText, ShortText, Uuid } from './common.ts';
 
 const PostText = Type.Object({
   id: Uuid,
   type: Type.Literal('TEXT'),
-  text: Type.String({ minLength: 1, maxLength: MESSAGE_TEXT_MAX }),
+  text: MessageText,
 });
 const PostMedia = Type.Object({
   id: Uuid,

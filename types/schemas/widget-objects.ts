@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { MEMBER_TYPES, MESSAGE_BY, MESSAGE_STATUSES, ROOM_TYPES } from '../enums.ts';
 import { ADD_MEMBERS_MAX, MESSAGE_TEXT_MAX, SHORT_TEXT_MAX } from '../limits.ts';
-import { AnyObject, HttpsUrl, Id, ShortText, StringMap, Uuid, lit } from './common.ts';
+import { AnyObject, HttpsUrl, Id, MessageText, ShortText, StringMap, Uuid, lit } from './common.ts';
 import { BotContact } from './bot-messages.ts';
 
 /** Contact used to start chats (and room contacts, same shape). */
@@ -188,7 +188,7 @@ const MediaUrl = HttpsUrl;
 const OutText = Type.Object({
   ...outBase,
   type: Type.Literal('TEXT'),
-  text: Type.String({ minLength: 1, maxLength: MESSAGE_TEXT_MAX }),
+  text: MessageText,
 });
 const OutImage = Type.Object({
   ...outBase,
@@ -219,7 +219,7 @@ const OutLocation = Type.Object({
 const OutPostback = Type.Object({
   ...outBase,
   type: Type.Literal('POSTBACK'),
-  text: Type.String({ minLength: 1, maxLength: MESSAGE_TEXT_MAX }),
+  text: MessageText,
   payload: AnyObject,
 });
 const OutEvent = Type.Object({
