@@ -25,7 +25,8 @@ export const styles = css`
     padding: 8px 14px;
     resize: none;
     overflow-y: auto;
-    border: 1px solid var(--charla-color-border, #8a929c);
+    /* The field's edge at 3:1 at least (the border colour is 1.5:1): the muted text colour. */
+    border: 1px solid var(--charla-color-muted, #59606a);
     border-radius: 20px;
     background: var(--charla-color-surface-alt, #f6f7f9);
     color: var(--charla-color-text, #1f2328);
@@ -89,16 +90,23 @@ export const styles = css`
     height: 28px;
     color: inherit;
   }
+  .notice :focus-visible {
+    outline-color: currentColor;
+  }
   .uploads {
     display: grid;
     gap: 4px;
-    margin: 8px 8px 0;
+    /* No margin of its own: it stays empty between uploads (a live region is there before its text). */
+    margin: 0 8px;
     font-size: 12px;
     color: var(--charla-color-muted, #59606a);
   }
   .upload {
     display: grid;
     gap: 2px;
+  }
+  .upload:first-child {
+    margin-top: 8px;
   }
   progress {
     width: 100%;

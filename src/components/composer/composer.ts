@@ -228,20 +228,17 @@ export class CharlaComposer extends LitElement {
             </div>`
           : nothing
       }
-      ${
-        uploads.length
-          ? html`<div class="uploads">
-              ${uploads.map((u) => {
-                const label = this.#t('uploading', { name: plainName(u.name) });
-                // No value while nothing is known: an indeterminate bar, not an empty one.
-                return html`<div class="upload">
-                  <span>${label}</span>
-                  <progress max="1" value=${u.progress || nothing} aria-label=${label}></progress>
-                </div>`;
-              })}
-            </div>`
-          : nothing
-      }
+      <div class="uploads" role="status">
+        ${uploads.map((u) => {
+          // Always there, empty or not: a live region added with its text is not announced.
+          const label = this.#t('uploading', { name: plainName(u.name) });
+          // No value while nothing is known: an indeterminate bar, not an empty one.
+          return html`<div class="upload">
+            <span>${label}</span>
+            <progress max="1" value=${u.progress || nothing} aria-label=${label}></progress>
+          </div>`;
+        })}
+      </div>
       <div class="composer" part="composer">
         <input
           type="file"
@@ -275,7 +272,6 @@ export class CharlaComposer extends LitElement {
           class="icon-button ${this.#recorder.recording ? 'recording' : ''}"
           part="mic-button"
           aria-label=${this.#recorder.recording ? this.#t('stopRecording') : this.#t('recordAudio')}
-          aria-pressed=${this.#recorder.recording}
           ?disabled=${off}
           @click=${this.#handleMicClick}
         >
