@@ -26,7 +26,7 @@ export const styles = css`
   input {
     font-size: 16px;
     padding: 8px 10px;
-    border: 1px solid var(--charla-color-border, #8a929c);
+    border: 1px solid var(--charla-color-muted, #59606a);
     border-radius: 8px;
     background: var(--charla-color-surface, #fff);
     color: var(--charla-color-text, #1f2328);

@@ -12,7 +12,8 @@ export const styles = css`
   .scroller {
     flex: 1 1 auto;
     height: 100%;
-    min-height: 0;
+    /* Over the virtualizer's inline 150 px: on a short screen the list would cover the composer. */
+    min-height: 0 !important;
     overflow-y: auto;
     overscroll-behavior: contain;
     /* The virtualizer holds the view itself (and its rows are positioned, not in flow). */

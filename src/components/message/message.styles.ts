@@ -62,6 +62,10 @@ export const styles = css`
   charla-message[own] .bubble a {
     color: inherit;
   }
+  /* The focus colour on the brand colour of one's own bubble is 1.3:1: the bubble's text colour instead. */
+  charla-message[own] .bubble :focus-visible {
+    outline-color: currentColor;
+  }
   .bubble--media {
     padding: 4px;
   }
@@ -111,7 +115,7 @@ export const styles = css`
     color: var(--charla-color-danger, #b42318);
   }
   .retry {
-    padding: 2px 8px;
+    padding: 4px 8px;
     border: 1px solid currentColor;
     border-radius: 999px;
     background: transparent;

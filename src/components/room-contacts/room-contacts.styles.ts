@@ -1,3 +1,7 @@
 import { css } from 'lit';
 
-export const styles = css``;
+export const styles = css`
+  .icon-button {
+    flex: none;
+  }
+`;

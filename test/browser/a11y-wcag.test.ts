@@ -1,0 +1,318 @@
+/**
+ * What axe does not check, measured in Chromium: reflow at 320 × 256 (a landscape phone, or 1280 px
+ * at 400 %), target sizes (2.5.8), the contrast of focus rings and field edges against what is
+ * behind them (1.4.11) in the light and the dark scheme, text spacing (1.4.12) and status
+ * messages (4.1.3).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cdp, page, userEvent } from 'vitest/browser';
+import { deep, listOf, makeContext, mountWidget, msg, nextFrame, room, waitFor } from './helpers.ts';
+
+afterEach(() => document.body.replaceChildren());
+
+/** Every shadow root under the document, the document first. */
+function roots(): (Document | ShadowRoot)[] {
+  const out: (Document | ShadowRoot)[] = [document];
+  const walk = (r: ParentNode) => {
+    for (const el of r.querySelectorAll('*'))
+      if (el.shadowRoot) (out.push(el.shadowRoot), walk(el.shadowRoot));
+  };
+  walk(document);
+  return out;
+}
+function all<T extends Element = HTMLElement>(selector: string): T[] {
+  return roots().flatMap((r) => [...r.querySelectorAll<T>(selector)]);
+}
+function deepActive(): Element | null {
+  let a: Element | null = document.activeElement;
+  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+  return a;
+}
+function parentOf(el: Element): Element | null {
+  return el.parentElement ?? ((el.getRootNode() as ShadowRoot).host || null);
+}
+function describeEl(el: Element): string {
+  const text = (el.getAttribute('aria-label') || el.textContent || '').trim().replace(/\s+/g, ' ');
+  return `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} "${text.slice(0, 30)}"`;
+}
+
+type Rgb = [number, number, number];
+function rgba(c: string): [number, number, number, number] {
+  const m = c.match(/[\d.]+/g)!.map(Number);
+  return [m[0]!, m[1]!, m[2]!, m[3] ?? 1];
+}
+/** The colour painted behind an element: its ancestors' backgrounds, across shadow roots, composed. */
+function backdrop(el: Element | null): Rgb {
+  const layers: number[][] = [];
+  for (; el; el = parentOf(el)) {
+    const c = rgba(getComputedStyle(el).backgroundColor);
+    if (c[3] > 0) layers.push(c);
+    if (c[3] === 1) break;
+  }
+  let out: Rgb = [255, 255, 255];
+  for (const l of layers.reverse()) out = out.map((v, i) => v * (1 - l[3]!) + l[i]! * l[3]!) as Rgb;
+  return out;
+}
+function luminance(rgb: readonly number[]): number {
+  const f = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * f(rgb[0]!) + 0.7152 * f(rgb[1]!) + 0.0722 * f(rgb[2]!);
+}
+function contrast(a: readonly number[], b: readonly number[]): number {
+  const [x, y] = [luminance(a), luminance(b)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}
+
+async function scheme(value: 'light' | 'dark'): Promise<void> {
+  await cdp().send('Emulation.setEmulatedMedia', {
+    features: [{ name: 'prefers-color-scheme', value }],
+  });
+}
+
+/** Messages with a control of each kind, the user's own among them. */
+function controls() {
+  return [
+    msg({ text: 'Visita https://example.com', senderNames: 'Bot' }),
+    msg({ text: 'Mira https://example.org', senderId: 'me', by: 'user', status: 'DELIVERED_USER' }),
+    msg({ text: 'No salió', senderId: 'me', by: 'user', status: 'FAILED' }),
+    msg({ type: 'DOCUMENT', mediaUrl: 'http://localhost:1/mio.pdf', senderId: 'me', by: 'user' }),
+    msg({ type: 'LOCATION', lat: '40.4168', lng: '-3.7038', senderId: 'me', by: 'user' }),
+    msg({
+      text: 'Elige',
+      options: [{ type: 'postback', title: 'Planes', description: 'Precios', payload: {}, order: 0 }],
+    }),
+    msg({ text: 'Déjanos tus datos', interactive: { kind: 'contact_info_request' } }),
+    msg({ text: '¿Algo más?', QuickReplies: [{ title: 'Sí', payload: {}, contentType: 'text' }] }),
+  ];
+}
+
+/** A group chat with a long room name, the status line, an alert, an upload and a composer notice. */
+async function busyChat(messages = controls()) {
+  const f = makeContext({
+    ui: { open: true },
+    config: {
+      properties: { type: 'group', name: 'Acme' },
+      theme: { status: true, colorScheme: 'auto' } as never,
+    },
+  });
+  f.stores.$rooms.set([room({ name: 'Soporte técnico de Acme Corporation Internacional de Madrid' })]);
+  f.stores.$currentMessages.set(messages);
+  f.stores.$uploads.set([{ id: 'u', name: 'foto.png', progress: 0.5 }]);
+  f.stores.$lastError.set({ message: 'No se pudo conectar' });
+  const widget = await mountWidget(f);
+  // A failed upload's notice, with its retry (the composer's own state, as its upload sets it).
+  const composer = deep(widget, 'charla-chat', 'charla-composer') as unknown as {
+    notice: string;
+    retry: () => void;
+    updateComplete: Promise<unknown>;
+  };
+  composer.notice = 'No se pudo subir foto.png';
+  composer.retry = () => undefined;
+  await composer.updateComplete;
+  return { f, widget, composer };
+}
+
+/** Tabs from the panel's first control to its last, handing each focused element to `check`. */
+async function tabThrough(widget: Element, check: (el: HTMLElement) => void): Promise<string[]> {
+  const panel = widget.shadowRoot!.querySelector('[part=panel]')!;
+  const seen: string[] = [];
+  const met = new Set<Element>();
+  (deep(widget, 'charla-chat', '[part=back-button]') as HTMLElement).focus();
+  for (let i = 0; i < 60; i++) {
+    const el = deepActive() as HTMLElement | null;
+    if (!el || !inside(panel, el)) break;
+    if (met.has(el)) break;
+    met.add(el);
+    seen.push(describeEl(el));
+    check(el);
+    await userEvent.tab();
+    for (let k = 0; k < 3; k++) await nextFrame();
+  }
+  return seen;
+}
+/** Whether `el` is in `container`, through nested shadow roots. */
+function inside(container: Element, el: Element): boolean {
+  for (let node: Element | null = el; node; node = parentOf(node)) if (node === container) return true;
+  return false;
+}
+
+describe('1.4.10 reflow at 320 × 256 (a landscape phone; 1280 px at 400 %)', () => {
+  beforeEach(() => page.viewport(320, 256));
+
+  it('the message list leaves the composer uncovered, with an alert, an upload and a notice on screen', async () => {
+    const { widget } = await busyChat();
+    const composer = deep(widget, 'charla-chat', 'charla-composer')!;
+    const { scroller } = listOf(widget);
+    for (const control of composer.shadowRoot!.querySelectorAll<HTMLElement>('textarea, button')) {
+      const r = control.getBoundingClientRect();
+      const hit = composer.shadowRoot!.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      expect(hit && control.contains(hit), `${describeEl(control)} is not under the message list`).toBe(true);
+      expect(r.bottom).toBeLessThanOrEqual(256);
+    }
+    // The list keeps to its own box (the virtualizer's inline 150 px minimum made it overflow).
+    expect(scroller!.getBoundingClientRect().bottom - 1).toBeLessThanOrEqual(
+      composer.getBoundingClientRect().top,
+    );
+    expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(320);
+  });
+});
+
+describe('2.5.8 target size: at least 24 × 24 CSS px', () => {
+  it('every control of the chat, with a long room name, at 320 and 1280 px', async () => {
+    for (const [w, h] of [
+      [320, 640],
+      [1280, 900],
+    ] as const) {
+      await page.viewport(w, h);
+      const { widget } = await busyChat();
+      const { rows } = listOf(widget);
+      await waitFor(() => rows().length === controls().length, 'every row');
+      const small = all('button, input, textarea, [role=button]')
+        .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
+        .map((el) => [el, el.getBoundingClientRect()] as const)
+        .filter(([, r]) => r.width < 24 || r.height < 24)
+        .map(([el, r]) => `${describeEl(el)} ${r.width.toFixed(1)} × ${r.height.toFixed(1)} at ${w} px`);
+      expect(small).toEqual([]);
+      document.body.replaceChildren();
+    }
+  });
+
+  it('the header buttons of the home menu and the room contacts, with a long title', async () => {
+    await page.viewport(320, 640);
+    const long = 'Panadería y pastelería artesanal La Espiga de Malasaña';
+    for (const view of ['home', 'room-contacts'] as const) {
+      const f = makeContext({
+        ui: { open: true, view },
+        config: { properties: { type: 'group', name: long } },
+      });
+      f.stores.$language.set('en');
+      const widget = await mountWidget(f);
+      const el = await waitFor(
+        () => deep(widget, view === 'home' ? 'charla-home-menu' : 'charla-room-contacts'),
+        view,
+      );
+      for (const button of el.shadowRoot!.querySelectorAll('.header button')) {
+        const r = button.getBoundingClientRect();
+        expect(Math.min(r.width, r.height), `${describeEl(button)} in ${view}`).toBeGreaterThanOrEqual(24);
+      }
+      document.body.replaceChildren();
+    }
+  });
+});
+
+describe('1.4.11 non-text contrast, light and dark', () => {
+  afterEach(() => scheme('light'));
+
+  for (const mode of ['light', 'dark'] as const) {
+    it(`every focus ring in the chat is at least 3:1 against what is behind it (${mode})`, async () => {
+      await scheme(mode);
+      await page.viewport(1280, 900);
+      const { widget } = await busyChat();
+      const low: string[] = [];
+      const seen = await tabThrough(widget, (el) => {
+        const style = getComputedStyle(el);
+        if (style.outlineStyle === 'none') return void low.push(`${describeEl(el)}: no outline`);
+        // An inset ring is drawn over the element's own background; an outset one over its parent's.
+        const behind = backdrop(parseFloat(style.outlineOffset) < 0 ? el : parentOf(el));
+        const ratio = contrast(rgba(style.outlineColor), behind);
+        if (ratio < 3) low.push(`${describeEl(el)}: ${ratio.toFixed(2)}:1`);
+      });
+      // The rings of the user's own bubbles and of the pink alert and notice are among those checked.
+      expect(seen.join('\n')).toMatch(/https:\/\/example\.org/);
+      expect(seen.join('\n')).toMatch(/Abrir en el mapa/);
+      expect(seen.filter((s) => s.includes('Cerrar aviso'))).toHaveLength(2);
+      expect(low).toEqual([]);
+    });
+
+    it(`the edges of the text fields are at least 3:1 against the surface (${mode})`, async () => {
+      await scheme(mode);
+      await page.viewport(1280, 900);
+      const { widget } = await busyChat();
+      await waitFor(() => all('input[name]').length === 3, 'the contact form');
+      const fields = all<HTMLElement>('textarea, input[name]');
+      expect(fields.length).toBe(4);
+      for (const field of fields) {
+        const edge = rgba(getComputedStyle(field).borderTopColor);
+        const ratio = contrast(edge, backdrop(parentOf(field)));
+        expect(ratio, `${describeEl(field)} edge`).toBeGreaterThanOrEqual(3);
+      }
+      expect(widget).toBeTruthy();
+    });
+  }
+});
+
+describe('1.4.12 text spacing (line height 1.5, paragraphs 2 em, letters 0.12 em, words 0.16 em)', () => {
+  function spaceText(): void {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(`* { line-height: 1.5 !important; letter-spacing: 0.12em !important;
+      word-spacing: 0.16em !important } p { margin-bottom: 2em !important }`);
+    for (const r of roots()) r.adoptedStyleSheets = [...r.adoptedStyleSheets, sheet];
+  }
+  /** Text cut off by a box that hides its overflow (an ellipsis is a one-line name's choice, allowed). */
+  function cut(): string[] {
+    const out: string[] = [];
+    for (const el of all('*')) {
+      const style = getComputedStyle(el);
+      if (el.closest('.visually-hidden') || el.getClientRects().length === 0 || el.matches('svg *')) continue;
+      const hides = (o: string) => o === 'hidden' || o === 'clip';
+      if (hides(style.overflowX) && style.textOverflow !== 'ellipsis' && el.scrollWidth > el.clientWidth + 1)
+        out.push(`${describeEl(el)} wider than its box`);
+      if (hides(style.overflowY) && !el.matches('[part=panel]') && el.scrollHeight > el.clientHeight + 1)
+        out.push(`${describeEl(el)} taller than its box`);
+    }
+    return out;
+  }
+
+  for (const [w, h] of [
+    [320, 256],
+    [1280, 900],
+  ] as const) {
+    it(`nothing is cut off in the chat, home menu and launcher at ${w} × ${h}`, async () => {
+      await page.viewport(w, h);
+      const { widget } = await busyChat([
+        ...controls(),
+        msg({
+          type: 'EVENT',
+          slug: 'joined',
+          description: 'Ana se unió a la conversación',
+          eventPayload: {},
+        }),
+        msg({ type: 'DOCUMENT', mediaUrl: 'http://localhost:1/informe-trimestral-de-resultados.pdf' }),
+      ]);
+      spaceText();
+      const { scroller } = listOf(widget);
+      const found = new Set<string>();
+      for (const at of [0, 0.25, 0.5, 0.75, 1]) {
+        scroller!.scrollTop = (scroller!.scrollHeight - scroller!.clientHeight) * at;
+        for (let i = 0; i < 4; i++) await nextFrame();
+        for (const c of cut()) found.add(c);
+      }
+      document.body.replaceChildren();
+      const f = makeContext({ ui: { open: true, view: 'home' }, config: { properties: { type: 'group' } } });
+      f.stores.$rooms.set([room({ name: 'Soporte', lastMessage: msg({ text: 'Hola' }) })]);
+      f.stores.$unreadByRoom.set({ r1: 128 });
+      f.stores.$unreadTotal.set(128);
+      f.stores.$contacts.set([{ id: 'u1', names: 'Ana Pérez' }]);
+      await mountWidget(f);
+      spaceText();
+      await nextFrame();
+      for (const c of cut()) found.add(c);
+      expect([...found]).toEqual([]);
+    });
+  }
+});
+
+describe('4.1.3 status messages', () => {
+  it('an upload is announced: its status region is there, empty, before the upload starts', async () => {
+    await page.viewport(1280, 900);
+    const f = makeContext({ ui: { open: true } });
+    const widget = await mountWidget(f);
+    const composer = deep(widget, 'charla-chat', 'charla-composer')!;
+    const region = composer.shadowRoot!.querySelector('[role=status]');
+    expect(region, 'a status region before any upload').not.toBeNull();
+    expect(region!.textContent!.trim()).toBe('');
+    f.stores.$uploads.set([{ id: 'u', name: 'foto.png', progress: 0 }]);
+    await nextFrame();
+    expect(composer.shadowRoot!.querySelector('[role=status]')).toBe(region);
+    expect(region!.textContent!.trim()).toBe('Subiendo foto.png');
+  });
+});
