@@ -316,3 +316,19 @@ describe('4.1.3 status messages', () => {
     expect(region!.textContent!.trim()).toBe('Subiendo foto.png');
   });
 });
+
+describe('4.1.3 the connection state (theme.status)', () => {
+  it('is read when it changes: the line under the room name is a status region that stays', async () => {
+    await page.viewport(1280, 900);
+    const f = makeContext({ ui: { open: true }, config: { theme: { status: true } } });
+    f.stores.$connection.set('connected');
+    const widget = await mountWidget(f);
+    const chat = deep(widget, 'charla-chat')!;
+    const line = chat.shadowRoot!.querySelector('[role=status]');
+    expect(line?.textContent).toBe('En línea');
+    f.stores.$connection.set('offline');
+    await nextFrame();
+    expect(chat.shadowRoot!.querySelector('[role=status]')).toBe(line);
+    expect(line!.textContent).toBe('Sin conexión');
+  });
+});

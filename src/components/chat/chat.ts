@@ -121,7 +121,17 @@ export class CharlaChat extends LitElement {
         ${avatar(name, room?.avatarUrl)}
         <div class="header__text">
           <h2 id="title" dir="auto">${name}</h2>
-          ${sub ? html`<span class="header__sub" dir="auto">${sub}</span>` : nothing}
+          ${
+            sub
+              ? // With theme.status it is the connection's state: "Sin conexión" is read when it changes.
+                html`<span
+                  class="header__sub"
+                  dir="auto"
+                  role=${this.#stores.get('$config')?.theme['status'] === true ? 'status' : nothing}
+                  >${sub}</span
+                >`
+              : nothing
+          }
         </div>
         ${
           group
