@@ -96,7 +96,7 @@ function bootError(message: string, field?: string): BootError {
   });
 }
 const CSS =
-  ':host{all:initial}button{position:fixed;z-index:2147483000;width:56px;height:56px;box-sizing:border-box;border:2px solid transparent;border-radius:50%;' +
+  ':host{all:initial}button{position:fixed;inset:auto;margin:0;z-index:2147483000;width:56px;height:56px;box-sizing:border-box;border:2px solid transparent;border-radius:50%;' +
   'background:var(--charla-color-primary,#2563eb);color:var(--charla-color-on-primary,#fff);cursor:pointer;display:grid;' +
   'place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);padding:0}button:focus-visible{outline:3px solid #111;outline-offset:2px}' +
   'button[data-p^=b]{bottom:24px}button[data-p^=t]{top:24px}button[data-p$=r]{right:calc(24px + var(--s,0px))}' +
@@ -149,6 +149,13 @@ function liteLauncher(
   // Hover and focus only fetch the bundle; a click also opens the widget once it is there.
   for (const ev of ['pointerenter', 'focus']) button.addEventListener(ev, () => onUse(false), { once: true });
   container.appendChild(host);
+  // The top layer, as the full widget's launcher: out of reach of the page's z-indexes and transforms.
+  button.popover = 'manual';
+  try {
+    button.showPopover();
+  } catch {
+    // No popover API: a fixed button.
+  }
   return host;
 }
 

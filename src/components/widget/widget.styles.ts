@@ -8,8 +8,11 @@ export const styles = css`
     --_launcher: 56px;
     --_gap: 12px;
   }
+  /* Both are manual popovers in the top layer (inset and margin undo the browser's popover centring). */
   .launcher {
     position: fixed;
+    inset: auto;
+    margin: 0;
     z-index: var(--charla-z-index, 2147483000);
     bottom: var(--_edge);
     right: calc(var(--_edge) + var(--_shift, 0px));
@@ -64,6 +67,10 @@ export const styles = css`
   }
   .panel {
     position: fixed;
+    inset: auto;
+    margin: 0;
+    padding: 0;
+    border: 0;
     /* Above every launcher, another widget's in the same corner too (they share the page's stacking context). */
     z-index: calc(var(--charla-z-index, 2147483000) + 1);
     bottom: calc(var(--_edge) + var(--_launcher) + var(--_gap));
@@ -71,10 +78,10 @@ export const styles = css`
     display: flex;
     flex-direction: column;
     width: 380px;
-    max-width: calc(100vw - 2 * var(--_edge) - var(--_shift, 0px));
+    /* Shares of the viewport (its containing block), not vw/vh: under html { zoom } those grow with the zoom. */
+    max-width: calc(100% - 2 * var(--_edge) - var(--_shift, 0px));
     height: 640px;
-    max-height: calc(100vh - 100px);
-    max-height: calc(100dvh - 100px);
+    max-height: calc(100% - 100px);
     overflow: hidden;
     border-radius: var(--charla-radius, 16px);
     background: var(--charla-color-surface, #fff);

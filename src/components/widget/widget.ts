@@ -8,6 +8,16 @@ import type { UiState, WidgetContext } from '../../widget/context.ts';
 import { icons } from '../shared/icons.ts';
 import { styles } from './widget.styles.ts';
 
+/** Shows or hides a manual popover; without popover support (or detached) it stays a fixed element. */
+function top(el: HTMLElement | null, show?: boolean): void {
+  try {
+    if (show) el!.showPopover();
+    else el!.hidePopover();
+  } catch {
+    // No popover API, not connected, or already in that state (older browsers throw).
+  }
+}
+
 /**
  * @summary The embedded chat: a launcher button with an unread badge and the panel with the home menu, room contacts or chat.
  * @tag charla-widget
@@ -39,6 +49,10 @@ export class CharlaWidget extends LitElement {
   get #launcher(): HTMLButtonElement | null {
     return this.renderRoot?.querySelector<HTMLButtonElement>('.launcher') ?? null;
   }
+  /** Focus is inside: :focus-within no longer matches the host once its panel is in the top layer (Chromium). */
+  get #hasFocus(): boolean {
+    return !!this.shadowRoot?.activeElement;
+  }
   get #panel(): HTMLElement | null {
     return this.renderRoot?.querySelector<HTMLElement>('.panel') ?? null;
   }
@@ -66,14 +80,14 @@ export class CharlaWidget extends LitElement {
     const shown = this.#content();
     if (this.#wasOpen && !open) {
       // Only take focus back when it was inside the widget: a facade close() must not steal the page's focus.
-      this.#returnFocus ||= this.matches(':focus-within');
+      this.#returnFocus ||= this.#hasFocus;
     }
     if (!this.#wasOpen && open) {
       this.#focusPanel = this.shadowRoot?.activeElement === this.#launcher && this.#launcher !== undefined;
     } else if (open && shown !== this.#shown) {
       // The view that held focus is about to go away (a room chosen, Back, Add people, a retry):
       // focus follows into what replaces it, unless it was on the host page (a facade call).
-      this.#focusPanel ||= this.matches(':focus-within');
+      this.#focusPanel ||= this.#hasFocus;
     }
     this.#wasOpen = open;
     this.#shown = shown;
@@ -87,7 +101,28 @@ export class CharlaWidget extends LitElement {
     return this.#stores.get('$lastError')?.transient ? 'retry' : 'unavailable';
   }
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Taken out of the document, the popovers left the top layer: back in when it returns.
+    this.requestUpdate();
+  }
+
   override updated(changed: PropertyValues<this>): void {
+    // The top layer: above the page's z-indexes, and out of reach of a transformed or filtered ancestor
+    // (body { transform } or { filter } made the page, not the viewport, hold position: fixed).
+    try {
+      if (!this.#launcher!.matches(':popover-open')) {
+        this.#launcher!.showPopover();
+        // Later in the top layer, it would cover another widget's open panel (full screen at 320 px): those come back above.
+        for (const w of document.querySelectorAll('charla-widget')) {
+          const panel = w.shadowRoot!.querySelector<HTMLElement>('.panel:popover-open');
+          if (w !== this && panel) (top(panel), top(panel, true));
+        }
+      }
+    } catch {
+      // No popover API (a fixed launcher, stacked by --charla-z-index), or not rendered yet.
+    }
+    top(this.#panel, this.#stores.get('$ui')?.open);
     if (changed.has('position')) this.#placeBesideOthers();
     if (this.#returnFocus) {
       this.#returnFocus = false;
@@ -208,6 +243,7 @@ export class CharlaWidget extends LitElement {
         type="button"
         class="launcher ${open ? 'launcher--open' : ''}"
         part="launcher"
+        popover="manual"
         aria-label=${label}
         aria-expanded=${open ? 'true' : 'false'}
         aria-controls="panel"
@@ -221,6 +257,7 @@ export class CharlaWidget extends LitElement {
         id="panel"
         class="panel"
         part="panel"
+        popover="manual"
         role="dialog"
         aria-label=${typeof name === 'string' && name ? name : t('chat')}
         ?hidden=${!open}
