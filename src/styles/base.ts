@@ -31,10 +31,11 @@ export const base = css`
   :host([hidden]) {
     display: none !important;
   }
+  /* Not inherit: a page's * { box-sizing: inherit } (or content-box) reaches the host itself. */
   *,
   *::before,
   *::after {
-    box-sizing: inherit;
+    box-sizing: border-box;
   }
   [hidden] {
     display: none !important;
@@ -157,9 +158,18 @@ export const base = css`
   }
 `;
 
-/** Theme tokens, declared once on `<charla-widget>` and inherited by every part. */
+/**
+ * Theme tokens, declared once on `<charla-widget>` and inherited by every part.
+ * `all: initial` first: what the page sets on an ancestor (body { white-space: pre;
+ * word-break: break-all; text-indent; text-shadow; cursor: none }, :root { color-scheme: dark },
+ * dir="rtl") would otherwise be inherited through the shadow boundary; only hiding
+ * (visibility) still reaches the widget. The widget's languages read left to right.
+ */
 export const tokens = css`
   :host {
+    all: initial;
+    visibility: inherit;
+    direction: ltr;
     --charla-color-primary: #2563eb;
     --charla-color-on-primary: #ffffff;
     --charla-color-surface: #ffffff;
@@ -179,6 +189,7 @@ export const tokens = css`
   }
   @media (prefers-color-scheme: dark) {
     :host([color-scheme='auto']) {
+      color-scheme: dark;
       --charla-color-surface: #16181c;
       --charla-color-surface-alt: #1f2227;
       --charla-color-text: #eceef1;

@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { openPage, until } from './helpers.ts';
+import { enterBotConversation, messagesRegion, need, openPage, until } from './helpers.ts';
 import {
   callWidget,
   firstWidgetReady,
@@ -99,6 +99,130 @@ describe('journey: the widget placed on a hostile page', () => {
     expect(close.w).toBe(60);
     expect(close.y).toBeGreaterThanOrEqual(0);
     expect(close.top).toBe(true);
+    await page.context().close();
+  });
+});
+
+/** Computed styles of every element inside the widget (walking nested shadow roots), keyed by path. */
+async function insideStyles(page: Page): Promise<Record<string, string>> {
+  return page.evaluate(() => {
+    const props = [
+      'font-size',
+      'line-height',
+      'letter-spacing',
+      'word-spacing',
+      'text-transform',
+      'text-align',
+      'white-space',
+      'color',
+      'background-color',
+      'font-style',
+      'font-weight',
+      'font-family',
+      'font-variant-caps',
+      'direction',
+      'cursor',
+      'color-scheme',
+      'visibility',
+      'text-indent',
+      'text-shadow',
+      'word-break',
+      'box-sizing',
+      '-webkit-text-fill-color',
+      'width',
+      'height',
+    ];
+    const out: Record<string, string> = {};
+    const walk = (root: ShadowRoot, path: string) => {
+      root.querySelectorAll('*').forEach((el, i) => {
+        const key = `${path}>${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}:${i}`;
+        const cs = getComputedStyle(el);
+        out[key] = props.map((p) => `${p}=${cs.getPropertyValue(p)}`).join('; ');
+        if (el.shadowRoot) walk(el.shadowRoot, key);
+      });
+    };
+    walk(document.querySelector('charla-widget')!.shadowRoot!, 'charla-widget');
+    // Only the rows every page shows alike: the panel's chrome and the composer, not the message list's scroll.
+    for (const k of Object.keys(out)) if (k.includes('charla-message-list>')) delete out[k];
+    return out;
+  });
+}
+
+async function inConversation(
+  name: string,
+  head: string,
+  attrs?: string,
+): Promise<{ page: Page; styles: Record<string, string> }> {
+  const page = await visit(name, head, attrs);
+  await enterBotConversation(page);
+  await need(messagesRegion(page).getByRole('button', { name: /^Texto/ }), 'the demo bot’s tour options');
+  return { page, styles: await insideStyles(page) };
+}
+
+function differences(a: Record<string, string>, b: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    if (a[k] === b[k]) continue;
+    const pa = (a[k] ?? '').split('; ');
+    const pb = (b[k] ?? '').split('; ');
+    out.push(`${k}: ${pb.filter((p) => !pa.includes(p)).join('; ') || '(missing)'}`);
+  }
+  return out;
+}
+
+const INHERITED = `html{font-size:30px;color-scheme:dark}
+body{line-height:3;letter-spacing:5px;word-spacing:1em;text-transform:uppercase;text-align:right;white-space:pre;
+color:red;font-style:italic;cursor:none;font-weight:900;text-indent:40px;text-shadow:2px 2px red;word-break:break-all;
+font-variant:small-caps;font-family:'Comic Sans MS',cursive;-webkit-text-fill-color:red}
+html{box-sizing:content-box}*,*::before,*::after{box-sizing:inherit;transition:all 5s}
+button{all:unset}`;
+
+describe('journey: the page’s CSS stays out of the widget', () => {
+  it('inherited page styles, a page in dir="rtl" Arabic and * { box-sizing: inherit } change nothing inside', async () => {
+    const clean = await inConversation('clean', '');
+    const hostile = await inConversation('inherited', INHERITED);
+    expect(differences(clean.styles, hostile.styles)).toEqual([]);
+    const rtl = await inConversation('rtl', '', 'lang="ar" dir="rtl"');
+    expect(differences(clean.styles, rtl.styles)).toEqual([]);
+    for (const v of [clean, hostile, rtl]) await v.page.context().close();
+  });
+
+  it('the widget’s CSS never reaches the page: its own elements compute the same before and after', async () => {
+    const key = await themedWidget(site.service, {
+      primaryColor: '#0f766e',
+      font: { name: 'Inter', googlefont: false },
+    });
+    const url = site.page(
+      'leak-out',
+      shopPage(site.service, key, { tag: 'data-position="bl"' }).replace(
+        '<script src=',
+        '<script id="later" type="text/plain" data-src=',
+      ),
+    );
+    const { page } = await openPage(site.browser, url, VIEWPORT);
+    const snapshot = () =>
+      page.evaluate(() =>
+        ['html', 'body', '#site-header', 'h1', '#copy', '#buy', '#more'].map((s) => {
+          const cs = getComputedStyle(document.querySelector(s)!);
+          return `${s} ${[...cs]
+            .filter((p) => !p.startsWith('--'))
+            .map((p) => `${p}:${cs.getPropertyValue(p)}`)
+            .join(';')}`;
+        }),
+      );
+    const before = await snapshot();
+    // Now the documented script tag, as a page adds it: the widget arrives, connects and opens.
+    await page.evaluate(() => {
+      const old = document.getElementById('later')!;
+      const s = document.createElement('script');
+      for (const a of old.attributes) if (a.name.startsWith('data-')) s.setAttribute(a.name, a.value);
+      s.src = old.dataset['src']!;
+      document.body.append(s);
+    });
+    await firstWidgetReady(page);
+    await enterBotConversation(page);
+    await need(messagesRegion(page).getByRole('button', { name: /^Texto/ }), 'the demo bot’s tour options');
+    expect(await snapshot()).toEqual(before);
     await page.context().close();
   });
 });
