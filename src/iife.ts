@@ -6,13 +6,13 @@
  */
 import './define.ts';
 import { createWidget, widgets } from './widget/create-widget.ts';
-import { bootFull, type FullApi } from './widget/boot.ts';
+import { bootFull, ownScript, type FullApi } from './widget/boot.ts';
 import { CharlaError } from './transport/errors.ts';
 import { version } from './version.ts';
 
 const full = { createWidget, widgets, version, CharlaError } as unknown as FullApi;
 window.__charlaFull = full;
 
-const script = document.currentScript as HTMLScriptElement | null;
+const script = ownScript('charla.iife.js');
 const loaderPresent = window.Charla !== undefined && !Array.isArray(window.Charla);
 if (!loaderPresent || script?.dataset['apiKey']) bootFull(script, full, version);

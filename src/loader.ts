@@ -8,9 +8,9 @@
  * (`charla.iife.js` next to this script) on first interaction or idle time.
  * See src/widget/boot.ts for the handshake.
  */
-import { boot, scriptLoader } from './widget/boot.ts';
+import { boot, ownScript, scriptLoader } from './widget/boot.ts';
 import { version } from './version.ts';
 
-const script = document.currentScript as HTMLScriptElement | null;
+const script = ownScript('charla.js');
 const src = new URL('charla.iife.js', script?.src || location.href).href;
 boot(script, scriptLoader(src, script?.nonce || undefined), version);

@@ -168,6 +168,22 @@ function whenIdle(fn: () => void): void {
 }
 
 /**
+ * The script tag running this file. A `type="module"` tag has no
+ * `document.currentScript`: then the last module tag whose address ends in
+ * `/<name>` (its data-* attributes and its address, which the full bundle is
+ * found next to, would be lost otherwise).
+ */
+export function ownScript(name: string): HTMLScriptElement | null {
+  return (
+    (document.currentScript as HTMLScriptElement | null) ??
+    [...document.querySelectorAll<HTMLScriptElement>('script[type=module][src]')]
+      .reverse()
+      .find((s) => new URL(s.src).pathname.endsWith(`/${name}`)) ??
+    null
+  );
+}
+
+/**
  * Injects the full bundle next to `src`; resolves once it registered itself.
  * Rejects with a CharlaError (LOAD_FAILED) saying why.
  */

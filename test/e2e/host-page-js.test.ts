@@ -1,0 +1,31 @@
+/**
+ * Journey: a customer who writes the documented script tag as a module
+ * (`<script type="module" src=".../charla.js" data-init="true">`), on another
+ * origin than the service. A module has no document.currentScript: the
+ * widget still finds its own tag (its data-* attributes, and the address the
+ * full bundle is loaded from) and works as with the classic tag.
+ */
+import { describe, expect, it } from 'vitest';
+import { enterBotConversation, messagesRegion, need, openPage } from './helpers.ts';
+import { firstWidgetReady, hostileSite, shopPage, themedWidget } from './host-page-site.ts';
+
+const site = hostileSite();
+
+describe('journey: the script tag written as a module', () => {
+  it('boots the widget from its own data-* attributes, and the conversation works', async () => {
+    const key = await themedWidget(site.service);
+    const url = site.page('module-tag', shopPage(site.service, key, { tag: 'type="module"' }));
+    const { page, context } = await openPage(site.browser, url);
+    await firstWidgetReady(page);
+    const started = await page.evaluate(async () => {
+      const w = await (
+        window as unknown as { Charla: { widgets: Array<{ ready: Promise<{ userId: string }> }> } }
+      ).Charla.widgets[0]!.ready;
+      return w.userId;
+    });
+    expect(started).toMatch(/^shopper-/);
+    await enterBotConversation(page);
+    await need(messagesRegion(page).getByText(/Soy el bot de demostración de Charla/), 'the bot’s greeting');
+    await context.close();
+  });
+});
