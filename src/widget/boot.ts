@@ -73,6 +73,8 @@ declare global {
 }
 
 const MARK = '__charlaBoot';
+/** The data-init widgets made so far, by their tag's options: the same tag twice makes one widget. */
+const INITS = '__charlaInits';
 /** Trusted Types policies a page that lists its policies must allow: this loader's and Lit's. */
 const POLICIES = 'charla-loader lit-html';
 
@@ -432,7 +434,10 @@ export function bootFull(
 }
 
 /** The Charla object's own maker: a widget from exactly these options (no script defaults). */
-type Own = CharlaGlobal & { [MARK]?: (opts: BootOptions) => WidgetLike };
+type Own = CharlaGlobal & {
+  [MARK]?: (opts: BootOptions) => WidgetLike;
+  [INITS]?: Map<string, WidgetLike>;
+};
 
 function setUp(
   script: HTMLOrSVGScriptElement | null,
@@ -489,13 +494,20 @@ function setUp(
       load,
     };
     Object.defineProperty(charla, MARK, { value: makeOwn });
+    Object.defineProperty(charla, INITS, { value: new Map() });
     window.Charla = charla;
   }
   let widgetInstance: WidgetLike | undefined;
   // A tag's data-init widget takes that tag's attributes only, whichever tag set up window.Charla.
+  // The same tag twice (a page or CMS that repeats the snippet) is one widget, not two launchers.
   if (mine.apiKey && (script as HTMLScriptElement).dataset['init'] === 'true') {
-    widgetInstance = (charla[MARK] as (opts: BootOptions) => WidgetLike)(mine as BootOptions);
-    (widgetInstance['connect'] as () => Promise<unknown>)().catch(() => undefined);
+    const same = JSON.stringify(mine);
+    widgetInstance = charla[INITS]?.get(same);
+    if (!widgetInstance || !charla.widgets.includes(widgetInstance)) {
+      widgetInstance = (charla[MARK] as (opts: BootOptions) => WidgetLike)(mine as BootOptions);
+      charla[INITS]?.set(same, widgetInstance);
+      (widgetInstance['connect'] as () => Promise<unknown>)().catch(() => undefined);
+    }
   }
   charla.push(...queued);
   document.dispatchEvent(

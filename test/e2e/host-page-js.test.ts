@@ -3,7 +3,8 @@
  * (`<script type="module" src=".../charla.js" data-init="true">`), on another
  * origin than the service. A module has no document.currentScript: the
  * widget still finds its own tag (its data-* attributes, and the address the
- * full bundle is loaded from) and works as with the classic tag.
+ * full bundle is loaded from) and works as with the classic tag. And a page
+ * (or its CMS) that repeats the snippet gets one widget, not two launchers.
  */
 import { describe, expect, it } from 'vitest';
 import { enterBotConversation, messagesRegion, need, openPage } from './helpers.ts';
@@ -26,6 +27,24 @@ describe('journey: the script tag written as a module', () => {
     expect(started).toMatch(/^shopper-/);
     await enterBotConversation(page);
     await need(messagesRegion(page).getByText(/Soy el bot de demostración de Charla/), 'the bot’s greeting');
+    await context.close();
+  });
+
+  it('the same tag twice is one widget with one launcher', async () => {
+    const key = await themedWidget(site.service);
+    const once = shopPage(site.service, key);
+    const tag = /<script src=[\s\S]*?<\/script>/.exec(once)![0];
+    const url = site.page('twice', once.replace('</body>', `${tag}</body>`));
+    const { page, context } = await openPage(site.browser, url);
+    await firstWidgetReady(page);
+    await enterBotConversation(page);
+    await need(messagesRegion(page).getByText(/Soy el bot de demostración de Charla/), 'the bot’s greeting');
+    expect(
+      await page.evaluate(
+        () => (window as unknown as { Charla: { widgets: unknown[] } }).Charla.widgets.length,
+      ),
+    ).toBe(1);
+    expect(await page.locator('charla-widget').count()).toBe(1);
     await context.close();
   });
 });
