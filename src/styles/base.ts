@@ -77,7 +77,9 @@ export const base = css`
     display: block;
     flex: none;
   }
+  /* flex: none: a long room or company name beside it must not squeeze it under 24 px (2.5.8). */
   .icon-button {
+    flex: none;
     display: inline-flex;
     align-items: center;
     justify-content: center;

@@ -21,10 +21,6 @@ export const styles = css`
     width: 28px;
     height: 28px;
   }
-  /* A long room name must not squeeze the header's buttons under 24 px. */
-  .icon-button {
-    flex: none;
-  }
   /* The focus colour on the alert's pink is 1.8:1 in the dark scheme. */
   .error :focus-visible {
     outline-color: currentColor;

@@ -1,7 +1,3 @@
 import { css } from 'lit';
 
-export const styles = css`
-  .icon-button {
-    flex: none;
-  }
-`;
+export const styles = css``;
