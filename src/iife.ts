@@ -4,6 +4,8 @@
  * and the loader hands over to it. Used directly in a script tag (with the
  * same data-* attributes as the loader), it boots by itself.
  */
+// First: a page's enumerable Object.prototype properties must not reach the bundle's evaluation.
+import { restorePrototype } from './components/widget/prototype-guard.ts';
 import './define.ts';
 import { createWidget, widgets } from './widget/create-widget.ts';
 import { bootFull, ownScript, type FullApi } from './widget/boot.ts';
@@ -16,3 +18,4 @@ window.__charlaFull = full;
 const script = ownScript('charla.iife.js');
 const loaderPresent = window.Charla !== undefined && !Array.isArray(window.Charla);
 if (!loaderPresent || script?.dataset['apiKey']) bootFull(script, full, version);
+restorePrototype();
