@@ -495,7 +495,10 @@ function setUp(
     };
     Object.defineProperty(charla, MARK, { value: makeOwn });
     Object.defineProperty(charla, INITS, { value: new Map() });
-    window.Charla = charla;
+    // The page's own window.Charla (not the queue, not an element named Charla) stays the page's.
+    if (existing && !Array.isArray(existing) && !(existing instanceof Node))
+      console.warn("Charla: window.Charla is the page's; the API is charla:load's detail.Charla");
+    else window.Charla = charla;
   }
   let widgetInstance: WidgetLike | undefined;
   // A tag's data-init widget takes that tag's attributes only, whichever tag set up window.Charla.

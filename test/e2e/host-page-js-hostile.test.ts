@@ -165,3 +165,21 @@ describe('journey: the widget on a page with hostile JavaScript', () => {
     await page.context().close();
   });
 });
+
+describe('journey: the page already uses the names the widget uses', () => {
+  it('window.Charla is the page’s own object: it stays the page’s, the widget works and the console says why', async () => {
+    const { page, problems } = await visit(
+      'own-charla',
+      `window.Charla = { wave() { return 'hola desde la página'; } };
+       document.addEventListener('charla:load', (e) => { window.charlaApi = e.detail.Charla; });
+       window.warnings = []; const w = console.warn; console.warn = function (...a) { window.warnings.push(a.map(String).join(' ')); return w.apply(this, a); };`,
+    );
+    await converses(page, 'charlaApi');
+    expect(await page.evaluate(() => (window as any).Charla.wave())).toBe('hola desde la página');
+    expect(await page.evaluate(() => (window as any).warnings)).toEqual([
+      expect.stringMatching(/window\.Charla/),
+    ]);
+    expect(unexpected(problems)).toEqual([]);
+    await page.context().close();
+  });
+});
