@@ -23,15 +23,30 @@ export const elements = {
   'charla-contact-form': CharlaContactForm,
 } as const;
 
+/**
+ * The widget element's tag: `charla-widget`, or `charla-widget-2` (3, ...) on
+ * a page whose own element (not another copy of Charla's) took the name.
+ */
+export let widgetTag = 'charla-widget';
+
 /** Defines each tag that is not defined yet. */
 export function defineElements(
   registry: CustomElementRegistry | undefined = globalThis.customElements,
 ): void {
   if (!registry) return;
   for (const [tag, ctor] of Object.entries(elements)) {
-    if (registry.get(tag)) continue;
+    let name = tag;
+    const taken = registry.get(tag);
+    // Another copy of Charla defined it (its widget takes a context): that one serves.
+    if (taken && (ctor !== CharlaWidget || 'context' in taken.prototype)) continue;
+    if (taken) {
+      // The page's own <charla-widget> stays the page's: the widget takes the next free name.
+      for (let n = 2; registry.get((name = `${tag}-${n}`)); n++);
+      console.warn(`Charla: this page defines its own <${tag}>; the widget is <${name}> here`);
+    }
     try {
-      registry.define(tag, ctor);
+      registry.define(name, ctor);
+      if (ctor === CharlaWidget) widgetTag = name;
     } catch {
       // Another copy registered the same class under another name, or the registry refused: the page keeps working.
     }

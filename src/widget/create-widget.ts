@@ -6,6 +6,7 @@
 import { WidgetInstance } from './instance.ts';
 import type { WidgetOptions } from './core.ts';
 import { invalidArgument } from '../transport/errors.ts';
+import { widgetTag } from '../define.ts';
 
 const live: WidgetInstance[] = [];
 
@@ -30,7 +31,7 @@ export function createWidget(options: WidgetOptions): WidgetInstance {
     if (at >= 0) live.splice(at, 1);
   });
   if (container && typeof document !== 'undefined') {
-    const element = document.createElement('charla-widget') as HTMLElement & { context?: unknown };
+    const element = document.createElement(widgetTag) as HTMLElement & { context?: unknown };
     element.context = instance.context;
     instance.element = element;
     instance.core.element = element;

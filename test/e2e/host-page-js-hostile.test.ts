@@ -182,4 +182,22 @@ describe('journey: the page already uses the names the widget uses', () => {
     expect(unexpected(problems)).toEqual([]);
     await page.context().close();
   });
+
+  it('the page defines its own <charla-widget>: it is left alone, and the widget works', async () => {
+    const { page, problems } = await visit(
+      'own-element',
+      `customElements.define('charla-widget', class extends HTMLElement { connectedCallback() { this.textContent = 'el de la página'; } });
+       window.addEventListener('DOMContentLoaded', () => document.body.prepend(document.createElement('charla-widget')));
+       window.warnings = []; const w = console.warn; console.warn = function (...a) { window.warnings.push(a.map(String).join(' ')); return w.apply(this, a); };`,
+    );
+    await converses(page);
+    expect(await page.evaluate(() => (window as any).warnings)).toEqual([
+      'Charla: this page defines its own <charla-widget>; the widget is <charla-widget-2> here',
+    ]);
+    expect(await page.evaluate(() => document.querySelector('charla-widget')!.textContent)).toBe(
+      'el de la página',
+    );
+    expect(unexpected(problems)).toEqual([]);
+    await page.context().close();
+  });
 });

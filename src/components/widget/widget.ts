@@ -114,7 +114,7 @@ export class CharlaWidget extends LitElement {
       if (!this.#launcher!.matches(':popover-open')) {
         this.#launcher!.showPopover();
         // Later in the top layer, it would cover another widget's open panel (full screen at 320 px): those come back above.
-        for (const w of document.querySelectorAll('charla-widget')) {
+        for (const w of document.querySelectorAll(this.localName)) {
           const panel = w.shadowRoot!.querySelector<HTMLElement>('.panel:popover-open');
           if (w !== this && panel) (top(panel), top(panel, true));
         }
@@ -141,7 +141,9 @@ export class CharlaWidget extends LitElement {
   /** Widgets in the same corner sit side by side: each later one a launcher's width (and a gap) further in. */
   #placeBesideOthers(): void {
     if (typeof document === 'undefined') return;
-    const peers = [...document.querySelectorAll('charla-widget')].filter((w) => w.position === this.position);
+    const peers = [...document.querySelectorAll<CharlaWidget>(this.localName)].filter(
+      (w) => w.position === this.position,
+    );
     const index = Math.max(0, peers.indexOf(this));
     if (index > 0) this.style.setProperty('--_shift', `${index * 68}px`);
     else this.style.removeProperty('--_shift');
