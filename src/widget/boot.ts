@@ -170,19 +170,19 @@ function whenIdle(fn: () => void): void {
 }
 
 /**
- * The script tag running this file. A `type="module"` tag has no
- * `document.currentScript`: then the last module tag whose address ends in
- * `/<name>` (its data-* attributes and its address, which the full bundle is
- * found next to, would be lost otherwise).
+ * The script tag running this file: `document.currentScript` when its address
+ * ends in `/<name>`. Otherwise the last tag whose address does: a
+ * `type="module"` tag has no currentScript, and a page's currentScript
+ * polyfill may answer another script (its data-* attributes and its address,
+ * which the full bundle is found next to, would be lost). A script renamed
+ * on the customer's host is still its currentScript.
  */
 export function ownScript(name: string): HTMLScriptElement | null {
-  return (
-    (document.currentScript as HTMLScriptElement | null) ??
-    [...document.querySelectorAll<HTMLScriptElement>('script[type=module][src]')]
-      .reverse()
-      .find((s) => new URL(s.src).pathname.endsWith(`/${name}`)) ??
-    null
-  );
+  const current = document.currentScript as HTMLScriptElement | null;
+  const mine = (s: HTMLScriptElement | null) => !!s?.src && new URL(s.src).pathname.endsWith(`/${name}`);
+  return mine(current)
+    ? current
+    : ([...document.querySelectorAll<HTMLScriptElement>('script[src]')].reverse().find(mine) ?? current);
 }
 
 /**

@@ -201,3 +201,31 @@ describe('journey: the page already uses the names the widget uses', () => {
     await page.context().close();
   });
 });
+
+describe('journey: the tag injected by a tag manager', () => {
+  it('an async tag made by script (document.createElement), with its data-* attributes: works', async () => {
+    const key = await themedWidget(site.service);
+    const inject = `<script>(function () { var s = document.createElement('script'); s.async = true;
+      s.src = ${JSON.stringify(`${site.service.base}/charla.js`)}; s.setAttribute('data-api-key', ${JSON.stringify(key)});
+      s.setAttribute('data-init', 'true'); s.setAttribute('data-user-id', 'gtm-' + Date.now());
+      document.head.appendChild(s); })();</script>`;
+    const html = shopPage(site.service, key).replace(/<script src=[\s\S]*?<\/script>/, inject);
+    const { page, problems } = await openPage(site.browser, site.page('gtm', html));
+    await converses(page);
+    expect(unexpected(problems, [/favicon/, /404/])).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a document.currentScript polyfill that answers the last script of the document: works', async () => {
+    const { page, problems } = await visit(
+      'current-script',
+      `Object.defineProperty(document, 'currentScript', { configurable: true, get() { const s = document.getElementsByTagName('script'); return s[s.length - 1]; } });`,
+      'async',
+      // Another script after the tag: the polyfill answers that one while the async tag runs.
+      (html) => html.replace('</body>', '<script>window.analytics = [];</script></body>'),
+    );
+    await converses(page);
+    expect(unexpected(problems)).toEqual([]);
+    await page.context().close();
+  });
+});
