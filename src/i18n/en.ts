@@ -58,6 +58,7 @@ export const en: Catalogue = {
   closeImage: 'Close image',
   audio: 'Audio',
   video: 'Video',
+  mediaFrom: '{kind} from {name}',
   document: 'Document',
   download: 'Download',
   location: 'Location',

@@ -56,6 +56,7 @@ export const es = {
   closeImage: 'Cerrar imagen',
   audio: 'Audio',
   video: 'Vídeo',
+  mediaFrom: '{kind} de {name}',
   document: 'Documento',
   download: 'Descargar',
   location: 'Ubicación',

@@ -16,8 +16,18 @@ function unavailable(r: RenderContext): TemplateResult {
   return html`<p class="media-unavailable">${icons.error()}<span>${r.t('unavailableMedia')}</span></p>`;
 }
 
-function caption(text: string | undefined): TemplateResult | typeof nothing {
-  return text ? html`<p class="caption" dir="auto">${richText(text)}</p>` : nothing;
+function caption(text: string | undefined, id?: string): TemplateResult | typeof nothing {
+  return text ? html`<p class="caption" id=${id ?? nothing} dir="auto">${richText(text)}</p>` : nothing;
+}
+
+/**
+ * A player's name: its kind, who sent it and the file's name when the address ends in one
+ * ("Vídeo de Charla: charla.mp4"); an upload's address (a random key) names no file.
+ */
+function playerName(kind: 'audio' | 'video', m: AudioMessage | VideoMessage, r: RenderContext): string {
+  const who = plainName(m.senderNames);
+  const file = fileNameOf(m.mediaUrl ?? '');
+  return `${who ? r.t('mediaFrom', { kind: r.t(kind), name: who }) : r.t(kind)}${/\.\w+$/.test(file) ? `: ${file}` : ''}`;
 }
 
 function openDialog(event: Event): void {
@@ -66,7 +76,7 @@ export function renderAudio(m: AudioMessage, r: RenderContext): TemplateResult {
     controls
     preload="metadata"
     src=${src}
-    aria-label=${r.t('audio')}
+    aria-label=${playerName('audio', m, r)}
     @error=${() => r.media.handleError(m.mediaUrl)}
   ></audio>`;
 }
@@ -80,10 +90,11 @@ export function renderVideo(m: VideoMessage, r: RenderContext): TemplateResult {
       playsinline
       preload="metadata"
       src=${src}
-      aria-label=${m.caption || r.t('video')}
+      aria-label=${playerName('video', m, r)}
+      aria-describedby=${m.caption ? `caption-${m.id}` : nothing}
       @error=${() => r.media.handleError(m.mediaUrl)}
     ></video>
-    ${caption(m.caption)}`;
+    ${caption(m.caption, `caption-${m.id}`)}`;
 }
 
 export function renderDocument(m: DocumentMessage | FileMessage, r: RenderContext): TemplateResult {
