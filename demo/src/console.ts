@@ -180,7 +180,7 @@ const widgetOps: Operation[] = [
   {
     id: 'setCurrentRoom',
     title: 'setCurrentRoom(roomId)',
-    fields: [{ name: 'roomId' }],
+    fields: [{ name: 'roomId', placeholder: 'id de una sala del usuario (getRoom, openRoomWithUser)' }],
     run: (v) => {
       const w = current();
       w.setCurrentRoom(str(v, 'roomId'));
@@ -196,7 +196,9 @@ const widgetOps: Operation[] = [
   {
     id: 'leaveRoom',
     title: 'leaveRoom(roomId, userId)',
-    fields: [roomField, userField],
+    doc: 'Saca a userId de la sala. Con el usuario del widget en su sala del bot, el widget se queda sin ella.',
+    // Not the widget's own user by default: leaving its bot room leaves the console without a conversation.
+    fields: [roomField, { ...userField, value: 'dave' }],
     run: (v) => current().leaveRoom(str(v, 'roomId'), str(v, 'userId')),
   },
   {
@@ -329,7 +331,7 @@ const widgetOps: Operation[] = [
   },
 ];
 
-for (const op of widgetOps) mountOperation('widget-ops', op);
+for (const op of widgetOps) mountOperation('widget-ops', op, 'h3');
 
 /* ---------------- HTTP operations ---------------- */
 
@@ -485,6 +487,7 @@ byId<HTMLInputElement>('campaign-poll').addEventListener('change', (e) =>
   setPolling((e.target as HTMLInputElement).checked),
 );
 
+const campaignIdField = { name: 'campaignId', placeholder: 'Editar / Cancelar en la tabla lo rellenan' };
 const campaignOps: Operation[] = [
   {
     id: 'http:listCampaigns',
@@ -568,7 +571,7 @@ const campaignOps: Operation[] = [
     title: 'PUT /v1/campaigns/{campaignId}',
     doc: 'updateCampaign(id, { name?, scheduledAt? }). Solo SCHEDULED; la fecha nueva, posterior a la actual.',
     fields: [
-      { name: 'campaignId' },
+      campaignIdField,
       { name: 'name' },
       {
         name: 'scheduledAt',
@@ -594,7 +597,7 @@ const campaignOps: Operation[] = [
     id: 'http:cancelCampaign',
     title: 'DELETE /v1/campaigns/{campaignId}',
     doc: 'cancelCampaign(id). Solo SCHEDULED: pasa a CANCELLED y no llega a nadie.',
-    fields: [{ name: 'campaignId' }],
+    fields: [campaignIdField],
     run: (v, show) => http(show, () => api.cancelCampaign(str(v, 'campaignId'))),
     after: () => void refreshCampaigns(),
   },

@@ -124,15 +124,22 @@ function fieldElement(op: Operation, f: Field): HTMLElement {
   return wrapper;
 }
 
-/** Builds the form of an operation into the container with this id. */
-export function mountOperation(containerId: string, op: Operation): HTMLFormElement {
+/**
+ * Builds the form of an operation into the container with this id; its title is a heading one
+ * level below the section's (h3 under an h2, h4 under an h3).
+ */
+export function mountOperation(
+  containerId: string,
+  op: Operation,
+  heading: 'h3' | 'h4' = 'h4',
+): HTMLFormElement {
   const fields = op.fields ?? [];
   const request = h('pre', { class: 'request', 'data-request': true });
   const result = h('pre', { class: 'result', 'data-result': true, 'aria-live': 'polite' });
   const form = h(
     'form',
     { class: 'op', 'aria-label': op.id, 'data-op': op.id },
-    h('h4', {}, h('code', {}, op.title)),
+    h(heading, {}, h('code', {}, op.title)),
     op.doc ? h('p', { class: 'doc' }, op.doc) : null,
     ...fields.map((f) => fieldElement(op, f)),
     h('button', { type: 'submit', class: 'run' }, op.submitLabel ?? 'Ejecutar'),

@@ -16,6 +16,8 @@ byId('user-name').textContent = me.names;
 byId('user-id').textContent = me.id;
 byId('avatar').classList.add(me.id);
 document.title = `${me.names} · chat de grupo`;
+// Opened on its own rather than in /group.html's frames: say what it is part of.
+if (window.top === window) byId('standalone').hidden = false;
 
 const widget: WidgetInstance = createWidget({
   apiKey: DEMO_GROUP_API_KEY,
