@@ -31,7 +31,12 @@ export function createWidget(options: WidgetOptions): WidgetInstance {
     if (at >= 0) live.splice(at, 1);
   });
   if (container && typeof document !== 'undefined') {
-    const element = document.createElement(widgetTag) as HTMLElement & { context?: unknown };
+    const element = document.createElement(widgetTag) as HTMLElement & {
+      context?: unknown;
+      defaultPosition?: unknown;
+    };
+    // The script tag's data-position, until the configuration arrives (the loader's launcher sat there too).
+    element.defaultPosition = (options as { position?: unknown }).position;
     element.context = instance.context;
     instance.element = element;
     instance.core.element = element;

@@ -45,6 +45,8 @@ export class CharlaWidget extends LitElement {
   @property({ attribute: false }) context?: WidgetContext;
   /** Where the launcher and panel sit; reflected from theme.position. */
   @property({ reflect: true }) position = 'bottom-right';
+  /** Where it sits until the configuration gives a theme.position: the script tag's data-position. */
+  defaultPosition?: string;
 
   get #launcher(): HTMLButtonElement | null {
     return this.renderRoot?.querySelector<HTMLButtonElement>('.launcher') ?? null;
@@ -158,7 +160,7 @@ export class CharlaWidget extends LitElement {
     // setProperty (CSSOM) works under style-src 'self'; every value here was validated by themeProperties.
     for (const [name, value] of Object.entries(props)) this.style.setProperty(name, value);
     this.#themeProps = Object.keys(props);
-    this.position = panelPosition(theme?.['position']);
+    this.position = panelPosition(theme?.['position'] ?? this.defaultPosition);
     const scheme = theme?.['colorScheme'] === 'auto' || theme?.['darkMode'] === true;
     this.toggleAttribute('color-scheme', scheme);
     if (scheme) this.setAttribute('color-scheme', 'auto');
