@@ -10,8 +10,11 @@ if (config.usingDemoCredentials) {
       '  Set CHARLA_CLIENT_ID, CHARLA_CLIENT_SECRET, CHARLA_COMPANY_TOKEN and CHARLA_SIGNING_SECRET for real use.',
   );
 }
-const address = await app.listen({ port: config.port, host: config.host });
-const shown = address.replace('://127.0.0.1', '://localhost');
+await app.listen({ port: config.port, host: config.host });
+// The address the service signs its own media for (CHARLA_PUBLIC_URL, else the host and port it
+// listens on): opened under another name (localhost for 127.0.0.1), the demo bot's pictures and
+// sounds would be another origin than the page, which its Content-Security-Policy refuses.
+const shown = app.charla.baseUrlFor();
 console.log(`\n  Charla is running: open ${shown}/\n  QA console: ${shown}/console.html\n`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
