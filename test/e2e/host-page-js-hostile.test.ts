@@ -118,10 +118,45 @@ const WRAPPERS = `
 })();
 `;
 
+/** Zone.js's way: window.Promise becomes another implementation (not a subclass) that keeps to the contract. */
+const ZONE_PROMISE = `
+(() => {
+  const N = window.Promise;
+  const wrap = (p) => { const z = Object.create(ZP.prototype); z.p = p; return z; };
+  function ZP(ex) { if (!(this instanceof ZP)) throw new TypeError('ZoneAwarePromise'); this.p = new N(ex); }
+  ZP.prototype.then = function (a, b) { return wrap(this.p.then(a, b)); };
+  ZP.prototype.catch = function (b) { return wrap(this.p.catch(b)); };
+  ZP.prototype.finally = function (f) { return wrap(this.p.finally(f)); };
+  for (const k of ['resolve', 'reject', 'all', 'allSettled', 'race', 'any']) ZP[k] = (v) => wrap(N[k](v));
+  ZP.withResolvers = () => { let resolve, reject; const promise = new ZP((a, b) => { resolve = a; reject = b; }); return { promise, resolve, reject }; };
+  window.Promise = ZP;
+})();
+`;
+
+/** Session-replay tools watch shadow roots and constructable stylesheets (rrweb's way): wrappers that call through. */
+const SESSION_REPLAY = `
+(() => {
+  const log = (window.replayed = []);
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) { const r = attach.call(this, init); log.push('shadow'); new MutationObserver(() => {}).observe(r, { childList: true, subtree: true, attributes: true, characterData: true }); return r; };
+  for (const proto of [ShadowRoot.prototype, Document.prototype]) {
+    const d = Object.getOwnPropertyDescriptor(proto, 'adoptedStyleSheets');
+    Object.defineProperty(proto, 'adoptedStyleSheets', { configurable: true, get() { return d.get.call(this); }, set(v) { log.push('sheets'); d.set.call(this, v); } });
+  }
+  const replaceSync = CSSStyleSheet.prototype.replaceSync, insertRule = CSSStyleSheet.prototype.insertRule;
+  CSSStyleSheet.prototype.replaceSync = function (t) { log.push('replaceSync'); return replaceSync.call(this, t); };
+  CSSStyleSheet.prototype.insertRule = function (...a) { return insertRule.apply(this, a); };
+  const define = customElements.define;
+  customElements.define = function (...a) { log.push('define'); return define.apply(this, a); };
+})();
+`;
+
 describe('journey: the widget on a page with hostile JavaScript', () => {
   for (const [name, script] of [
     ['enumerable properties on Array.prototype and Object.prototype', PROTOTYPES],
     ['fetch, XHR, WebSocket, Promise, setTimeout and addEventListener wrapped', WRAPPERS],
+    ['a Zone.js-style Promise that is not a subclass', ZONE_PROMISE],
+    ['session-replay patches of attachShadow, adoptedStyleSheets, CSSStyleSheet and define', SESSION_REPLAY],
     [
       'customElements.define patched to throw on a redefinition',
       `const def = customElements.define.bind(customElements);
@@ -163,6 +198,46 @@ describe('journey: the widget on a page with hostile JavaScript', () => {
     await converses(page);
     expect(unexpected(problems)).toEqual([]);
     await page.context().close();
+  });
+});
+
+describe('journey: a page that uses Lit itself, with Trusted Types required', () => {
+  const LIT = `<link rel="icon" href="data:,"><script>trustedTypes.createPolicy('lit-html', { createHTML: (s) => s });</script>`;
+  const page = async (name: string, csp: string) => {
+    const key = await themedWidget(site.service);
+    return openPage(site.browser, site.page(name, shopPage(site.service, key, { head: LIT }), csp));
+  };
+
+  it("the CSP lists lit-html with 'allow-duplicates': the widget works", async () => {
+    const { page: p, problems } = await page(
+      'tt-duplicates',
+      "require-trusted-types-for 'script'; trusted-types lit-html charla-loader 'allow-duplicates'",
+    );
+    await converses(p);
+    expect(unexpected(problems)).toEqual([]);
+    await p.context().close();
+  });
+
+  it("without 'allow-duplicates': the widget cannot start, the console says why, the page keeps working", async () => {
+    const { page: p, problems } = await page(
+      'tt-no-duplicates',
+      "require-trusted-types-for 'script'; trusted-types lit-html charla-loader",
+    );
+    const outcome = await p.evaluate(() =>
+      (window as any).Charla.widgets[0].ready.then(
+        () => 'ready',
+        (e: { code: string }) => e.code,
+      ),
+    );
+    expect(outcome).toBe('E0007');
+    expect(problems.join('\n')).toMatch(/TrustedTypePolicy named 'lit-html'[^\n]*'allow-duplicates'/);
+    // The page's own button still works.
+    await p.evaluate(() =>
+      document.getElementById('buy')!.addEventListener('click', () => (document.title = 'ok')),
+    );
+    await p.click('#buy');
+    expect(await p.title()).toBe('ok');
+    await p.context().close();
   });
 });
 
