@@ -103,15 +103,18 @@ export class Rooms {
     if (!b) throw new ApiError('NOT_FOUND', { message: `No bot ${input.botId}.` });
     if (input.userNames !== undefined) await upsertUser(this.db, b.company_id, input.userId, input.userNames);
     const names = input.userNames ?? (await knownNames(this.db, b.company_id, input.userId));
+    const members: MemberInput[] = [
+      { userId: input.userId, names, memberType: 'Client' },
+      { userId: b.id, names: b.name, memberType: 'Charla', botId: b.id },
+    ];
     const result = await findOrCreate(
       this.db,
       `bot:${b.id}:${input.userId}`,
       { companyId: b.company_id, botId: b.id, type: 'bot', name: '' },
-      [
-        { userId: input.userId, names, memberType: 'Client' },
-        { userId: b.id, names: b.name, memberType: 'Charla', botId: b.id },
-      ],
+      members,
     );
+    // A bot room keeps its two members (leaving one is refused); one stored without them is mended.
+    if (!result.created) for (const m of members) await insertMember(this.db, result.roomId, b.company_id, m);
     if (result.created) {
       await this.announceNewRoom(result.roomId, [input.userId]);
     } else if (input.userNames !== undefined) {

@@ -275,6 +275,17 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
   r.post(ROUTES.widgetRoomLeave, { schema: { params: RoomParams, body: UserIdBody } }, async (request) => {
     const { roomId } = request.params;
     await requireMember(request, roomId);
+    // A bot room is the user's conversation with the bot: neither of the two can be taken out of it
+    // (the widget would be left with a room it can neither read nor write, for good).
+    const kind = await db.query<{ type: string }>(
+      `SELECT r.type FROM rooms r JOIN room_members m ON m.room_id = r.id
+       WHERE r.id = $1 AND m.user_id = $2`,
+      [roomId, request.body.userId],
+    );
+    if (kind.rows[0]?.type === 'bot')
+      throw new ApiError('FORBIDDEN', {
+        message: 'A bot room cannot be left: it is the user’s conversation with the bot.',
+      });
     const { removed } = await rooms.removeMember(roomId, request.body.userId);
     // Like joining someone already in: the user is out afterwards either way, so both succeed.
     return ok([removed ? `${request.body.userId} left` : `${request.body.userId} was not a member`]);
