@@ -47,8 +47,11 @@ export function defineElements(
     try {
       registry.define(name, ctor);
       if (ctor === CharlaWidget) widgetTag = name;
-    } catch {
-      // Another copy registered the same class under another name, or the registry refused: the page keeps working.
+    } catch (e) {
+      // The registry refused (a page's shim that allows only its own names): the page keeps working, and the
+      // console says why no widget shows (it was silent).
+      if (ctor === CharlaWidget)
+        console.error(`Charla: <${name}> could not be defined: the widget cannot show.`, e);
     }
   }
 }

@@ -258,6 +258,21 @@ describe('journey: the page already uses the names the widget uses', () => {
     await page.context().close();
   });
 
+  it('a micro-frontend shim refuses every tag outside its namespace: the console says the widget cannot show', async () => {
+    const { page, problems } = await visit(
+      'refused-define',
+      `const def = customElements.define.bind(customElements);
+       customElements.define = function (n, c, o) { if (!n.startsWith('shop-')) throw new Error('mf-shim: only shop-* elements'); return def(n, c, o); };`,
+    );
+    await page.evaluate(async () => {
+      await (window as any).Charla.widgets[0].ready;
+    });
+    expect(problems.join('\n')).toMatch(
+      /Charla: <charla-widget> could not be defined: the widget cannot show\. Error: mf-shim: only shop-\* elements/,
+    );
+    await page.context().close();
+  });
+
   it('the page defines its own <charla-widget>: it is left alone, and the widget works', async () => {
     const { page, problems } = await visit(
       'own-element',
