@@ -220,7 +220,9 @@ export function scriptLoader(src: string, nonce?: string): () => Promise<FullApi
       s.addEventListener('load', () =>
         window.__charlaFull
           ? resolve(window.__charlaFull)
-          : reject(bootError(`Charla: ${src} did not start${tt ? ` (did ${blocked}?)` : ''}`)),
+          : reject(
+              bootError(`Charla: ${src} did not start (see the error above${tt ? `, or: ${blocked}` : ''})`),
+            ),
       );
       s.addEventListener('error', () => reject(bootError(`Charla: could not load ${src}`)));
       document.head.appendChild(s);

@@ -231,6 +231,10 @@ describe('journey: a page that uses Lit itself, with Trusted Types required', ()
     );
     expect(outcome).toBe('E0007');
     expect(problems.join('\n')).toMatch(/TrustedTypePolicy named 'lit-html'[^\n]*'allow-duplicates'/);
+    // And the loader's own line points to it (it asked 'did this page's CSP must allow …?').
+    expect(problems.join('\n')).toMatch(
+      /charla\.iife\.js did not start \(see the error above, or: this page's CSP must allow the Trusted Types policies charla-loader lit-html\)/,
+    );
     // The page's own button still works.
     await p.evaluate(() =>
       document.getElementById('buy')!.addEventListener('click', () => (document.title = 'ok')),
