@@ -5,6 +5,7 @@
  */
 import { createStore, del, entries, set, type UseStore } from 'idb-keyval';
 import type { OutgoingMessage } from '../../types/index.ts';
+import { stringify } from '../util/json.ts';
 
 export interface OutboxEntry {
   message: OutgoingMessage;
@@ -69,7 +70,7 @@ class LocalStorageStorage implements OutboxStorage {
   }
   #write(all: Record<string, OutboxEntry>): void {
     if (Object.keys(all).length === 0) this.storage.removeItem(this.#key);
-    else this.storage.setItem(this.#key, JSON.stringify(all));
+    else this.storage.setItem(this.#key, stringify(all));
   }
   async load(): Promise<OutboxEntry[]> {
     return Object.values(this.#read());

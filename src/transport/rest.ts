@@ -5,6 +5,7 @@
  * and retries.
  */
 import { clientError, errorFromResponse, CharlaError } from './errors.ts';
+import { stringify } from '../util/json.ts';
 
 export interface RestOptions {
   baseUrl: string;
@@ -159,7 +160,7 @@ export class RestClient {
       body = options.body;
     } else if (options.body !== undefined) {
       headers['content-type'] = 'application/json';
-      body = JSON.stringify(options.body);
+      body = stringify(options.body);
     }
     if (options.auth !== false) {
       const token = this.#options.getToken();

@@ -4,9 +4,18 @@
  * session is picked up without a new socket.
  */
 import { io, type Socket } from 'socket.io-client';
+import * as parser from 'socket.io-parser';
 import { SOCKET_PATH } from '../../types/routes.ts';
 import type { Ack, ClientToServerEvents, ServerToClientEvents } from '../../types/socket.ts';
 import { clientError, CharlaError } from './errors.ts';
+import { withStandardJSON } from '../util/json.ts';
+
+/** socket.io's encoder, its JSON written as the standard has it (util/json.ts). */
+class Encoder extends parser.Encoder {
+  override encode(packet: parser.Packet): ReturnType<parser.Encoder['encode']> {
+    return withStandardJSON(() => super.encode(packet));
+  }
+}
 
 export type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -38,6 +47,7 @@ export function createSocket(options: SocketOptions): LiveSocket {
     tryAllTransports: true,
     withCredentials: false,
     auth: (cb) => cb({ token: options.getToken() ?? '' }),
+    parser: { ...parser, Encoder },
   });
 }
 
