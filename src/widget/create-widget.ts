@@ -41,6 +41,11 @@ export function createWidget(options: WidgetOptions): WidgetInstance {
     instance.element = element;
     instance.core.element = element;
     container.appendChild(element);
+    // The loader's launcher, which this one replaces, had the keyboard's focus: it moves here.
+    if (document.activeElement?.localName === 'charla-loader')
+      void (element as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete.then(() =>
+        element.shadowRoot?.querySelector<HTMLElement>('[part=launcher]')?.focus(),
+      );
   }
   if (typeof window !== 'undefined' && typeof window.addEventListener === 'function') {
     const online = () => instance.core.reconnectNow();

@@ -47,4 +47,35 @@ describe('journey: the script tag written as a module', () => {
     expect(await page.locator('charla-widget').count()).toBe(1);
     await context.close();
   });
+
+  it('keyboard focus on the loader’s launcher moves to the full widget’s launcher that replaces it', async () => {
+    const key = await themedWidget(site.service);
+    const url = site.page('focus-handover', shopPage(site.service, key));
+    const { page, context } = await openPage(site.browser, 'about:blank');
+    // The full bundle waits until the loader's launcher has the focus (it comes when the browser is idle).
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/charla.iife.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(url);
+    await page.locator('charla-loader').getByRole('button').focus();
+    release();
+    await firstWidgetReady(page);
+    await page.waitForFunction(() => !document.querySelector('charla-loader'));
+    const focused = await page.evaluate(async () => {
+      const host = document.querySelector('charla-widget') as HTMLElement & {
+        updateComplete: Promise<unknown>;
+      };
+      await host.updateComplete;
+      await new Promise((r) => requestAnimationFrame(r));
+      return {
+        host: document.activeElement?.localName,
+        inside: host.shadowRoot?.activeElement?.getAttribute('part'),
+      };
+    });
+    expect(focused).toEqual({ host: 'charla-widget', inside: 'launcher' });
+    await context.close();
+  });
 });
