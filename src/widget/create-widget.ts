@@ -41,11 +41,13 @@ export function createWidget(options: WidgetOptions): WidgetInstance {
     instance.element = element;
     instance.core.element = element;
     container.appendChild(element);
-    // The loader's launcher, which this one replaces, had the keyboard's focus: it moves here.
+    // The loader's launcher, which this one replaces, had the keyboard's focus: it moves here
+    // (unless something else took it meanwhile).
     if (document.activeElement?.localName === 'charla-loader')
-      void (element as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete.then(() =>
-        element.shadowRoot?.querySelector<HTMLElement>('[part=launcher]')?.focus(),
-      );
+      void (element as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete.then(() => {
+        if (document.activeElement === document.body)
+          element.shadowRoot?.querySelector<HTMLElement>('[part=launcher]')?.focus();
+      });
   }
   if (typeof window !== 'undefined' && typeof window.addEventListener === 'function') {
     const online = () => instance.core.reconnectNow();
