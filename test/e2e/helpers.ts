@@ -7,7 +7,7 @@
  * with a message naming the missing piece.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -527,4 +527,30 @@ export async function needInList(
     throw new Error(`e2e: the message list stopped following the newest message while waiting for ${what}`);
   }
   return locator.first();
+}
+
+const AXE_SOURCE = join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+let axeSource: string | undefined;
+/** The WCAG 2.2 AA rules of axe-core. */
+export const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/**
+ * axe-core's WCAG 2.2 AA violations inside the page's `<charla-widget>`, one
+ * line each (rule, help, the elements and why). The page must let the script
+ * run (a context with bypassCSP).
+ */
+export async function widgetAxeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window)))
+    await page.evaluate((axeSource ??= readFileSync(AXE_SOURCE, 'utf8')));
+  return page.evaluate(async (tags) => {
+    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
+    const result = await axe.run(document.querySelector('charla-widget')!, {
+      runOnly: { type: 'tag', values: tags },
+      resultTypes: ['violations'],
+    });
+    return result.violations.map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join(' | ')})`,
+    );
+  }, WCAG_AA);
 }

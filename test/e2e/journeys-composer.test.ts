@@ -6,14 +6,11 @@
  * upload that fails and its retry; location refused, then granted. axe-core
  * checks each of those states.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import {
   CHROMIUM_ARGS,
   CHROMIUM_PATH,
-  ROOT,
   botRoomOf,
   closeAfterAll,
   enterBotConversation,
@@ -24,10 +21,9 @@ import {
   startService,
   until,
   type Service,
+  widgetAxeViolations,
 } from './helpers.ts';
 
-const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const UPLOADS = '**/v1/widget/uploads';
 const PDF = {
   name: 'carta-de-panes.pdf',
@@ -110,27 +106,13 @@ async function sendAndWait(v: Visit, text: string): Promise<void> {
   );
 }
 
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
-  return page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
-    const result = await axe.run(document.querySelector('charla-widget')!, {
-      runOnly: { type: 'tag', values: tags },
-      resultTypes: ['violations'],
-    });
-    return result.violations.map(
-      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(' | ')})`,
-    );
-  }, WCAG);
-}
-
 describe('journey: the composer’s voice notes', () => {
   it('records with the microphone, sends the note as AUDIO, and it plays in the list', async () => {
     const v = await visit(['microphone']);
     await composerButton(v.page, 'Grabar audio').click();
     const stop = composerButton(v.page, 'Detener y enviar audio');
     await need(stop, 'the stop button while recording');
-    expect(await axeViolations(v.page)).toEqual([]);
+    expect(await widgetAxeViolations(v.page)).toEqual([]);
     await stop.click();
     const audio = messagesRegion(v.page).locator('audio');
     await need(audio, 'the voice note in the list');
@@ -192,7 +174,7 @@ describe('journey: the composer’s voice notes', () => {
         .getByText('No se pudo usar el micrófono: permiso denegado.'),
       'the refused-microphone notice',
     );
-    expect(await axeViolations(v.page)).toEqual([]);
+    expect(await widgetAxeViolations(v.page)).toEqual([]);
     await v.context.close();
   });
 });
@@ -229,7 +211,7 @@ describe('journey: the composer’s files', () => {
     // Nothing is known of its progress yet: an empty bar would say "0 %, stuck".
     expect(await bar.getAttribute('value')).toBeNull();
     expect(await bar.getAttribute('aria-valuenow')).toBeNull();
-    expect(await axeViolations(v.page)).toEqual([]);
+    expect(await widgetAxeViolations(v.page)).toEqual([]);
     release();
     await need(messagesRegion(v.page).getByText(PDF.name, { exact: true }), 'the document once uploaded');
     expect(await bar.count()).toBe(0);
@@ -289,7 +271,7 @@ describe('journey: the composer’s files', () => {
     expect(await widget.locator('charla-composer').innerText()).not.toContain('upstream');
     const retry = alert.getByRole('button', { name: 'Reintentar' });
     await need(retry, 'a retry button in the notice');
-    expect(await axeViolations(v.page)).toEqual([]);
+    expect(await widgetAxeViolations(v.page)).toEqual([]);
 
     await v.page.unroute(UPLOADS);
     await retry.click();
@@ -314,7 +296,7 @@ describe('journey: the composer’s location', () => {
       widget.getByRole('alert').getByText('No se pudo obtener tu ubicación: permiso denegado.'),
       'the refused-location notice',
     );
-    expect(await axeViolations(v.page)).toEqual([]);
+    expect(await widgetAxeViolations(v.page)).toEqual([]);
 
     await v.context.grantPermissions(['geolocation']);
     await composerButton(v.page, 'Compartir ubicación').click();

@@ -9,16 +9,12 @@
  * (#000000), and `colorScheme: 'auto'` in a dark system: axe (WCAG 2.2 AA) on
  * the open chat with messages finds nothing in each.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launcher, messageInput, messagesRegion, need, ROOT, until } from './helpers.ts';
+import { launcher, messageInput, messagesRegion, need, until, widgetAxeViolations } from './helpers.ts';
 import { hostileSite, shopPage, themedWidget } from './host-page-site.ts';
 
 const site = hostileSite();
-const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 interface Visit {
   page: Page;
@@ -82,21 +78,6 @@ async function chatWithMessages(page: Page): Promise<void> {
   await messageInput(page).fill('¿Hay pan sin gluten?');
   await messageInput(page).press('Enter');
   await need(list.getByRole('img', { name: /^(Enviado|Entregado|Leído)$/ }), 'a DELIVERED mark');
-}
-
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
-  return page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
-    const result = await axe.run(document.querySelector('charla-widget')!, {
-      runOnly: { type: 'tag', values: tags },
-      resultTypes: ['violations'],
-    });
-    return result.violations.map(
-      (v) =>
-        `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join(' | ')})`,
-    );
-  }, WCAG);
 }
 
 /** The full widget is there and has its configuration's position. */
@@ -185,7 +166,7 @@ describe('journey: theme colours, status and scheme, axe on the open chat with m
           v.page.locator('charla-widget').getByRole('status').getByText('En línea'),
           'the status line',
         );
-      expect(await axeViolations(v.page)).toEqual([]);
+      expect(await widgetAxeViolations(v.page)).toEqual([]);
       expect(v.console).toEqual([]);
       await v.page.context().close();
     });
@@ -214,7 +195,7 @@ describe('journey: a Google font the page’s CSP blocks', () => {
         /^error: .*stylesheet 'https:\/\/fonts\.googleapis\.com\/.*Content Security Policy/,
       ),
     ]);
-    expect(await axeViolations(v.page)).toEqual([]);
+    expect(await widgetAxeViolations(v.page)).toEqual([]);
     await v.page.context().close();
   });
 });
