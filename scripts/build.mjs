@@ -42,6 +42,7 @@ const ESM_EXTERNALS = [
   /^nanostores($|\/)/,
   /^@nanostores\//,
   /^socket\.io-client($|\/)/,
+  /^socket\.io-parser($|\/)/,
   /^idb-keyval($|\/)/,
 ];
 
