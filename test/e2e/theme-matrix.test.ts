@@ -99,16 +99,18 @@ const CORNERS = {
 describe('journey: theme.position in every corner', () => {
   for (const [position, { right, bottom }] of Object.entries(CORNERS)) {
     it(`${position}: the launcher and the open panel at 1280 × 900 and 320 × 640`, async () => {
-      const wide = await visit(`pos-${position}`, { position });
-      await placedBy(wide.page, position);
-      const closed = await until('the launcher', () => rects(wide.page).then((r) => r.launcher ?? undefined));
-      expect(closed).toEqual({
-        x: right ? 1280 - 24 - 56 : 24,
-        y: bottom ? 900 - 24 - 56 : 24,
+      /** The launcher's box in this corner of a viewport, 24 px in from its edges, on top. */
+      const inCorner = (width: number, height: number) => ({
+        x: right ? width - 24 - 56 : 24,
+        y: bottom ? height - 24 - 56 : 24,
         w: 56,
         h: 56,
         top: true,
       });
+      const wide = await visit(`pos-${position}`, { position });
+      await placedBy(wide.page, position);
+      const closed = await until('the launcher', () => rects(wide.page).then((r) => r.launcher ?? undefined));
+      expect(closed).toEqual(inCorner(1280, 900));
       await chatWithMessages(wide.page);
       const open = await rects(wide.page);
       // 380 × 640 beside the launcher's edge, 12 px above (or below) it; the launcher stays where it was.
@@ -129,13 +131,7 @@ describe('journey: theme.position in every corner', () => {
         { viewport: { width: 320, height: 640 } },
       );
       const small = await until('the launcher', () => rects(phone.page).then((r) => r.launcher ?? undefined));
-      expect(small).toEqual({
-        x: right ? 320 - 24 - 56 : 24,
-        y: bottom ? 640 - 24 - 56 : 24,
-        w: 56,
-        h: 56,
-        top: true,
-      });
+      expect(small).toEqual(inCorner(320, 640));
       await chatWithMessages(phone.page);
       // Full screen; the launcher is hidden under it (the panel has its own close button).
       expect(await rects(phone.page)).toEqual({
