@@ -274,15 +274,10 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
 
   r.post(ROUTES.widgetRoomLeave, { schema: { params: RoomParams, body: UserIdBody } }, async (request) => {
     const { roomId } = request.params;
-    await requireMember(request, roomId);
+    const room = await requireMember(request, roomId);
     // A bot room is the user's conversation with the bot: neither of the two can be taken out of it
     // (the widget would be left with a room it can neither read nor write, for good).
-    const kind = await db.query<{ type: string }>(
-      `SELECT r.type FROM rooms r JOIN room_members m ON m.room_id = r.id
-       WHERE r.id = $1 AND m.user_id = $2`,
-      [roomId, request.body.userId],
-    );
-    if (kind.rows[0]?.type === 'bot')
+    if (room.type === 'bot' && (await membership(db, roomId, request.body.userId)))
       throw new ApiError('FORBIDDEN', {
         message: 'A bot room cannot be left: it is the user’s conversation with the bot.',
       });
