@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import {
   DEMO_BOT_ID,
   botRoomOf,
+  chooseInList,
   closeJourney,
   cspViolations,
   enterBotConversation,
@@ -86,7 +87,7 @@ describe('journey: a business system writes to a visitor over HTTP', () => {
     await need(tomorrow, 'the options as buttons (with their descriptions)');
     await need(list.getByText('De 8:00 a 14:00'), 'the accompanying text');
     await shot(page, J, 'options');
-    await tomorrow.last().click();
+    await chooseInList(page, tomorrow.last(), 'Mañana');
     const postback = await until('the chosen option as a POSTBACK', async () =>
       (await visitorMessagesAfter(since)).find((m) => m['type'] === 'POSTBACK'),
     );

@@ -395,6 +395,41 @@ export function deliveredMarks(scope: Scope): Locator {
   return messagesRegion(scope).getByRole('img', { name: /^(Enviado|Entregado|Leído|Sent|Delivered|Read)$/ });
 }
 
+/** The user's own message in the list whose text is exactly `text` (a POSTBACK shows the chosen title). */
+export function ownMessage(scope: Scope, text: string | RegExp): Locator {
+  return messagesRegion(scope)
+    .locator('charla-message[own]')
+    .filter({ has: scope.getByText(text, { exact: true }) })
+    .last();
+}
+
+/**
+ * Clicks a bot's option (or chip, or call button) in the message list and waits for the
+ * user's answer to show as their own message (`answer`, the POSTBACK's text).
+ *
+ * The list follows its newest row, so the first options of a long message sit partly above
+ * the view. Playwright scrolls such a button to the middle of the list just before its
+ * pointer events; when the layout has just corrected its own scroll (a reflow while it
+ * follows the bottom, as rows are measured), the virtualizer takes that scroll for its own
+ * correction and puts the view back between pointerdown and pointerup, and no click reaches
+ * the button (about 1 click in 50 here). A click that does reach it shows the answer at once
+ * (optimistically), so the click is repeated only while no answer shows.
+ */
+export async function chooseInList(scope: Scope, button: Locator, answer: string | RegExp): Promise<void> {
+  const answered = ownMessage(scope, answer);
+  for (let attempt = 1; ; attempt++) {
+    await button.click();
+    try {
+      await answered.waitFor({ state: 'visible', timeout: 3_000 });
+      return;
+    } catch {
+      if (attempt === 3)
+        throw new Error(
+          `e2e: clicked ${String(button)} ${attempt} times, and no answer "${String(answer)}" showed`,
+        );
+    }
+  }
+}
 /**
  * Opens the panel (when closed) and gets to the conversation with the bot:
  * straight there, or through the home menu's room list.

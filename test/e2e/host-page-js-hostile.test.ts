@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
   botRoomOf,
+  chooseInList,
   launcher,
   messageInput,
   messagesRegion,
@@ -63,7 +64,7 @@ async function converses(page: Page, api = 'Charla'): Promise<void> {
   await need(list.getByText(/Soy el bot de demostración de Charla/), 'the bot’s greeting');
   const option = list.getByRole('button', { name: /^Texto/ });
   await need(option, 'the demo bot’s tour options');
-  await option.last().click();
+  await chooseInList(page, option.last(), 'Texto');
   await need(list.getByText(/Esto es un mensaje de texto/), 'the bot’s answer to the chosen option');
   const text = `¿Hay pan? ${Date.now()}`;
   await messageInput(page).fill(text);

@@ -11,7 +11,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launcher, messageInput, messagesRegion, need, until, widgetAxeViolations } from './helpers.ts';
+import {
+  chooseInList,
+  launcher,
+  messageInput,
+  messagesRegion,
+  need,
+  until,
+  widgetAxeViolations,
+} from './helpers.ts';
 import { hostileSite, shopPage, themedWidget } from './host-page-site.ts';
 
 const site = hostileSite();
@@ -73,7 +81,7 @@ async function chatWithMessages(page: Page): Promise<void> {
   const list = messagesRegion(page);
   const option = list.getByRole('button', { name: /^Texto/ });
   await need(option, 'the demo bot’s tour options');
-  await option.last().click();
+  await chooseInList(page, option.last(), 'Texto');
   await need(list.getByText(/Esto es un mensaje de texto/), 'the bot’s answer to the chosen option');
   await messageInput(page).fill('¿Hay pan sin gluten?');
   await messageInput(page).press('Enter');

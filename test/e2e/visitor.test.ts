@@ -11,6 +11,7 @@ import type { Browser } from 'playwright-core';
 import {
   ROOT,
   botRoomOf,
+  chooseInList,
   cspViolations,
   enterBotConversation,
   launcher,
@@ -18,6 +19,7 @@ import {
   messagesRegion,
   need,
   openPage,
+  ownMessage,
   roomMessages,
   shot,
   unexpected,
@@ -29,13 +31,6 @@ import {
 const J = 'visitor';
 const DELIVERED = /^(Enviado|Entregado|Leído)$/;
 
-/** The visitor's own message whose bubble says `text`. */
-function ownMessage(page: import('playwright-core').Page, text: string | RegExp) {
-  return messagesRegion(page)
-    .locator('charla-message')
-    .filter({ has: page.getByText(text, { exact: true }) })
-    .last();
-}
 let service: Service;
 let browser: Browser;
 
@@ -68,7 +63,7 @@ describe('journey: a visitor on the customer site', () => {
     const roomId = await until('the visitor’s bot room', () => botRoomOf(service.app, userId));
 
     // Pick an option: it goes back as a POSTBACK, marked DELIVERED, and the bot answers it.
-    await textOption.last().click();
+    await chooseInList(page, textOption.last(), 'Texto');
     await need(list.getByText(/Esto es un mensaje de texto/), 'the bot’s answer to the chosen option');
     await shot(page, J, 'option-chosen');
     await need(
