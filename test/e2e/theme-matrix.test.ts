@@ -53,10 +53,19 @@ async function visit(
   return { page, console: lines };
 }
 
-/** Rectangles (rounded) of the launcher and the panel, and whether each is what the page shows at its centre. */
+/**
+ * Rectangles (rounded) of the launcher and the panel, and whether each is what the page shows
+ * at its centre; once their transitions and animations are over (the launcher grows a little
+ * under the pointer and shrinks back when it leaves, the panel rises as it opens).
+ */
 async function rects(page: Page) {
-  return page.evaluate(() => {
+  await page.mouse.move(0, 0);
+  return page.evaluate(async () => {
     const host = document.querySelector('charla-widget')!;
+    const parts = ['.launcher', '.panel'].map((sel) => host.shadowRoot!.querySelector<HTMLElement>(sel)!);
+    await Promise.all(
+      parts.flatMap((el) => el.getAnimations().map((a) => a.finished.catch(() => undefined))),
+    );
     const box = (sel: string) => {
       const el = host.shadowRoot!.querySelector<HTMLElement>(sel)!;
       const b = el.getBoundingClientRect();
