@@ -46,6 +46,7 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
           environment: 'node',
           include: ['test/service/**/*.test.ts', 'test/types/**/*.test.ts'],
+          globalSetup: ['test/pglite-template.ts'],
           // Type tests of the contract (expectTypeOf), checked by tsc alongside the run.
           typecheck: {
             enabled: true,
@@ -68,6 +69,7 @@ export default defineConfig({
           sequence: { groupOrder: 3 },
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/pglite-template.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           maxWorkers: 1,

@@ -75,7 +75,11 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    memoryTemplate: config.memoryTemplate,
+  });
   app.addHook('onClose', async () => {
     await db.close();
   });

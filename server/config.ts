@@ -6,6 +6,8 @@ export interface Config {
   /** postgres://… for PostgreSQL, `memory://` for in-memory PGlite, unset for PGlite in dataDir. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** With `memory://`: a dump of a new PGlite cluster to start from (tests; see store/db.ts). */
+  memoryTemplate?: string | undefined;
   redisUrl: string | undefined;
   clientId: string;
   clientSecret: string;

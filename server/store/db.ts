@@ -2,6 +2,7 @@
  * Storage behind one small interface: embedded Postgres (PGlite) by default,
  * a real PostgreSQL when a postgres:// URL is given. Same SQL for both.
  */
+import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
@@ -27,18 +28,46 @@ export interface DbOptions {
   /** postgres://… for PostgreSQL; `memory://` for an in-memory PGlite; unset: PGlite in dataDir. */
   databaseUrl?: string | undefined;
   dataDir?: string | undefined;
+  /**
+   * For `memory://`: a file holding a dump of a new PGlite cluster (PGlite's `dumpDataDir`) to
+   * start from, instead of making the cluster again (initdb takes PGlite a second or two; loading
+   * a dump, a fraction of that). The test suite makes one per run. A file that cannot be read
+   * or loaded is passed over: the store is made the usual way.
+   */
+  memoryTemplate?: string | undefined;
 }
 
 export async function openDb(options: DbOptions): Promise<Db> {
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url);
-  const dir = url === 'memory://' ? undefined : (options.dataDir ?? './.charla-data');
-  return openPglite(dir);
+  if (url === 'memory://') return openPglite(undefined, options.memoryTemplate);
+  return openPglite(options.dataDir ?? './.charla-data');
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Db> {
-  const lite = dataDir ? new PGlite(dataDir) : new PGlite();
+/** A new in-memory PGlite, from the template dump when one is given and loads. */
+async function newMemoryPglite(template: string | undefined): Promise<PGlite> {
+  if (template) {
+    try {
+      const lite = new PGlite({ loadDataDir: new Blob([await readFile(template)]) });
+      await lite.waitReady;
+      return lite;
+    } catch {
+      // Passed over: a new cluster below.
+    }
+  }
+  const lite = new PGlite();
   await lite.waitReady;
+  return lite;
+}
+
+async function openPglite(dataDir: string | undefined, template?: string): Promise<Db> {
+  let lite: PGlite;
+  if (dataDir) {
+    lite = new PGlite(dataDir);
+    await lite.waitReady;
+  } else {
+    lite = await newMemoryPglite(template);
+  }
   const wrap = (q: { query: PGlite['query'] }): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const r = await q.query<T>(sql, params as unknown[]);

@@ -11,7 +11,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statS
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
 import * as live from '../../server/live/index.ts';
@@ -139,6 +139,7 @@ export async function startService(options: Partial<Config> = {}): Promise<Servi
   ensureBuilt();
   const app = await buildApp({
     databaseUrl: 'memory://',
+    memoryTemplate: inject('pgliteTemplate'),
     serveStatic: true,
     seedDemo: true,
     logger: false,

@@ -5,7 +5,7 @@
  * Read back through the API client, as the QA console does.
  */
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
 import {
@@ -37,6 +37,7 @@ async function count(sql: string, params: unknown[] = []): Promise<number> {
 beforeAll(async () => {
   app = await buildApp({
     databaseUrl: process.env['DATABASE_URL'] || 'memory://',
+    memoryTemplate: inject('pgliteTemplate'),
     publicBaseUrl: 'https://charla.test',
     seedDemo: true,
     schedulerIntervalMs: 200,

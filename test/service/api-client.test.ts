@@ -7,7 +7,7 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
 import { CharlaApiError, createClient, userHash, type CharlaClient } from '../../src/api/index.ts';
@@ -71,6 +71,7 @@ beforeAll(async () => {
 
   app = await buildApp({
     databaseUrl: DATABASE_URL,
+    memoryTemplate: inject('pgliteTemplate'),
     publicBaseUrl: PUBLIC_BASE,
     logger: false,
     schedulerIntervalMs: 200,

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp } from '../../../server/app.ts';
 import type { Config } from '../../../server/config.ts';
 
@@ -51,6 +52,7 @@ export async function startServer(
     publicBaseUrl: PUBLIC_BASE,
     scheduler: false,
     logger: false,
+    memoryTemplate: inject('pgliteTemplate'),
     ...options,
     databaseUrl,
   });

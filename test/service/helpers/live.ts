@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { io as connectIo, type Socket } from 'socket.io-client';
 import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp } from '../../../server/app.ts';
 import type { Config } from '../../../server/config.ts';
 import {
@@ -57,7 +58,12 @@ export interface LiveHarness {
 }
 
 export async function startLive(options: Partial<Config> = {}): Promise<LiveHarness> {
-  const app = await buildApp({ databaseUrl: 'memory://', scheduler: false, ...options });
+  const app = await buildApp({
+    databaseUrl: 'memory://',
+    memoryTemplate: inject('pgliteTemplate'),
+    scheduler: false,
+    ...options,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   if (!addr || typeof addr !== 'object') throw new Error('no address');
