@@ -410,10 +410,10 @@ export function ownMessage(scope: Scope, text: string | RegExp): Locator {
  *
  * The list follows its newest row, so the first options of a long message sit partly above
  * the view. Playwright scrolls such a button to the middle of the list just before its
- * pointer events; when the layout has just corrected its own scroll (a reflow while it
- * follows the bottom, as rows are measured), the virtualizer takes that scroll for its own
- * correction and puts the view back between pointerdown and pointerup, and no click reaches
- * the button (about 1 click in 50 here). A click that does reach it shows the answer at once
+ * pointer events. When a pass of the list's layout is under way (rows being measured,
+ * statuses arriving), that pass still holds the bottom and puts the view back between
+ * pointerdown and pointerup, so no click reaches the button (about 1 click in 50 here; the
+ * known gap in CHANGELOG.md). A click that does reach it shows the answer at once
  * (optimistically), so the click is repeated only while no answer shows.
  */
 export async function chooseInList(scope: Scope, button: Locator, answer: string | RegExp): Promise<void> {
