@@ -51,6 +51,8 @@ function useBuiltPackage() {
 /** Builds dist/demo/. Sets process.exitCode = 1 on failure (and rethrows). */
 export async function buildDemo() {
   const started = performance.now();
+  // Production packages whoever runs this (Vitest sets NODE_ENV to "test"; see scripts/build.mjs).
+  process.env.NODE_ENV = 'production';
   try {
     for (const artefact of PACKAGE_ARTEFACTS.values()) {
       if (!existsSync(artefact)) throw new Error(`${artefact} is missing: run \`npm run build\` first`);

@@ -31,6 +31,11 @@ import {
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 
+// The bundles are production builds whoever runs this script. Vite picks packages' "development"
+// exports (Lit's dev build, which warns in the console) from NODE_ENV, and Vitest sets it to
+// "test" for the build the e2e tests run when dist/ is stale.
+process.env.NODE_ENV = 'production';
+
 /** Global the script-tag bundles extend (never overwrite): `window.Charla`. */
 export const GLOBAL_NAME = 'Charla';
 
@@ -141,6 +146,9 @@ async function bundle(
           `${chunk.fileName} does not parse as a script: ${error instanceof Error ? error.message : String(error)}`,
         );
       }
+    }
+    if (format === 'iife' && /is in dev mode/.test(chunk.code)) {
+      problems.push(`${chunk.fileName} holds a development build of Lit (NODE_ENV was not production)`);
     }
     if (format === 'iife' && /[^\x00-\x7f]/.test(chunk.code)) {
       const at = chunk.code.search(/[^\x00-\x7f]/);
