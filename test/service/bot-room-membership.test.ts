@@ -4,25 +4,12 @@
  * room it can neither read nor write), and a bot room stored without one of
  * them is mended at the user's next session.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WidgetInstance } from '../../src/widget/instance.ts';
-import { startLive, type LiveHarness } from './helpers/live.ts';
-import { rejection, serviceWidget } from './helpers/widgets.ts';
+import { describe, expect, it } from 'vitest';
+import { liveWidgets, rejection } from './helpers/widgets.ts';
 
-let h: LiveHarness;
-let apiKey: string;
-const made: WidgetInstance[] = [];
+const live = liveWidgets();
 
-beforeAll(async () => {
-  h = await startLive();
-  ({ apiKey } = await h.createWidget());
-});
-afterAll(async () => {
-  for (const w of made) w.destroy();
-  await h?.close();
-});
-
-const visitor = (userId: string) => serviceWidget(made, { apiKey, baseUrl: h.baseUrl, userId });
+const visitor = (userId: string) => live.widget({ userId });
 
 describe('the bot room', () => {
   it('cannot be left by its user nor emptied of its bot: 403, and the conversation goes on', async () => {
@@ -50,7 +37,7 @@ describe('the bot room', () => {
     await first.connect();
     const roomId = first.core.currentSession!.botRoomId;
     first.destroy();
-    await h.app.charla.db.query('DELETE FROM room_members WHERE room_id = $1 AND user_id = $2', [
+    await live.h.app.charla.db.query('DELETE FROM room_members WHERE room_id = $1 AND user_id = $2', [
       roomId,
       userId,
     ]);

@@ -7,42 +7,23 @@
  * closed. The configuration is read and checked like the other variables.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Ack, ErrorBody, Message } from '../../types/index.ts';
 import { configFromEnv, defaultConfig } from '../../server/config.ts';
 import type { WidgetInstance } from '../../src/widget/instance.ts';
 import { FLOOD_BURSTS, HOLD_MS } from '../../server/live/rate-limit.ts';
-import {
-  collect,
-  emitAck,
-  sendText,
-  startLive,
-  waitFor,
-  type ClientSocket,
-  type LiveHarness,
-} from './helpers/live.ts';
-import { serviceWidget } from './helpers/widgets.ts';
+import { collect, emitAck, sendText, waitFor, type ClientSocket } from './helpers/live.ts';
+import { liveWidgets } from './helpers/widgets.ts';
 
 const BURST = 20;
 const RATE = 50;
 
-let h: LiveHarness;
-let apiKey: string;
-const made: WidgetInstance[] = [];
-
-beforeAll(async () => {
-  h = await startLive({ socketBurst: BURST, socketRate: RATE });
-  ({ apiKey } = await h.createWidget());
-});
-afterAll(async () => {
-  for (const w of made) w.destroy();
-  await h?.close();
-});
+const live = liveWidgets({ live: { socketBurst: BURST, socketRate: RATE } });
 
 /** A new user's connected socket and its bot room. */
 async function user(userId = `rl-${randomUUID()}`) {
-  const s = await h.session(apiKey, userId);
-  return { userId, token: s.token, roomId: s.botRoomId, socket: await h.connect(s.token) };
+  const s = await live.h.session(live.apiKey, userId);
+  return { userId, token: s.token, roomId: s.botRoomId, socket: await live.h.connect(s.token) };
 }
 
 function expectRateLimited(ack: Ack<unknown>): number {
@@ -85,11 +66,11 @@ describe('live gateway: rate limit per user', () => {
     const { socket, roomId } = await user();
     // A second socket of the bot room's user would share the bucket: the watcher is the room's own broadcast.
     const seen = collect(socket);
-    const before = await h.messageCount(roomId);
+    const before = await live.h.messageCount(roomId);
     const acks = await flood(socket, roomId, BURST + 30);
     // The first ones go, in order; every one after the first refusal is refused too (none slips in on a refilled token).
     const n = accepted(acks);
-    expect(await h.messageCount(roomId)).toBe(before + n);
+    expect(await live.h.messageCount(roomId)).toBe(before + n);
     await new Promise((r) => setTimeout(r, 200));
     expect(seen.filter((m) => (m as { text?: string }).text?.startsWith('flood')).length).toBe(n);
     expect(socket.connected).toBe(true);
@@ -97,7 +78,7 @@ describe('live gateway: rate limit per user', () => {
 
   it('counts every event name: sync, seen, read, unknown events and events without an acknowledgement', async () => {
     const { socket, roomId } = await user();
-    const before = await h.messageCount(roomId);
+    const before = await live.h.messageCount(roomId);
     // Ackless events take tokens too (and are otherwise ignored).
     for (let i = 0; i < BURST; i++)
       emitBare(socket, 'message:send', { id: randomUUID(), roomId, type: 'TEXT', text: 'x' });
@@ -112,7 +93,7 @@ describe('live gateway: rate limit per user', () => {
     expectRateLimited(await unknown);
     expectRateLimited(await sendText(socket, roomId, 'one more'));
     // The ackless ones were not limited (tokens were there), but a send without an ack is never handled.
-    expect(await h.messageCount(roomId)).toBe(before);
+    expect(await live.h.messageCount(roomId)).toBe(before);
   });
 
   it('refills: after the advised wait the next event goes; sending during the wait extends it', async () => {
@@ -121,11 +102,11 @@ describe('live gateway: rate limit per user', () => {
     const wait = expectRateLimited(acks[accepted(acks)] as Ack<Message>);
     // Still within the wait: refused again.
     expectRateLimited(await sendText(socket, roomId, 'too soon'));
-    const before = await h.messageCount(roomId);
+    const before = await live.h.messageCount(roomId);
     await new Promise((r) => setTimeout(r, wait + 50));
     const again = await sendText(socket, roomId, 'after the wait');
     expect(again.ok, JSON.stringify(again)).toBe(true);
-    expect(await h.messageCount(roomId)).toBe(before + 1);
+    expect(await live.h.messageCount(roomId)).toBe(before + 1);
     // A second later the bucket holds a second's worth again (RATE tokens, at most BURST).
     await new Promise((r) => setTimeout(r, 1000));
     const next = await flood(socket, roomId, Math.min(BURST, RATE) - 1);
@@ -136,7 +117,7 @@ describe('live gateway: rate limit per user', () => {
     const first = await user();
     accepted(await flood(first.socket, first.roomId, BURST + 10));
     first.socket.close();
-    const second = await h.connect(first.token);
+    const second = await live.h.connect(first.token);
     expectRateLimited(await sendText(second, first.roomId, 'reconnected'));
     // Another user is not affected.
     const other = await user();
@@ -159,13 +140,7 @@ describe('the widget under the rate limit', () => {
   /** Two connected widgets in a direct room; B's copy of what arrives there; A's outgoing message:send events counted. */
   async function pair() {
     const widget = () =>
-      serviceWidget(made, {
-        apiKey,
-        baseUrl: h.baseUrl,
-        userId: `rlw-${randomUUID()}`,
-        reconnectionDelay: 50,
-        reconnectionDelayMax: 400,
-      });
+      live.widget({ userId: `rlw-${randomUUID()}`, reconnectionDelay: 50, reconnectionDelayMax: 400 });
     const a = widget();
     const b = widget();
     await Promise.all([a.connect(), b.connect()]);
@@ -185,7 +160,7 @@ describe('the widget under the rate limit', () => {
   /** The texts A's user stored in the room, in the room's order (seq). */
   const storedTexts = async (roomId: string, senderId: string) =>
     (
-      await h.app.charla.db.query<{ text: string }>(
+      await live.h.app.charla.db.query<{ text: string }>(
         "SELECT body->>'text' AS text FROM messages WHERE room_id = $1 AND sender_id = $2 ORDER BY seq",
         [roomId, senderId],
       )

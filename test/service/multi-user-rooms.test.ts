@@ -4,28 +4,17 @@
  * a direct room after one of the pair left, and removal while offline.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Message, Room } from '../../types/index.ts';
 import type { WidgetInstance } from '../../src/widget/instance.ts';
 import type { MembershipDetail } from '../../src/events/index.ts';
-import { BASIC, startLive, waitFor, type LiveHarness } from './helpers/live.ts';
-import { rejection, serviceWidget } from './helpers/widgets.ts';
+import { BASIC, waitFor } from './helpers/live.ts';
+import { liveWidgets, rejection } from './helpers/widgets.ts';
 
-let h: LiveHarness;
-let apiKey: string;
-const made: WidgetInstance[] = [];
-
-beforeAll(async () => {
-  h = await startLive();
-  ({ apiKey } = await h.createWidget({ type: 'group' }));
-});
-afterAll(async () => {
-  for (const w of made) w.destroy();
-  await h?.close();
-});
+const live = liveWidgets({ widget: { type: 'group' } });
 
 function widget(userId: string, userNames: string): WidgetInstance {
-  return serviceWidget(made, { apiKey, baseUrl: h.baseUrl, userId, userNames });
+  return live.widget({ userId, userNames });
 }
 
 async function people(...names: string[]): Promise<WidgetInstance[]> {
@@ -208,7 +197,7 @@ describe('a business posting into a live room', () => {
   it('reaches every member live once, retried or not, and not a member removed in between', async () => {
     const { ana, beto, carla, room } = await groupOfThree();
     const post = (text: string, id: string) =>
-      fetch(`${h.baseUrl}/v1/rooms/${room.id}/message`, {
+      fetch(`${live.h.baseUrl}/v1/rooms/${room.id}/message`, {
         method: 'POST',
         headers: { authorization: BASIC, 'content-type': 'application/json' },
         body: JSON.stringify({ senderId: 'erp', messages: [{ id, type: 'TEXT', text }] }),

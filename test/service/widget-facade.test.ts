@@ -3,30 +3,19 @@
  * real HTTP, real sockets): every method of the interface's table.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ERRORS, errorBody, type Message } from '../../types/index.ts';
 import type { SendableMessage, WidgetInstance } from '../../src/widget/instance.ts';
 import { CharlaError } from '../../src/transport/errors.ts';
 import type { MembershipDetail } from '../../src/events/index.ts';
-import { BASIC, startLive, waitFor, type LiveHarness } from './helpers/live.ts';
-import { rejection, serviceWidget } from './helpers/widgets.ts';
+import { BASIC, waitFor } from './helpers/live.ts';
+import { liveWidgets, rejection } from './helpers/widgets.ts';
 import { userHash } from '../../src/api/index.ts';
 
-let h: LiveHarness;
-let apiKey: string;
-const made: WidgetInstance[] = [];
-
-beforeAll(async () => {
-  h = await startLive();
-  ({ apiKey } = await h.createWidget());
-});
-afterAll(async () => {
-  for (const w of made) w.destroy();
-  await h?.close();
-});
+const live = liveWidgets();
 
 function widget(userId = `u-${randomUUID()}`, userNames?: string): WidgetInstance {
-  return serviceWidget(made, { apiKey, baseUrl: h.baseUrl, userId, ...(userNames ? { userNames } : {}) });
+  return live.widget({ userId, ...(userNames ? { userNames } : {}) });
 }
 
 /** Two connected widgets and their direct room. */
@@ -175,8 +164,8 @@ describe('widgetInstance against the service', () => {
     expect(botRoom).toBeTruthy();
     expect((await normal.getRoom(botRoom!)).type).toBe('bot');
 
-    const { apiKey: groupKey } = await h.createWidget({ type: 'group' });
-    const group = serviceWidget(made, { apiKey: groupKey, baseUrl: h.baseUrl, userId: `g-${randomUUID()}` });
+    const { apiKey: groupKey } = await live.h.createWidget({ type: 'group' });
+    const group = live.widget({ apiKey: groupKey, userId: `g-${randomUUID()}` });
     await group.connect();
     expect(group.context.stores.$ui.get().view).toBe('home');
   });
@@ -315,8 +304,8 @@ describe('widgetInstance against the service', () => {
     const url = (sent as { mediaUrl: string }).mediaUrl;
     expect(url).toMatch(/\/v1\/media\/.+sig=/);
     // The same media, signed to have expired a minute ago.
-    const key = h.app.charla.signer.mediaKeyOf(url, [h.baseUrl]) as string;
-    const expired = h.app.charla.signer.sign(key, -60, h.baseUrl);
+    const key = live.h.app.charla.signer.mediaKeyOf(url, [live.h.baseUrl]) as string;
+    const expired = live.h.app.charla.signer.sign(key, -60, live.h.baseUrl);
     const m = await a.sendMessage({ roomId, type: 'IMAGE', mediaUrl: expired });
     a.core.refreshExpiredMedia(roomId);
     await waitFor(
@@ -411,12 +400,7 @@ describe('widgetInstance against the service', () => {
         return Response.json(errorBody('UNAUTHORIZED'), { status: 401 });
       return fetch(input, init);
     };
-    const w = serviceWidget(made, {
-      apiKey,
-      baseUrl: h.baseUrl,
-      userId: `hs-${randomUUID()}`,
-      fetch: refusingLater,
-    });
+    const w = live.widget({ userId: `hs-${randomUUID()}`, fetch: refusingLater });
     const errors: string[] = [];
     w.on('error', (d) => errors.push(`${d.operation}:${d.error.key}`));
     const session = (await w.core.ensureSession()) as { token: string };
@@ -429,10 +413,10 @@ describe('widgetInstance against the service', () => {
   });
 
   it('rejects connect() with the service error when the origin is not allowed', async () => {
-    const { apiKey: listed } = await h.createWidget({
+    const { apiKey: listed } = await live.h.createWidget({
       credentials: { whiteList: ['https://allowed.example'] },
     });
-    const w = serviceWidget(made, { apiKey: listed, baseUrl: h.baseUrl, userId: `o-${randomUUID()}` });
+    const w = live.widget({ apiKey: listed, userId: `o-${randomUUID()}` });
     const errors: string[] = [];
     w.on('error', (d) => errors.push(`${d.operation}:${d.error.key}`));
     const e = await rejection(w.connect());
@@ -442,9 +426,9 @@ describe('widgetInstance against the service', () => {
     expect(w.stores.$connection.get()).toBe('error');
   });
   it('setFlow starts a flow of the bot with storedParams, and a chosen option answers it', async () => {
-    await h.insertBot('demo-bot', 'Demo Bot');
-    const { apiKey: demoKey } = await h.createWidget({ botId: 'demo-bot' });
-    const w = serviceWidget(made, { apiKey: demoKey, baseUrl: h.baseUrl, userId: `f-${randomUUID()}` });
+    await live.h.insertBot('demo-bot', 'Demo Bot');
+    const { apiKey: demoKey } = await live.h.createWidget({ botId: 'demo-bot' });
+    const w = live.widget({ apiKey: demoKey, userId: `f-${randomUUID()}` });
     await w.connect();
     const got: Message[] = [];
     w.on('message', (d) => got.push(d.message));
@@ -485,9 +469,7 @@ describe('widgetInstance against the service', () => {
   });
 
   it('is offline when the browser loses the network, and connected again as soon as it is back', async () => {
-    const w = serviceWidget(made, {
-      apiKey,
-      baseUrl: h.baseUrl,
+    const w = live.widget({
       userId: `o-${randomUUID()}`,
       // socket.io alone would wait this long: only the `online` nudge brings it back in time.
       reconnectionDelay: 30_000,
@@ -525,12 +507,7 @@ describe('widgetInstance against the service', () => {
   });
 
   it('autoShow opens the panel once connected', async () => {
-    const w = serviceWidget(made, {
-      apiKey,
-      baseUrl: h.baseUrl,
-      userId: `s-${randomUUID()}`,
-      autoShow: true,
-    });
+    const w = live.widget({ userId: `s-${randomUUID()}`, autoShow: true });
     const opened: unknown[] = [];
     w.on('open', (d) => opened.push(d));
     expect(w.stores.$open.get()).toBe(false);
@@ -542,19 +519,14 @@ describe('widgetInstance against the service', () => {
 
 describe('identity verification from the widget', () => {
   it('connects with the userHash the backend made, and is refused (401, no session) without it', async () => {
-    const created = await fetch(h.baseUrl + '/v1/widget/create', {
+    const created = await fetch(live.h.baseUrl + '/v1/widget/create', {
       method: 'POST',
       headers: { authorization: BASIC, 'content-type': 'application/json' },
       body: JSON.stringify({ bot: {}, widget: { credentials: { identityVerification: true } } }),
     });
     const { data } = (await created.json()) as { data: { ApiKey: { key: string; identitySecret: string } } };
     const make = (userHash?: string) =>
-      serviceWidget(made, {
-        apiKey: data.ApiKey.key,
-        baseUrl: h.baseUrl,
-        userId: 'verified-ana',
-        ...(userHash ? { userHash } : {}),
-      });
+      live.widget({ apiKey: data.ApiKey.key, userId: 'verified-ana', ...(userHash ? { userHash } : {}) });
     const good = make(await userHash(data.ApiKey.identitySecret, 'verified-ana'));
     await good.connect();
     expect(good.stores.$connection.get()).toBe('connected');
@@ -592,7 +564,7 @@ describe('widgetInstance as a customer calls it (conformance review)', () => {
   });
 
   it('a send that can never go (the session is refused) rejects with that error and is FAILED, not pending for ever', async () => {
-    const w = serviceWidget(made, { apiKey: 'ck_wrong-key', baseUrl: h.baseUrl, userId: 'nobody' });
+    const w = live.widget({ apiKey: 'ck_wrong-key', userId: 'nobody' });
     const errors: string[] = [];
     w.on('error', (d) => errors.push(`${d.operation}:${d.error.key}`));
     const roomId = randomUUID();
@@ -615,7 +587,7 @@ describe('widgetInstance as a customer calls it (conformance review)', () => {
     const roomId = first.stores.$currentRoomId.get() as string;
     const userId = first.userId;
     first.destroy();
-    const w = serviceWidget(made, { apiKey, baseUrl: h.baseUrl, userId, fetch: flaky });
+    const w = live.widget({ userId, fetch: flaky });
     const pending = w.sendMessage({ roomId, type: 'TEXT', text: 'cuando vuelva' });
     await waitFor(() => w.stores.$connection.get() === 'error', 5000, 'the first attempt fails');
     down = false;

@@ -7,7 +7,7 @@
  * while the others keep flowing.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Message, OutgoingMessage } from '../../types/index.ts';
 import { MAX_EVENT_BYTES } from '../../types/limits.ts';
 import { liveOf } from '../../server/live/index.ts';
@@ -15,38 +15,23 @@ import type { WidgetInstance } from '../../src/widget/instance.ts';
 import { CharlaError } from '../../src/transport/errors.ts';
 import { createOutboxStorage } from '../../src/transport/outbox-storage.ts';
 import { MESSAGE_MAX_BYTES } from '../../src/util/validate.ts';
-import { startLive, waitFor, type LiveHarness } from './helpers/live.ts';
-import { rejection, serviceWidget } from './helpers/widgets.ts';
+import { waitFor } from './helpers/live.ts';
+import { liveWidgets, rejection } from './helpers/widgets.ts';
 
-let h: LiveHarness;
-let apiKey: string;
-const made: WidgetInstance[] = [];
+const live = liveWidgets();
 
 beforeAll(async () => {
-  h = await startLive();
-  ({ apiKey } = await h.createWidget());
   // A service (or a proxy on the way) that closes the connection whenever one particular message arrives.
-  liveOf(h.app).io.on('connection', (socket) => {
+  liveOf(live.h.app).io.on('connection', (socket) => {
     socket.use(([event, payload], next) => {
       if (event === 'message:send' && (payload as { text?: unknown })?.text === 'poison') socket.conn.close();
       else next();
     });
   });
 });
-afterAll(async () => {
-  for (const w of made) w.destroy();
-  await h?.close();
-});
 
 function widget(userId = `u-${randomUUID()}`, namespace = `ns-${randomUUID()}`): WidgetInstance {
-  return serviceWidget(made, {
-    apiKey,
-    baseUrl: h.baseUrl,
-    userId,
-    namespace,
-    reconnectionDelay: 50,
-    reconnectionDelayMax: 400,
-  });
+  return live.widget({ userId, namespace, reconnectionDelay: 50, reconnectionDelayMax: 400 });
 }
 
 /** Two connected widgets, their direct room, and what B receives in it. */

@@ -1,10 +1,12 @@
 /** The widget library in service tests: no DOM, a memory outbox, its own storage namespace, WebSocket only. */
 import { randomUUID } from 'node:crypto';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { Config } from '../../../server/config.ts';
 import { CharlaError } from '../../../src/transport/errors.ts';
 import { createWidget } from '../../../src/widget/create-widget.ts';
 import type { WidgetOptions } from '../../../src/widget/core.ts';
 import type { WidgetInstance } from '../../../src/widget/instance.ts';
+import { startLive, type LiveHarness } from './live.ts';
 
 /** A widget with the test defaults under `options`, kept in `made` so the file's afterAll destroys it. */
 export function serviceWidget(made: WidgetInstance[], options: WidgetOptions): WidgetInstance {
@@ -17,6 +19,52 @@ export function serviceWidget(made: WidgetInstance[], options: WidgetOptions): W
   });
   made.push(w);
   return w;
+}
+
+/** A test file's live service and widget, from liveWidgets(); `h` and `apiKey` are set before its tests. */
+export interface LiveWidgets {
+  h: LiveHarness;
+  /** The API key of the widget made for the file. */
+  apiKey: string;
+  /** Every widget of the file, destroyed after its tests. */
+  made: WidgetInstance[];
+  /** A widget of the file's key on its service (serviceWidget's defaults; any option may be given). */
+  widget(options: Partial<WidgetOptions> & { userId: string }): WidgetInstance;
+}
+
+/**
+ * A live service for the test file (`live`: its configuration) and a widget on it (`widget`:
+ * createWidget's options), made before the file's tests; after them, the widgets in `made`
+ * are destroyed and the service closed.
+ */
+export function liveWidgets(
+  options: { live?: Partial<Config>; widget?: Parameters<LiveHarness['createWidget']>[0] } = {},
+): LiveWidgets {
+  let harness: LiveHarness | undefined;
+  let apiKey = '';
+  const made: WidgetInstance[] = [];
+  const started = (): LiveHarness => {
+    if (!harness) throw new Error('liveWidgets: the service starts in beforeAll; use it inside tests');
+    return harness;
+  };
+  beforeAll(async () => {
+    harness = await startLive(options.live);
+    apiKey = (await harness.createWidget(options.widget)).apiKey;
+  });
+  afterAll(async () => {
+    for (const w of made) w.destroy();
+    await harness?.close();
+  });
+  return {
+    get h() {
+      return started();
+    },
+    get apiKey() {
+      return apiKey;
+    },
+    made,
+    widget: (o) => serviceWidget(made, { apiKey, baseUrl: started().baseUrl, ...o }),
+  };
 }
 
 /** The CharlaError a widget call rejects with (a call that resolves fails the test). */
