@@ -88,12 +88,13 @@ export async function callWidget(page: Page, method: string): Promise<void> {
 }
 
 /**
- * Where a widget control is and whether it is what the page shows there: its
- * rectangle (rounded) and `top` when the element at its centre is the widget.
+ * Where a part of the widget is and whether it is what the page shows there: its rectangle
+ * (rounded) and `top` when the element at its centre is the widget; null while it is not
+ * there or takes no space (a hidden launcher, a closed panel).
  */
 export async function placement(
   page: Page,
-  which: 'launcher' | 'close',
+  which: 'launcher' | 'panel' | 'close',
 ): Promise<{ x: number; y: number; w: number; h: number; top: boolean } | null> {
   return page.evaluate((which) => {
     const host = document.querySelector('charla-widget') ?? document.querySelector('charla-loader');
@@ -101,9 +102,11 @@ export async function placement(
     const el =
       which === 'launcher'
         ? root?.querySelector('button')
-        : root?.querySelector('charla-chat')?.shadowRoot?.querySelector('header button');
-    if (!host || !el) return null;
-    const b = el.getBoundingClientRect();
+        : which === 'panel'
+          ? root?.querySelector('.panel')
+          : root?.querySelector('charla-chat')?.shadowRoot?.querySelector('header button');
+    const b = el?.getBoundingClientRect();
+    if (!host || !b?.width) return null;
     const hit = document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);
     return {
       x: Math.round(b.x),

@@ -20,7 +20,7 @@ import {
   until,
   widgetAxeViolations,
 } from './helpers.ts';
-import { hostileSite, shopPage, themedWidget } from './host-page-site.ts';
+import { hostileSite, placement, shopPage, themedWidget } from './host-page-site.ts';
 
 const site = hostileSite();
 
@@ -54,33 +54,18 @@ async function visit(
 }
 
 /**
- * Rectangles (rounded) of the launcher and the panel, and whether each is what the page shows
- * at its centre; once their transitions and animations are over (the launcher grows a little
- * under the pointer and shrinks back when it leaves, the panel rises as it opens).
+ * The launcher's and the panel's placement, once their transitions and animations are over
+ * (the launcher grows a little under the pointer and shrinks back when it leaves, the panel
+ * rises as it opens).
  */
 async function rects(page: Page) {
   await page.mouse.move(0, 0);
-  return page.evaluate(async () => {
-    const host = document.querySelector('charla-widget')!;
-    const parts = ['.launcher', '.panel'].map((sel) => host.shadowRoot!.querySelector<HTMLElement>(sel)!);
-    await Promise.all(
-      parts.flatMap((el) => el.getAnimations().map((a) => a.finished.catch(() => undefined))),
-    );
-    const box = (sel: string) => {
-      const el = host.shadowRoot!.querySelector<HTMLElement>(sel)!;
-      const b = el.getBoundingClientRect();
-      if (!b.width) return null;
-      const hit = document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);
-      return {
-        x: Math.round(b.x),
-        y: Math.round(b.y),
-        w: Math.round(b.width),
-        h: Math.round(b.height),
-        top: hit === host,
-      };
-    };
-    return { launcher: box('.launcher'), panel: box('.panel') };
+  await page.evaluate(async () => {
+    const root = document.querySelector('charla-widget')!.shadowRoot!;
+    const animations = [...root.querySelectorAll('.launcher, .panel')].flatMap((el) => el.getAnimations());
+    await Promise.all(animations.map((a) => a.finished.catch(() => undefined)));
   });
+  return { launcher: await placement(page, 'launcher'), panel: await placement(page, 'panel') };
 }
 
 /** Opens the chat, chooses an option (answered by the bot), sends a text and waits for its DELIVERED mark. */
