@@ -5,7 +5,7 @@
  * same data-* attributes as the loader), it boots by itself.
  */
 // First: a page's enumerable Object.prototype properties must not reach the bundle's evaluation.
-import { restorePrototype } from './components/widget/prototype-guard.ts';
+import { restorePrototype } from './prototype-guard.ts';
 import './define.ts';
 import { createWidget, widgets } from './widget/create-widget.ts';
 import { bootFull, ownScript, type FullApi } from './widget/boot.ts';

@@ -1,3 +1,0 @@
-import { css } from 'lit';
-
-export const styles = css``;
