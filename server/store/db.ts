@@ -40,12 +40,14 @@ export interface DbOptions {
 export async function openDb(options: DbOptions): Promise<Db> {
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url);
-  if (url === 'memory://') return openPglite(undefined, options.memoryTemplate);
-  return openPglite(options.dataDir ?? './.charla-data');
+  if (url === 'memory://') return pgliteDb(await memoryPglite(options.memoryTemplate));
+  const lite = new PGlite(options.dataDir ?? './.charla-data');
+  await lite.waitReady;
+  return pgliteDb(lite);
 }
 
 /** A new in-memory PGlite, from the template dump when one is given and loads. */
-async function newMemoryPglite(template: string | undefined): Promise<PGlite> {
+async function memoryPglite(template: string | undefined): Promise<PGlite> {
   if (template) {
     try {
       const lite = new PGlite({ loadDataDir: new Blob([await readFile(template)]) });
@@ -60,14 +62,7 @@ async function newMemoryPglite(template: string | undefined): Promise<PGlite> {
   return lite;
 }
 
-async function openPglite(dataDir: string | undefined, template?: string): Promise<Db> {
-  let lite: PGlite;
-  if (dataDir) {
-    lite = new PGlite(dataDir);
-    await lite.waitReady;
-  } else {
-    lite = await newMemoryPglite(template);
-  }
+function pgliteDb(lite: PGlite): Db {
   const wrap = (q: { query: PGlite['query'] }): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const r = await q.query<T>(sql, params as unknown[]);
