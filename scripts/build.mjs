@@ -31,11 +31,6 @@ import {
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
 
-// The bundles are production builds whoever runs this script. Vite picks packages' "development"
-// exports (Lit's dev build, which warns in the console) from NODE_ENV, and Vitest sets it to
-// "test" for the build the e2e tests run when dist/ is stale.
-process.env.NODE_ENV = 'production';
-
 /** Global the script-tag bundles extend (never overwrite): `window.Charla`. */
 export const GLOBAL_NAME = 'Charla';
 
@@ -210,6 +205,10 @@ function printArtefacts(paths) {
 
 async function main() {
   const started = performance.now();
+  // The bundles are production builds whoever runs this script. Vite picks packages' "development"
+  // exports (Lit's dev build, which warns in the console) from NODE_ENV, and Vitest sets it to
+  // "test" for the build the e2e tests run when dist/ is stale.
+  process.env.NODE_ENV = 'production';
   for (const entry of ['src/index.ts', 'src/api/index.ts', 'src/iife.ts', 'src/loader.ts']) {
     if (!existsSync(join(root, entry))) throw new Error(`missing entry ${entry}`);
   }

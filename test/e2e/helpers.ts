@@ -431,6 +431,7 @@ export async function chooseInList(scope: Scope, button: Locator, answer: string
     }
   }
 }
+
 /**
  * Opens the panel (when closed) and gets to the conversation with the bot:
  * straight there, or through the home menu's room list.

@@ -2,8 +2,7 @@
  * In-memory stores start from a dump of a new cluster when given one (server/store/db.ts,
  * `memoryTemplate`): the test suite makes one per run (test/pglite-template.ts).
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
