@@ -10,7 +10,14 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Frame,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
@@ -572,22 +579,36 @@ let axeSource: string | undefined;
 export const WCAG_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /**
- * axe-core's WCAG 2.2 AA violations inside the page's `<charla-widget>`, one
- * line each (rule, help, the elements and why). The page must let the script
- * run (a context with bypassCSP).
+ * axe-core's violations in a page or frame, one line each (rule, help, the elements and
+ * why): within `context` (axe's: a selector, or { include, exclude }), for the rules
+ * tagged `tags`, with `rules` switched as given. The page must let the script run (a
+ * context with bypassCSP).
  */
-export async function widgetAxeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window)))
-    await page.evaluate((axeSource ??= readFileSync(AXE_SOURCE, 'utf8')));
-  return page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
-    const result = await axe.run(document.querySelector('charla-widget')!, {
-      runOnly: { type: 'tag', values: tags },
-      resultTypes: ['violations'],
-    });
-    return result.violations.map(
-      (v) =>
-        `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join(' | ')})`,
-    );
-  }, WCAG_AA);
+export async function axeViolations(
+  target: Page | Frame,
+  context: string | { include?: string[][]; exclude?: string[][] },
+  { tags = WCAG_AA, rules = {} }: { tags?: string[]; rules?: Record<string, { enabled: boolean }> } = {},
+): Promise<string[]> {
+  if (!(await target.evaluate(() => 'axe' in window)))
+    await target.evaluate((axeSource ??= readFileSync(AXE_SOURCE, 'utf8')));
+  return target.evaluate(
+    async ({ context, tags, rules }) => {
+      const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
+      const result = await axe.run(context as import('axe-core').ElementContext, {
+        runOnly: { type: 'tag', values: tags },
+        rules,
+        resultTypes: ['violations'],
+      });
+      return result.violations.map(
+        (v) =>
+          `${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary}`).join(' | ')})`,
+      );
+    },
+    { context, tags, rules },
+  );
+}
+
+/** axe-core's WCAG 2.2 AA violations inside the page's `<charla-widget>`. */
+export function widgetAxeViolations(page: Page): Promise<string[]> {
+  return axeViolations(page, 'charla-widget');
 }
