@@ -246,13 +246,17 @@ describe('journey: a page that uses Lit itself, with Trusted Types required', ()
   });
 });
 
+/** The page keeps its console's warnings in window.warnings (the widget's say why it took another name). */
+const KEEP_WARNINGS = `window.warnings = []; const w = console.warn;
+  console.warn = function (...a) { window.warnings.push(a.map(String).join(' ')); return w.apply(this, a); };`;
+
 describe('journey: the page already uses the names the widget uses', () => {
   it('window.Charla is the page’s own object: it stays the page’s, the widget works and the console says why', async () => {
     const { page, problems } = await visit(
       'own-charla',
       `window.Charla = { wave() { return 'hola desde la página'; } };
        document.addEventListener('charla:load', (e) => { window.charlaApi = e.detail.Charla; });
-       window.warnings = []; const w = console.warn; console.warn = function (...a) { window.warnings.push(a.map(String).join(' ')); return w.apply(this, a); };`,
+       ${KEEP_WARNINGS}`,
     );
     await converses(page, 'charlaApi');
     expect(await page.evaluate(() => (window as any).Charla.wave())).toBe('hola desde la página');
@@ -283,7 +287,7 @@ describe('journey: the page already uses the names the widget uses', () => {
       'own-element',
       `customElements.define('charla-widget', class extends HTMLElement { connectedCallback() { this.textContent = 'el de la página'; } });
        window.addEventListener('DOMContentLoaded', () => document.body.prepend(document.createElement('charla-widget')));
-       window.warnings = []; const w = console.warn; console.warn = function (...a) { window.warnings.push(a.map(String).join(' ')); return w.apply(this, a); };`,
+       ${KEEP_WARNINGS}`,
     );
     await converses(page);
     expect(await page.evaluate(() => (window as any).warnings)).toEqual([
