@@ -231,9 +231,13 @@ export const styles = css`
     display: grid;
     gap: 6px;
   }
+  .message-header {
+    margin: 0 4px 4px;
+    font-size: 14px;
+    font-weight: 600;
+  }
   .options__label,
-  .options__title,
-  .call__header {
+  .options__title {
     margin: 0;
     font-size: 12px;
     font-weight: 600;

@@ -171,8 +171,11 @@ export class CharlaMessage extends LitElement {
     const contacts = m.interactive?.kind === 'contacts' ? m.interactive.contacts : null;
     // A contact card's text is the service's one-line summary of it (for previews): the card says it all.
     const hasText = !(m.type === 'TEXT' && contacts);
+    // A call button's header heads the whole message, above its text.
+    const header = m.interactive?.kind === 'voice_call' ? m.interactive.header : undefined;
     return html`<div class="row" part="message">
       ${this.showSender && !this.own && m.senderNames ? html`<p class="sender" dir="auto">${plainName(m.senderNames)}</p>` : nothing}
+      ${header ? html`<h3 class="message-header" dir="auto">${header}</h3>` : nothing}
       <div class="bubble ${media ? 'bubble--media' : ''}" part="bubble">
         ${hasText ? renderBody(m, r) : nothing}${contacts ? renderContacts(contacts, r) : nothing}
       </div>

@@ -118,16 +118,11 @@ export function renderContacts(contacts: BotContact[], r: RenderContext): Templa
 
 const PHONE_IN_TEXT = /\+[1-9][0-9 ().-]{7,20}/;
 
-export function renderCall(
-  m: Message,
-  spec: { header?: string | undefined; displayText: string },
-  r: RenderContext,
-): TemplateResult {
+export function renderCall(m: Message, spec: { displayText: string }, r: RenderContext): TemplateResult {
   // The call variant names no number; when its display text carries one we can dial it, else we tell the bot.
   const href = telHref(PHONE_IN_TEXT.exec(spec.displayText)?.[0]?.trim());
   const label = spec.displayText || r.t('call');
   return html`<div class="call">
-    ${spec.header ? html`<p class="call__header">${spec.header}</p>` : nothing}
     ${
       href
         ? html`<a class="option option--call" part="option" href=${href}

@@ -298,6 +298,19 @@ describe('<charla-message> bot variants', () => {
     expect(callsOf('chooseOption')[0]!.args[1]).toMatchObject({ type: 'voice_call', title: 'Llamar ahora' });
   });
 
+  it('call button: its header heads the message, above the text (not a caption of the button)', async () => {
+    const { q, shadow } = await show(
+      msg({
+        text: '¿Prefieres hablar con nosotros?',
+        interactive: { kind: 'voice_call', header: 'Atención al cliente', displayText: 'Llamar ahora' },
+      }),
+    );
+    const heading = q.getByRole('heading', { name: 'Atención al cliente' });
+    const text = q.getByText('¿Prefieres hablar con nosotros?');
+    expect(heading.compareDocumentPosition(text) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(shadow.querySelector('.call')!.textContent).not.toContain('Atención al cliente');
+  });
+
   it('contact_info_request: a form whose answer goes to submitContactInfo', async () => {
     const m = msg({ text: 'Déjanos tus datos', interactive: { kind: 'contact_info_request' } });
     const { el, shadow, callsOf } = await show(m);
