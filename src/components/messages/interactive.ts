@@ -85,6 +85,20 @@ function contactName(c: BotContact): string {
   return plainName(n?.formatted_name || [n?.first_name, n?.last_name].filter(Boolean).join(' '));
 }
 
+/**
+ * The kinds of phone, email and address that WhatsApp's contact object (whose shape the interface
+ * takes) uses are shown in the widget's language. Any other kind is the business's own word and is
+ * shown as written.
+ */
+const CONTACT_TYPES = ['CELL', 'MAIN', 'IPHONE', 'HOME', 'WORK'] as const;
+
+function typed(value: string, type: string | undefined, r: RenderContext): string {
+  const kind = plainName(type);
+  if (!kind) return value;
+  const key = kind.toUpperCase() as (typeof CONTACT_TYPES)[number];
+  return `${value} (${CONTACT_TYPES.includes(key) ? r.t(`contactType${key}`) : kind})`;
+}
+
 export function renderContacts(contacts: BotContact[], r: RenderContext): TemplateResult {
   return html`${contacts.map(
     (c) =>
@@ -94,21 +108,22 @@ export function renderContacts(contacts: BotContact[], r: RenderContext): Templa
           <span class="card__title" dir="auto">${contactName(c) || r.t('contact')}</span>
           ${(c.phones ?? []).map((p) => {
             const href = telHref(p.phone);
-            const label = p.type ? `${p.phone ?? ''} (${p.type})` : (p.phone ?? '');
+            const label = typed(p.phone ?? '', p.type, r);
             return href
               ? html`<a class="card__link" href=${href}>${label}</a>`
               : html`<span class="card__secondary">${label}</span>`;
           })}
           ${(c.emails ?? []).map((e) => {
             const href = mailtoHref(e.email);
+            const label = typed(e.email ?? '', e.type, r);
             return href
-              ? html`<a class="card__link" href=${href}>${e.email}</a>`
-              : html`<span class="card__secondary">${e.email ?? ''}</span>`;
+              ? html`<a class="card__link" href=${href}>${label}</a>`
+              : html`<span class="card__secondary">${label}</span>`;
           })}
           ${(c.addresses ?? []).map(
             (a) =>
               html`<span class="card__secondary"
-                >${[a.street, a.city, a.state, a.zip, a.country].filter(Boolean).join(', ')}</span
+                >${typed([a.street, a.city, a.state, a.zip, a.country].filter(Boolean).join(', '), a.type, r)}</span
               >`,
           )}
         </span>

@@ -266,6 +266,43 @@ describe('<charla-message> bot variants', () => {
     expect(q.getByText('Gran Vía 1, Madrid, España')).toBeTruthy();
   });
 
+  it('contact card: the known kinds of phone, email and address in the widget’s language, others as written', async () => {
+    const card = msg({
+      text: '',
+      interactive: {
+        kind: 'contacts',
+        contacts: [
+          {
+            name: { formatted_name: 'Tienda' },
+            phones: [
+              { phone: '+34911222333', type: 'WORK' },
+              { phone: '+34600111222', type: 'cell' },
+              { phone: '+34600111333', type: 'Oficina Madrid' },
+              { phone: '+34600111444' },
+            ],
+            emails: [{ email: 'casa@example.com', type: 'HOME' }],
+            addresses: [{ street: 'Gran Vía 1', city: 'Madrid', type: 'WORK' }],
+          },
+        ],
+      },
+    });
+    const texts = (root: Element) =>
+      [...root.querySelectorAll('.card__link, .card__secondary')].map((e) => e.textContent);
+    const es = await show(card);
+    expect(texts(es.shadow)).toEqual([
+      '+34911222333 (Trabajo)',
+      '+34600111222 (Móvil)',
+      '+34600111333 (Oficina Madrid)',
+      '+34600111444',
+      'casa@example.com (Casa)',
+      'Gran Vía 1, Madrid (Trabajo)',
+    ]);
+    expect(es.shadow.textContent).not.toMatch(/WORK|CELL|HOME/);
+    document.body.replaceChildren();
+    const en = await show(card, { language: 'en' });
+    expect(texts(en.shadow).slice(0, 2)).toEqual(['+34911222333 (Work)', '+34600111222 (Mobile)']);
+  });
+
   it("contact card: the service's summary line (for previews) is not shown above the card as well", async () => {
     const { shadow } = await show(
       msg({
