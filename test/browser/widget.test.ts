@@ -151,6 +151,62 @@ describe('<charla-widget> layout', () => {
     expect(getComputedStyle(panelOf(widget)).borderTopLeftRadius).toBe('16px');
   });
 
+  it('shows the whole unread badge on the launcher, enabled and disabled, with no scrollbar in the circle', async () => {
+    await page.viewport(1280, 800);
+    const f = makeContext({ ui: { open: false } });
+    f.stores.$unreadTotal.set(3);
+    const widget = await mountWidget(f);
+    for (const [unread, disabled] of [
+      [3, false],
+      [120, false],
+      [3, true],
+    ] as const) {
+      f.stores.$unreadTotal.set(unread);
+      f.stores.$ui.set({ ...f.stores.$ui.get(), launcherDisabled: disabled });
+      await widget.updateComplete;
+      await nextFrame();
+      const launcher = launcherOf(widget);
+      const badge = widget.shadowRoot!.querySelector<HTMLElement>('[part=badge]')!;
+      const b = badge.getBoundingClientRect();
+      const l = launcher.getBoundingClientRect();
+      // It sticks out of the circle (top right): the edges outside the launcher's box must still be the badge.
+      expect(b.top).toBeLessThan(l.top);
+      expect(b.right).toBeGreaterThan(l.right);
+      const cx = b.left + b.width / 2;
+      const cy = b.top + b.height / 2;
+      for (const [x, y] of [
+        [cx, b.top + 1],
+        [b.right - 1, cy],
+        [cx, cy],
+      ] as const) {
+        expect(widget.shadowRoot!.elementFromPoint(x, y), `badge at ${x},${y} (${unread})`).toBe(badge);
+      }
+      // Not a scroll container (the popover's own overflow: auto drew a scrollbar in the circle at DPR 1).
+      expect(getComputedStyle(launcher).overflow).toBe('visible');
+    }
+  });
+
+  it('the loader’s launcher (before the full widget) has nothing to scroll either', async () => {
+    await page.viewport(1280, 800);
+    const { boot } = await import('../../src/widget/boot.ts');
+    const script = document.createElement('script');
+    script.src = `${location.origin}/charla.js`;
+    script.dataset['apiKey'] = 'k';
+    script.dataset['init'] = 'true';
+    try {
+      boot(script, () => new Promise(() => undefined), '0');
+      const button = await waitFor(
+        () => document.querySelector('charla-loader')?.shadowRoot?.querySelector('button'),
+        'the loader’s launcher',
+      );
+      expect(button.matches(':popover-open')).toBe(true);
+      expect(button.scrollWidth).toBe(button.clientWidth);
+      expect(button.scrollHeight).toBe(button.clientHeight);
+    } finally {
+      delete (window as { Charla?: unknown }).Charla;
+    }
+  });
+
   it('follows theme.position', async () => {
     await page.viewport(1280, 800);
     const f = makeContext({ ui: { open: true }, config: { theme: { position: 'tl' } } });

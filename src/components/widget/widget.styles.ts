@@ -8,11 +8,15 @@ export const styles = css`
     --_launcher: 56px;
     --_gap: 12px;
   }
-  /* Both are manual popovers in the top layer (inset and margin undo the browser's popover centring). */
+  /*
+   * Both are manual popovers in the top layer (inset and margin undo the browser's popover centring;
+   * overflow its auto, which clipped the badge to the circle and put a scrollbar in it).
+   */
   .launcher {
     position: fixed;
     inset: auto;
     margin: 0;
+    overflow: visible;
     z-index: var(--charla-z-index, 2147483000);
     bottom: var(--_edge);
     right: calc(var(--_edge) + var(--_shift, 0px));
