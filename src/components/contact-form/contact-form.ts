@@ -66,13 +66,19 @@ export class CharlaContactForm extends LitElement {
     this.renderRoot.querySelector('button')?.focus();
   }
 
-  /** The field the error is about is marked invalid and given focus, so the error is not only heard. */
+  /**
+   * The field the error is about is marked invalid, described by the error (read again whenever
+   * the field is reached, not only once by the alert) and given focus.
+   */
   async #fail(message: string, field?: string): Promise<void> {
     this.error = message;
     await this.updateComplete;
     for (const input of this.renderRoot.querySelectorAll('input')) {
-      input.setAttribute('aria-invalid', String(input.name === field));
-      if (input.name === field) input.focus();
+      const invalid = input.name === field;
+      input.setAttribute('aria-invalid', String(invalid));
+      if (invalid) input.setAttribute('aria-describedby', 'error');
+      else input.removeAttribute('aria-describedby');
+      if (invalid) input.focus();
     }
   }
 
@@ -94,7 +100,7 @@ export class CharlaContactForm extends LitElement {
       <label
         >${t('email')}<input name="email" type="email" autocomplete="email" maxlength="254" ?disabled=${off}
       /></label>
-      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+      ${this.error ? html`<p class="error" id="error" role="alert">${this.error}</p>` : nothing}
       <button type="submit" class="pill-button" ?disabled=${off}>${t('submit')}</button>
     </form>`;
   }

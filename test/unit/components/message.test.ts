@@ -389,12 +389,23 @@ describe('<charla-message> bot variants', () => {
     expect(phone.getAttribute('aria-invalid')).toBe('true');
     expect(email.getAttribute('aria-invalid')).toBe('false');
     expect(form.shadowRoot!.activeElement).toBe(phone);
+    // The error is the invalid field's description, and only that field's.
+    const description = (input: HTMLInputElement) =>
+      (input.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => form.shadowRoot!.getElementById(id)?.textContent ?? '')
+        .join(' ')
+        .trim();
+    expect(description(phone)).toBe('Escribe un teléfono válido.');
+    expect(email.hasAttribute('aria-describedby')).toBe(false);
     phone.value = '+34 600 111 222';
     fq.getByRole('button', { name: 'Enviar datos' }).click();
     await settle(form);
     expect(email.getAttribute('aria-invalid')).toBe('true');
     expect(phone.getAttribute('aria-invalid')).toBe('false');
     expect(form.shadowRoot!.activeElement).toBe(email);
+    expect(description(email)).toBe('Escribe un correo electrónico válido.');
+    expect(phone.hasAttribute('aria-describedby')).toBe(false);
   });
 
   it('contact_info_request already answered: the confirmation, not the form (rows are made anew in a virtual list)', async () => {
