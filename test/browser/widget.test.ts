@@ -94,6 +94,31 @@ describe('<charla-widget> focus and keyboard', () => {
   });
 });
 
+describe('<charla-widget> language of its parts (WCAG 3.1.2)', () => {
+  afterEach(() => document.documentElement.removeAttribute('lang'));
+
+  it('reads in the widget’s language whatever the page’s, left to right, and follows a change', async () => {
+    document.documentElement.lang = 'es';
+    const f = makeContext({ ui: { open: true } });
+    f.stores.$language.set('en');
+    const widget = await mountWidget(f);
+    const textarea = await waitFor(
+      () => deep(widget, 'charla-chat', 'charla-composer', 'textarea'),
+      'the composer',
+    );
+    for (const el of [textarea, launcherOf(widget), panelOf(widget)]) {
+      expect(el.matches(':lang(en)'), el.localName).toBe(true);
+      expect(el.matches(':dir(ltr)'), el.localName).toBe(true);
+    }
+    expect(widget.getAttribute('dir')).toBe('ltr');
+    document.documentElement.lang = 'en';
+    f.stores.$language.set('es');
+    await widget.updateComplete;
+    expect(textarea.matches(':lang(es)')).toBe(true);
+    expect(launcherOf(widget).matches(':lang(es)')).toBe(true);
+  });
+});
+
 describe('<charla-widget> layout', () => {
   it('puts two widgets in the same corner side by side, each panel above its own launcher', async () => {
     await page.viewport(1280, 800);

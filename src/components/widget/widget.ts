@@ -77,6 +77,9 @@ export class CharlaWidget extends LitElement {
 
   override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('context')) this.#stores.use(this.context);
+    // The widget's language, not the page's: English text on a Spanish page is read as English (WCAG 3.1.2).
+    this.lang = this.#stores.get('$language') ?? 'es';
+    this.dir = 'ltr';
     this.#applyTheme();
     const open = this.#stores.get('$ui')?.open ?? false;
     const shown = this.#content();
