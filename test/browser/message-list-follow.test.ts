@@ -242,3 +242,76 @@ describe('<charla-message-list> following new messages', () => {
     expect(l.saw(), 'new messages button shown').toBe(false);
   });
 });
+
+/** The demo bot's menu: ten options, far taller than a small panel's list. */
+function menu(id: string, fields: Record<string, unknown> = {}): Message {
+  const options = Array.from({ length: 10 }, (_, i) => ({
+    type: 'postback',
+    title: `Opción ${i + 1}`,
+    description: 'Una descripción de la opción',
+    payload: { i },
+    order: i + 1,
+  }));
+  return live(id, { text: '¿En qué te ayudo?', options, ...fields });
+}
+
+describe('<charla-message-list> receiving a message taller than the view', () => {
+  for (const [width, height] of [
+    [320, 256],
+    [1280, 800],
+  ] as const) {
+    it(`at ${width}x${height}, shows someone else's tall message from its start and stops following`, async () => {
+      await page.viewport(width, height);
+      const l = await mountAtBottom(manyMessages(60));
+      /** The row's top edge, relative to the top of the view. */
+      const top = (id: string) =>
+        l.row(id)!.getBoundingClientRect().top - l.scroller.getBoundingClientRect().top;
+      // A short one from someone else still lands at the bottom.
+      l.append(live('short', { text: 'Corto' }));
+      await waitFor(() => l.inView('short') && l.atBottom(), 'short row at the bottom');
+
+      l.append(menu('menu'));
+      await waitFor(() => l.row('menu'), 'menu row');
+      await settle();
+      expect(l.row('menu')!.getBoundingClientRect().height, 'taller than the view').toBeGreaterThan(
+        l.scroller.clientHeight + 40,
+      );
+      expect(Math.abs(top('menu')), 'the menu starts at the top of the view').toBeLessThanOrEqual(1);
+      expect(l.atBottom()).toBe(false);
+      expect(l.button()).toBeNull();
+
+      // No longer following: the next message waits behind the button, the menu stays where it is
+      // (the scroll offset itself may change as the layout re-estimates the rows above).
+      l.append(live('next', { text: 'Otra cosa' }));
+      const jump = await waitFor(l.button, 'new messages button');
+      expect(jump.textContent).toContain('(1)');
+      await settle();
+      expect(Math.abs(top('menu')), 'the menu still starts at the top of the view').toBeLessThanOrEqual(1);
+      expect(l.inView('next')).toBe(false);
+
+      // Scrolling down to the end follows again, as usual.
+      l.scroller.dispatchEvent(new WheelEvent('wheel', { deltaY: 4000, bubbles: true }));
+      l.scroller.scrollBy(0, 4000);
+      await waitFor(() => !l.button() && l.atBottom(), 'following again at the end');
+      l.append(live('followed'));
+      await waitFor(() => l.inView('followed') && l.atBottom(), 'followed row at the bottom');
+      await settle();
+      expect(l.atBottom()).toBe(true);
+      expect(l.button()).toBeNull();
+    });
+  }
+
+  it("keeps the user's own tall message at the bottom, and the end of a short reply after it", async () => {
+    await page.viewport(320, 256);
+    const l = await mountAtBottom(manyMessages(60));
+    l.append(msg({ id: 'mine', text: LONG.repeat(2), timestamp: Date.now(), senderId: 'me', by: 'user' }));
+    await waitFor(() => l.inView('mine') && l.atBottom(), 'own tall row at the bottom');
+    await settle();
+    expect(l.atBottom()).toBe(true);
+    l.append(live('reply', { text: 'Vale' }));
+    await waitFor(() => l.inView('reply') && l.atBottom(), 'short reply at the bottom');
+    await settle();
+    expect(l.atBottom()).toBe(true);
+    expect(l.saw(), 'new messages button shown').toBe(false);
+  });
+});

@@ -9,7 +9,7 @@ import { base } from '../../styles/base.ts';
 import type { WidgetContext } from '../../widget/context.ts';
 import { formatDay, messageDate, plainName, roomName, summarize } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
-import { chatLayout } from './chat-layout.ts';
+import { AT_BOTTOM_PX, chatLayout } from './chat-layout.ts';
 import { isAnswered, isOwn, rowInfo } from './items.ts';
 import { styles as messageStyles } from '../message/message.styles.ts';
 import { styles } from './message-list.styles.ts';
@@ -25,15 +25,13 @@ type Anchor = { mode: 'bottom' } | { mode: 'item'; key: string } | { mode: 'free
  * @lit-labs/virtualizer 2.1; a version that ignores it only falls back to the default).
  * Fewer live rows make each scrolled frame cheaper (the virtualizer walks and measures them all).
  */
-const OVERHANG = { _overhang: 500 } as Record<string, unknown>;
+const OVERHANG = 500;
 
 /** Clock difference tolerated between the service and this browser when telling live messages from history. */
 const LIVE_SKEW_MS = 60_000;
 
 /** Older history is asked for when one of the first rows shows. */
 const TOP_ROWS = 2;
-/** How far above the end of the content the view may be and still count as at the bottom, in pixels. */
-const AT_BOTTOM_PX = 32;
 const ANNOUNCEMENTS_KEPT = 10;
 
 /**
@@ -83,6 +81,20 @@ export class CharlaMessageList extends LitElement {
   #lastScrollTop = 0;
   /** Following the bottom, but the layout dropped its pin (the user nudged the view within reach of the end). */
   #pinDropped = false;
+  /** Others' messages that arrived while following the bottom, for the layout to measure (once). */
+  #arrivals: Message[] = [];
+  /**
+   * The layout's fixed configuration. An arrival too tall for the view is shown from its start
+   * (the layout pins it there): the list holds that row, as it holds a row while history pages
+   * in, and stops following; scrolling down to the end follows again.
+   */
+  readonly #layoutExtra: Record<string, unknown> = {
+    _overhang: OVERHANG,
+    _onStart: (item: Message) => {
+      if (this.anchor.mode === 'bottom' && this.#items.lastIndexOf(item) >= 0)
+        this.#setAnchor({ mode: 'item', key: String(item.id) });
+    },
+  };
 
   /**
    * A burst of arrivals (each in its own task) renders once per frame instead of once per
@@ -165,7 +177,8 @@ export class CharlaMessageList extends LitElement {
       }));
       this.announcements = [...this.announcements, ...next].slice(-ANNOUNCEMENTS_KEPT);
     }
-    if (this.anchor.mode !== 'bottom') {
+    if (this.anchor.mode === 'bottom') this.#arrivals = incoming;
+    else {
       // The user's own message brings the view down; others' wait behind the button.
       if (fresh.some((m) => isOwn(m, userId))) this.anchor = { mode: 'bottom' };
       else this.unseenBelow += incoming.length;
@@ -297,13 +310,19 @@ export class CharlaMessageList extends LitElement {
    */
   #layout() {
     this.#pinDropped = false;
-    if (this.anchor.mode === 'bottom' && this.#items.length)
-      return chatLayout({ index: this.#items.length - 1, block: 'end' }, OVERHANG);
+    const extra = this.#layoutExtra;
+    if (this.anchor.mode === 'bottom' && this.#items.length) {
+      // Handed over once: a later render without arrivals leaves the layout's own list alone.
+      const arrivals = this.#arrivals.length ? { ...extra, _arrivals: this.#arrivals } : extra;
+      this.#arrivals = [];
+      return chatLayout({ index: this.#items.length - 1, block: 'end' }, arrivals);
+    }
+    this.#arrivals = [];
     if (this.anchor.mode === 'item') {
       const index = findIndexFromEnd(this.#items, this.anchor.key);
-      if (index >= 0) return chatLayout({ index, block: 'start' }, OVERHANG);
+      if (index >= 0) return chatLayout({ index, block: 'start' }, extra);
     }
-    return chatLayout(null, OVERHANG);
+    return chatLayout(null, extra);
   }
 
   #renderItem(
