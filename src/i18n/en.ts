@@ -34,7 +34,7 @@ export const en: Catalogue = {
   statusDELIVERED_USER: 'Read',
   statusFAILED: 'Not sent',
   retry: 'Retry',
-  messagePlaceholder: 'Write a message…',
+  messagePlaceholder: 'Message',
   messageLabel: 'Message',
   send: 'Send',
   attach: 'Attach an image or document',

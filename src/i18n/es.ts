@@ -32,7 +32,7 @@ export const es = {
   statusDELIVERED_USER: 'Leído',
   statusFAILED: 'No enviado',
   retry: 'Reintentar',
-  messagePlaceholder: 'Escribe un mensaje…',
+  messagePlaceholder: 'Mensaje',
   messageLabel: 'Mensaje',
   send: 'Enviar',
   attach: 'Adjuntar imagen o documento',

@@ -205,6 +205,9 @@ export class CharlaComposer extends LitElement {
     // A failed upload leaves the store: the notice names it, with a retry.
     const uploads = this.#stores.get('$uploads') ?? [];
     const canSend = !off && this.text.trim().length > 0;
+    // While a voice note records, the bar is about it (stop, discard): attaching or sharing a
+    // location then would send in its middle, and at 320 px its buttons leave the field no room.
+    const recording = this.#recorder.recording;
     return html`
       ${
         this.notice
@@ -253,6 +256,7 @@ export class CharlaComposer extends LitElement {
           part="attach-button"
           aria-label=${this.#t('attach')}
           ?disabled=${off}
+          ?hidden=${recording}
           @click=${this.#handleAttachClick}
         >
           ${icons.attach()}
@@ -263,6 +267,7 @@ export class CharlaComposer extends LitElement {
           part="location-button"
           aria-label=${this.#t('shareLocation')}
           ?disabled=${off}
+          ?hidden=${recording}
           @click=${this.#handleLocationClick}
         >
           ${icons.location()}
