@@ -95,7 +95,8 @@ describe('<charla-widget> focus and keyboard', () => {
 });
 
 describe('<charla-widget> language of its parts (WCAG 3.1.2)', () => {
-  afterEach(() => document.documentElement.removeAttribute('lang'));
+  const pageLang = document.documentElement.lang;
+  afterEach(() => (document.documentElement.lang = pageLang));
 
   it('reads in the widget’s language whatever the page’s, left to right, and follows a change', async () => {
     document.documentElement.lang = 'es';
