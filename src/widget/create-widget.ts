@@ -34,20 +34,17 @@ export function createWidget(options: WidgetOptions): WidgetInstance {
     const element = document.createElement(widgetTag) as HTMLElement & {
       context?: unknown;
       defaultPosition?: unknown;
+      focusOnStart?: boolean;
     };
     // The script tag's data-position, until the configuration arrives (the loader's launcher sat there too).
     element.defaultPosition = (options as { position?: unknown }).position;
+    // The loader's launcher, which this one replaces, had the keyboard's focus: it moves here (into the
+    // panel when a click on it opened the widget), unless something else took it meanwhile.
+    element.focusOnStart = document.activeElement?.localName === 'charla-loader';
     element.context = instance.context;
     instance.element = element;
     instance.core.element = element;
     container.appendChild(element);
-    // The loader's launcher, which this one replaces, had the keyboard's focus: it moves here
-    // (unless something else took it meanwhile).
-    if (document.activeElement?.localName === 'charla-loader')
-      void (element as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete.then(() => {
-        if (document.activeElement === document.body)
-          element.shadowRoot?.querySelector<HTMLElement>('[part=launcher]')?.focus();
-      });
   }
   if (typeof window !== 'undefined' && typeof window.addEventListener === 'function') {
     const online = () => instance.core.reconnectNow();

@@ -336,6 +336,17 @@ describe('focus stays on the host page', () => {
     expect(document.activeElement).toBe(outside);
   });
 
+  it('when the page opens the widget before its first render (a queued open() of the script tag)', async () => {
+    const outside = document.createElement('input');
+    document.body.append(outside);
+    outside.focus();
+    // Open already when the element first renders: there is no launcher yet that could have had focus.
+    const widget = await mountWidget(makeContext({ ui: { open: true } }));
+    await waitFor(() => deep(widget, 'charla-chat', 'charla-composer', 'textarea'), 'composer');
+    for (let i = 0; i < 5; i++) await nextFrame();
+    expect(document.activeElement).toBe(outside);
+  });
+
   it('when the connection comes back after a failure', async () => {
     const f = makeContext({ ui: { open: true } });
     const config = f.stores.$config.get();

@@ -7,10 +7,25 @@
  * (or its CMS) that repeats the snippet gets one widget, not two launchers.
  */
 import { describe, expect, it } from 'vitest';
-import { enterBotConversation, messagesRegion, need, openPage } from './helpers.ts';
+import { enterBotConversation, messageInput, messagesRegion, need, openPage, panel } from './helpers.ts';
 import { firstWidgetReady, hostileSite, shopPage, themedWidget } from './host-page-site.ts';
 
 const site = hostileSite();
+
+/** The shop page with its widget, whose full bundle is held back until `release()`. */
+async function shopWithBundleHeld(name: string) {
+  const key = await themedWidget(site.service);
+  const url = site.page(name, shopPage(site.service, key));
+  const { page, context } = await openPage(site.browser, 'about:blank');
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/charla.iife.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(url);
+  return { page, context, release };
+}
 
 describe('journey: the script tag written as a module', () => {
   it('boots the widget from its own data-* attributes, and the conversation works', async () => {
@@ -49,17 +64,8 @@ describe('journey: the script tag written as a module', () => {
   });
 
   it('keyboard focus on the loader’s launcher moves to the full widget’s launcher that replaces it', async () => {
-    const key = await themedWidget(site.service);
-    const url = site.page('focus-handover', shopPage(site.service, key));
-    const { page, context } = await openPage(site.browser, 'about:blank');
     // The full bundle waits until the loader's launcher has the focus (it comes when the browser is idle).
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    await page.route('**/charla.iife.js', async (route) => {
-      await held;
-      await route.continue();
-    });
-    await page.goto(url);
+    const { page, context, release } = await shopWithBundleHeld('focus-handover');
     await page.locator('charla-loader').getByRole('button').focus();
     release();
     await firstWidgetReady(page);
@@ -76,6 +82,41 @@ describe('journey: the script tag written as a module', () => {
       };
     });
     expect(focused).toEqual({ host: 'charla-widget', inside: 'launcher' });
+    await context.close();
+  });
+
+  it('a click on the loader’s launcher opens the widget once it is there, with focus in its panel', async () => {
+    const { page, context, release } = await shopWithBundleHeld('click-handover');
+    await page.locator('charla-loader').getByRole('button').click();
+    release();
+    await firstWidgetReady(page);
+    await need(panel(page), 'the panel the click asked for');
+    await page.waitForFunction(() => {
+      const root = document.querySelector('charla-widget')?.shadowRoot;
+      return !!root?.activeElement?.closest('.panel');
+    });
+    await context.close();
+  });
+
+  it('a page’s open() queued before the bundle arrives opens the panel and leaves focus on the page', async () => {
+    const key = await themedWidget(site.service);
+    const html = shopPage(site.service, key)
+      .replace('<button id="buy"', '<input id="q" aria-label="Buscar"><button id="buy"')
+      .replace(
+        '</body>',
+        `<script>document.getElementById('q').focus(); Charla.widgets[0].open();</script></body>`,
+      );
+    const { page, context } = await openPage(site.browser, site.page('queued-open', html));
+    await firstWidgetReady(page);
+    await need(panel(page), 'the panel the page opened');
+    const input = messageInput(page);
+    await need(input, 'the composer');
+    // Until the view has rendered and settled: whatever would take focus has done it by then.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('q');
+    await page.keyboard.type('pan');
+    expect(await page.locator('#q').inputValue()).toBe('pan');
+    expect(await input.inputValue()).toBe('');
     await context.close();
   });
 });

@@ -47,6 +47,8 @@ export class CharlaWidget extends LitElement {
   @property({ reflect: true }) position = 'bottom-right';
   /** Where it sits until the configuration gives a theme.position: the script tag's data-position. */
   defaultPosition?: string;
+  /** The loader's launcher, which this element replaces, had the focus: its launcher (or its open panel) takes it. */
+  focusOnStart = false;
 
   get #launcher(): HTMLButtonElement | null {
     return this.renderRoot?.querySelector<HTMLButtonElement>('.launcher') ?? null;
@@ -88,7 +90,10 @@ export class CharlaWidget extends LitElement {
       this.#returnFocus ||= this.#hasFocus;
     }
     if (!this.#wasOpen && open) {
-      this.#focusPanel = this.shadowRoot?.activeElement === this.#launcher && this.#launcher !== undefined;
+      // Opened from the launcher (a click sets it as well); a call from the page leaves focus on the page,
+      // also before the first render, when there is no launcher yet (a queued open() of the script tag).
+      const launcher = this.#launcher;
+      this.#focusPanel = !!launcher && this.shadowRoot?.activeElement === launcher;
     } else if (open && shown !== this.#shown) {
       // The view that held focus is about to go away (a room chosen, Back, Add people, a retry):
       // focus follows into what replaces it, unless it was on the host page (a facade call).
@@ -127,8 +132,15 @@ export class CharlaWidget extends LitElement {
     } catch {
       // No popover API (a fixed launcher, stacked by --charla-z-index), or not rendered yet.
     }
-    top(this.#panel, this.#stores.get('$ui')?.open);
+    const open = this.#stores.get('$ui')?.open;
+    top(this.#panel, open);
     if (changed.has('position')) this.#placeBesideOthers();
+    // Unless something else took the focus since the loader's launcher went (a click on it opened the panel).
+    if (this.focusOnStart && document.activeElement === document.body) {
+      if (open) this.#focusPanel = true;
+      else this.#launcher?.focus();
+    }
+    this.focusOnStart = false;
     if (this.#returnFocus) {
       this.#returnFocus = false;
       this.#launcher?.focus();
