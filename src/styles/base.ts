@@ -98,8 +98,8 @@ export const base = css`
     opacity: 0.45;
   }
   .pill-button {
-    padding: 8px 16px;
-    border: 0;
+    padding: 6.5px 14.5px;
+    border: 1.5px solid var(--charla-color-primary-edge, #2563eb);
     border-radius: 999px;
     background: var(--charla-color-primary, #2563eb);
     color: var(--charla-color-on-primary, #fff);
@@ -174,6 +174,8 @@ export const tokens = css`
     direction: ltr;
     --charla-color-primary: #2563eb;
     --charla-color-on-primary: #ffffff;
+    /* The brand colour as the edge of a control, 3:1 against the surface (theme.ts's edgeOn). */
+    --charla-color-primary-edge: var(--_edge-light, var(--charla-color-primary));
     --charla-color-surface: #ffffff;
     --charla-color-surface-alt: #f6f7f9;
     --charla-color-text: #1f2328;
@@ -193,6 +195,7 @@ export const tokens = css`
     :host([color-scheme='auto']) {
       color-scheme: dark;
       --charla-color-surface: #16181c;
+      --charla-color-primary-edge: var(--_edge-dark, var(--charla-color-primary));
       --charla-color-surface-alt: #1f2227;
       --charla-color-text: #eceef1;
       --charla-color-muted: #a7aeb8;

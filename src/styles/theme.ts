@@ -55,6 +55,31 @@ export function textOn(background: string): string {
   return contrast(background, '#ffffff') >= contrast(background, '#000000') ? '#ffffff' : '#000000';
 }
 
+/** The light and dark schemes' surfaces that controls sit on, the darker of the light pair and the lighter of the dark. */
+const LIGHT_SURFACE = '#f6f7f9';
+const DARK_SURFACE = '#1f2227';
+
+/**
+ * A colour for control edges (WCAG 1.4.11): the given colour when it stands 3:1 against the
+ * surface, else the first of its mixes towards black (on a light surface) or white (on a dark
+ * one) that does. The brand colour keeps its hue: a light yellow's edge is a dark olive.
+ */
+export function edgeOn(color: string, surface: string): string {
+  const towards = contrast(surface, '#000000') >= contrast(surface, '#ffffff') ? 0 : 1;
+  const rgb = channels(color);
+  for (let step = 0; step <= 20; step++) {
+    const edge = `#${rgb
+      .map((c) =>
+        Math.round((c + (towards - c) * (step / 20)) * 255)
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')}`;
+    if (contrast(edge, surface) >= 3) return edge;
+  }
+  return towards ? '#ffffff' : '#000000';
+}
+
 const FONT_NAME = /^[A-Za-z0-9 _-]{1,100}$/;
 export function safeFontName(value: unknown): string | null {
   return typeof value === 'string' && FONT_NAME.test(value.trim()) ? value.trim() : null;
@@ -78,6 +103,9 @@ export function themeProperties(theme: Record<string, unknown> | null | undefine
   if (primary) {
     out['--charla-color-primary'] = primary;
     out['--charla-color-on-primary'] = textOn(primary);
+    // base.ts's tokens pick one of these for --charla-color-primary-edge by colour scheme.
+    out['--_edge-light'] = edgeOn(primary, LIGHT_SURFACE);
+    out['--_edge-dark'] = edgeOn(primary, DARK_SURFACE);
   }
   const font = theme['font'];
   const name =

@@ -49,6 +49,17 @@ export const styles = css`
   .send {
     background: var(--charla-color-primary, #2563eb);
     color: var(--charla-color-on-primary, #fff);
+    border: 1.5px solid var(--charla-color-primary-edge, #2563eb);
+  }
+  /* Faded, not transparent: a light brand colour at 45 % opacity was no shape at all; the edge stays. */
+  .send:disabled {
+    opacity: 1;
+    background: color-mix(
+      in srgb,
+      var(--charla-color-primary, #2563eb) 45%,
+      var(--charla-color-surface, #fff)
+    );
+    color: color-mix(in srgb, var(--charla-color-on-primary, #fff) 45%, var(--charla-color-surface, #fff));
   }
   .send:hover:not(:disabled) {
     background: var(--charla-color-primary, #2563eb);

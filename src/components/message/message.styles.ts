@@ -249,7 +249,7 @@ export const styles = css`
     align-items: flex-start;
     width: 100%;
     padding: 8px 12px;
-    border: 1.5px solid var(--charla-color-primary, #2563eb);
+    border: 1.5px solid var(--charla-color-primary-edge, #2563eb);
     border-radius: 10px;
     background: var(--charla-color-surface, #fff);
     color: var(--charla-color-link, #1d4ed8);
@@ -281,7 +281,7 @@ export const styles = css`
     align-items: center;
     gap: 6px;
     padding: 6px 12px;
-    border: 1.5px solid var(--charla-color-primary, #2563eb);
+    border: 1.5px solid var(--charla-color-primary-edge, #2563eb);
     border-radius: 999px;
     background: var(--charla-color-surface, #fff);
     color: var(--charla-color-link, #1d4ed8);
