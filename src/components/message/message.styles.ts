@@ -232,6 +232,8 @@ export const styles = css`
     gap: 6px;
   }
   .message-header {
+    max-width: 82%;
+    overflow-wrap: anywhere;
     margin: 0 4px 4px;
     font-size: 14px;
     font-weight: 600;
