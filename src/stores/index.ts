@@ -102,14 +102,23 @@ export function createStores(language: Language = 'es'): StoreSet {
     $unreadTotal,
   };
   const host: HostStores = {
-    $connection: read.$connection,
-    $open,
-    $currentRoomId: read.$currentRoomId,
-    $rooms: read.$rooms,
-    $unreadByRoom: read.$unreadByRoom,
-    $unreadTotal,
+    $connection: readOnly(read.$connection),
+    $open: readOnly($open),
+    $currentRoomId: readOnly(read.$currentRoomId),
+    $rooms: readOnly(read.$rooms),
+    $unreadByRoom: readOnly(read.$unreadByRoom),
+    $unreadTotal: readOnly($unreadTotal),
   };
   return { w, read, host };
+}
+
+/**
+ * A host's view of a store: the store itself (values, get, listen, subscribe) without set, so a
+ * host cannot write what the widget shows and its other subscribers read (computed stores have a
+ * set too). The store's methods close over the store, so they work from the view.
+ */
+function readOnly<T>(store: ReadableAtom<T>): ReadableAtom<T> {
+  return Object.create(store, { set: {} }) as ReadableAtom<T>;
 }
 
 /** Patches the UI state; returns false when nothing changed. */

@@ -5,6 +5,7 @@
  * service tests cover the live side).
  */
 import { randomUUID } from 'node:crypto';
+import { computed } from 'nanostores';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorBody } from '../../../types/errors.ts';
 import type { Message, Room } from '../../../types/index.ts';
@@ -218,6 +219,40 @@ describe('events', () => {
     const { fetchFn } = service();
     const w = widget(fetchFn);
     expect(() => w.on('nope' as 'open', () => {})).toThrow(CharlaError);
+  });
+});
+
+describe('stores for the host', () => {
+  it('cannot be written by the host, and follow the widget', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    const names = ['$connection', '$open', '$currentRoomId', '$rooms', '$unreadByRoom', '$unreadTotal'];
+    expect(Object.keys(w.stores).sort()).toEqual(names.sort());
+    for (const [name, store] of Object.entries(w.stores))
+      expect((store as { set?: unknown }).set, `${name}.set`).toBeUndefined();
+    // @ts-expect-error: the host's stores have no set
+    expect(() => w.stores.$open.set(false)).toThrow(TypeError);
+
+    const open: boolean[] = [];
+    const off = w.stores.$open.subscribe((v) => open.push(v));
+    const totals: number[] = [];
+    w.stores.$unreadTotal.listen((n) => totals.push(n));
+    w.open();
+    w.close();
+    w.core.stores.w.$unreadByRoom.set({ r1: 2, r2: 1 });
+    w.core.stores.w.$connection.set('offline');
+    expect(open).toEqual([false, true, false]);
+    expect(totals).toEqual([3]);
+    expect(w.stores.$unreadTotal.get()).toBe(3);
+    expect(w.stores.$unreadByRoom.get()).toEqual({ r1: 2, r2: 1 });
+    expect(w.stores.$connection.get()).toBe('offline');
+    off();
+    // Still nanostores: a host's computed store follows them.
+    const anyUnread = computed(w.stores.$unreadTotal, (n) => n > 0);
+    const seen: boolean[] = [];
+    anyUnread.subscribe((v) => seen.push(v));
+    w.core.stores.w.$unreadByRoom.set({});
+    expect(seen).toEqual([true, false]);
   });
 });
 
