@@ -3,8 +3,10 @@ import type { Catalogue } from './es.ts';
 /** English. */
 export const en: Catalogue = {
   openChat: 'Open chat',
-  openChatUnread: 'Open chat, {count} unread messages',
+  openChatUnread: 'Open chat, {count} unread message|Open chat, {count} unread messages',
   launcherDisabled: 'Chat unavailable',
+  launcherDisabledUnread:
+    'Chat unavailable, {count} unread message|Chat unavailable, {count} unread messages',
   closeChat: 'Close chat',
   chat: 'Chat',
   back: 'Back',
@@ -21,7 +23,7 @@ export const en: Catalogue = {
   roomContacts: 'Add to the conversation',
   conversation: 'Conversation',
   groupConversation: 'Group conversation',
-  members: '{count} members',
+  members: '{count} member|{count} members',
   messages: 'Messages',
   newMessages: 'New messages',
   loadingOlder: 'Loading earlier messages…',

@@ -1,8 +1,13 @@
-/** Spanish, the default catalogue. Every user-visible string of the widget lives here. */
+/**
+ * Spanish, the default catalogue. Every user-visible string of the widget lives here. A string
+ * with a `{count}` may give two forms, `one|other` (see translate in index.ts).
+ */
 export const es = {
   openChat: 'Abrir chat',
-  openChatUnread: 'Abrir chat, {count} mensajes sin leer',
+  openChatUnread: 'Abrir chat, {count} mensaje sin leer|Abrir chat, {count} mensajes sin leer',
   launcherDisabled: 'Chat no disponible',
+  launcherDisabledUnread:
+    'Chat no disponible, {count} mensaje sin leer|Chat no disponible, {count} mensajes sin leer',
   closeChat: 'Cerrar chat',
   chat: 'Chat',
   back: 'Volver',
@@ -19,7 +24,7 @@ export const es = {
   roomContacts: 'Añadir a la conversación',
   conversation: 'Conversación',
   groupConversation: 'Conversación de grupo',
-  members: '{count} participantes',
+  members: '{count} participante|{count} participantes',
   messages: 'Mensajes',
   newMessages: 'Mensajes nuevos',
   loadingOlder: 'Cargando mensajes anteriores…',

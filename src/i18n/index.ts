@@ -15,7 +15,11 @@ export function catalogue(language: string | null | undefined): Catalogue {
   return language === 'en' ? catalogues.en : catalogues.es;
 }
 
-/** One string, with `{name}` placeholders filled in as text. */
+/**
+ * One string, with `{name}` placeholders filled in as text. A string with a `{count}` may have
+ * two forms, `one|other`: the first for a count of 1, the second for any other (both languages'
+ * plural rules for whole numbers).
+ */
 export function translate(
   language: string | null | undefined,
   key: CatalogueKey,
@@ -23,7 +27,8 @@ export function translate(
 ): string {
   const template = catalogue(language)[key];
   if (!params) return template;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+  const forms = template.split('|');
+  return forms[params['count'] === 1 ? 0 : forms.length - 1]!.replace(/\{(\w+)\}/g, (whole, name: string) =>
     Object.hasOwn(params, name) ? String(params[name]) : whole,
   );
 }
