@@ -481,10 +481,18 @@ function everyKindOfMessage() {
 describe('axe-core, WCAG 2.2 AA', () => {
   beforeEach(() => page.viewport(1280, 900));
 
-  it('finds nothing with the launcher alone (and its unread badge)', async () => {
+  it('finds nothing with the launcher alone (and its unread badge), enabled and disabled', async () => {
     const f = makeContext({ ui: { open: false } });
     f.stores.$unreadTotal.set(4);
-    await mountWidget(f);
+    const widget = await mountWidget(f);
+    expect(await axeViolations()).toEqual([]);
+    f.stores.$unreadTotal.set(120);
+    await widget.updateComplete;
+    expect(await axeViolations()).toEqual([]);
+    // close(true): the visible count stays in the disabled launcher's name (label-content-name-mismatch).
+    f.context.actions.close(true);
+    await widget.updateComplete;
+    expect(launcherOf(widget).disabled).toBe(true);
     expect(await axeViolations()).toEqual([]);
   });
 

@@ -249,12 +249,17 @@ export class CharlaWidget extends LitElement {
     const open = ui?.open ?? false;
     const disabled = !ui || ui.launcherDisabled;
     const unread = this.#stores.get('$unreadTotal') ?? 0;
+    const badge = unread > 0 && !open;
+    // The count as the badge shows it is part of the name, disabled too (WCAG 2.5.3 label in name).
+    const count = unread > 99 ? '99+' : unread;
     const label = disabled
-      ? t('launcherDisabled')
+      ? badge
+        ? t('launcherDisabledUnread', { count })
+        : t('launcherDisabled')
       : open
         ? t('closeChat')
-        : unread > 0
-          ? t('openChatUnread', { count: unread })
+        : badge
+          ? t('openChatUnread', { count })
           : t('openChat');
     const name = this.#stores.get('$config')?.properties['name'];
     return html`
@@ -270,7 +275,7 @@ export class CharlaWidget extends LitElement {
         @click=${this.#handleLauncherClick}
       >
         ${open ? icons.close() : icons.chat()}
-        ${unread > 0 && !open ? html`<span class="badge" part="badge" aria-hidden="true">${unread > 99 ? '99+' : unread}</span>` : nothing}
+        ${badge ? html`<span class="badge" part="badge" aria-hidden="true">${count}</span>` : nothing}
       </button>
       <div
         id="panel"

@@ -38,6 +38,41 @@ describe('<charla-widget>', () => {
     stores.$unreadTotal.set(250);
     await settle(el);
     expect(el.shadowRoot!.querySelector('[part=badge]')!.textContent!.trim()).toBe('99+');
+    // What the badge shows, so the name holds the visible text (WCAG 2.5.3).
+    expect(root().getByRole('button', { name: 'Abrir chat, 99+ mensajes sin leer' })).toBeTruthy();
+  });
+
+  it('says one unread message in the singular and more in the plural, in Spanish and English', async () => {
+    const { el, root, stores } = await mount({ ui: { open: false } });
+    const names: string[] = [];
+    for (const language of ['es', 'en'] as const) {
+      stores.$language.set(language);
+      for (const n of [1, 2]) {
+        stores.$unreadTotal.set(n);
+        await settle(el);
+        names.push(root().getByRole('button').getAttribute('aria-label')!);
+      }
+    }
+    expect(names).toEqual([
+      'Abrir chat, 1 mensaje sin leer',
+      'Abrir chat, 2 mensajes sin leer',
+      'Open chat, 1 unread message',
+      'Open chat, 2 unread messages',
+    ]);
+  });
+
+  it('keeps the unread count the badge shows in the name of the disabled launcher', async () => {
+    const { el, root, context, stores } = await mount({ ui: { open: false } });
+    stores.$unreadTotal.set(2);
+    context.actions.close(true);
+    await settle(el);
+    const launcher = root().getByRole('button', { name: 'Chat no disponible, 2 mensajes sin leer' });
+    expect((launcher as HTMLButtonElement).disabled).toBe(true);
+    expect(launcher.querySelector('[part=badge]')!.textContent!.trim()).toBe('2');
+    stores.$unreadTotal.set(1);
+    stores.$language.set('en');
+    await settle(el);
+    expect(root().getByRole('button', { name: 'Chat unavailable, 1 unread message' })).toBeTruthy();
   });
 
   it('disables the launcher after close(true) and enables it again', async () => {
