@@ -10,7 +10,9 @@ export function contactName(c: Contact): string {
 
 /**
  * The button's name comes from its content (an unseen verb, then the visible name), so what a
- * speech-input user reads is part of what they can say.
+ * speech-input user reads is part of what they can say. The contact's `type` is not shown: it is
+ * the host's own label (the interface gives it no values), so it would stand untranslated in the
+ * widget's language ("user" in a Spanish list) and in every button's name.
  */
 export function contactItem(
   c: Contact,
@@ -23,8 +25,7 @@ export function contactItem(
     <button type="button" class="item" part="contact" ?disabled=${disabled} @click=${() => onChoose(c)}>
       ${avatar(name, c.avatar)}
       <span class="item__text"
-        ><span class="item__name"><span class="visually-hidden">${verb} </span><bdi>${name}</bdi></span
-        >${c.type ? html`<span class="item__secondary">${c.type}</span>` : ''}</span
+        ><span class="item__name"><span class="visually-hidden">${verb} </span><bdi>${name}</bdi></span></span
       >
     </button>
   </li>`;

@@ -1,0 +1,36 @@
+/** Contacts in the home menu and the room contacts: named in the widget's language only. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { within } from '@testing-library/dom';
+import '../../../src/define.ts';
+import type { WidgetContext } from '../../../src/widget/context.ts';
+import { makeContext, settle } from './fixture.ts';
+
+afterEach(() => document.body.replaceChildren());
+
+async function mount(tag: string, f: ReturnType<typeof makeContext>) {
+  const el = document.createElement(tag) as HTMLElement & { context?: WidgetContext };
+  el.context = f.context;
+  document.body.append(el);
+  await settle(el);
+  return within(el.shadowRoot as unknown as HTMLElement);
+}
+
+describe('contact buttons', () => {
+  it('leave out the host’s raw contact type, on screen and in their names', async () => {
+    const f = makeContext({ ui: { view: 'home' }, config: { properties: { type: 'group' } } });
+    const contacts = [
+      { id: 'u1', names: 'Bob Ruiz', type: 'user' },
+      { id: 'u2', names: 'Ana', type: 'agent' },
+    ];
+    f.stores.$contacts.set(contacts);
+    f.stores.$roomContacts.set(contacts);
+    const home = await mount('charla-home-menu', f);
+    // queryByRole: its name is the button's content (the unseen verb and the name), avatar aside.
+    expect(home.queryByRole('button', { name: 'Conversar con Bob Ruiz' })).not.toBeNull();
+    expect(home.queryByRole('button', { name: 'Conversar con Ana' })).not.toBeNull();
+    expect(home.queryByText('user')).toBeNull();
+    const roomContacts = await mount('charla-room-contacts', f);
+    expect(roomContacts.queryByRole('button', { name: 'Añadir a Ana' })).not.toBeNull();
+    expect(roomContacts.queryByText('agent')).toBeNull();
+  });
+});
