@@ -2,10 +2,11 @@
  * The JSON body parser of the HTTP routes: an empty body is no body (so a
  * DELETE sent with `Content-Type: application/json` and nothing else is
  * fine, and a POST gets the schema's "must be object"), and keys that poison
- * prototypes (`__proto__`, `constructor.prototype`) are refused with 400,
- * as fastify's own parser does; so are bodies nested deeper than
- * MAX_JSON_DEPTH (storing them would overflow the stack). JSON is the only body these routes take:
- * fastify's text/plain parser is removed, so any other content type is 415.
+ * prototypes (`__proto__`, `constructor.prototype`, in any spelling) are
+ * refused with 400, as fastify's own parser does; so are bodies nested deeper
+ * than MAX_JSON_DEPTH (storing them would overflow the stack). JSON is the
+ * only body these routes take: fastify's text/plain parser is removed, so any
+ * other content type is 415.
  *
  * JSON is UTF-8 (RFC 8259): a body that declares another charset, or comes
  * compressed (a Content-Encoding other than identity, which nothing here
@@ -34,45 +35,60 @@ function unreadable(request: FastifyRequest): string | null {
 /** The deepest nesting of objects and arrays a body may have (the interface's deepest is under 10). */
 export const MAX_JSON_DEPTH = 64;
 
-/** Whether a parsed value nests objects/arrays deeper than `max` (walked without recursion). */
-function tooDeep(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop() as [unknown, number];
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth > max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-    }
-  }
-  return false;
-}
+/** A key as a segment of a JSON Pointer (RFC 6901), as validation errors name fields. */
+const pointerSegment = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** Whether a parsed value carries a key that poisons prototypes (`__proto__`, `constructor.prototype`). */
-function poisoned(value: unknown, depth = 0): boolean {
-  if (typeof value !== 'object' || value === null || depth > 200) return false;
-  for (const key of Object.keys(value)) {
-    const v = (value as Record<string, unknown>)[key];
-    if (key === '__proto__') return true;
-    if (key === 'constructor' && typeof v === 'object' && v !== null && Object.hasOwn(v, 'prototype'))
-      return true;
-    if (poisoned(v, depth + 1)) return true;
-  }
-  return false;
+interface Node {
+  value: unknown;
+  depth: number;
+  parent: Node | undefined;
+  key: string;
 }
+const pathOf = (node: Node): string => {
+  const keys: string[] = [];
+  for (let at: Node | undefined = node; at?.parent; at = at.parent) keys.push(pointerSegment(at.key));
+  return keys.length ? `/${keys.reverse().join('/')}` : '/';
+};
 
 /**
- * Why a parsed value cannot be taken as it is, as an error's field map: nested
- * deeper than MAX_JSON_DEPTH, or carrying a key that poisons prototypes; null
- * when it can. With the JSON `text` it came from, a text too short to nest that
- * deep or naming neither key is not walked.
+ * Why a parsed value cannot be taken as it is, as an error's field map, or
+ * null when it can. One walk (without recursion) of the whole value refuses:
+ * - nesting deeper than MAX_JSON_DEPTH (storing it would overflow the stack);
+ * - a key that poisons prototypes, `__proto__` or `constructor` holding
+ *   `prototype`, however the text spelled it (`"\u005f_proto__"` is the same
+ *   key once parsed, so the value is walked, never the text searched).
  */
-export function structureProblem(value: unknown, text?: string): Record<string, string> | null {
-  if ((text === undefined || text.length > MAX_JSON_DEPTH) && tooDeep(value, MAX_JSON_DEPTH)) {
-    return { '/': `nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep` };
-  }
-  if ((text === undefined || text.includes('__proto__') || text.includes('constructor')) && poisoned(value)) {
-    return { '/': 'carries a forbidden key (__proto__ or constructor.prototype)' };
+export function structureProblem(value: unknown): Record<string, string> | null {
+  const stack: Node[] = [{ value, depth: 0, parent: undefined, key: '' }];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    const v = node.value;
+    if (typeof v !== 'object' || v === null) continue;
+    const depth = node.depth + 1;
+    if (depth > MAX_JSON_DEPTH)
+      return { '/': `nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep` };
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) {
+        const child: unknown = v[i];
+        if (typeof child === 'object') stack.push({ value: child, depth, parent: node, key: String(i) });
+      }
+      continue;
+    }
+    for (const key of Object.keys(v)) {
+      const child = (v as Record<string, unknown>)[key];
+      const forbidden =
+        key === '__proto__' ||
+        (key === 'constructor' &&
+          typeof child === 'object' &&
+          child !== null &&
+          Object.hasOwn(child, 'prototype'));
+      if (forbidden)
+        return {
+          [pathOf({ value: child, depth, parent: node, key })]:
+            'is a forbidden key (__proto__ or constructor.prototype)',
+        };
+      if (typeof child === 'object') stack.push({ value: child, depth, parent: node, key });
+    }
   }
   return null;
 }
@@ -110,9 +126,9 @@ export function installJsonParser(app: FastifyInstance): void {
       );
       return;
     }
-    const problem = structureProblem(value, text);
+    const problem = structureProblem(value);
     if (problem) {
-      done(validationFailed(problem, `Body ${problem['/']}.`), undefined);
+      done(validationFailed(problem), undefined);
       return;
     }
     done(null, value);
