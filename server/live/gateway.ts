@@ -14,7 +14,12 @@
  * user's bucket (config socketRate / socketBurst). One over the limit is
  * answered 429 RATE_LIMITED with `data.retryAfterMs`, is not handled (stores
  * and broadcasts nothing), and without an acknowledgement is dropped; a
- * socket refused FLOOD_BURSTS × burst times in a row is closed.
+ * socket refused FLOOD_BURSTS × burst times in a row is closed (once, with
+ * one warning; what it had already sent is dropped).
+ *
+ * An event sent with an acknowledgement is always answered: one the gateway
+ * does not have gets 404 NOT_FOUND, one without its payload or with extra
+ * arguments 400 VALIDATION_ERROR, before any handler runs.
  */
 import { Server, type Socket } from 'socket.io';
 import { Compile } from 'typebox/compile';
@@ -109,6 +114,34 @@ export function checkOutgoing(value: unknown, allowLoopbackMedia: boolean): NewM
   return out as unknown as NewMessageInput & { id: string };
 }
 
+/** The events a client may send (each has a handler below); the record keeps it in step with the type. */
+const CLIENT_EVENTS: Record<keyof ClientToServerEvents, true> = {
+  'message:send': true,
+  'messages:sync': true,
+  'messages:seen': true,
+  'room:read': true,
+};
+
+/**
+ * What is wrong with an event sent with an acknowledgement, before any
+ * handler: an event the gateway does not have is 404 NOT_FOUND; one without
+ * its payload, or with more than one, is 400.
+ */
+function eventProblem(packet: unknown[]): ApiError | null {
+  const [event, ...args] = packet;
+  if (typeof event !== 'string' || !Object.hasOwn(CLIENT_EVENTS, event)) {
+    return new ApiError('NOT_FOUND', {
+      message: `No such event: the events are ${Object.keys(CLIENT_EVENTS).join(', ')}.`,
+    });
+  }
+  if (args.length !== 2)
+    return validationFailed(
+      { '/': 'must be one payload, then the acknowledgement' },
+      `${event} takes one payload, then its acknowledgement (${args.length - 1} payloads were sent).`,
+    );
+  return null;
+}
+
 export interface GatewayDeps {
   hub: Hub;
   sessions: Sessions;
@@ -160,6 +193,7 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
         names: row?.names ?? null,
         keyId: claims.key,
         exp: claims.exp,
+        proven: claims.idv === 1,
       };
       initialRooms.set(socket, Array.isArray(row?.rooms) ? row.rooms : []);
       next();
@@ -194,30 +228,37 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
     );
     const bucket = limits.acquire(companyId, userId);
     let refusedInRow = 0;
+    let flooded = false;
     socket.on('disconnect', () => {
       clearTimeout(expiry);
       presence.disconnected(socket.id);
       limits.release(companyId, userId, bucket);
     });
-    // Before every handler, whatever the event's name: over the limit, nothing runs.
+    // Before every handler, whatever the event's name: over the limit, nothing runs; an event
+    // with an acknowledgement but no handler, or not one payload, is refused in it.
     socket.use((packet, next) => {
+      // Closed for flooding: the events it had already sent are dropped, not counted again.
+      if (flooded) return;
+      const ack = packet[packet.length - 1];
+      const refuse = (error: ErrorBody) => {
+        if (typeof ack === 'function') (ack as (res: Ack<never>) => void)({ ok: false, error });
+      };
       const retryAfterMs = bucket.take(Date.now());
       if (retryAfterMs === 0) {
         refusedInRow = 0;
-        next();
+        const problem = typeof ack === 'function' ? eventProblem(packet) : null;
+        if (problem) refuse(problem.body);
+        else next();
         return;
       }
-      const ack = packet[packet.length - 1];
-      if (typeof ack === 'function') {
-        (ack as (res: Ack<never>) => void)({
-          ok: false,
-          error: errorBody('RATE_LIMITED', {
-            message: `Too many events: wait ${retryAfterMs} ms before sending again.`,
-            data: { retryAfterMs },
-          }),
-        });
-      }
+      refuse(
+        errorBody('RATE_LIMITED', {
+          message: `Too many events: wait ${retryAfterMs} ms before sending again.`,
+          data: { retryAfterMs },
+        }),
+      );
       if (++refusedInRow >= FLOOD_BURSTS * bucket.burst) {
+        flooded = true;
         app.log.warn(
           { userId, companyId, refused: refusedInRow },
           'socket closed: it kept flooding past its rate limit',
@@ -262,15 +303,17 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
       handle<Message>(ack, raw, async () => {
         const input = checkOutgoing(raw, app.charla.config.allowLoopbackMedia);
         await requireRoom(input.roomId);
-        const { message, duplicate } = await messaging.deliver({
+        const { message, differs } = await messaging.deliver({
           ...input,
           senderId: userId,
           by: 'user',
           ...(input.senderNames === undefined && socket.data.names ? { senderNames: socket.data.names } : {}),
         });
-        if (duplicate && (message.roomId !== input.roomId || message.senderId !== userId)) {
+        // A retry gets the stored copy; the same id for something else is refused, as in room posts.
+        if (differs) {
           throw new ApiError('VALIDATION_ERROR', {
-            message: 'This message id is already used by another message.',
+            message:
+              'This message id is already used by another message (a retry must repeat what it retries).',
             validationError: { '/id': 'is already used' },
           });
         }

@@ -27,6 +27,8 @@ export interface LiveSocketData extends SocketData {
   /** api_keys.id the session was opened with (revocation checks). */
   keyId: number;
   exp: number;
+  /** The session proved its user id with a userHash. */
+  proven: boolean;
 }
 
 export type LiveServer = Server<
@@ -68,6 +70,19 @@ export class Hub {
   /** Puts every socket of a user into a room (a room made or joined while connected). */
   joinUser(companyId: string, userId: string, roomId: string): void {
     this.io?.in(userChannel(companyId, userId)).socketsJoin(roomChannel(roomId));
+  }
+
+  /**
+   * A user id just became verified: its sockets of sessions that did not
+   * prove it are told their session ended and closed, on every process.
+   */
+  async closeUnproven(companyId: string, userId: string): Promise<void> {
+    if (!this.io) return;
+    for (const s of await this.io.in(userChannel(companyId, userId)).fetchSockets()) {
+      if (s.data.proven) continue;
+      s.emit('session:expired');
+      s.disconnect(true);
+    }
   }
 
   roomUpdated(userId: string, room: Room): void {

@@ -37,7 +37,9 @@ export async function livePlugin(app: FastifyInstance): Promise<void> {
   const { db, config } = app.charla;
   const hub = new Hub();
   const rooms = new Rooms(db, hub);
-  const messaging = createMessaging(db, hub, rooms);
+  const messaging = createMessaging(db, hub, rooms, (url) =>
+    app.charla.signer.mediaKeyOf(url, app.charla.ownBaseUrls()),
+  );
   app.charla.messaging = messaging;
 
   const sessions = new Sessions(db, config.signingKeys);
@@ -57,7 +59,7 @@ export async function livePlugin(app: FastifyInstance): Promise<void> {
   });
   assetKeys = await ensureDemoAssets(db, config.companyId);
 
-  await app.register(async (scope) => widgetRoutes(scope, { sessions, messaging, flows }));
+  await app.register(async (scope) => widgetRoutes(scope, { hub, sessions, messaging, flows }));
 
   const io = startGateway(app, { hub, sessions, messaging });
   gateways.add(io);

@@ -12,6 +12,7 @@ import type { Message, MessageStatus } from '../../types/index.ts';
 import { ApiError, validationFailed } from '../http/errors.ts';
 import type { Hub } from './hub.ts';
 import type { Rooms } from './rooms.ts';
+import { mediaSentIn } from './media-rooms.ts';
 import { toMessage, type MessageRow } from './store.ts';
 
 /** Called after a person's message is stored in a room that has a bot. */
@@ -56,6 +57,12 @@ function typeFields(input: NewMessageInput): Record<string, unknown> {
 }
 
 export interface LiveMessaging extends Messaging {
+  /**
+   * As Messaging's; `differs` when the id is taken by another message: one of
+   * another room, or from another sender, or of another type or content (a
+   * retry must repeat what it retries).
+   */
+  deliver(input: NewMessageInput): Promise<{ message: Message; duplicate: boolean; differs: boolean }>;
   readonly rooms: Rooms;
   /** The bot's turn after a person wrote; set by the flow runner. */
   onPersonMessage: BotHandler | null;
@@ -306,7 +313,16 @@ function sameMessage(stored: Message, body: Record<string, unknown>): boolean {
   );
 }
 
-export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
+/**
+ * `mediaKeyOf`: the key of one of this service's media addresses, or null; a
+ * stored message carrying one records the room it was sent in (media-rooms.ts).
+ */
+export function createMessaging(
+  db: Db,
+  hub: Hub,
+  rooms: Rooms,
+  mediaKeyOf: (url: string) => string | null = () => null,
+): LiveMessaging {
   function prepare(input: NewMessageInput): Prepared {
     const id = input.id ?? randomUUID();
     const fields = typeFields(input);
@@ -359,6 +375,13 @@ export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
       // A status that stays DELIVERED is still true.
     }
   }
+  /** Newly stored messages that carry one of this service's media: the media were sent in their rooms. */
+  async function noteMedia(stored: Array<Pick<Prepared, 'input' | 'body'>>): Promise<void> {
+    for (const { input, body } of stored) {
+      const key = typeof body['mediaUrl'] === 'string' ? mediaKeyOf(body['mediaUrl']) : null;
+      if (key) await mediaSentIn(db, key, input.roomId, input.senderId, !PEOPLE.has(input.by));
+    }
+  }
   const messaging: LiveMessaging = {
     rooms,
     onPersonMessage: null,
@@ -379,8 +402,13 @@ export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
       const result = await new Promise<{ message: Message; duplicate: boolean }>((resolve, reject) =>
         writer.push({ id, input, body, status, resolve, reject }),
       );
-      if (here === 'ask' && !result.duplicate) void upgradeIfOnlineElsewhere(result.message);
-      return result;
+      if (result.duplicate) {
+        const { message } = result;
+        return { ...result, differs: message.roomId !== input.roomId || !sameMessage(message, body) };
+      }
+      if (here === 'ask') void upgradeIfOnlineElsewhere(result.message);
+      await noteMedia([{ input, body }]);
+      return { ...result, differs: false };
     },
 
     async deliverAll(roomId, inputs) {
@@ -428,6 +456,7 @@ export function createMessaging(db: Db, hub: Hub, rooms: Rooms): LiveMessaging {
         fresh.set(p.id, message);
         if (p.here === 'ask') void upgradeIfOnlineElsewhere(message);
       }
+      await noteMedia(firsts.filter((p) => fresh.has(p.id)));
       const isFirst = new Set(firsts);
       const results = prepared.map((p) => {
         const message = fresh.get(p.id);

@@ -10,6 +10,14 @@
  *   (a hash of the company and the sorted pair) unique, so "created once, found
  *   again afterwards" holds even when two requests race.
  * - `messages.id` (the client-made UUID) is the primary key: the idempotency key.
+ * - `live_users.verified`: the user id once opened a session proven by its
+ *   userHash on a widget that verifies identities; every later session of it,
+ *   on any widget of the company, must prove it too.
+ * - `room_removals`: who was taken out of a room by another member (they may
+ *   not join it again by themselves until a member adds them back).
+ * - `media_rooms`: the rooms a stored media was uploaded for or sent in (who
+ *   may have its address signed afresh); `media.uploaded_by` the widget user
+ *   who uploaded it.
  */
 import type { Migration } from '../store/migrate.ts';
 
@@ -106,6 +114,49 @@ UPDATE api_keys SET identity_secret = 'cis_' || replace(gen_random_uuid()::text 
     sql: `
 ALTER TABLE rooms ADD COLUMN IF NOT EXISTS private_until_seq bigint NOT NULL DEFAULT 0;
 ALTER TABLE room_members ADD COLUMN IF NOT EXISTS since_seq bigint NOT NULL DEFAULT 0;
+`,
+  },
+  {
+    // Users are per company, not per widget: a user id proven once on a widget that verifies
+    // identities must be proven on every widget of the company, or any other widget would open it.
+    id: '014_verified_users',
+    sql: `
+ALTER TABLE live_users ADD COLUMN IF NOT EXISTS verified boolean NOT NULL DEFAULT false;
+`,
+  },
+  {
+    // Removal by another member sticks: the removed user's own joinRoom is refused until a member adds them.
+    id: '015_room_removals',
+    sql: `
+CREATE TABLE IF NOT EXISTS room_removals (
+  room_id text NOT NULL REFERENCES rooms(id),
+  user_id text NOT NULL,
+  removed_by text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (room_id, user_id)
+);
+`,
+  },
+  {
+    // A widget session may refresh only media it could see: those of its rooms, and its own uploads.
+    // Uploads already sent in rooms stay refreshable there (who sent them, and whether they
+    // could see them, was not kept): the rooms are read from the messages that carry them.
+    id: '016_media_rooms',
+    sql: `
+ALTER TABLE media ADD COLUMN IF NOT EXISTS uploaded_by text;
+CREATE TABLE IF NOT EXISTS media_rooms (
+  media_key text NOT NULL,
+  room_id text NOT NULL REFERENCES rooms(id),
+  PRIMARY KEY (media_key, room_id)
+);
+INSERT INTO media_rooms (media_key, room_id)
+  SELECT DISTINCT m.key, x.room_id FROM (
+    SELECT room_id, substring(body->>'mediaUrl' from '/v1/media/(widget/[0-9A-Fa-f-]{36})([?#]|$)') AS key
+    FROM messages WHERE body->>'mediaUrl' IS NOT NULL
+  ) x
+  JOIN media m ON m.key = x.key
+  JOIN rooms r ON r.id = x.room_id AND r.company_id = m.company_id
+  ON CONFLICT (media_key, room_id) DO NOTHING;
 `,
   },
 ];

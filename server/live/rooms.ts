@@ -7,6 +7,7 @@ import type { Db, Queryable } from '../store/db.ts';
 import type { MemberType } from '../../types/index.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Hub } from './hub.ts';
+import type { Identity } from './session.ts';
 import { loadMember, loadMembers, loadRoom } from './store.ts';
 
 export interface MemberInput {
@@ -30,10 +31,53 @@ export async function upsertUser(
 ): Promise<void> {
   await db.query(
     `INSERT INTO live_users (company_id, id, names) VALUES ($1, $2, $3)
-     ON CONFLICT (company_id, id) DO UPDATE SET names = ${givenByOther ? 'COALESCE(live_users.names, EXCLUDED.names)' : 'COALESCE(EXCLUDED.names, live_users.names)'},
-       updated_at = CASE WHEN EXCLUDED.names IS DISTINCT FROM live_users.names AND EXCLUDED.names IS NOT NULL
-                         ${givenByOther ? 'AND live_users.names IS NULL ' : ''}THEN now() ELSE live_users.updated_at END`,
+     ON CONFLICT (company_id, id) DO UPDATE SET ${namesUpdate(givenByOther)}`,
     [companyId, userId, names ?? null],
+  );
+}
+
+/** The SET of upsertUser's conflict branch: the names (see upsertUser for whose win) and when they changed. */
+function namesUpdate(givenByOther: boolean): string {
+  return `names = ${givenByOther ? 'COALESCE(live_users.names, EXCLUDED.names)' : 'COALESCE(EXCLUDED.names, live_users.names)'},
+       updated_at = CASE WHEN EXCLUDED.names IS DISTINCT FROM live_users.names AND EXCLUDED.names IS NOT NULL
+                         ${givenByOther ? 'AND live_users.names IS NULL ' : ''}THEN now() ELSE live_users.updated_at END`;
+}
+
+/**
+ * The user of a session being opened, written as upsertUser writes the user's own names, in one
+ * statement with the identity check: a verified user id (one that opened a session proven by its
+ * userHash on a widget that verifies identities) is written only by a session that proved it too;
+ * otherwise nothing is written (its names stay) and null is answered. A proven session on a
+ * widget that verifies identities makes the user id verified.
+ */
+export async function claimSessionUser(
+  db: Queryable,
+  companyId: string,
+  userId: string,
+  names: string | null,
+  identity: Identity,
+): Promise<{ newlyVerified: boolean } | null> {
+  const verify = identity.verifies && identity.proven;
+  const r = await db.query<{ was_verified: boolean | null }>(
+    `WITH prior AS (SELECT verified FROM live_users WHERE company_id = $1 AND id = $2)
+     INSERT INTO live_users (company_id, id, names, verified) VALUES ($1, $2, $3, $4::boolean)
+     ON CONFLICT (company_id, id) DO UPDATE SET ${namesUpdate(false)},
+       verified = live_users.verified OR EXCLUDED.verified
+     WHERE NOT live_users.verified OR $5::boolean
+     RETURNING (SELECT verified FROM prior) AS was_verified`,
+    [companyId, userId, names, verify, identity.proven],
+  );
+  const row = r.rows[0];
+  return row ? { newlyVerified: verify && row.was_verified !== true } : null;
+}
+
+/** The room_key of two users' direct room: a hash of the company and the sorted pair. */
+function directKey(companyId: string, a: string, b: string): string {
+  return (
+    'direct:' +
+    createHash('sha256')
+      .update(JSON.stringify([companyId, ...[a, b].sort()]))
+      .digest('hex')
   );
 }
 
@@ -134,19 +178,19 @@ export class Rooms {
   ) {
     if (a.id === b.id)
       throw new ApiError('VALIDATION_ERROR', { message: 'A direct room needs two different users.' });
-    const pair = [a.id, b.id].sort();
-    const key =
-      'direct:' +
-      createHash('sha256')
-        .update(JSON.stringify([companyId, ...pair]))
-        .digest('hex');
+    const key = directKey(companyId, a.id, b.id);
     if (b.names) await upsertUser(this.db, companyId, b.id, b.names, true);
     const namesA = a.names ?? (await knownNames(this.db, companyId, a.id));
     const namesB = await knownNames(this.db, companyId, b.id);
-    const result = await findOrCreate(this.db, key, { companyId, botId: null, type: 'direct', name: '' }, [
-      { userId: a.id, names: namesA },
-      { userId: b.id, names: namesB },
-    ]);
+    const make = () =>
+      findOrCreate(this.db, key, { companyId, botId: null, type: 'direct', name: '' }, [
+        { userId: a.id, names: namesA },
+        { userId: b.id, names: namesB },
+      ]);
+    let result = await make();
+    // Stored before a newcomer made such a room a group (see addMember): it becomes one now.
+    if (!result.created && (await this.groupIfNotPair(result.roomId, key, [a.id, b.id])))
+      result = await make();
     if (result.created) await this.announceNewRoom(result.roomId, [a.id, b.id]);
     else {
       // The pair's room is made once: one of them who left it comes back in (and sees what is said from now on).
@@ -162,12 +206,15 @@ export class Rooms {
   }
 
   /**
-   * Adds a member (a no-op when already one). A third person in a direct room
-   * makes it a group: the pair's next openRoomWithUser gets a new direct room.
+   * Adds a member (a no-op when already one), and lifts a removal by another
+   * member (see removeMember). Anyone but its pair in a direct room makes it a
+   * group (a third member, or someone else beside the one who stayed): what
+   * was said before stays the pair's, and the pair key is released, so the
+   * pair's next openRoomWithUser makes a new direct room.
    */
   async addMember(roomId: string, input: MemberInput): Promise<{ added: boolean }> {
-    const room = await this.db.query<{ company_id: string; type: string }>(
-      'SELECT company_id, type FROM rooms WHERE id = $1 AND NOT deleted',
+    const room = await this.db.query<{ company_id: string; type: string; room_key: string | null }>(
+      'SELECT company_id, type, room_key FROM rooms WHERE id = $1 AND NOT deleted',
       [roomId],
     );
     const r = room.rows[0];
@@ -176,19 +223,25 @@ export class Rooms {
     const names = await knownNames(this.db, r.company_id, input.userId);
     let grouped = false;
     const added = await this.db.transaction(async (tx) => {
+      await tx.query('DELETE FROM room_removals WHERE room_id = $1 AND user_id = $2', [roomId, input.userId]);
+      let makesGroup = false;
       if (r.type === 'direct') {
-        // A third person is about to make it a group: the pair's messages so far stay theirs.
-        await tx.query(
-          `UPDATE rooms SET private_until_seq = last_seq WHERE id = $1 AND type = 'direct'
-             AND NOT EXISTS (SELECT 1 FROM room_members WHERE room_id = $1 AND user_id = $2)`,
-          [roomId, input.userId],
-        );
+        const present = (
+          await tx.query<{ user_id: string }>('SELECT user_id FROM room_members WHERE room_id = $1', [roomId])
+        ).rows.map((m) => m.user_id);
+        if (!present.includes(input.userId)) {
+          // An empty direct room is refilled only by openRoomWithUser, with its pair.
+          makesGroup =
+            present.length > 0 &&
+            !present.some((m) => directKey(r.company_id, m, input.userId) === r.room_key);
+          // A newcomer sees what is said from now on: the pair's messages so far stay theirs.
+          await tx.query('UPDATE rooms SET private_until_seq = last_seq WHERE id = $1', [roomId]);
+        }
       }
       const ok = await insertMember(tx, roomId, r.company_id, { ...input, names });
-      if (ok && r.type === 'direct') {
+      if (ok && makesGroup) {
         const became = await tx.query(
-          `UPDATE rooms SET type = 'group', room_key = NULL, updated_at = now()
-           WHERE id = $1 AND (SELECT count(*) FROM room_members WHERE room_id = $1) > 2`,
+          `UPDATE rooms SET type = 'group', room_key = NULL, updated_at = now() WHERE id = $1 AND type = 'direct'`,
           [roomId],
         );
         grouped = became.rowCount > 0;
@@ -200,23 +253,74 @@ export class Rooms {
     if (added) {
       const member = await loadMember(this.db, roomId, input.userId);
       if (member) this.hub.memberJoined(roomId, member);
-      // A direct room made a group changes its type and name for everyone in it, not only for the newcomer.
-      const told = grouped ? (await loadMembers(this.db, roomId)).map((m) => m.referenceId) : [input.userId];
-      for (const userId of told) {
-        const room = await loadRoom(this.db, roomId, userId);
-        if (room) this.hub.roomUpdated(userId, room);
+      if (grouped) await this.tellMembers(roomId);
+      else {
+        const room = await loadRoom(this.db, roomId, input.userId);
+        if (room) this.hub.roomUpdated(input.userId, room);
       }
     }
     return { added };
   }
 
-  async removeMember(roomId: string, userId: string): Promise<{ removed: boolean }> {
+  /**
+   * A direct room (found by the pair's key) that holds someone outside the
+   * pair becomes the group it should have become; true when it did.
+   */
+  private async groupIfNotPair(roomId: string, key: string, pair: string[]): Promise<boolean> {
+    const r = await this.db.query(
+      `UPDATE rooms SET type = 'group', room_key = NULL, updated_at = now()
+       WHERE id = $1 AND room_key = $2 AND type = 'direct'
+         AND EXISTS (SELECT 1 FROM room_members WHERE room_id = $1 AND user_id <> ALL($3))`,
+      [roomId, key, pair],
+    );
+    if (r.rowCount === 0) return false;
+    await this.tellMembers(roomId);
+    return true;
+  }
+
+  /** A room's type and name changed for everyone in it: each member hears of it. */
+  private async tellMembers(roomId: string): Promise<void> {
+    for (const m of await loadMembers(this.db, roomId)) {
+      const room = await loadRoom(this.db, roomId, m.referenceId);
+      if (room) this.hub.roomUpdated(m.referenceId, room);
+    }
+  }
+
+  /**
+   * Takes a member out. Taken out by another member (`by`), the user may not
+   * join the room again by themselves until a member adds them back
+   * ({@link wasRemoved}); leaving by themselves leaves no such mark.
+   */
+  async removeMember(roomId: string, userId: string, by: string): Promise<{ removed: boolean }> {
     const member = await loadMember(this.db, roomId, userId);
     if (!member) return { removed: false };
-    await this.db.query('DELETE FROM room_members WHERE room_id = $1 AND user_id = $2', [roomId, userId]);
-    await this.db.query('UPDATE rooms SET updated_at = now() WHERE id = $1', [roomId]);
-    this.hub.memberLeft(roomId, member);
-    return { removed: true };
+    const removed = await this.db.transaction(async (tx) => {
+      const gone = await tx.query('DELETE FROM room_members WHERE room_id = $1 AND user_id = $2', [
+        roomId,
+        userId,
+      ]);
+      if (gone.rowCount === 0) return false;
+      if (by !== userId) {
+        await tx.query(
+          `INSERT INTO room_removals (room_id, user_id, removed_by) VALUES ($1, $2, $3)
+           ON CONFLICT (room_id, user_id) DO UPDATE SET removed_by = EXCLUDED.removed_by, created_at = now()`,
+          [roomId, userId, by],
+        );
+      }
+      await tx.query('UPDATE rooms SET updated_at = now() WHERE id = $1', [roomId]);
+      return true;
+    });
+    if (removed) this.hub.memberLeft(roomId, member);
+    return { removed };
+  }
+
+  /** Whether another member took the user out of the room (and no member has added them back since). */
+  async wasRemoved(roomId: string, userId: string): Promise<boolean> {
+    const r = await this.db.query('SELECT 1 FROM room_removals WHERE room_id = $1 AND user_id = $2', [
+      roomId,
+      userId,
+    ]);
+    return r.rows.length > 0;
   }
 
   /** Puts the users' sockets in a new room and tells them about it. */

@@ -28,6 +28,8 @@ export interface SessionClaims {
   key: number;
   kid: string;
   exp: number;
+  /** 1 when the session proved its user id with a userHash. */
+  idv?: 1;
 }
 
 /** How API keys are stored (widget creation) and looked up (sessions): the SHA-256 of the key, in hex. */
@@ -88,28 +90,61 @@ function userHashOf(identitySecret: string, userId: string): string {
   return createHmac('sha256', identitySecret).update(userId, 'utf8').digest('hex');
 }
 
+/** Whether `userHash` is the userId's hash under this key's identity secret (constant-time comparison). */
+function hashProves(access: WidgetAccess, userId: string, userHash: unknown): boolean {
+  if (!access.identitySecret || typeof userHash !== 'string' || userHash.length === 0) return false;
+  const expected = Buffer.from(userHashOf(access.identitySecret, userId), 'utf8');
+  const given = Buffer.from(userHash.trim().toLowerCase(), 'utf8');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** What a session's userHash established. */
+export interface Identity {
+  /** The userHash proved the userId under this key's identity secret. */
+  proven: boolean;
+  /** The widget verifies identities: the user id is verified from this session on. */
+  verifies: boolean;
+}
+
 /**
  * Identity verification at session time: when the widget asks for it, the
  * page must give a userId and the userHash its backend made (401 otherwise,
- * constant-time check). Without it the page's userId is taken as given.
+ * constant-time check). Without it the page's userId is taken as given,
+ * unless that user id is verified (see {@link unprovenSession}).
  */
-export function checkIdentity(access: WidgetAccess, userId: string | undefined, userHash: unknown): void {
-  if (!needsIdentity(access)) return;
-  const fail = (message: string) => new ApiError('UNAUTHORIZED', { message });
-  if (userId === undefined) throw fail('This widget verifies identities: userId and userHash are required.');
-  if (typeof userHash !== 'string' || userHash.length === 0)
-    throw fail('This widget verifies identities: userHash is required.');
-  if (!access.identitySecret) throw fail('This API key has no identity secret.');
-  const expected = Buffer.from(userHashOf(access.identitySecret, userId), 'utf8');
-  const given = Buffer.from(userHash.trim().toLowerCase(), 'utf8');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected))
-    throw fail('userHash does not match userId.');
+export function checkIdentity(access: WidgetAccess, userId: string | undefined, userHash: unknown): Identity {
+  const verifies = needsIdentity(access);
+  const proven = userId !== undefined && hashProves(access, userId, userHash);
+  if (verifies && !proven) {
+    if (userId === undefined)
+      throw identityRefused('This widget verifies identities: userId and userHash are required.');
+    if (typeof userHash !== 'string' || userHash.length === 0)
+      throw identityRefused('This widget verifies identities: userHash is required.');
+    if (!access.identitySecret) throw identityRefused('This API key has no identity secret.');
+    throw identityRefused('userHash does not match userId.');
+  }
+  return { proven, verifies };
+}
+
+const identityRefused = (message: string) => new ApiError('UNAUTHORIZED', { message });
+
+/**
+ * The refusal of a session, on any widget of the company, for a user id that
+ * is verified (it once opened a session proven by its userHash on a widget
+ * that verifies identities) when this session did not prove it.
+ */
+export function unprovenSession(userHash: unknown): ApiError {
+  return typeof userHash === 'string' && userHash.length > 0
+    ? identityRefused('userHash does not match userId.')
+    : identityRefused('This user id signs in with identity verification: userHash is required.');
 }
 
 const CACHE_MS = 5000;
 
 export class Sessions {
   private readonly cache = new Map<number, { at: number; access: WidgetAccess | null }>();
+  /** Whether a user (company + user id) is verified; `true` never goes back, so it is kept. */
+  private readonly verifiedUsers = new Map<string, { at: number; verified: boolean }>();
 
   constructor(
     private readonly db: Db,
@@ -135,6 +170,26 @@ export class Sessions {
     return access;
   }
 
+  /** Whether the user id is verified (read through a short cache; a verified one stays verified). */
+  private async isVerified(companyId: string, userId: string): Promise<boolean> {
+    const key = `${companyId}\n${userId}`;
+    const hit = this.verifiedUsers.get(key);
+    if (hit && (hit.verified || Date.now() - hit.at < CACHE_MS)) return hit.verified;
+    const r = await this.db.query<{ verified: boolean }>(
+      'SELECT verified FROM live_users WHERE company_id = $1 AND id = $2',
+      [companyId, userId],
+    );
+    const verified = r.rows[0]?.verified === true;
+    if (this.verifiedUsers.size > 10_000) this.verifiedUsers.clear();
+    this.verifiedUsers.set(key, { at: Date.now(), verified });
+    return verified;
+  }
+
+  /** A user id just became verified in this process: its unproven sessions stop at once here. */
+  markVerified(companyId: string, userId: string): void {
+    this.verifiedUsers.set(`${companyId}\n${userId}`, { at: Date.now(), verified: true });
+  }
+
   private mac(kid: string, claims: string): string {
     return createHmac('sha256', this.keys[kid] as string)
       .update(`charla-session\n${claims}`)
@@ -145,6 +200,8 @@ export class Sessions {
     access: WidgetAccess,
     userId: string,
     now = Date.now(),
+    /** The session proved its user id with a userHash. */
+    proven = false,
   ): { token: string; expiresAt: string; claims: SessionClaims } {
     const kid = Object.keys(this.keys)[0] as string;
     const exp = Math.floor(now / 1000) + SESSION_TTL_SECONDS;
@@ -157,6 +214,7 @@ export class Sessions {
       key: access.keyId,
       kid,
       exp,
+      ...(proven ? { idv: 1 as const } : {}),
     };
     const encoded = Buffer.from(JSON.stringify(claims)).toString('base64url');
     return {
@@ -199,7 +257,8 @@ export class Sessions {
 
   /**
    * Checks a session token and the caller's Origin: 401 for a bad, expired or
-   * revoked session; 403 ORIGIN_NOT_ALLOWED for an origin the widget's lists refuse.
+   * revoked session, or one that did not prove a user id verified since it
+   * was issued; 403 ORIGIN_NOT_ALLOWED for an origin the widget's lists refuse.
    */
   async authorize(
     token: unknown,
@@ -211,6 +270,12 @@ export class Sessions {
       throw new ApiError('UNAUTHORIZED', { message: 'The API key of this session was revoked.' });
     }
     checkOrigin(access, origin);
+    if (claims.idv !== 1 && (await this.isVerified(claims.cid, claims.uid))) {
+      throw new ApiError('UNAUTHORIZED', {
+        message:
+          'This user id now signs in with identity verification: open a new session with its userHash.',
+      });
+    }
     return { claims, access };
   }
 }

@@ -44,14 +44,17 @@ import {
   bearerToken,
   checkIdentity,
   checkOrigin,
+  unprovenSession,
   type SessionClaims,
   type Sessions,
   type WidgetAccess,
 } from './session.ts';
 import type { LiveMessaging } from './messaging.ts';
 import { history, loadMembers, loadRoom, loadRooms, membership, roomIdsOf } from './store.ts';
-import { upsertUser } from './rooms.ts';
+import { claimSessionUser } from './rooms.ts';
+import { mediaSentIn, mediaVisible } from './media-rooms.ts';
 import type { FlowRunner } from './flows.ts';
+import type { Hub } from './hub.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -75,13 +78,14 @@ function session(request: FastifyRequest): { claims: SessionClaims; access: Widg
 }
 
 export interface WidgetRouteDeps {
+  hub: Hub;
   sessions: Sessions;
   messaging: LiveMessaging;
   flows: FlowRunner;
 }
 
 export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps): Promise<void> {
-  const { sessions, messaging, flows } = deps;
+  const { hub, sessions, messaging, flows } = deps;
   const { db, signer } = app.charla;
   const rooms = messaging.rooms;
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -133,10 +137,16 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     // carries no data), so the widget can say why it cannot start.
     const access = await sessions.accessByKey(body.apiKey);
     checkOrigin(access, originOf(request));
-    checkIdentity(access, body.userId, body.userHash);
+    const identity = checkIdentity(access, body.userId, body.userHash);
     const userId = body.userId ?? randomUUID();
     const names = body.userNames ?? null;
-    await upsertUser(db, access.companyId, userId, names);
+    // Users are per company: a user id verified on one widget must be proven on every one of them.
+    const claimed = await claimSessionUser(db, access.companyId, userId, names, identity);
+    if (!claimed) throw unprovenSession(body.userHash);
+    if (claimed.newlyVerified) {
+      sessions.markVerified(access.companyId, userId);
+      await hub.closeUnproven(access.companyId, userId);
+    }
     const { roomId } = await rooms.ensureBotRoom({
       botId: access.botId,
       userId,
@@ -160,7 +170,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     ]);
     const b = bot.rows[0];
     if (!b) throw new ApiError('NOT_FOUND', { message: 'The widget has no bot.' });
-    const { token, expiresAt } = sessions.issue(access, userId);
+    const { token, expiresAt } = sessions.issue(access, userId, Date.now(), identity.proven);
     flows.greet({ roomId, botId: access.botId, userId, language: body.language });
     const cfg = access.config;
     const obj = (v: unknown) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {});
@@ -267,6 +277,11 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       const selfJoinGroup =
         room && room.companyId === claims.cid && userId === claims.uid && r2?.rows[0]?.type === 'group';
       if (!selfJoinGroup) throw new ApiError('NOT_A_MEMBER');
+      // Taken out by another member: only a member can let them back in.
+      if (await rooms.wasRemoved(roomId, userId))
+        throw new ApiError('FORBIDDEN', {
+          message: 'You were removed from this room; a member can add you back.',
+        });
     }
     const { added } = await rooms.addMember(roomId, { userId });
     return ok([added ? `${userId} joined` : `${userId} is already a member`]);
@@ -281,7 +296,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       throw new ApiError('FORBIDDEN', {
         message: 'A bot room cannot be left: it is the user’s conversation with the bot.',
       });
-    const { removed } = await rooms.removeMember(roomId, request.body.userId);
+    const { removed } = await rooms.removeMember(roomId, request.body.userId, session(request).claims.uid);
     // Like joining someone already in: the user is out afterwards either way, so both succeed.
     return ok([removed ? `${request.body.userId} left` : `${request.body.userId} was not a member`]);
   });
@@ -359,10 +374,15 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     }
     const name = (file.filename || 'file').replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 200);
     const key = `widget/${randomUUID()}`;
-    await db.query(
-      'INSERT INTO media (key, company_id, content_type, size, name, data) VALUES ($1, $2, $3, $4, $5, $6)',
-      [key, claims.cid, contentType, data.length, name, data],
-    );
+    await db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO media (key, company_id, content_type, size, name, data, uploaded_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [key, claims.cid, contentType, data.length, name, data, claims.uid],
+      );
+      // Its members may have it signed afresh (media-rooms.ts); the uploader was checked above.
+      if (typeof roomId === 'string' && roomId !== '') await mediaSentIn(tx, key, roomId, claims.uid, true);
+    });
     return {
       mediaUrl: signer.sign(key, MEDIA_URL_TTL_DEFAULT, app.charla.baseUrlFor(request)),
       type,
@@ -377,12 +397,8 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     const key = signer.mediaKeyOf(request.body.resourceUrl, app.charla.ownBaseUrls(request));
     if (!key)
       throw new ApiError('SIGNED_URL_ERROR', { message: 'The address is not one of this service’s media.' });
-    const media = await db.query<{ company_id: string }>('SELECT company_id FROM media WHERE key = $1', [
-      key,
-    ]);
-    if (media.rows[0]?.company_id !== claims.cid) {
-      throw new ApiError('SIGNED_URL_ERROR', { message: 'No such media for this widget.' });
-    }
+    // Only media the user could see; one that does not exist is refused alike, so keys cannot be probed.
+    if (!(await mediaVisible(db, key, claims.cid, claims.uid))) throw new ApiError('NOT_A_MEMBER');
     return { signedUrl: signer.sign(key, MEDIA_URL_TTL_DEFAULT, app.charla.baseUrlFor(request)) };
   });
 }

@@ -1,8 +1,10 @@
 /**
  * What a JSON body holds once parsed, whatever its text looked like: a key
  * that poisons prototypes is refused however it is spelled (`"\u005f_proto__"`
- * is the key `__proto__` once parsed). Every operation with a body: 400
- * VALIDATION_ERROR naming the field, nothing stored.
+ * is the key `__proto__` once parsed), and a number is refused when JSON.parse
+ * cannot hold it as written (`1e400` would be stored as null,
+ * `12345678901234567890123` as 1.2345678901234568e+22). Every operation with a
+ * body: 400 VALIDATION_ERROR naming the field, nothing stored.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,5 +120,57 @@ describe('keys that poison prototypes, in any spelling', () => {
         }
       }
     }
+  });
+});
+
+describe('numbers are kept as written, or refused', () => {
+  const widgetWith = (big: string) =>
+    post('/v1/widget/create', `{"bot":{},"widget":{"theme":{"position":"br","big":${big}},"extra":[1,2,3]}}`);
+
+  it('stores the widget configuration’s numbers as sent', async () => {
+    for (const [text, value] of [
+      ['1e20', 1e20],
+      ['100000000000000000000', 1e20],
+      ['9007199254740991', Number.MAX_SAFE_INTEGER],
+      ['0.1', 0.1],
+      ['-2.5E-3', -0.0025],
+      ['9.0e2', 900],
+      ['0.30000000000000004', 0.30000000000000004],
+    ] as const) {
+      const res = await widgetWith(text);
+      expect(res.status, `${text}: ${res.text}`).toBe(200);
+      expect(res.body.data.Widget.theme.big, text).toBe(value);
+      const { rows } = await server.app.charla.db.query<{ config: any }>(
+        'SELECT config FROM widgets WHERE id = $1',
+        [res.body.data.Widget.id],
+      );
+      const config = typeof rows[0]?.config === 'string' ? JSON.parse(rows[0].config) : rows[0]?.config;
+      expect(config.theme.big, text).toBe(value);
+    }
+  });
+
+  it('refuses a number JSON.parse cannot hold as written (out of range, or more digits than it keeps) with 400 naming it', async () => {
+    const before = await snapshot(server);
+    for (const text of [
+      '1e400',
+      '-1e400',
+      '1e-400',
+      '12345678901234567890123',
+      '9007199254740993',
+      '1.00000000000000000001',
+    ]) {
+      const res = await widgetWith(text);
+      expect(res.status, `${text}: ${res.text}`).toBe(400);
+      expect(res.body.error.key).toBe('VALIDATION_ERROR');
+      expect(Object.keys(res.body.validationError), text).toEqual(['/widget/theme/big']);
+    }
+    // Any body, at any depth; the same digits in a string are text.
+    const bot = await post(
+      `/v1/bots/${botId}/messages`,
+      `{"type":"text","userId":"n-user","text":"1e400 12345678901234567890123","meta":{"n":[1,1e400]}}`,
+    );
+    expect(bot.status, bot.text).toBe(400);
+    expect(Object.keys(bot.body.validationError)).toEqual(['/meta/n/1']);
+    expect(await snapshot(server)).toEqual(before);
   });
 });

@@ -1,0 +1,157 @@
+/**
+ * A widget session has a media address signed afresh
+ * (POST /v1/widget/assets/refresh) only for media it could see: uploaded for
+ * or sent in a room the user is in now, its own uploads, and the bot's demo
+ * media. An address someone once saw is not a key for ever.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, inject, it } from 'vitest';
+import { MEDIA_URL_TTL_DEFAULT, ROUTES, routePath, type ErrorBody, type Room } from '../../types/index.ts';
+import { openDb } from '../../server/store/db.ts';
+import { migrate } from '../../server/store/migrate.ts';
+import { coreMigrations } from '../../server/store/core-migrations.ts';
+import { liveMigrations } from '../../server/live/migrations.ts';
+import { BASIC, emitAck } from './helpers/live.ts';
+import { liveWidgets } from './helpers/widgets.ts';
+import { people, type Person } from './helpers/people.ts';
+
+const live = liveWidgets({ widget: { type: 'group' } });
+
+async function upload(p: Person, roomId?: string): Promise<string> {
+  const form = new FormData();
+  if (roomId) form.append('roomId', roomId);
+  form.append('file', new Blob([new Uint8Array(64)], { type: 'application/pdf' }), 'contrato.pdf');
+  const res = await fetch(live.h.baseUrl + ROUTES.widgetUpload, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${p.token}` },
+    body: form,
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { mediaUrl: string }).mediaUrl;
+}
+
+async function refresh(p: Person, resourceUrl: string): Promise<{ status: number; body: unknown }> {
+  const res = await live.h.call('POST', ROUTES.widgetAssetsRefresh, {
+    token: p.token,
+    body: { resourceUrl },
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+async function sendDocument(p: Person, roomId: string, mediaUrl: string): Promise<void> {
+  const socket = await live.h.connect(p.token);
+  const ack = await emitAck(socket, 'message:send', { id: randomUUID(), roomId, type: 'DOCUMENT', mediaUrl });
+  expect(ack.ok, JSON.stringify(ack)).toBe(true);
+  socket.close();
+}
+
+function expectNotAMember(res: { status: number; body: unknown }, who: string): void {
+  expect(res.status, who).toBe(403);
+  expect((res.body as ErrorBody).error.key, who).toBe('NOT_A_MEMBER');
+}
+
+/** A room route called by `p`, which must succeed. */
+async function roomCall(p: Person, route: string, roomId: string, body: unknown): Promise<void> {
+  const res = await live.h.call('POST', routePath(route, { roomId }), { token: p.token, body });
+  expect(res.status, route).toBe(200);
+}
+
+const direct = async (p: Person, userId: string) =>
+  (await (
+    await live.h.call('POST', ROUTES.widgetDirectRoom, { token: p.token, body: { id: userId } })
+  ).json()) as Room;
+
+describe('POST /v1/widget/assets/refresh', () => {
+  it('re-signs media of the user’s rooms, their own uploads and the bot’s demo media, and nothing else', async () => {
+    const [ana, beto, carla, zed] = await people(live.h, live.apiKey, 'Ana', 'Beto', 'Carla', 'Zed');
+    const room = await direct(ana, beto.id);
+    await roomCall(ana, ROUTES.widgetRoomMembers, room.id, { member: carla.id });
+    const contract = await upload(ana, room.id);
+    await sendDocument(ana, room.id, contract);
+
+    for (const member of [ana, beto, carla]) expect((await refresh(member, contract)).status).toBe(200);
+
+    // Carla taken out of the room, Zed never in it: refused, as a media that does not exist is.
+    await roomCall(ana, ROUTES.widgetRoomLeave, room.id, { userId: carla.id });
+    const removed = await refresh(carla, contract);
+    const stranger = await refresh(zed, contract);
+    const missing = await refresh(zed, contract.replace(/widget\/[0-9a-f-]+/, `widget/${randomUUID()}`));
+    expectNotAMember(removed, 'removed');
+    expectNotAMember(stranger, 'stranger');
+    expect(stranger.body).toEqual(missing.body);
+    expect(missing.status).toBe(403);
+
+    // Sending the address into a room of his own does not make it his.
+    await sendDocument(zed, zed.botRoomId, contract);
+    expectNotAMember(await refresh(zed, contract), 'stranger after sending it');
+
+    // An upload that named no room: its uploader only.
+    const loose = await upload(zed);
+    expect((await refresh(zed, loose)).status).toBe(200);
+    expectNotAMember(await refresh(ana, loose), 'another user');
+
+    // The bot's demo media, as the flows sign them, for any session of the company.
+    const demo = live.h.app.charla.signer.sign(
+      'demo/charla.png',
+      MEDIA_URL_TTL_DEFAULT,
+      live.h.app.charla.baseUrlFor(),
+    );
+    for (const anyone of [zed, carla]) expect((await refresh(anyone, demo)).status).toBe(200);
+  });
+
+  it('re-signs media sent in a room by one who could see it, or by the service, for that room’s members', async () => {
+    const [ana, beto, dani, eva] = await people(live.h, live.apiKey, 'Ana', 'Beto', 'Dani', 'Eva');
+    const room = await direct(ana, beto.id);
+    const photo = await upload(ana, room.id);
+    expectNotAMember(await refresh(dani, photo), 'before it was sent to her');
+    // Ana passes it on in her room with Dani.
+    const withDani = await direct(ana, dani.id);
+    await sendDocument(ana, withDani.id, photo);
+    expect((await refresh(dani, photo)).status).toBe(200);
+
+    // A room post (a server-side operation) into Eva's bot room.
+    expectNotAMember(await refresh(eva, photo), 'before the post');
+    const post = await fetch(live.h.baseUrl + routePath(ROUTES.roomMessage, { roomId: eva.botRoomId }), {
+      method: 'POST',
+      headers: { authorization: BASIC, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        senderId: 'sistema',
+        messages: [{ id: randomUUID(), type: 'DOCUMENT', mediaUrl: photo }],
+      }),
+    });
+    expect(post.status).toBe(200);
+    expect((await refresh(eva, photo)).status).toBe(200);
+  });
+});
+
+describe('the media_rooms migration', () => {
+  it('keeps uploads already sent in rooms refreshable there: their rooms are read from the messages', async () => {
+    const db = await openDb({ databaseUrl: 'memory://', memoryTemplate: inject('pgliteTemplate') });
+    try {
+      const mediaRooms = liveMigrations.find((m) => m.id === '016_media_rooms');
+      expect(mediaRooms).toBeDefined();
+      await migrate(db, [...coreMigrations, ...liveMigrations.filter((m) => m !== mediaRooms)]);
+      const key = `widget/${randomUUID()}`;
+      const url = `https://charla.example/v1/media/${key}?kid=k1&exp=1&sig=x`;
+      await db.exec(`
+        INSERT INTO companies (id, name) VALUES ('c1', 'Uno'), ('c2', 'Dos');
+        INSERT INTO rooms (id, company_id, type) VALUES ('r1', 'c1', 'group'), ('r2', 'c1', 'group'), ('r3', 'c2', 'group');
+        INSERT INTO media (key, company_id, content_type, size, name, data)
+          VALUES ('${key}', 'c1', 'application/pdf', 1, 'a.pdf', '\\x00');
+        INSERT INTO messages (id, room_id, seq, sender_id, status, body) VALUES
+          ('m1', 'r1', 1, 'ana', 'DELIVERED', '{"type": "DOCUMENT", "mediaUrl": "${url}"}'),
+          ('m2', 'r1', 2, 'ana', 'DELIVERED', '{"type": "DOCUMENT", "mediaUrl": "${url}"}'),
+          ('m3', 'r2', 1, 'ana', 'DELIVERED', '{"type": "TEXT", "text": "${url}"}'),
+          ('m4', 'r3', 1, 'eve', 'DELIVERED', '{"type": "DOCUMENT", "mediaUrl": "${url}"}');
+      `);
+      await migrate(db, [...coreMigrations, ...liveMigrations]);
+      const { rows } = await db.query<{ media_key: string; room_id: string }>(
+        'SELECT media_key, room_id FROM media_rooms ORDER BY room_id',
+      );
+      // Sent as media in r1 (once, whatever the count); not from a text, nor from another company's room.
+      expect(rows).toEqual([{ media_key: key, room_id: 'r1' }]);
+    } finally {
+      await db.close();
+    }
+  });
+});
