@@ -30,6 +30,15 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
     logger: config.logger,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // A request must arrive whole in time (a stalled body held its socket for ever): past the
+    // limit Node's parser raises ERR_HTTP_REQUEST_TIMEOUT, answered 408 by clientErrorHandler.
+    // Node looks for late requests every connectionsCheckingInterval (30 s by default), a tenth
+    // of the limit here; its headers limit (60 s) may not exceed the whole request's.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(config.requestTimeoutMs / 10))),
+    },
     // Path ids may be 200 characters (Id), %-encoded up to 12 bytes each; longer ones reach frameworkErrors.
     routerOptions: { maxParamLength: 2400 },
     // Errors the router raises before any route runs (a malformed %-escape, an overlong path

@@ -36,6 +36,11 @@ export interface Config {
   socketRate: number;
   /** Client socket events a user may send at once before the sustained rate applies (CHARLA_SOCKET_BURST). */
   socketBurst: number;
+  /**
+   * How long a request may take to arrive, headers and body, in ms
+   * (CHARLA_REQUEST_TIMEOUT_MS); past it the answer is 408 REQUEST_TIMEOUT.
+   */
+  requestTimeoutMs: number;
   logger: boolean | { level: string };
   production: boolean;
   /** Where each service process says who it is (scheduler claims, logs). */
@@ -55,6 +60,13 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  */
 const SOCKET_RATE = 20;
 const SOCKET_BURST = 200;
+
+/**
+ * Default time for a request to arrive whole: 5 minutes, Node's own default
+ * (fastify turns it off). The largest bodies decide it: a widget upload of
+ * 25 MB takes about 200 s on a 1 Mbit/s mobile uplink, and must not be cut.
+ */
+const REQUEST_TIMEOUT_MS = 300_000;
 
 const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret', companyToken: 'demo-company-token' };
 
@@ -80,6 +92,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const socketRate = positiveNumber(env, 'CHARLA_SOCKET_RATE', SOCKET_RATE, 'events per second');
   const socketBurst = positiveNumber(env, 'CHARLA_SOCKET_BURST', SOCKET_BURST, 'events', true);
+  const requestTimeoutMs = positiveNumber(
+    env,
+    'CHARLA_REQUEST_TIMEOUT_MS',
+    REQUEST_TIMEOUT_MS,
+    'milliseconds',
+    true,
+  );
   const loopbackMedia = env['CHARLA_ALLOW_LOOPBACK_MEDIA'];
   const port = Number(env['PORT'] ?? 8080);
   const host = env['HOST'] ?? '127.0.0.1';
@@ -104,6 +123,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     serveStatic: env['CHARLA_SERVE_STATIC'] !== '0',
     socketRate,
     socketBurst,
+    requestTimeoutMs,
     logger: { level: logLevel },
     production,
     instanceId: env['CHARLA_INSTANCE_ID'] ?? `${host}:${port}:${process.pid}`,
@@ -132,6 +152,7 @@ export function defaultConfig(): Config {
     serveStatic: false,
     socketRate: SOCKET_RATE,
     socketBurst: SOCKET_BURST,
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
     logger: false,
     production: false,
     instanceId: `test:${process.pid}`,

@@ -6,11 +6,21 @@
  * request changes nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { connect } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../types/index.ts';
 import { configFromEnv, parseTrustProxy } from '../../server/config.ts';
-import { call, createBot, insertCampaigns, snapshot, startServer, uid, type Server } from './helpers/http.ts';
+import {
+  BASIC,
+  call,
+  createBot,
+  insertCampaigns,
+  snapshot,
+  startServer,
+  uid,
+  type Server,
+} from './helpers/http.ts';
 
 let server: Server;
 let botId: string;
@@ -327,6 +337,53 @@ describe('requests the HTTP layer refuses', () => {
     expectErrorBody(twoLengths, 400, 'VALIDATION_ERROR');
   });
 
+  it('answers a body that stops arriving with 408 REQUEST_TIMEOUT once the request timeout is over; a slow answer is not a late request', async () => {
+    const timed = await startServer({ requestTimeoutMs: 300 });
+    // A file host that never answers: the video check waits its own 4 s for it.
+    const silent = createHttpServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const bot = await createBot(timed);
+      const before = await snapshot(timed);
+      const url = new URL(timed.base);
+      const started = Date.now();
+      const answer = await new Promise<string>((resolve) => {
+        const socket = connect(Number(url.port), url.hostname, () =>
+          // Content-Length 100, and only 7 bytes of it.
+          socket.write(
+            `POST /v1/bots/${bot}/messages HTTP/1.1\r\nHost: x\r\nAuthorization: ${BASIC}\r\n` +
+              'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a":1}',
+          ),
+        );
+        let data = '';
+        socket.on('data', (chunk) => (data += chunk.toString('utf8')));
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve(data));
+      });
+      const took = Date.now() - started;
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0);
+      expectErrorBody(
+        { status, body: JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) },
+        408,
+        'REQUEST_TIMEOUT',
+      );
+      expect(answer).toContain('"code":"E0408"');
+      expect(took).toBeGreaterThanOrEqual(250);
+      expect(took).toBeLessThan(5000);
+      expect(await snapshot(timed)).toEqual(before);
+      // The whole request arrived in time; the answer took longer than the limit (the 4 s video check).
+      const port = (silent.address() as AddressInfo).port;
+      const slow = await call(timed, 'POST', `/v1/bots/${bot}/messages`, {
+        body: { type: 'video', userId: 'timeout-user', mediaUrl: `http://127.0.0.1:${port}/a.mp4` },
+      });
+      expectErrorBody(slow, 422, 'INVALID_MEDIA_URL');
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+      await timed.close();
+    }
+  }, 30_000);
+
   it('believes X-Forwarded-* only from the proxies CHARLA_TRUST_PROXY names (loopback by default)', async () => {
     const refresh = (s: Server) =>
       call(s, 'POST', '/v1/external/assets/refresh', {
@@ -374,6 +431,15 @@ describe('configuration from the environment', () => {
   it('says which LOG_LEVEL values there are instead of failing inside the logger', () => {
     expect(() => configFromEnv({ LOG_LEVEL: 'verbose' })).toThrow(/LOG_LEVEL must be one of .*info/);
     expect(configFromEnv({ LOG_LEVEL: 'warn' }).logger).toEqual({ level: 'warn' });
+  });
+
+  it('CHARLA_REQUEST_TIMEOUT_MS: 5 minutes unless set; a positive whole number of milliseconds', () => {
+    expect(configFromEnv({}).requestTimeoutMs).toBe(300_000);
+    expect(configFromEnv({ CHARLA_REQUEST_TIMEOUT_MS: '30000' }).requestTimeoutMs).toBe(30_000);
+    for (const bad of ['0', '-5', '1.5', 'soon'])
+      expect(() => configFromEnv({ CHARLA_REQUEST_TIMEOUT_MS: bad }), bad).toThrow(
+        /CHARLA_REQUEST_TIMEOUT_MS/,
+      );
   });
 
   it('CHARLA_ALLOW_LOOPBACK_MEDIA: 0 turns it off, 1 on, unset follows production', () => {
