@@ -259,8 +259,29 @@ export const styles = css`
     text-decoration: none;
     font-weight: 600;
   }
-  .option:hover {
+  .option:not([aria-disabled]):hover {
     background: var(--charla-color-surface-alt, #f6f7f9);
+  }
+  /* Answered: the chosen option filled in the brand colour with a check mark, the others faded. */
+  .option[aria-disabled] {
+    cursor: default;
+  }
+  .option[aria-pressed='true'] {
+    background: var(--charla-color-primary, #2563eb);
+    color: var(--charla-color-on-primary, #fff);
+  }
+  .option[aria-pressed='true'] .option__description {
+    color: inherit;
+  }
+  .option[aria-pressed='false'] {
+    opacity: 0.6;
+  }
+  .option__title .icon {
+    display: inline-block;
+    width: 18px;
+    height: 18px;
+    margin-inline-end: 4px;
+    vertical-align: -4px;
   }
   .option--call {
     flex-direction: row;

@@ -1,10 +1,11 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { DocumentMessage, Message, MessageStatus } from '../../../types/index.ts';
+import { AnswerController, enclosingContext } from '../../controllers/answer.ts';
 import { MediaRefreshController } from '../../controllers/media-refresh.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import type { WidgetActions } from '../../widget/context.ts';
-import { formatTime, messageDate, plainName } from '../shared/format.ts';
+import { formatTime, messageDate, plainName, roomName } from '../shared/format.ts';
 import { focusComposer } from '../shared/focus.ts';
 import { icons } from '../shared/icons.ts';
 import { renderCall, renderContacts, renderOptions, renderQuickReplies } from '../messages/interactive.ts';
@@ -96,6 +97,13 @@ export class CharlaMessage extends LitElement {
   readonly #media = new MediaRefreshController(this, () =>
     this.actions ? (url: string) => this.actions!.refreshMediaUrl(url) : undefined,
   );
+  /** Options and a call button are answered once: the answer is looked up in the room's messages. */
+  readonly #answer = new AnswerController(this, () => {
+    const m = this.message;
+    return m?.options?.length || m?.QuickReplies?.length || m?.interactive?.kind === 'voice_call'
+      ? m
+      : undefined;
+  });
 
   override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('message') && this.message) this.dataset['id'] = String(this.message.id);
@@ -161,6 +169,7 @@ export class CharlaMessage extends LitElement {
       media: this.#media,
       own: this.own,
       latest: this.latest,
+      answer: () => this.#answer.answer,
     };
     // Only the user's own events and the service's or bot's are system lines: another visitor's is
     // theirs, in a bubble under their name (it could otherwise pass for a notice of the service).

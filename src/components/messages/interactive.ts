@@ -12,13 +12,24 @@ import { icons } from '../shared/icons.ts';
 import { mailtoHref, safeUrl, telHref } from '../shared/safe-url.ts';
 import type { RenderContext } from './render-context.ts';
 
-/** The user's choice goes to the bot; the control is about to go away, so focus goes on to the composer. */
-function answer(event: Event, promise: Promise<unknown> | undefined): void {
+/**
+ * The user's choice goes to the bot, once: a message already answered (in this tab or another)
+ * sends nothing more. The conversation goes on in the composer, so focus goes there.
+ */
+function answer(event: Event, r: RenderContext, send: () => Promise<unknown> | undefined): void {
+  if (r.answer()) return;
   // The core records failures in $lastError; the rejection is handled there, not lost here.
-  promise?.catch(() => undefined);
+  send()?.catch(() => undefined);
   const control = event.currentTarget as HTMLElement;
   if (control.matches(':focus')) focusComposer(control);
 }
+
+/**
+ * Attributes of a choice once the message is answered: the chosen one pressed, all of them
+ * aria-disabled (inert but still focusable, so an answer arriving never drops focus to the page).
+ */
+const pressed = (r: RenderContext, chosen: boolean) => (r.answer() ? String(chosen) : nothing);
+const inert = (r: RenderContext) => (r.answer() ? 'true' : nothing);
 
 export function renderOptions(m: Message, r: RenderContext): TemplateResult | typeof nothing {
   const options = [...(m.options ?? [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
@@ -33,7 +44,8 @@ export function renderOptions(m: Message, r: RenderContext): TemplateResult | ty
 }
 
 function renderOption(m: Message, o: MessageOption, r: RenderContext): TemplateResult {
-  const body = html`<span class="option__title">${o.title}</span>${
+  const chosen = r.answer()?.text === o.title;
+  const body = html`<span class="option__title">${chosen ? icons.check() : nothing}${o.title}</span>${
       o.description ? html`<span class="option__description">${o.description}</span>` : nothing
     }`;
   const href = o.url ? safeUrl(o.url) : null;
@@ -46,7 +58,9 @@ function renderOption(m: Message, o: MessageOption, r: RenderContext): TemplateR
     type="button"
     class="option"
     part="option"
-    @click=${(e: Event) => answer(e, r.actions?.chooseOption(m, o))}
+    aria-pressed=${pressed(r, chosen)}
+    aria-disabled=${inert(r)}
+    @click=${(e: Event) => answer(e, r, () => r.actions?.chooseOption(m, o))}
   >
     ${body}
   </button>`;
@@ -74,7 +88,7 @@ function renderChip(m: Message, q: QuickReply, r: RenderContext): TemplateResult
     type="button"
     class="chip"
     part="chip"
-    @click=${(e: Event) => answer(e, r.actions?.chooseQuickReply(m, q))}
+    @click=${(e: Event) => answer(e, r, () => r.actions?.chooseQuickReply(m, q))}
   >
     ${body}
   </button>`;
@@ -147,9 +161,10 @@ export function renderCall(m: Message, spec: { displayText: string }, r: RenderC
             type="button"
             class="option option--call"
             part="option"
+            aria-pressed=${pressed(r, true)}
+            aria-disabled=${inert(r)}
             @click=${(e: Event) =>
-              answer(
-                e,
+              answer(e, r, () =>
                 r.actions?.chooseOption(m, {
                   type: 'voice_call',
                   title: label,
@@ -158,7 +173,7 @@ export function renderCall(m: Message, spec: { displayText: string }, r: RenderC
                 }),
               )}
           >
-            ${icons.phone()}<span>${label}</span>
+            ${r.answer() ? icons.check() : icons.phone()}<span>${label}</span>
           </button>`
     }
   </div>`;

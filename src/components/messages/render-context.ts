@@ -1,4 +1,5 @@
 /** What every message renderer receives besides its message. */
+import type { PostbackMessage } from '../../../types/index.ts';
 import type { MediaRefreshController } from '../../controllers/media-refresh.ts';
 import type { Translate } from '../../i18n/index.ts';
 import type { WidgetActions } from '../../widget/context.ts';
@@ -13,4 +14,6 @@ export interface RenderContext {
   own: boolean;
   /** The message is the newest of the room (quick replies show only there). */
   latest: boolean;
+  /** The visitor's answer to the message (a POSTBACK replying to it), read when called. */
+  answer: () => PostbackMessage | undefined;
 }

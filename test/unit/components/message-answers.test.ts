@@ -1,0 +1,137 @@
+/**
+ * A bot's options, quick replies and call button are answered once: the answer (a POSTBACK whose
+ * payload.replyTo is the message's id) is read from the room's messages, so a reload or another
+ * tab shows it as well, and a message answered sends nothing more.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { within } from '@testing-library/dom';
+import '../../../src/define.ts';
+import type { CharlaMessage } from '../../../src/components/message/message.ts';
+import type { WidgetContext } from '../../../src/widget/context.ts';
+import type { Message } from '../../../types/index.ts';
+import { makeContext, msg, settle } from './fixture.ts';
+
+/** Rows live in the message list's shadow root and read its context: a stand-in list. */
+class RowHost extends HTMLElement {
+  context?: WidgetContext;
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+  }
+}
+customElements.define('test-row-host', RowHost);
+
+const options = [
+  { type: 'postback', title: 'Sí, pagar', payload: { p: 'pay' }, order: 0 },
+  { type: 'postback', title: 'No', description: 'Cancelar el pedido', payload: { p: 'cancel' }, order: 1 },
+];
+
+/** The visitor's POSTBACK answering `m` with the option titled `title`. */
+const answerTo = (m: Message, title: string) =>
+  msg({ by: 'user', senderId: 'me', type: 'POSTBACK', text: title, payload: { replyTo: String(m.id) } });
+
+async function show(message: Message, room: Message[] = [message]) {
+  const f = makeContext();
+  f.stores.$currentMessages.set(room);
+  const host = document.createElement('test-row-host') as RowHost;
+  host.context = f.context;
+  document.body.append(host);
+  const el = document.createElement('charla-message') as CharlaMessage;
+  Object.assign(el, { message, actions: f.context.actions, latest: true });
+  host.shadowRoot!.append(el);
+  await settle(el);
+  const q = within(el);
+  const button = (name: string | RegExp) => q.getByRole('button', { name }) as HTMLButtonElement;
+  return { el, q, button, ...f };
+}
+
+afterEach(() => document.body.replaceChildren());
+
+describe('<charla-message> options, once answered', () => {
+  it('show the chosen option pressed with a check mark, the others not pressed, and send no more', async () => {
+    const m = msg({ text: '¿Confirmas el pedido de 40 €?', options });
+    const { el, button, stores, callsOf } = await show(m);
+    expect(button('Sí, pagar').hasAttribute('aria-pressed')).toBe(false);
+    button('Sí, pagar').click();
+    expect(callsOf('chooseOption')).toHaveLength(1);
+    // The answer reaches the room (the core puts the POSTBACK in the store as it sends it).
+    stores.$currentMessages.set([m, answerTo(m, 'Sí, pagar')]);
+    await settle(el);
+    const pay = button('Sí, pagar');
+    const no = button(/^No/);
+    expect(pay.getAttribute('aria-pressed')).toBe('true');
+    expect(pay.querySelector('svg')).not.toBeNull();
+    expect(no.getAttribute('aria-pressed')).toBe('false');
+    expect(no.querySelector('svg')).toBeNull();
+    for (const b of [pay, no]) expect(b.getAttribute('aria-disabled')).toBe('true');
+    // Still focusable (an answer arriving drops no focus), and inert.
+    no.focus();
+    no.click();
+    pay.click();
+    expect(callsOf('chooseOption')).toHaveLength(1);
+    expect((el.getRootNode() as ShadowRoot).activeElement).toBe(no);
+  });
+
+  it('show the answer of a room already answered (a reload, another tab, a row made anew)', async () => {
+    const m = msg({ text: '¿Confirmas?', options });
+    const { button, callsOf } = await show(m, [m, msg({ text: 'entre medias' }), answerTo(m, 'No')]);
+    expect(button(/^No/).getAttribute('aria-pressed')).toBe('true');
+    expect(button('Sí, pagar').getAttribute('aria-pressed')).toBe('false');
+    button('Sí, pagar').click();
+    expect(callsOf('chooseOption')).toHaveLength(0);
+  });
+
+  it('send once when clicked twice before the row renders again', async () => {
+    const m = msg({ text: '¿Confirmas?', options });
+    const { button, stores, context, callsOf } = await show(m);
+    const choose = context.actions.chooseOption;
+    // Like the core: the POSTBACK is in the room's store as soon as it is sent.
+    context.actions.chooseOption = (message, option) => {
+      stores.$currentMessages.set([...stores.$currentMessages.get(), answerTo(message, option.title)]);
+      return choose(message, option);
+    };
+    button('Sí, pagar').click();
+    button(/^No/).click();
+    expect(callsOf('chooseOption')).toHaveLength(1);
+  });
+
+  it('ignore answers to other messages and leave link options alone', async () => {
+    const m = msg({
+      text: '¿Confirmas?',
+      options: [
+        ...options,
+        { type: 'url', title: 'Condiciones', url: 'https://example.com/t', payload: {}, order: 2 },
+      ],
+    });
+    const other = msg({ text: 'Otra pregunta', options });
+    const { q, button } = await show(m, [m, other, answerTo(other, 'Sí, pagar')]);
+    expect(button('Sí, pagar').hasAttribute('aria-pressed')).toBe(false);
+    expect(button('Sí, pagar').hasAttribute('aria-disabled')).toBe(false);
+    expect(q.getByRole('link', { name: 'Condiciones' }).getAttribute('href')).toBe('https://example.com/t');
+  });
+
+  it('the call button: pressed once the call was asked for', async () => {
+    const m = msg({ text: 'Llámanos', interactive: { kind: 'voice_call', displayText: 'Llamar ahora' } });
+    const { button, callsOf } = await show(m, [m, answerTo(m, 'Llamar ahora')]);
+    expect(button('Llamar ahora').getAttribute('aria-pressed')).toBe('true');
+    button('Llamar ahora').click();
+    expect(callsOf('chooseOption')).toHaveLength(0);
+  });
+
+  it('quick replies: a second chip clicked before the row renders again sends nothing', async () => {
+    const replies = [
+      { title: 'Sí', payload: {}, contentType: 'text' },
+      { title: 'No', payload: {}, contentType: 'text' },
+    ];
+    const m = msg({ text: '¿Algo más?', QuickReplies: replies });
+    const { button, stores, context, callsOf } = await show(m);
+    const choose = context.actions.chooseQuickReply;
+    context.actions.chooseQuickReply = (message, reply) => {
+      stores.$currentMessages.set([...stores.$currentMessages.get(), answerTo(message, reply.title)]);
+      return choose(message, reply);
+    };
+    button('Sí').click();
+    button('No').click();
+    expect(callsOf('chooseQuickReply')).toHaveLength(1);
+  });
+});
