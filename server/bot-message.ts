@@ -11,6 +11,8 @@ import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import {
   DEFAULT_BUTTON_TEXT,
+  MEDIA_URL_MAX,
+  MEDIA_URL_PATTERN,
   VIDEO_MAX_BYTES,
   VIDEO_MEDIA_TYPES,
   type BotContact,
@@ -18,7 +20,7 @@ import {
   type MessageOption,
 } from '../types/index.ts';
 import type { Charla, NewMessageInput } from './context.ts';
-import { ApiError, validationFailed } from './http/errors.ts';
+import { ApiError } from './http/errors.ts';
 import type { Queryable } from './store/db.ts';
 
 /** What a message needs besides the recipient: its room-independent widget form. */
@@ -196,6 +198,19 @@ export function mediaUrlProblem(raw: string, allowLoopback: boolean): string | n
   return null;
 }
 
+const MEDIA_URL = new RegExp(MEDIA_URL_PATTERN);
+
+/**
+ * What is wrong with a video's address as given, or null: the contract's
+ * shape (http(s):// from its first character, at most MEDIA_URL_MAX
+ * characters), then mediaUrlProblem.
+ */
+function videoAddressProblem(raw: string, allowLoopback: boolean): string | null {
+  if (!MEDIA_URL.test(raw)) return 'must be an absolute https:// address';
+  if ([...raw].length > MEDIA_URL_MAX) return `must be at most ${MEDIA_URL_MAX} characters`;
+  return mediaUrlProblem(raw, allowLoopback);
+}
+
 /** How long the video check waits for the file's host, in ms. */
 export const MEDIA_CHECK_TIMEOUT_MS = 4000;
 const MAX_REDIRECTS = 3;
@@ -292,24 +307,33 @@ function head(
 /**
  * Checks a video address with HEAD requests (redirects followed by hand, each
  * hop held to the same rule; a host refusing HEAD with 403, 405 or 501 is
- * asked again for the first byte with GET): unreachable, not 2xx or an HTML page ->
- * INVALID_MEDIA_URL; not video/mp4 or video/3gp(p) -> UNSUPPORTED_MEDIA_TYPE;
- * over 16 MB -> MEDIA_TOO_LARGE. A file whose size the host does not say passes.
- * Host names are resolved once per hop, by `lookup`, and the request goes only
- * to the addresses that passed (a public name may not lead to a private address).
+ * asked again for the first byte with GET): an address that is not a public
+ * https one (the interface's "address invalid"), unreachable, not 2xx or an
+ * HTML page -> INVALID_MEDIA_URL; not video/mp4 or video/3gp(p) ->
+ * UNSUPPORTED_MEDIA_TYPE; over 16 MB -> MEDIA_TOO_LARGE. A file whose size the
+ * host does not say passes. Host names are resolved once per hop, by `lookup`,
+ * and the request goes only to the addresses that passed (a public name may
+ * not lead to a private address). `field` names the address in the error
+ * (`/message/mediaUrl` in a campaign).
  */
 export async function checkVideo(
   raw: string,
   allowLoopback: boolean,
   timeoutMs = MEDIA_CHECK_TIMEOUT_MS,
-  { lookup = systemLookup }: { lookup?: MediaLookup } = {},
+  { lookup = systemLookup, field = '/mediaUrl' }: { lookup?: MediaLookup; field?: string } = {},
 ): Promise<void> {
+  const invalid = videoAddressProblem(raw, allowLoopback);
+  if (invalid) {
+    throw new ApiError('INVALID_MEDIA_URL', {
+      message: `The video address (${field}) ${invalid}.`,
+      validationError: { [field]: invalid },
+    });
+  }
   let current = raw;
   const signal = AbortSignal.timeout(timeoutMs);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     const problem = mediaUrlProblem(current, allowLoopback);
     if (problem) {
-      if (hop === 0) throw validationFailed({ '/mediaUrl': problem });
       throw new ApiError('INVALID_MEDIA_URL', {
         message: `The media address redirects to an address that ${problem}.`,
       });
@@ -374,11 +398,13 @@ export async function checkVideo(
 /**
  * Everything a bot message needs before it can go to anyone: the bot exists,
  * calling is on for voice_call, the video file is fine. Returns the widget form.
+ * `at` is where the message sits in the request body (`/message` in a campaign).
  */
 export async function prepareBotMessage(
   charla: Charla,
   botId: string,
   content: BotMessageContent,
+  at = '',
 ): Promise<PreparedMessage> {
   const bot = await requireBot(charla.db, botId, charla.config.companyId);
   if (content.type === 'voice_call' && !bot.calling_enabled) {
@@ -387,7 +413,10 @@ export async function prepareBotMessage(
       data: { botId },
     });
   }
-  if (content.type === 'video') await checkVideo(content.mediaUrl, charla.config.allowLoopbackMedia);
+  if (content.type === 'video')
+    await checkVideo(content.mediaUrl, charla.config.allowLoopbackMedia, MEDIA_CHECK_TIMEOUT_MS, {
+      field: `${at}/mediaUrl`,
+    });
   return toWidgetMessage(content);
 }
 

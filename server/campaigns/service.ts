@@ -87,7 +87,7 @@ export function onCampaignCreated(charla: Charla, listener: CampaignListener | n
  */
 export async function createCampaign(charla: Charla, body: CampaignCreateBody): Promise<Campaign> {
   const scheduledAt = body.scheduledAt === undefined ? null : futureInstant(body.scheduledAt, '/scheduledAt');
-  await prepareBotMessage(charla, body.botId, body.message as BotMessageContent);
+  await prepareBotMessage(charla, body.botId, body.message as BotMessageContent, '/message');
   const recipients = [...new Set(body.recipients)];
   const id = randomUUID();
   const status: CampaignStatus = scheduledAt ? 'SCHEDULED' : 'PENDING';

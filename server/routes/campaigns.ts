@@ -79,7 +79,7 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Create a campaign',
         operationId: 'createCampaign',
         description:
-          'Ours. With a future scheduledAt the campaign is SCHEDULED; without one it is PENDING and sent at once. The message is a bot message without userId.',
+          'Ours. With a future scheduledAt the campaign is SCHEDULED; without one it is PENDING and sent at once. The message is a bot message without userId; a video address that is not a public https address is 422 INVALID_MEDIA_URL.',
         security,
         body: CampaignCreateBody,
         response: { 200: CampaignResult, ...errorResponses(400, 401, 403, 404, 422) },

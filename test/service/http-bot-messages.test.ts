@@ -314,33 +314,50 @@ describe('POST /v1/bots/{botId}/messages', () => {
     expect(res.body.error.key).toBe('INVALID_MEDIA_URL');
   }, 20_000);
 
-  it('refuses non-https and private addresses before fetching anything (400)', async () => {
-    for (const mediaUrl of [
-      'http://example.com/a.mp4',
-      'ftp://example.com/a.mp4',
-      'https://10.0.0.1/a.mp4',
-      'https://192.168.1.10/a.mp4',
-      'https://169.254.169.254/latest/meta-data',
-      'https://user:pass@example.com/a.mp4',
-      'https://localhost./a.mp4',
-      'https://',
-      'javascript:alert(1)',
+  it('refuses an invalid video address with 422 INVALID_MEDIA_URL naming the field, before fetching anything', async () => {
+    const before = await snapshot(server);
+    for (const [mediaUrl, reason] of [
+      ['http://example.com/a.mp4', 'must be an https address'],
+      ['ftp://example.com/a.mp4', 'must be an absolute https:// address'],
+      ['https://10.0.0.1/a.mp4', 'must be a public https address'],
+      ['https://192.168.1.10/a.mp4', 'must be a public https address'],
+      ['https://169.254.169.254/latest/meta-data', 'must be a public https address'],
+      ['https://user:pass@example.com/a.mp4', 'must not carry credentials'],
+      ['https://localhost./a.mp4', 'must name its host without a trailing dot'],
+      ['https://', 'must be an absolute address'],
+      ['javascript:alert(1)', 'must be an absolute https:// address'],
+      ['not a url', 'must be an absolute https:// address'],
+      ['', 'must be an absolute https:// address'],
+      [' https://example.com/a.mp4', 'must be an absolute https:// address'],
+      [`https://example.com/${'a'.repeat(2048)}`, 'must be at most 2048 characters'],
     ]) {
       const res = await send({ type: 'video', mediaUrl, userId: 'u' });
-      expect(res.status, mediaUrl).toBe(400);
-      expect(Object.keys(res.body.validationError), mediaUrl).toContain('/mediaUrl');
+      expect(res.status, mediaUrl).toBe(422);
+      expect(res.body.error, mediaUrl).toMatchObject({ key: 'INVALID_MEDIA_URL', code: 'E1201' });
+      expect(res.body.validationError, mediaUrl).toEqual({ '/mediaUrl': reason });
+      expect(res.body.message, mediaUrl).toContain('/mediaUrl');
+      expect(res.body.message, mediaUrl).toContain(reason);
     }
+    // No address, or no string: the body's shape, 400.
+    for (const mediaUrl of [undefined, null, 5, ['https://example.com/a.mp4'], { href: 'x' }]) {
+      const res = await send({ type: 'video', mediaUrl, userId: 'u' });
+      expect(res.status, JSON.stringify(mediaUrl)).toBe(400);
+      expect(res.body.error.key).toBe('VALIDATION_ERROR');
+      expect(Object.keys(res.body.validationError), JSON.stringify(mediaUrl)).toEqual(['/mediaUrl']);
+    }
+    expect(await snapshot(server)).toEqual(before);
   });
 
-  it('refuses loopback media when the configuration does not allow it', async () => {
+  it('refuses loopback media when the configuration does not allow it (422 INVALID_MEDIA_URL)', async () => {
     const strict = await startServer({ allowLoopbackMedia: false });
     try {
       const bot = await createBot(strict);
       const res = await call(strict, 'POST', `/v1/bots/${bot}/messages`, {
         body: { type: 'video', mediaUrl: `${mediaBase}/ok.mp4`, userId: 'u' },
       });
-      expect(res.status).toBe(400);
-      expect(Object.keys(res.body.validationError)).toContain('/mediaUrl');
+      expect(res.status).toBe(422);
+      expect(res.body.error.key).toBe('INVALID_MEDIA_URL');
+      expect(res.body.validationError).toEqual({ '/mediaUrl': 'must be a public https address' });
     } finally {
       await strict.close();
     }
@@ -380,5 +397,45 @@ describe('POST /v1/bots/{botId}/messages', () => {
     expect(token.status).toBe(401);
     expect(await snapshot(server)).toEqual(after4096);
     expect(before).not.toEqual(after4096);
+  });
+});
+
+describe('POST /v1/campaigns: its message is held to the same rules as a direct send', () => {
+  const campaign = (message: Record<string, unknown>, bot = botId) =>
+    call(server, 'POST', '/v1/campaigns', {
+      body: {
+        name: 'Vídeo',
+        elementName: 'video',
+        botId: bot,
+        recipients: [uid('r')],
+        message,
+        scheduledAt: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+    });
+
+  it('refuses an invalid video address with 422 INVALID_MEDIA_URL at /message/mediaUrl, storing nothing', async () => {
+    const before = await snapshot(server);
+    for (const [mediaUrl, reason] of [
+      ['http://example.com/a.mp4', 'must be an https address'],
+      ['https://192.168.1.1/a.mp4', 'must be a public https address'],
+      ['https://user:pass@example.com/a.mp4', 'must not carry credentials'],
+      ['not a url', 'must be an absolute https:// address'],
+    ]) {
+      const res = await campaign({ type: 'video', mediaUrl });
+      expect(res.status, mediaUrl).toBe(422);
+      expect(res.body.error, mediaUrl).toMatchObject({ key: 'INVALID_MEDIA_URL', code: 'E1201' });
+      expect(res.body.validationError, mediaUrl).toEqual({ '/message/mediaUrl': reason });
+      expect(res.body.message, mediaUrl).toContain('/message/mediaUrl');
+    }
+    const unreachable = await campaign({ type: 'video', mediaUrl: `${mediaBase}/missing.mp4` });
+    expect(unreachable.status).toBe(422);
+    expect(unreachable.body.error.key).toBe('INVALID_MEDIA_URL');
+    const missing = await campaign({ type: 'video' });
+    expect(missing.status).toBe(400);
+    expect(Object.keys(missing.body.validationError)).toEqual(['/message/mediaUrl']);
+    expect(await snapshot(server)).toEqual(before);
+    const ok = await campaign({ type: 'video', mediaUrl: `${mediaBase}/ok.mp4`, text: 'Mira' });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.body.data.status).toBe('SCHEDULED');
   });
 });

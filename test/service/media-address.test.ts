@@ -275,25 +275,29 @@ describe('checkVideo against a local file host', () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
-  it('refuses loopback when the configuration does not allow it (400, nothing fetched)', async () => {
+  it('refuses loopback when the configuration does not allow it (422 INVALID_MEDIA_URL, nothing fetched)', async () => {
     requests.length = 0;
     const err = await failure(checkVideo(`${base}/ok.mp4`, false));
-    expect(err.key).toBe('VALIDATION_ERROR');
-    expect(err.httpStatus).toBe(400);
+    expect(err.key).toBe('INVALID_MEDIA_URL');
+    expect(err.httpStatus).toBe(422);
     expect(err.body).toMatchObject({ validationError: { '/mediaUrl': 'must be a public https address' } });
     expect(requests).toEqual([]);
   });
 
-  it('refuses a private first address with 400 before resolving or fetching anything', async () => {
+  it('refuses a private first address with 422 INVALID_MEDIA_URL before resolving or fetching anything, naming the field given', async () => {
     const { lookup, asked } = scripted({});
     for (const url of [
       'https://[64:ff9b::a00:1]/x.mp4',
       'https://[2002:a00:1::]/x.mp4',
       'https://224.0.0.1/',
     ]) {
-      const err = await failure(checkVideo(url, false, 1000, { lookup }));
-      expect(err.key, url).toBe('VALIDATION_ERROR');
-      expect(err.httpStatus, url).toBe(400);
+      const err = await failure(checkVideo(url, false, 1000, { lookup, field: '/message/mediaUrl' }));
+      expect(err.key, url).toBe('INVALID_MEDIA_URL');
+      expect(err.httpStatus, url).toBe(422);
+      expect(err.body.validationError, url).toEqual({
+        '/message/mediaUrl': 'must be a public https address',
+      });
+      expect(err.message, url).toContain('/message/mediaUrl');
     }
     expect(asked).toEqual([]);
   });
