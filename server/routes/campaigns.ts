@@ -35,9 +35,14 @@ export function checkCampaignCreate(data: unknown): Checked {
   const message = (data as Record<string, unknown>)['message'];
   if (message === undefined) errors['/message'] = 'is required';
   else {
-    // The recipients name the users; a userId here would be silently ignored.
-    if (typeof message === 'object' && message !== null && 'userId' in message)
-      errors['/message/userId'] = 'is not allowed: recipients name the users';
+    if (typeof message === 'object' && message !== null) {
+      // The recipients name the users; a userId here would be silently ignored.
+      if ('userId' in message) errors['/message/userId'] = 'is not allowed: recipients name the users';
+      // As in a direct send, a botId in the message must be the campaign's bot.
+      const botId = (message as Record<string, unknown>)['botId'];
+      if (botId !== undefined && botId !== (data as Record<string, unknown>)['botId'])
+        errors['/message/botId'] = 'must match the botId of the campaign';
+    }
     const m = checkBotMessageContent(message, '/message');
     if (!m.ok) Object.assign(errors, m.errors);
   }
@@ -79,7 +84,7 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Create a campaign',
         operationId: 'createCampaign',
         description:
-          'Ours. With a future scheduledAt the campaign is SCHEDULED; without one it is PENDING and sent at once. The message is a bot message without userId; a video address that is not a public https address is 422 INVALID_MEDIA_URL.',
+          "Ours. With a future scheduledAt the campaign is SCHEDULED; without one it is PENDING and sent at once. The message is a bot message without userId (a botId in it must be the campaign's); a video address that is not a public https address is 422 INVALID_MEDIA_URL.",
         security,
         body: CampaignCreateBody,
         response: { 200: CampaignResult, ...errorResponses(400, 401, 403, 404, 422) },

@@ -438,4 +438,16 @@ describe('POST /v1/campaigns: its message is held to the same rules as a direct 
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body.data.status).toBe('SCHEDULED');
   });
+
+  it('refuses a message botId other than the campaign’s with 400 at /message/botId; the same one is taken', async () => {
+    const other = await createBot(server);
+    const before = await snapshot(server);
+    const res = await campaign({ type: 'text', text: 'Hola', botId: other });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.error.key).toBe('VALIDATION_ERROR');
+    expect(res.body.validationError).toEqual({ '/message/botId': 'must match the botId of the campaign' });
+    expect(await snapshot(server)).toEqual(before);
+    const same = await campaign({ type: 'text', text: 'Hola', botId });
+    expect(same.status, same.text).toBe(200);
+  });
 });
