@@ -363,6 +363,28 @@ describe('POST /v1/bots/{botId}/messages', () => {
     }
   }, 120_000);
 
+  it('holds a video caption to 1,024 characters (code points), not blank', async () => {
+    const video = (text: unknown) => ({
+      type: 'video',
+      mediaUrl: `${mediaBase}/ok.mp4`,
+      text,
+      userId: uid('u'),
+    });
+    const longest = '😀'.repeat(1024);
+    const ok = await send(video(longest));
+    expect(ok.status, ok.text).toBe(200);
+    expect((await stored(ok.body.messageId))?.['caption']).toBe(longest);
+    const before = await snapshot(server);
+    for (const text of ['😀'.repeat(1025), 'x'.repeat(1025), '', '   ', '\n\t']) {
+      const what = `${JSON.stringify(text.slice(0, 4))} (${[...text].length} code points)`;
+      const res = await send(video(text));
+      expect(res.status, what).toBe(400);
+      expect(res.body.error.key).toBe('VALIDATION_ERROR');
+      expect(Object.keys(res.body.validationError), what).toEqual(['/text']);
+    }
+    expect(await snapshot(server)).toEqual(before);
+  });
+
   it('needs type and userId; unknown type, mismatched botId, unknown bot and no credentials are refused', async () => {
     const before = await snapshot(server);
     const cases: Array<[unknown, number, string[]]> = [
@@ -449,5 +471,21 @@ describe('POST /v1/campaigns: its message is held to the same rules as a direct 
     expect(await snapshot(server)).toEqual(before);
     const same = await campaign({ type: 'text', text: 'Hola', botId });
     expect(same.status, same.text).toBe(200);
+  });
+
+  it('holds a video caption to 1,024 characters, not blank, at /message/text', async () => {
+    const before = await snapshot(server);
+    for (const text of ['x'.repeat(1025), '  ']) {
+      const res = await campaign({ type: 'video', mediaUrl: `${mediaBase}/ok.mp4`, text });
+      expect(res.status, text.slice(0, 10)).toBe(400);
+      expect(Object.keys(res.body.validationError)).toEqual(['/message/text']);
+    }
+    expect(await snapshot(server)).toEqual(before);
+    const longest = await campaign({
+      type: 'video',
+      mediaUrl: `${mediaBase}/ok.mp4`,
+      text: 'x'.repeat(1024),
+    });
+    expect(longest.status, longest.text).toBe(200);
   });
 });

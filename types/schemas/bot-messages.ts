@@ -2,7 +2,7 @@ import Type from 'typebox';
 import {
   CONTACTS_MAX,
   E164_PATTERN,
-  MESSAGE_TEXT_MAX,
+  NOT_BLANK_PATTERN,
   OPTION_DESCRIPTION_MAX,
   OPTION_TITLE_MAX,
   OPTIONS_MAX,
@@ -103,7 +103,8 @@ export const VoiceCallBotMessage = Type.Object({
 export const VideoBotMessage = Type.Object({
   type: Type.Literal('video'),
   mediaUrl: HttpsUrl,
-  text: Type.Optional(Type.String({ maxLength: MESSAGE_TEXT_MAX })),
+  /** The caption: a caption's limit, not a text's, and not blank. */
+  text: Type.Optional(Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX, pattern: NOT_BLANK_PATTERN })),
   ...base,
 });
 export const ContactInfoRequestBotMessage = Type.Object({
