@@ -86,6 +86,33 @@ export function toWidgetRecord(row: WidgetRow): WidgetRecord {
   };
 }
 
+/**
+ * An origin pattern spelled as browsers spell the origins it must match, what
+ * `new URL(pattern).origin` gives: `https://example.com:00080` becomes
+ * `https://example.com:80`, `https://Shop.Example.com:443` becomes
+ * `https://shop.example.com`. The sessions' check (live/origin.ts) compares
+ * ports as written, so a spelling no browser sends would never match. A
+ * pattern URL cannot read (`https://*.1.2.3`) is kept as written.
+ */
+export function canonicalOrigin(pattern: string): string {
+  try {
+    return new URL(pattern).origin;
+  } catch {
+    return pattern;
+  }
+}
+
+/** The configuration as stored: its white and black lists in canonical origins. */
+function withCanonicalOrigins(config: WidgetCreateBody['widget']): WidgetCreateBody['widget'] {
+  if (!config.credentials) return config;
+  const credentials = { ...config.credentials };
+  for (const list of ['whiteList', 'blackList'] as const) {
+    const patterns = credentials[list];
+    if (Array.isArray(patterns)) credentials[list] = patterns.map(canonicalOrigin);
+  }
+  return { ...config, credentials };
+}
+
 export interface CreatedWidget {
   Bot: BotRecord;
   Widget: WidgetRecord;
@@ -143,7 +170,12 @@ export async function createWidgetRecord(
     const widget = (
       await tx.query<WidgetRow>(
         'INSERT INTO widgets (id, bot_id, company_id, config) VALUES ($1, $2, $3, $4) RETURNING *',
-        [options.widgetId ?? randomUUID(), (bot as BotRow).id, companyId, JSON.stringify(body.widget)],
+        [
+          options.widgetId ?? randomUUID(),
+          (bot as BotRow).id,
+          companyId,
+          JSON.stringify(withCanonicalOrigins(body.widget)),
+        ],
       )
     ).rows[0] as WidgetRow;
     const apiKey = (

@@ -58,6 +58,48 @@ describe('POST /v1/widget/create at its edges', () => {
     expect(res.body.data.Widget.credentials.whiteList).toEqual(origins);
   });
 
+  it('stores each origin as browsers spell it, so a port written with leading zeros matches its page', async () => {
+    const res = await create({
+      bot: {},
+      widget: {
+        credentials: {
+          whiteList: [
+            'https://example.com:00080',
+            'https://Shop.Example.com:443',
+            'https://*.example.org:08443',
+          ],
+          blackList: ['https://shop.example.com:0443'],
+        },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    const canonical = {
+      whiteList: ['https://example.com:80', 'https://shop.example.com', 'https://*.example.org:8443'],
+      blackList: ['https://shop.example.com'],
+    };
+    expect(res.body.data.Widget.credentials).toEqual(canonical);
+    const { rows } = await server.app.charla.db.query<{ config: any }>(
+      'SELECT config FROM widgets WHERE id = $1',
+      [res.body.data.Widget.id],
+    );
+    const config = typeof rows[0]?.config === 'string' ? JSON.parse(rows[0].config) : rows[0]?.config;
+    expect(config.credentials).toEqual(canonical);
+    // A page's session: its Origin as a browser sends it.
+    const session = (origin: string) =>
+      fetch(`${server.base}/v1/widget/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ apiKey: res.body.data.ApiKey.key, userId: 'origin-user' }),
+      });
+    for (const origin of ['https://example.com:80', 'https://a.example.org:8443'])
+      expect((await session(origin)).status, origin).toBe(200);
+    for (const origin of ['https://example.com', 'https://shop.example.com', 'https://a.example.org']) {
+      const refused = await session(origin);
+      expect(refused.status, origin).toBe(403);
+      expect(((await refused.json()) as any).error.key, origin).toBe('ORIGIN_NOT_ALLOWED');
+    }
+  });
+
   it('refuses origins no browser can send: a port past 65535 or 0, an empty or malformed host', async () => {
     const before = await snapshot(server);
     for (const origin of [

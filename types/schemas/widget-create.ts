@@ -3,7 +3,11 @@ import { WIDGET_POSITIONS, WIDGET_TYPES } from '../enums.ts';
 import { ORIGIN_LIST_MAX, ORIGIN_MAX, ORIGIN_PATTERN } from '../limits.ts';
 import { AnyObject, Id, ShortText, lit } from './common.ts';
 
-/** An origin pattern: `https://shop.example.com`, `https://*.example.com`, `http://localhost:3000`. */
+/**
+ * An origin pattern: `https://shop.example.com`, `https://*.example.com`, `http://localhost:3000`.
+ * Stored as browsers spell origins (`new URL(pattern).origin`): `https://example.com:00080`
+ * as `https://example.com:80`, `https://Shop.Example.com:443` as `https://shop.example.com`.
+ */
 export const OriginPattern = Type.String({
   minLength: 8,
   maxLength: ORIGIN_MAX,
