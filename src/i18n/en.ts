@@ -38,6 +38,7 @@ export const en: Catalogue = {
   retry: 'Retry',
   messagePlaceholder: 'Message',
   messageLabel: 'Message',
+  you: 'You',
   send: 'Send',
   attach: 'Attach an image or document',
   shareLocation: 'Share location',
@@ -95,4 +96,6 @@ export const en: Catalogue = {
   unavailable: 'This chat is not available right now.',
   startFailed: 'We could not connect to the chat.',
   newMessageFrom: 'New message from {name}: {text}',
+  announceMessageFrom: 'New message from {name}',
+  announceMessages: '{count} new message|{count} new messages',
 };

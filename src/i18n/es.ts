@@ -39,6 +39,7 @@ export const es = {
   retry: 'Reintentar',
   messagePlaceholder: 'Mensaje',
   messageLabel: 'Mensaje',
+  you: 'Tú',
   send: 'Enviar',
   attach: 'Adjuntar imagen o documento',
   shareLocation: 'Compartir ubicación',
@@ -96,6 +97,8 @@ export const es = {
   unavailable: 'Este chat no está disponible ahora.',
   startFailed: 'No pudimos conectar con el chat.',
   newMessageFrom: 'Nuevo mensaje de {name}: {text}',
+  announceMessageFrom: 'Nuevo mensaje de {name}',
+  announceMessages: '{count} mensaje nuevo|{count} mensajes nuevos',
 } as const;
 
 export type CatalogueKey = keyof typeof es;

@@ -137,6 +137,20 @@ export class CharlaMessage extends LitElement {
     </div>`;
   }
 
+  /**
+   * Who wrote the message, said before it to screen readers (the eye has its side and colour): the
+   * user ("Tú"), else the sender's name, else the room's as its header names it (a bot's message
+   * over HTTP has no name), like the list's announcement of it.
+   */
+  #sender(m: Message, t: Translate): string {
+    if (this.own) return t('you');
+    const named = plainName(m.senderNames);
+    if (named) return named;
+    const stores = enclosingContext(this)?.stores;
+    const room = stores?.$rooms.get().find((x) => x.id === m.roomId);
+    return room ? roomName(room, stores?.$user.get()?.id, t) : t('chat');
+  }
+
   #renderExtras(m: Message, r: RenderContext): TemplateResult {
     const i = m.interactive;
     return html`${renderOptions(m, r)}${renderQuickReplies(m, r)}${i?.kind === 'voice_call' ? renderCall(m, i, r) : nothing}${
@@ -183,7 +197,11 @@ export class CharlaMessage extends LitElement {
     // A call button's header heads the whole message, above its text.
     const header = m.interactive?.kind === 'voice_call' ? m.interactive.header : undefined;
     return html`<div class="row" part="message">
-      ${this.showSender && !this.own && m.senderNames ? html`<p class="sender" dir="auto">${plainName(m.senderNames)}</p>` : nothing}
+      ${
+        this.showSender && !this.own && m.senderNames
+          ? html`<p class="sender" dir="auto">${plainName(m.senderNames)}</p>`
+          : html`<span class="visually-hidden">${`${this.#sender(m, t)}: `}</span>`
+      }
       ${header ? html`<h3 class="message-header" dir="auto">${header}</h3>` : nothing}
       <div class="bubble ${media ? 'bubble--media' : ''}" part="bubble">
         ${hasText ? renderBody(m, r) : nothing}${contacts ? renderContacts(contacts, r) : nothing}

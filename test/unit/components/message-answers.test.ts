@@ -5,21 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { within } from '@testing-library/dom';
-import '../../../src/define.ts';
-import type { CharlaMessage } from '../../../src/components/message/message.ts';
-import type { WidgetContext } from '../../../src/widget/context.ts';
 import type { Message } from '../../../types/index.ts';
-import { makeContext, msg, settle } from './fixture.ts';
-
-/** Rows live in the message list's shadow root and read its context: a stand-in list. */
-class RowHost extends HTMLElement {
-  context?: WidgetContext;
-  constructor() {
-    super();
-    this.attachShadow({ mode: 'open' });
-  }
-}
-customElements.define('test-row-host', RowHost);
+import { msg, settle } from './fixture.ts';
+import { mountRow } from './message-row.ts';
 
 const options = [
   { type: 'postback', title: 'Sí, pagar', payload: { p: 'pay' }, order: 0 },
@@ -31,18 +19,10 @@ const answerTo = (m: Message, title: string) =>
   msg({ by: 'user', senderId: 'me', type: 'POSTBACK', text: title, payload: { replyTo: String(m.id) } });
 
 async function show(message: Message, room: Message[] = [message]) {
-  const f = makeContext();
-  f.stores.$currentMessages.set(room);
-  const host = document.createElement('test-row-host') as RowHost;
-  host.context = f.context;
-  document.body.append(host);
-  const el = document.createElement('charla-message') as CharlaMessage;
-  Object.assign(el, { message, actions: f.context.actions, latest: true });
-  host.shadowRoot!.append(el);
-  await settle(el);
-  const q = within(el);
+  const row = await mountRow(message, { latest: true }, (f) => f.stores.$currentMessages.set(room));
+  const q = within(row.el);
   const button = (name: string | RegExp) => q.getByRole('button', { name }) as HTMLButtonElement;
-  return { el, q, button, ...f };
+  return { q, button, ...row };
 }
 
 afterEach(() => document.body.replaceChildren());
