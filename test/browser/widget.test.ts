@@ -12,6 +12,7 @@ import {
   room,
   waitFor,
 } from './helpers.ts';
+import { CharlaMessageEvent } from '../../src/events/index.ts';
 
 afterEach(() => document.body.replaceChildren());
 
@@ -117,6 +118,79 @@ describe('<charla-widget> language of its parts (WCAG 3.1.2)', () => {
     await widget.updateComplete;
     expect(textarea.matches(':lang(es)')).toBe(true);
     expect(launcherOf(widget).matches(':lang(es)')).toBe(true);
+  });
+});
+
+describe('<charla-widget> announcements of messages off screen (WCAG 4.1.3)', () => {
+  /** What the core does with a message from the service: into its room, then charla-message on the element. */
+  function arrive(widget: Element, f: ReturnType<typeof makeContext>, fields: Record<string, unknown>) {
+    const m = msg({
+      senderId: 'u-bob',
+      senderNames: 'Bob Ruiz',
+      by: 'user',
+      timestamp: Date.now(),
+      ...fields,
+    });
+    if (m.roomId === f.stores.$currentRoomId.get())
+      f.stores.$currentMessages.set([...f.stores.$currentMessages.get(), m]);
+    widget.dispatchEvent(new CharlaMessageEvent({ roomId: m.roomId, message: m }));
+  }
+  /** Every text put in a live region under `root` from now on, in order, while it is in the page. */
+  function heard(root: ShadowRoot, selector: string) {
+    const region = root.querySelector(selector)!;
+    const texts: string[] = [];
+    new MutationObserver((records) => {
+      for (const r of records)
+        for (const n of r.addedNodes)
+          if (n instanceof HTMLElement && n.textContent && region.isConnected) texts.push(n.textContent);
+    }).observe(region, { childList: true, subtree: true });
+    return texts;
+  }
+  const quiet = () => new Promise((r) => setTimeout(r, 1500));
+
+  it('with the panel closed: politely, once, several arriving together as one; never own messages', async () => {
+    const f = makeContext({ ui: { open: false } });
+    const widget = await mountWidget(f);
+    // The region is there, empty, before anything is said.
+    const region = widget.shadowRoot!.querySelector('[role=status]')!;
+    expect(region.textContent!.trim()).toBe('');
+    const texts = heard(widget.shadowRoot!, '[role=status]');
+    arrive(widget, f, { roomId: 'r2' });
+    await waitFor(() => texts.length === 1, 'the first announcement');
+    for (const id of ['a', 'b', 'c']) arrive(widget, f, { id, roomId: 'r1', senderNames: undefined });
+    await waitFor(() => texts.length === 2, 'the grouped announcement');
+    arrive(widget, f, { senderId: 'me', by: 'user', senderNames: 'Me' });
+    await quiet();
+    f.stores.$language.set('en');
+    arrive(widget, f, { roomId: 'r2' });
+    await waitFor(() => texts.length === 3, 'the same news again');
+    await quiet();
+    expect(texts).toEqual(['Nuevo mensaje de Bob Ruiz', '3 mensajes nuevos', 'New message from Bob Ruiz']);
+    expect(region.textContent!.trim()).toBe('New message from Bob Ruiz');
+  });
+
+  it('leaves the open room’s messages to its log (said once), and announces other rooms’ and the home menu’s', async () => {
+    const f = makeContext({ ui: { open: true, view: 'chat' } });
+    f.stores.$rooms.set([room(), room({ id: 'r2', name: 'Ventas', bot: null, type: 'direct' })]);
+    const widget = await mountWidget(f);
+    const { list } = listOf(widget);
+    await waitFor(() => list?.shadowRoot?.querySelector('[role=log]'), 'the message list');
+    const own = heard(widget.shadowRoot!, '[role=status]');
+    const log = heard(list!.shadowRoot!, '[role=log]');
+    arrive(widget, f, { text: 'Hola' });
+    await waitFor(() => log.length === 1, 'the log’s announcement');
+    await quiet();
+    expect(log).toEqual(['Nuevo mensaje de Bob Ruiz: Hola']);
+    expect(own).toEqual([]);
+    // Another room while this one is open: the widget's region says it (a bot's message: the room's name).
+    arrive(widget, f, { roomId: 'r2', senderId: 'bot9', senderNames: undefined, by: 'bot' });
+    await waitFor(() => own.length === 1, 'the other room’s announcement');
+    f.context.actions.showHomeMenu();
+    await waitFor(() => deep(widget, 'charla-home-menu'), 'the home menu');
+    arrive(widget, f, { roomId: 'r1' });
+    await waitFor(() => own.length === 2, 'the announcement on the home menu');
+    expect(own).toEqual(['Nuevo mensaje de Ventas', 'Nuevo mensaje de Bob Ruiz']);
+    expect(log).toEqual(['Nuevo mensaje de Bob Ruiz: Hola']);
   });
 });
 

@@ -6,6 +6,7 @@ import { base, tokens } from '../../styles/base.ts';
 import { loadGoogleFont, panelPosition, themeProperties } from '../../styles/theme.ts';
 import type { UiState, WidgetContext } from '../../widget/context.ts';
 import { icons } from '../shared/icons.ts';
+import { Announcer } from './announcer.ts';
 import { styles } from './widget.styles.ts';
 
 /** Shows or hides a manual popover; without popover support (or detached) it stays a fixed element. */
@@ -19,7 +20,7 @@ function top(el: HTMLElement | null, show?: boolean): void {
 }
 
 /**
- * @summary The embedded chat: a launcher button with an unread badge and the panel with the home menu, room contacts or chat.
+ * @summary The embedded chat: a launcher button with an unread badge, the panel with the home menu, room contacts or chat, and a live region for messages that arrive off screen.
  * @tag charla-widget
  * @csspart launcher - The round launcher button.
  * @csspart badge - The unread count on the launcher.
@@ -69,6 +70,7 @@ export class CharlaWidget extends LitElement {
     '$connection',
     '$lastError',
   ]);
+  readonly #announcer = new Announcer(this);
   #appliedTheme: unknown;
   #themeProps: string[] = [];
   #wasOpen = false;
@@ -295,6 +297,7 @@ export class CharlaWidget extends LitElement {
             : nothing
         }
       </div>
+      ${this.#announcer.render()}
     `;
   }
 }
