@@ -169,8 +169,10 @@ export class CharlaMessage extends LitElement {
   override render(): unknown {
     const m = this.message;
     if (!m) return nothing;
+    // A separator's children are presentational: the day is its name, or it is read as "separator".
+    const day = this.dayLabel;
     return html`${
-      this.dayLabel ? html`<div class="day" role="separator"><span>${this.dayLabel}</span></div>` : nothing
+      day ? html`<div class="day" role="separator" aria-label=${day}><span>${day}</span></div>` : nothing
     }${this.#renderRow(m)}`;
   }
 

@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cdp } from 'vitest/browser';
+import { listOf, makeContext, mountWidget, msg, waitFor } from './helpers.ts';
+
+afterEach(() => document.body.replaceChildren());
+
+type AXNode = { role?: { value: string }; name?: { value: string }; ignored?: boolean };
+
+/** Chromium's accessibility tree of the frame the tests run in (the page's own is the runner's). */
+async function axTree(): Promise<AXNode[]> {
+  const session = cdp();
+  const { frameTree } = (await session.send('Page.getFrameTree', {})) as {
+    frameTree: { childFrames?: { frame: { id: string; url: string } }[] };
+  };
+  const frame =
+    frameTree.childFrames?.find((c) => c.frame.url.includes(encodeURIComponent(location.pathname))) ??
+    frameTree.childFrames?.[0];
+  const { nodes } = (await session.send('Accessibility.getFullAXTree', { frameId: frame!.frame.id })) as {
+    nodes: AXNode[];
+  };
+  return nodes.filter((n) => !n.ignored);
+}
+
+describe('<charla-message-list> date separators', () => {
+  for (const [language, today] of [
+    ['es', 'Hoy'],
+    ['en', 'Today'],
+  ] as const) {
+    it(`are separators named after their day (${language})`, async () => {
+      const f = makeContext();
+      f.stores.$language.set(language);
+      f.stores.$currentMessages.set([
+        msg({ id: 'old', text: 'Antes', timestamp: new Date(2026, 2, 3, 12).getTime() }),
+        msg({ id: 'new', text: 'Ahora', timestamp: Date.now() }),
+      ]);
+      const widget = await mountWidget(f);
+      const { rows } = listOf(widget);
+      await waitFor(() => rows().length === 2, 'rows');
+      const separators = (await axTree())
+        .filter((n) => n.role?.value === 'separator')
+        .map((n) => n.name?.value ?? '');
+      expect(separators).toEqual([language === 'es' ? '3 de marzo' : 'March 3', today]);
+    });
+  }
+});
