@@ -196,7 +196,9 @@ describe('<charla-message> bubbles in Chromium', () => {
     const unclipped = await countPixels(row, ring);
     bubble.style.removeProperty('overflow');
     expect(unclipped).toBeGreaterThan(100);
-    expect(shown).toBe(unclipped);
+    // A clipped side of the ring loses hundreds of pixels; where the row lands on a fractional
+    // pixel, the bubble's rounded clip can take one or two anti-aliased ones (1702 of 1704 seen).
+    expect(unclipped - shown).toBeLessThanOrEqual(4);
     // The viewer is in the top layer: the bubble's clip does not reach it.
     open.click();
     const close = row.querySelector<HTMLElement>('.lightbox__close')!;
