@@ -21,7 +21,13 @@ import type {
 } from '../../types/index.ts';
 import type { CampaignListQuery, CampaignListResponse, CampaignResult, WidgetCreateBody } from './types.ts';
 import { base64Utf8 } from './base64.ts';
-import { clientError, errorFromResponse, invalidArguments, type RequestInfo } from './errors.ts';
+import {
+  clientError,
+  errorFromResponse,
+  invalidArguments,
+  invalidMediaUrl,
+  type RequestInfo,
+} from './errors.ts';
 import {
   checkAssetsRefresh,
   checkBotMessage,
@@ -31,6 +37,7 @@ import {
   checkListQuery,
   checkRoomPost,
   checkWidgetCreate,
+  mediaUrlFields,
   type Problems,
   type ValidateOptions,
 } from './validate.ts';
@@ -108,6 +115,21 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 
 function fail(problems: Problems): void {
   if (Object.keys(problems).length > 0) throw invalidArguments(problems);
+}
+
+/**
+ * Fails with a bot message's problems as the service would answer them: the
+ * other fields' 400 VALIDATION_ERROR first (the service checks the body's
+ * shape before the video's address, so that error leaves the address out),
+ * else a video address that is a string but not one the service may fetch as
+ * its 422 INVALID_MEDIA_URL. `at` is where the message sits (`/message` in a campaign).
+ */
+function failMessage(problems: Problems, message: unknown, at = ''): void {
+  const [field] = mediaUrlFields(message, problems, at);
+  if (field === undefined) return fail(problems);
+  const { [field]: reason, ...others } = problems;
+  fail(others);
+  throw invalidMediaUrl(field, reason!);
 }
 
 function requireId(field: string, value: unknown): void {
@@ -207,7 +229,7 @@ export function createClient(options: ClientOptions): CharlaClient {
   // refusals do, instead of throwing where the call is made (a .catch() or allSettled would miss it).
   const sendBotMessage = async (botId: string, message: BotMessage): Promise<BotMessageResult> => {
     requireId('botId', botId);
-    fail(checkBotMessage(message, v));
+    failMessage(checkBotMessage(message, v), message);
     return request<BotMessageResult>('POST', routePath(ROUTES.botMessages, { botId }), message);
   };
 
@@ -223,7 +245,7 @@ export function createClient(options: ClientOptions): CharlaClient {
     },
 
     async createCampaign(body) {
-      fail(checkCampaignCreate(body, v));
+      failMessage(checkCampaignCreate(body, v), (body as { message?: unknown } | null)?.message, '/message');
       return request('POST', ROUTES.createCampaign, body);
     },
 

@@ -67,9 +67,13 @@ export class CharlaApiError extends Error {
     return this.body.validationError;
   }
 
-  /** True when nothing was sent: the client rejected the arguments itself. */
+  /**
+   * True when nothing was sent: the client rejected the arguments itself
+   * (VALIDATION_ERROR, or INVALID_MEDIA_URL for a video address the service
+   * would refuse with its 422).
+   */
   get local(): boolean {
-    return this.httpStatus === 0 && this.key === 'VALIDATION_ERROR';
+    return this.httpStatus === 0 && this.request === undefined;
   }
 }
 
@@ -85,6 +89,23 @@ export function isCharlaApiError(value: unknown): value is CharlaApiError {
 export function invalidArguments(validationError: Record<string, string>): CharlaApiError {
   const message = Object.entries(validationError).map(([field, what]) => `${field}: ${what}`);
   return new CharlaApiError(errorBody('VALIDATION_ERROR', { message, validationError }), 0);
+}
+
+/**
+ * A video address refused before sending, with the service's identity for it:
+ * INVALID_MEDIA_URL (E1201, which the service answers with HTTP 422), the
+ * field's path (`/mediaUrl`, `/message/mediaUrl` in a campaign) and the
+ * reason in `validationError` and the message, as the service words them.
+ * `httpStatus` stays 0: no response came.
+ */
+export function invalidMediaUrl(field: string, reason: string): CharlaApiError {
+  return new CharlaApiError(
+    errorBody('INVALID_MEDIA_URL', {
+      message: `The video address (${field}) ${reason}.`,
+      validationError: { [field]: reason },
+    }),
+    0,
+  );
 }
 
 /** An error made by the client (no usable response). */

@@ -24,6 +24,7 @@ export {
   isE164,
   isHttpsUrl,
   isUuid,
+  videoAddressProblem,
 } from './validate.ts';
 export type { Problems, ValidateOptions } from './validate.ts';
 export { base64Utf8 } from './base64.ts';

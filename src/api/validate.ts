@@ -94,7 +94,8 @@ const NOT_BLANK = new RegExp(NOT_BLANK_PATTERN);
  * (or http on the local machine when allowed) from its first character, at
  * most 2,048 characters, without credentials or a trailing dot on its host.
  * The service also refuses hosts that are not public (`https://10.0.0.1`):
- * that answer comes back from it, as a 400 naming the field.
+ * that answer comes back from it (a video's as 422 INVALID_MEDIA_URL, a room
+ * post's as a 400), naming the field.
  */
 export function isHttpsUrl(value: unknown, options: ValidateOptions = {}): value is string {
   if (typeof value !== 'string' || !MEDIA_URL.test(value) || chars(value) > MEDIA_URL_MAX) return false;
@@ -107,6 +108,44 @@ export function isHttpsUrl(value: unknown, options: ValidateOptions = {}): value
   if (url.username || url.password || url.hostname.endsWith('.')) return false;
   if (url.protocol === 'https:') return url.hostname.length > 0;
   return url.protocol === 'http:' && options.allowLoopbackHttp === true && LOOPBACK.has(url.hostname);
+}
+
+/**
+ * What is wrong with a video's `mediaUrl` given as a string, or null: the
+ * reasons the service gives in its 422 INVALID_MEDIA_URL (E1201) for an
+ * address it will not fetch, as far as they can be told without resolving
+ * the host (a private or documentation host is the service's to refuse).
+ */
+export function videoAddressProblem(value: string, options: ValidateOptions = {}): string | null {
+  if (!MEDIA_URL.test(value)) return 'must be an absolute https:// address';
+  if (chars(value) > MEDIA_URL_MAX) return `must be at most ${MEDIA_URL_MAX} characters`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'must be an absolute address';
+  }
+  if (url.username || url.password) return 'must not carry credentials';
+  if (url.hostname.endsWith('.')) return 'must name its host without a trailing dot';
+  if (isHttpsUrl(value, options)) return null;
+  if (LOOPBACK.has(url.hostname)) return 'must be a public https address';
+  return url.protocol === 'https:' ? 'must be an absolute https address' : 'must be an https address';
+}
+
+/**
+ * The fields of a bot message's problems that the service answers with 422
+ * INVALID_MEDIA_URL rather than 400 VALIDATION_ERROR: a video's `mediaUrl`
+ * that is a string (a missing or non-string one is a 400). `prefix` is where
+ * the message sits (`/message` in a campaign).
+ */
+export function mediaUrlFields(message: unknown, problems: Problems, prefix = ''): string[] {
+  const field = `${prefix}/mediaUrl`;
+  return isObject(message) &&
+    message['type'] === 'video' &&
+    typeof message['mediaUrl'] === 'string' &&
+    field in problems
+    ? [field]
+    : [];
 }
 
 /**
@@ -222,8 +261,19 @@ export function checkBotMessage(
       break;
     }
     case 'video': {
-      httpsUrl(p, at('mediaUrl'), message['mediaUrl'], options);
-      optionalString(p, at('text'), text, MESSAGE_TEXT_MAX);
+      // A string that is no address the service may fetch is its 422 INVALID_MEDIA_URL (see mediaUrlFields).
+      const mediaUrl = message['mediaUrl'];
+      if (typeof mediaUrl !== 'string') p[at('mediaUrl')] = 'is required (an https address)';
+      else {
+        const problem = videoAddressProblem(mediaUrl, options);
+        if (problem) p[at('mediaUrl')] = problem;
+      }
+      // The caption: a caption's limit (1 to 1,024 characters), not a text's, and not blank.
+      if (text !== undefined) {
+        requireString(p, at('text'), text, SHORT_TEXT_MAX);
+        if (!p[at('text')] && !NOT_BLANK.test(text as string))
+          p[at('text')] = 'must not be blank (white space only)';
+      }
       break;
     }
     case 'contact_info_request': {
@@ -321,7 +371,11 @@ export function checkCampaignCreate(body: unknown, options: ValidateOptions = {}
   else if (recipients.length > CAMPAIGN_RECIPIENTS_MAX)
     p['/recipients'] = `must hold at most ${CAMPAIGN_RECIPIENTS_MAX} user ids`;
   else recipients.forEach((r, i) => checkId(p, `/recipients/${i}`, r));
-  Object.assign(p, checkBotMessage(body['message'], { ...options, withRecipient: false }, '/message'));
+  const message = body['message'];
+  // As in a direct send, a botId in the message must be the campaign's bot.
+  if (isObject(message) && message['botId'] !== undefined && message['botId'] !== body['botId'])
+    p['/message/botId'] = 'must match the botId of the campaign';
+  Object.assign(p, checkBotMessage(message, { ...options, withRecipient: false }, '/message'));
   if (body['scheduledAt'] !== undefined && !isZonedDateTime(body['scheduledAt'])) {
     p['/scheduledAt'] = 'must be an ISO 8601 date-time with a time zone';
   }

@@ -3,10 +3,14 @@
  * boundary value goes once through the client (which checks before sending)
  * and once straight to the service, and the two must agree: both take it (the
  * client sends it and the service does not answer 400), or both refuse it
- * naming the same fields (the client before sending, the service with a 400).
- * What the service answers past validation (404 for an unknown bot, 422 for an
- * address it cannot sign) is a taking, not a refusal.
+ * naming the same fields with the same error (the client before sending, the
+ * service with a 400 VALIDATION_ERROR, or a 422 INVALID_MEDIA_URL naming a
+ * video's address). What the service answers past validation (404 for an
+ * unknown bot, 422 for an address it cannot sign or reach) is a taking, not a
+ * refusal.
  */
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CharlaApiError, createClient, type CharlaClient } from '../../src/api/index.ts';
@@ -28,8 +32,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Taken, or refused naming these fields (sorted). */
-type Verdict = 'taken' | string[];
+/** Taken, or refused with this error (key and code) naming these fields (sorted). */
+type Verdict = 'taken' | { key: string; code: string; fields: string[] };
 
 async function clientVerdict(send: () => Promise<unknown>): Promise<Verdict> {
   try {
@@ -38,14 +42,20 @@ async function clientVerdict(send: () => Promise<unknown>): Promise<Verdict> {
   } catch (error) {
     if (!(error instanceof CharlaApiError)) throw error;
     // Refused before sending; anything the service answered means the client let it through.
-    return error.local ? Object.keys(error.validationError).sort() : 'taken';
+    return error.local
+      ? { key: error.key, code: error.code, fields: Object.keys(error.validationError).sort() }
+      : 'taken';
   }
 }
 
 function serviceVerdict(res: { status: number; body: any }): Verdict {
-  if (res.status !== 400) return 'taken';
-  expect(res.body.error.key).toBe('VALIDATION_ERROR');
-  return Object.keys(res.body.validationError ?? {}).sort();
+  const fields = Object.keys(res.body?.validationError ?? {}).sort();
+  // A video address refused before any fetch names its field; an unreachable one names none.
+  const refusedAddress =
+    res.status === 422 && res.body.error.key === 'INVALID_MEDIA_URL' && fields.length > 0;
+  if (res.status !== 400 && !refusedAddress) return 'taken';
+  if (res.status === 400) expect(res.body.error.key).toBe('VALIDATION_ERROR');
+  return { key: res.body.error.key, code: res.body.error.code, fields };
 }
 
 interface Case {
@@ -339,5 +349,139 @@ describe('the client and the service agree on', () => {
       });
     }
     expect(await disagreements(cases)).toEqual([]);
+  });
+
+  describe('video messages: the address, the caption, a campaign’s message botId', () => {
+    let media: HttpServer;
+    let mediaBase: string;
+    let local: Server;
+    let loopbackClient: CharlaClient;
+    let localBot: string;
+
+    beforeAll(async () => {
+      // A local file host for the service's HEAD check, and a service and client that allow loopback media.
+      media = createServer((req, res) => {
+        if (req.url === '/ok.mp4')
+          res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': '1000' });
+        else res.writeHead(404);
+        res.end();
+      });
+      await new Promise<void>((r) => media.listen(0, '127.0.0.1', r));
+      mediaBase = `http://127.0.0.1:${(media.address() as AddressInfo).port}`;
+      local = await startServer({ allowLoopbackMedia: true });
+      loopbackClient = createClient({
+        baseUrl: local.base,
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+        allowLoopbackHttp: true,
+      });
+      localBot = await createBot(local, { name: 'Video agreement bot' });
+    });
+    afterAll(async () => {
+      await local?.close();
+      await new Promise((r) => media?.close(r));
+    });
+
+    const sendCase = (what: string, message: Record<string, unknown>, expected: Case['expect']): Case => {
+      const body = { userId: 'agreement-video', ...message };
+      return {
+        what: `send: ${what}`,
+        client: () => loopbackClient.sendBotMessage(localBot, body as never),
+        service: () => call(local, 'POST', `/v1/bots/${localBot}/messages`, { body }),
+        expect: expected,
+      };
+    };
+    const campaignCase = (what: string, message: Record<string, unknown>, expected: Case['expect']): Case => {
+      const body = {
+        name: 'Vídeo',
+        elementName: 'video',
+        botId: localBot,
+        recipients: ['agreement-video'],
+        message,
+        scheduledAt: new Date(Date.now() + 86_400_000).toISOString(),
+      };
+      return {
+        what: `campaign: ${what}`,
+        client: () => loopbackClient.createCampaign(body as never),
+        service: () => call(local, 'POST', '/v1/campaigns', { body }),
+        expect: expected,
+      };
+    };
+
+    it('a video address that is a string but not one the service may fetch: 422 INVALID_MEDIA_URL at its path', async () => {
+      const cases: Case[] = [];
+      const refused = [
+        'http://example.com/a.mp4',
+        'ftp://example.com/a.mp4',
+        'https://user:pass@example.com/a.mp4',
+        'https://localhost./a.mp4',
+        'https://',
+        'javascript:alert(1)',
+        'not a url',
+        '',
+        ' https://example.com/a.mp4',
+        `https://example.com/${'a'.repeat(2048)}`,
+      ];
+      for (const mediaUrl of refused) {
+        const what = `mediaUrl ${JSON.stringify(mediaUrl).slice(0, 40)}`;
+        cases.push(sendCase(what, { type: 'video', mediaUrl }, 'refused'));
+        cases.push(campaignCase(what, { type: 'video', mediaUrl }, 'refused'));
+      }
+      // No address, or no string: the body's shape, 400.
+      for (const mediaUrl of [undefined, null, 5, ['https://example.com/a.mp4']]) {
+        const what = `mediaUrl ${JSON.stringify(mediaUrl)}`;
+        cases.push(sendCase(what, { type: 'video', mediaUrl }, 'refused'));
+        cases.push(campaignCase(what, { type: 'video', mediaUrl }, 'refused'));
+      }
+      // Another bad field is the 400 the service answers first, without the address.
+      cases.push(
+        sendCase(
+          'bad address and blank caption',
+          { type: 'video', mediaUrl: 'ftp://x', text: ' ' },
+          'refused',
+        ),
+      );
+      // Reachable, and unreachable (past the address check: 422 without a field).
+      cases.push(sendCase('a reachable file', { type: 'video', mediaUrl: `${mediaBase}/ok.mp4` }, 'taken'));
+      cases.push(
+        sendCase('a missing file', { type: 'video', mediaUrl: `${mediaBase}/missing.mp4` }, 'taken'),
+      );
+      cases.push(
+        campaignCase('a reachable file', { type: 'video', mediaUrl: `${mediaBase}/ok.mp4` }, 'taken'),
+      );
+      expect(await disagreements(cases)).toEqual([]);
+    });
+
+    it('a video caption: 1 to 1,024 characters (code points), not blank', async () => {
+      const mediaUrl = `${mediaBase}/ok.mp4`;
+      const cases: Case[] = [];
+      for (const [text, expected] of [
+        ['Mira', 'taken'],
+        [' Mira ', 'taken'],
+        ['😀'.repeat(1024), 'taken'],
+        ['x'.repeat(1024), 'taken'],
+        ['😀'.repeat(1025), 'refused'],
+        ['x'.repeat(1025), 'refused'],
+        ['', 'refused'],
+        ['   ', 'refused'],
+        ['\n\t', 'refused'],
+      ] as const) {
+        const what = `caption ${JSON.stringify(text.slice(0, 4))} (${[...text].length})`;
+        cases.push(sendCase(what, { type: 'video', mediaUrl, text }, expected));
+        cases.push(campaignCase(what, { type: 'video', mediaUrl, text }, expected));
+      }
+      expect(await disagreements(cases)).toEqual([]);
+    });
+
+    it('a campaign message’s botId: the campaign’s bot or none', async () => {
+      const other = await createBot(local, { name: 'Other bot' });
+      const cases: Case[] = [
+        campaignCase('no botId in the message', { type: 'text', text: 'Hola' }, 'taken'),
+        campaignCase('the campaign’s botId', { type: 'text', text: 'Hola', botId: localBot }, 'taken'),
+        campaignCase('another bot', { type: 'text', text: 'Hola', botId: other }, 'refused'),
+        campaignCase('an unknown bot', { type: 'text', text: 'Hola', botId: 'no-such-bot' }, 'refused'),
+      ];
+      expect(await disagreements(cases)).toEqual([]);
+    });
   });
 });

@@ -293,6 +293,133 @@ describe('the other bot-message helpers', () => {
   });
 });
 
+describe('videos: the address as the service refuses it, the caption, a campaign’s message botId', () => {
+  const video = (mediaUrl: unknown, extra: Record<string, unknown> = {}) => ({
+    type: 'video',
+    userId: USER,
+    mediaUrl,
+    ...extra,
+  });
+  const campaign = (message: Record<string, unknown>) => ({
+    name: 'Vídeo',
+    elementName: 'video',
+    botId: BOT,
+    recipients: ['u1'],
+    message,
+  });
+
+  // The service's 422 INVALID_MEDIA_URL reasons (test/service/http-bot-messages.test.ts).
+  const invalid: Array<[string, string]> = [
+    ['http://example.com/a.mp4', 'must be an https address'],
+    ['ftp://example.com/a.mp4', 'must be an absolute https:// address'],
+    ['https://user:pass@example.com/a.mp4', 'must not carry credentials'],
+    ['https://localhost./a.mp4', 'must name its host without a trailing dot'],
+    ['https://', 'must be an absolute address'],
+    ['javascript:alert(1)', 'must be an absolute https:// address'],
+    ['not a url', 'must be an absolute https:// address'],
+    ['', 'must be an absolute https:// address'],
+    [' https://example.com/a.mp4', 'must be an absolute https:// address'],
+    [`https://example.com/${'a'.repeat(2048)}`, 'must be at most 2048 characters'],
+    ['http://localhost:8080/v.mp4', 'must be a public https address'],
+  ];
+
+  it.each(invalid)(
+    'refuses the address %j as the service does: INVALID_MEDIA_URL, E1201, at /mediaUrl',
+    async (mediaUrl, reason) => {
+      const { client, fetchMock } = setup();
+      for (const send of [
+        () => client.sendBotMessage(BOT, video(mediaUrl) as never),
+        () => client.sendVideo(BOT, USER, mediaUrl, 'Mira'),
+      ]) {
+        const error = await rejection(send);
+        expect(error.key).toBe('INVALID_MEDIA_URL');
+        expect(error.code).toBe('E1201');
+        expect(error.body).toEqual(
+          errorBody('INVALID_MEDIA_URL', {
+            message: `The video address (/mediaUrl) ${reason}.`,
+            validationError: { '/mediaUrl': reason },
+          }),
+        );
+        expect(error.message).toContain('/mediaUrl');
+        expect(error.httpStatus).toBe(0);
+        expect(error.request).toBeUndefined();
+        expect(error.local).toBe(true);
+      }
+      expect(fetchMock).not.toHaveBeenCalled();
+    },
+  );
+
+  it('names /message/mediaUrl in a campaign', async () => {
+    const { client, fetchMock } = setup();
+    for (const [mediaUrl, reason] of invalid.slice(0, 4)) {
+      const error = await rejection(() =>
+        client.createCampaign(campaign({ type: 'video', mediaUrl }) as never),
+      );
+      expect(error.key, mediaUrl).toBe('INVALID_MEDIA_URL');
+      expect(error.code).toBe('E1201');
+      expect(error.validationError).toEqual({ '/message/mediaUrl': reason });
+      expect(error.message).toContain('/message/mediaUrl');
+    }
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('leaves a missing or non-string address a VALIDATION_ERROR (the service’s 400)', async () => {
+    const { client, fetchMock } = setup();
+    for (const mediaUrl of [undefined, null, 5, ['https://example.com/a.mp4'], { href: 'x' }]) {
+      const error = await rejection(() => client.sendBotMessage(BOT, video(mediaUrl) as never));
+      expect(error.key, JSON.stringify(mediaUrl)).toBe('VALIDATION_ERROR');
+      expect(Object.keys(error.validationError)).toEqual(['/mediaUrl']);
+      expect(error.local).toBe(true);
+    }
+    const error = await rejection(() => client.createCampaign(campaign({ type: 'video' }) as never));
+    expect(error.key).toBe('VALIDATION_ERROR');
+    expect(Object.keys(error.validationError)).toEqual(['/message/mediaUrl']);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('answers other bad fields first, as the service does, without the address', async () => {
+    const { client } = setup();
+    const error = await rejection(() =>
+      client.sendBotMessage(BOT, video('http://example.com/a.mp4', { text: '' }) as never),
+    );
+    expect(error.key).toBe('VALIDATION_ERROR');
+    expect(Object.keys(error.validationError)).toEqual(['/text']);
+  });
+
+  it('holds the caption to 1 to 1,024 characters (code points), not blank', async () => {
+    const { client, calls, fetchMock } = setup(() => json({ success: true, messageId: 'm' }));
+    const url = 'https://cdn.example.com/v.mp4';
+    for (const caption of ['😀'.repeat(1024), 'x'.repeat(1024), ' Mira '])
+      await expect(client.sendVideo(BOT, USER, url, caption)).resolves.toBeTruthy();
+    expect(calls).toHaveLength(3);
+    fetchMock.mockClear();
+    for (const caption of ['😀'.repeat(1025), 'x'.repeat(1025), '', '   ', '\n\t']) {
+      const error = await rejection(() => client.sendVideo(BOT, USER, url, caption));
+      expect(error.key).toBe('VALIDATION_ERROR');
+      expect(Object.keys(error.validationError), JSON.stringify(caption.slice(0, 4))).toEqual(['/text']);
+      const inCampaign = await rejection(() =>
+        client.createCampaign(campaign({ type: 'video', mediaUrl: url, text: caption }) as never),
+      );
+      expect(Object.keys(inCampaign.validationError)).toEqual(['/message/text']);
+    }
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('refuses a campaign whose message names another bot (400 at /message/botId); the same bot is taken', async () => {
+    const { client, calls, fetchMock } = setup(() =>
+      json({ message: [], statusMessage: 'success', status: 1, data: {} }),
+    );
+    const error = await rejection(() =>
+      client.createCampaign(campaign({ type: 'text', text: 'Hola', botId: 'bot-2' }) as never),
+    );
+    expect(error.key).toBe('VALIDATION_ERROR');
+    expect(error.validationError).toEqual({ '/message/botId': 'must match the botId of the campaign' });
+    expect(fetchMock).not.toHaveBeenCalled();
+    await client.createCampaign(campaign({ type: 'text', text: 'Hola', botId: BOT }) as never);
+    expect(calls).toHaveLength(1);
+  });
+});
+
 describe('campaigns, widgets, rooms and assets', () => {
   const message = { type: 'text' as const, text: 'Promo' };
   const create = {
