@@ -55,7 +55,7 @@ export class Announcer implements ReactiveController {
   }
 
   /** The region, rendered from the start: one made together with its text is often not read. */
-  render() {
+  render(): unknown {
     return html`<div class="visually-hidden" role="status">
       ${repeat(
         [this.#said],
