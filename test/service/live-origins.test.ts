@@ -172,8 +172,9 @@ describe('session expiry on the socket', () => {
     const { SESSION_TTL_SECONDS } = await import('../../types/index.ts');
     const { sessions } = liveOf(h.app);
     const access = await sessions.accessByKey(open.apiKey);
-    // Issued long ago: one second of life left.
-    const { token } = sessions.issue(access, 'x1', Date.now() - SESSION_TTL_SECONDS * 1000 + 1000);
+    // Issued long ago: five seconds of life left. With one, a slow handshake on a loaded machine let the
+    // expiry and the close arrive with the connect, before the listeners below existed (a 60 s wait in CI).
+    const { token } = sessions.issue(access, 'x1', Date.now() - SESSION_TTL_SECONDS * 1000 + 5000);
     const socket = await h.connect(token);
     const expired = new Promise<void>((resolve) => socket.once('session:expired', () => resolve()));
     const closed = new Promise<void>((resolve) => socket.once('disconnect', () => resolve()));
