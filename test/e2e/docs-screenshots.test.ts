@@ -84,7 +84,13 @@ describe('README screenshots', () => {
         { title: 'Hablar con alguien', payload: 'human' },
       ],
     });
-    await needInList(page, list.getByRole('button', { name: /^Reservar un roscón/ }), 'the options');
+    await needInList(
+      page,
+      list.getByRole('button', { name: /^Reservar un roscón/ }),
+      'the options',
+      15_000,
+      true,
+    );
     await page.waitForTimeout(400);
     await capture(page, 'conversation-options');
 
@@ -96,13 +102,20 @@ describe('README screenshots', () => {
         addresses: [{ street: 'Calle del Pez 12', city: 'Madrid' }],
       },
     ]);
-    await needInList(page, list.getByText('Obrador La Espiga'), 'the contact card');
+    // The options are taller than this list: it shows them from their start and stops following.
+    await needInList(page, list.getByText('Obrador La Espiga'), 'the contact card', 15_000, true);
     await api.sendVoiceCall(DEMO_BOT_ID, userId, {
       header: 'Soporte',
       text: '¿Prefieres que te llamemos?',
       displayText: 'Llamar ahora',
     });
-    await needInList(page, list.getByRole('button', { name: 'Llamar ahora' }), 'the call button');
+    await needInList(
+      page,
+      list.getByRole('button', { name: 'Llamar ahora' }),
+      'the call button',
+      15_000,
+      true,
+    );
     await page.waitForTimeout(400);
     await capture(page, 'conversation-contact-call');
 
@@ -112,13 +125,19 @@ describe('README screenshots', () => {
       `${service.base}/media/charla-demo.mp4`,
       'Así se hace nuestro pan',
     );
-    await needInList(page, list.locator('video'), 'the video');
+    await needInList(page, list.locator('video'), 'the video', 15_000, true);
     await api.sendContactInfoRequest(
       DEMO_BOT_ID,
       userId,
       '¿Nos dejas tus datos para avisarte cuando esté listo?',
     );
-    await needInList(page, list.getByRole('form', { name: /Tus datos de contacto/ }), 'the contact form');
+    await needInList(
+      page,
+      list.getByRole('form', { name: /Tus datos de contacto/ }),
+      'the contact form',
+      15_000,
+      true,
+    );
     await until('the video to load', async () =>
       (await list
         .locator('video')

@@ -541,6 +541,8 @@ export async function needInList(
   locator: Locator,
   what: string,
   timeout = 15_000,
+  /** The list stops following by design after a tall message from someone else: press "new messages", as a reader does. */
+  catchUp = false,
 ): Promise<Locator> {
   const jump = scope
     .locator('charla-widget')
@@ -561,8 +563,14 @@ export async function needInList(
           .first()
           .isVisible()
           .catch(() => false)
-      )
-        stoppedFollowing = true;
+      ) {
+        if (catchUp)
+          await jump
+            .first()
+            .click()
+            .catch(() => undefined);
+        else stoppedFollowing = true;
+      }
       return undefined;
     },
     timeout,
