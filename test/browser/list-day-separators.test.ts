@@ -1,8 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cdp } from 'vitest/browser';
 import { listOf, makeContext, mountWidget, msg, waitFor } from './helpers.ts';
 
-afterEach(() => document.body.replaceChildren());
+// A fixed day in 2026: a date of another year is named with its year ("3 de marzo de 2026").
+// Only Date is faked; timers and animation frames stay real for the widget's rendering.
+beforeEach(() => vi.useFakeTimers({ toFake: ['Date'], now: new Date(2026, 10, 22, 12) }));
+afterEach(() => {
+  vi.useRealTimers();
+  document.body.replaceChildren();
+});
 
 type AXNode = { role?: { value: string }; name?: { value: string }; ignored?: boolean };
 
