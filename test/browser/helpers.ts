@@ -1,4 +1,5 @@
 /** Shared helpers for the widget UI's Chromium tests. */
+import { cdp } from 'vitest/browser';
 import '../../src/define.ts';
 import type { CharlaWidget } from '../../src/components/widget/widget.ts';
 import type { Message } from '../../types/index.ts';
@@ -89,4 +90,32 @@ export async function animationsDone(widget: Element): Promise<void> {
         .map((a) => a.finished.catch(() => undefined)),
     ),
   );
+}
+
+/** A node of Chromium's accessibility tree (the fields of CDP's AXNode the tests read). */
+export interface AXNode {
+  nodeId: string;
+  ignored: boolean;
+  role?: { value: string };
+  name?: { value: string };
+  childIds?: string[];
+  parentId?: string;
+}
+
+/**
+ * Chromium's accessibility tree of the frame the tests run in (the tab's own is the runner's),
+ * ignored nodes included. Fails when no frame of the tab is at this document's address.
+ */
+export async function axNodes(): Promise<AXNode[]> {
+  type Frames = { frame: { id: string; url: string; urlFragment?: string }; childFrames?: Frames[] };
+  const session = cdp();
+  const { frameTree } = (await session.send('Page.getFrameTree')) as { frameTree: Frames };
+  const all = (t: Frames): Frames['frame'][] => [t.frame, ...(t.childFrames ?? []).flatMap(all)];
+  // CDP gives a frame's address without its fragment, and the fragment apart.
+  const frame = all(frameTree).find((f) => f.url + (f.urlFragment ?? '') === location.href);
+  if (!frame) throw new Error(`no frame at ${location.href} in Chromium's frame tree`);
+  const { nodes } = (await session.send('Accessibility.getFullAXTree', { frameId: frame.id })) as {
+    nodes: AXNode[];
+  };
+  return nodes;
 }

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cdp } from 'vitest/browser';
-import { listOf, makeContext, mountWidget, msg, waitFor } from './helpers.ts';
+import { axNodes, listOf, makeContext, mountWidget, msg, waitFor } from './helpers.ts';
 
 // A fixed day in 2026: a date of another year is named with its year ("3 de marzo de 2026").
 // Only Date is faked; timers and animation frames stay real for the widget's rendering.
@@ -9,23 +8,6 @@ afterEach(() => {
   vi.useRealTimers();
   document.body.replaceChildren();
 });
-
-type AXNode = { role?: { value: string }; name?: { value: string }; ignored?: boolean };
-
-/** Chromium's accessibility tree of the frame the tests run in (the page's own is the runner's). */
-async function axTree(): Promise<AXNode[]> {
-  const session = cdp();
-  const { frameTree } = (await session.send('Page.getFrameTree', {})) as {
-    frameTree: { childFrames?: { frame: { id: string; url: string } }[] };
-  };
-  const frame =
-    frameTree.childFrames?.find((c) => c.frame.url.includes(encodeURIComponent(location.pathname))) ??
-    frameTree.childFrames?.[0];
-  const { nodes } = (await session.send('Accessibility.getFullAXTree', { frameId: frame!.frame.id })) as {
-    nodes: AXNode[];
-  };
-  return nodes.filter((n) => !n.ignored);
-}
 
 describe('<charla-message-list> date separators', () => {
   for (const [language, today] of [
@@ -42,8 +24,8 @@ describe('<charla-message-list> date separators', () => {
       const widget = await mountWidget(f);
       const { rows } = listOf(widget);
       await waitFor(() => rows().length === 2, 'rows');
-      const separators = (await axTree())
-        .filter((n) => n.role?.value === 'separator')
+      const separators = (await axNodes())
+        .filter((n) => !n.ignored && n.role?.value === 'separator')
         .map((n) => n.name?.value ?? '');
       expect(separators).toEqual([language === 'es' ? '3 de marzo' : 'March 3', today]);
     });

@@ -4,28 +4,14 @@
  * list's log, not again by its row.
  */
 import { afterEach, expect, it } from 'vitest';
-import { cdp, page } from 'vitest/browser';
-import { listOf, makeContext, mountWidget, msg, room, waitFor } from './helpers.ts';
+import { page } from 'vitest/browser';
+import { type AXNode, axNodes, listOf, makeContext, mountWidget, msg, room, waitFor } from './helpers.ts';
 
 afterEach(() => document.body.replaceChildren());
 
-interface AXNode {
-  nodeId: string;
-  ignored: boolean;
-  role?: { value: string };
-  name?: { value: string };
-  childIds?: string[];
-  parentId?: string;
-}
-
 /** The text of the page as assistive technology reads it: every static text, in tree order. */
 async function spokenText(): Promise<string> {
-  // The test runs in the runner's iframe: its frame's tree.
-  type Frames = { frame: { id: string; url: string }; childFrames?: Frames[] };
-  const { frameTree } = (await cdp().send('Page.getFrameTree')) as { frameTree: Frames };
-  const all = (t: Frames): Frames['frame'][] => [t.frame, ...(t.childFrames ?? []).flatMap(all)];
-  const frameId = all(frameTree).find((fr) => fr.url === location.href)?.id;
-  const { nodes } = (await cdp().send('Accessibility.getFullAXTree', { frameId })) as { nodes: AXNode[] };
+  const nodes = await axNodes();
   const byId = new Map(nodes.map((n) => [n.nodeId, n]));
   const out: string[] = [];
   const walk = (n: AXNode | undefined) => {
