@@ -37,9 +37,10 @@ export async function livePlugin(app: FastifyInstance): Promise<void> {
   const { db, config } = app.charla;
   const hub = new Hub();
   const rooms = new Rooms(db, hub);
-  const messaging = createMessaging(db, hub, rooms, (url) =>
-    app.charla.signer.mediaKeyOf(url, app.charla.ownBaseUrls()),
-  );
+  // Any host: an upload is signed for the host its request named (baseUrlFor(request)), which the
+  // service cannot list here. The host grants nothing: mediaSentIn records only a key of the
+  // room's company's media and, for a person's message, one the sender could see.
+  const messaging = createMessaging(db, hub, rooms, (url) => app.charla.signer.mediaKeyOf(url, [url]));
   app.charla.messaging = messaging;
 
   const sessions = new Sessions(db, config.signingKeys);

@@ -314,8 +314,9 @@ function sameMessage(stored: Message, body: Record<string, unknown>): boolean {
 }
 
 /**
- * `mediaKeyOf`: the key of one of this service's media addresses, or null; a
- * stored message carrying one records the room it was sent in (media-rooms.ts).
+ * `mediaKeyOf`: the media key a message's address names, or null; a stored
+ * message carrying one records the room it was sent in (media-rooms.ts, which
+ * decides what that grants).
  */
 export function createMessaging(
   db: Db,

@@ -17,11 +17,12 @@ import { people, type Person } from './helpers/people.ts';
 
 const live = liveWidgets({ widget: { type: 'group' } });
 
-async function upload(p: Person, roomId?: string): Promise<string> {
+/** Uploads for `p` (through `baseUrl`, the service's by default: the address is signed for its host). */
+async function upload(p: Person, roomId?: string, baseUrl = live.h.baseUrl): Promise<string> {
   const form = new FormData();
   if (roomId) form.append('roomId', roomId);
   form.append('file', new Blob([new Uint8Array(64)], { type: 'application/pdf' }), 'contrato.pdf');
-  const res = await fetch(live.h.baseUrl + ROUTES.widgetUpload, {
+  const res = await fetch(baseUrl + ROUTES.widgetUpload, {
     method: 'POST',
     headers: { authorization: `Bearer ${p.token}` },
     body: form,
@@ -30,10 +31,15 @@ async function upload(p: Person, roomId?: string): Promise<string> {
   return ((await res.json()) as { mediaUrl: string }).mediaUrl;
 }
 
-async function refresh(p: Person, resourceUrl: string): Promise<{ status: number; body: unknown }> {
-  const res = await live.h.call('POST', ROUTES.widgetAssetsRefresh, {
-    token: p.token,
-    body: { resourceUrl },
+async function refresh(
+  p: Person,
+  resourceUrl: string,
+  baseUrl = live.h.baseUrl,
+): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(baseUrl + ROUTES.widgetAssetsRefresh, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${p.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ resourceUrl }),
   });
   return { status: res.status, body: await res.json() };
 }
@@ -121,6 +127,19 @@ describe('POST /v1/widget/assets/refresh', () => {
     });
     expect(post.status).toBe(200);
     expect((await refresh(eva, photo)).status).toBe(200);
+  });
+
+  it('counts media sent in a room whatever host the upload was signed for', async () => {
+    const [ana, beto, dani] = await people(live.h, live.apiKey, 'Ana', 'Beto', 'Dani');
+    const room = await direct(ana, beto.id);
+    // Pages on localhost: the upload is signed for the host it was asked through, not the
+    // service's own (127.0.0.1, where the socket is), and refreshed through it.
+    const viaLocalhost = live.h.baseUrl.replace('127.0.0.1', 'localhost');
+    const photo = await upload(ana, room.id, viaLocalhost);
+    expect(new URL(photo).hostname).toBe('localhost');
+    const withDani = await direct(ana, dani.id);
+    await sendDocument(ana, withDani.id, photo);
+    expect((await refresh(dani, photo, viaLocalhost)).status).toBe(200);
   });
 });
 
