@@ -65,7 +65,8 @@ const DARK_SURFACE = '#1f2227';
  * one) that does. The brand colour keeps its hue: a light yellow's edge is a dark olive.
  */
 export function edgeOn(color: string, surface: string): string {
-  const towards = contrast(surface, '#000000') >= contrast(surface, '#ffffff') ? 0 : 1;
+  const end = textOn(surface);
+  const towards = end === '#ffffff' ? 1 : 0;
   const rgb = channels(color);
   for (let step = 0; step <= 20; step++) {
     const edge = `#${rgb
@@ -77,7 +78,7 @@ export function edgeOn(color: string, surface: string): string {
       .join('')}`;
     if (contrast(edge, surface) >= 3) return edge;
   }
-  return towards ? '#ffffff' : '#000000';
+  return end;
 }
 
 const FONT_NAME = /^[A-Za-z0-9 _-]{1,100}$/;
