@@ -37,7 +37,7 @@ import {
   checkListQuery,
   checkRoomPost,
   checkWidgetCreate,
-  mediaUrlFields,
+  mediaUrlField,
   type Problems,
   type ValidateOptions,
 } from './validate.ts';
@@ -125,7 +125,7 @@ function fail(problems: Problems): void {
  * its 422 INVALID_MEDIA_URL. `at` is where the message sits (`/message` in a campaign).
  */
 function failMessage(problems: Problems, message: unknown, at = ''): void {
-  const [field] = mediaUrlFields(message, problems, at);
+  const field = mediaUrlField(message, problems, at);
   if (field === undefined) return fail(problems);
   const { [field]: reason, ...others } = problems;
   fail(others);

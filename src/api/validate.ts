@@ -98,16 +98,7 @@ const NOT_BLANK = new RegExp(NOT_BLANK_PATTERN);
  * post's as a 400), naming the field.
  */
 export function isHttpsUrl(value: unknown, options: ValidateOptions = {}): value is string {
-  if (typeof value !== 'string' || !MEDIA_URL.test(value) || chars(value) > MEDIA_URL_MAX) return false;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.username || url.password || url.hostname.endsWith('.')) return false;
-  if (url.protocol === 'https:') return url.hostname.length > 0;
-  return url.protocol === 'http:' && options.allowLoopbackHttp === true && LOOPBACK.has(url.hostname);
+  return typeof value === 'string' && videoAddressProblem(value, options) === null;
 }
 
 /**
@@ -115,6 +106,7 @@ export function isHttpsUrl(value: unknown, options: ValidateOptions = {}): value
  * reasons the service gives in its 422 INVALID_MEDIA_URL (E1201) for an
  * address it will not fetch, as far as they can be told without resolving
  * the host (a private or documentation host is the service's to refuse).
+ * Null exactly when {@link isHttpsUrl} holds.
  */
 export function videoAddressProblem(value: string, options: ValidateOptions = {}): string | null {
   if (!MEDIA_URL.test(value)) return 'must be an absolute https:// address';
@@ -127,25 +119,28 @@ export function videoAddressProblem(value: string, options: ValidateOptions = {}
   }
   if (url.username || url.password) return 'must not carry credentials';
   if (url.hostname.endsWith('.')) return 'must name its host without a trailing dot';
-  if (isHttpsUrl(value, options)) return null;
-  if (LOOPBACK.has(url.hostname)) return 'must be a public https address';
-  return url.protocol === 'https:' ? 'must be an absolute https address' : 'must be an https address';
+  const https = url.protocol === 'https:';
+  const loopback = LOOPBACK.has(url.hostname);
+  if (https ? url.hostname : url.protocol === 'http:' && options.allowLoopbackHttp === true && loopback)
+    return null;
+  if (loopback) return 'must be a public https address';
+  return https ? 'must be an absolute https address' : 'must be an https address';
 }
 
 /**
- * The fields of a bot message's problems that the service answers with 422
- * INVALID_MEDIA_URL rather than 400 VALIDATION_ERROR: a video's `mediaUrl`
- * that is a string (a missing or non-string one is a 400). `prefix` is where
- * the message sits (`/message` in a campaign).
+ * The field of a bot message's problems that the service answers with 422
+ * INVALID_MEDIA_URL rather than 400 VALIDATION_ERROR, if any: a video's
+ * `mediaUrl` that is a string (a missing or non-string one is a 400). `prefix`
+ * is where the message sits (`/message` in a campaign).
  */
-export function mediaUrlFields(message: unknown, problems: Problems, prefix = ''): string[] {
+export function mediaUrlField(message: unknown, problems: Problems, prefix = ''): string | undefined {
   const field = `${prefix}/mediaUrl`;
   return isObject(message) &&
     message['type'] === 'video' &&
     typeof message['mediaUrl'] === 'string' &&
     field in problems
-    ? [field]
-    : [];
+    ? field
+    : undefined;
 }
 
 /**
@@ -261,7 +256,7 @@ export function checkBotMessage(
       break;
     }
     case 'video': {
-      // A string that is no address the service may fetch is its 422 INVALID_MEDIA_URL (see mediaUrlFields).
+      // A string that is no address the service may fetch is its 422 INVALID_MEDIA_URL (see mediaUrlField).
       const mediaUrl = message['mediaUrl'];
       if (typeof mediaUrl !== 'string') p[at('mediaUrl')] = 'is required (an https address)';
       else {
