@@ -6,7 +6,8 @@
  * where the host may start with `*.`: `https://*.example.com` matches
  * `https://a.example.com` and `https://a.b.example.com` but not
  * `https://example.com`. Scheme, host and port must all match (a pattern
- * without a port matches the scheme's default port only). Case does not matter.
+ * without a port matches the scheme's default port only; ports compare as
+ * numbers). Case does not matter.
  *
  * Rules: a black-listed origin is refused; with a non-empty white list, any
  * origin outside it is refused, and so is a request with no Origin at all; with
@@ -30,7 +31,10 @@ function parseOrigin(value: string): ParsedOrigin | null {
   const m = /^([a-z][a-z0-9+.-]*):\/\/(\[[0-9a-f:.]+\]|[^/:]+)(?::(\d{1,5}))?\/?$/i.exec(value.trim());
   if (!m) return null;
   const scheme = (m[1] ?? '').toLowerCase();
-  return { scheme, host: (m[2] ?? '').toLowerCase(), port: m[3] ?? DEFAULT_PORT[scheme] ?? '' };
+  // A port is a number: a pattern stored as written (`:00080`, before widget creation stored
+  // origins as browsers spell them) still matches the `:80` a browser sends.
+  const port = m[3] === undefined ? (DEFAULT_PORT[scheme] ?? '') : String(Number(m[3]));
+  return { scheme, host: (m[2] ?? '').toLowerCase(), port };
 }
 
 /** True when `origin` matches the pattern. */

@@ -90,11 +90,11 @@ export function toWidgetRecord(row: WidgetRow): WidgetRecord {
  * An origin pattern spelled as browsers spell the origins it must match, what
  * `new URL(pattern).origin` gives: `https://example.com:00080` becomes
  * `https://example.com:80`, `https://Shop.Example.com:443` becomes
- * `https://shop.example.com`. The sessions' check (live/origin.ts) compares
- * ports as written, so a spelling no browser sends would never match. A
- * pattern URL cannot read (`https://*.1.2.3`) is kept as written.
+ * `https://shop.example.com`, so the widget's configuration reads as the
+ * pages it lets in (the sessions' check, live/origin.ts, matches either
+ * spelling). A pattern URL cannot read (`https://*.1.2.3`) is kept as written.
  */
-export function canonicalOrigin(pattern: string): string {
+function canonicalOrigin(pattern: string): string {
   try {
     return new URL(pattern).origin;
   } catch {

@@ -31,6 +31,11 @@ describe('origin patterns', () => {
     expect(originMatches('https://*.example.com', 'https://a.example.com:8443')).toBe(false);
     expect(originMatches('https://example.com', 'https://EXAMPLE.com:443')).toBe(true);
     expect(originMatches('http://localhost:3000', 'http://localhost:3001')).toBe(false);
+    // Ports are numbers, however a pattern spells them.
+    expect(originMatches('https://example.com:00080', 'https://example.com:80')).toBe(true);
+    expect(originMatches('http://example.com:0080', 'http://example.com')).toBe(true);
+    expect(originMatches('https://*.example.com:08443', 'https://a.example.com:8443')).toBe(true);
+    expect(originMatches('https://example.com:00080', 'https://example.com:800')).toBe(false);
     expect(originAllowed({ whiteList: [], blackList: [] }, undefined)).toBe(true);
     expect(originAllowed({ whiteList: ['https://a.example'], blackList: [] }, undefined)).toBe(false);
     expect(originAllowed({ whiteList: [], blackList: ['https://a.example'] }, 'null')).toBe(true);
@@ -74,6 +79,19 @@ describe('widget origins on REST', () => {
       body: { apiKey: open.apiKey, userId: 'u1' },
     });
     expect(serverSide.status).toBe(200);
+  });
+
+  it('lets in the pages of a pattern stored as written, a port with leading zeros included', async () => {
+    // Stored before widget creation spelled origins as browsers do.
+    const old = await h.createWidget();
+    await h.app.charla.db.query(
+      `UPDATE widgets SET config = jsonb_set(config, '{credentials}', $2::jsonb) WHERE id = $1`,
+      [old.widgetId, JSON.stringify({ whiteList: ['https://Example.com:00080'], blackList: [] })],
+    );
+    const session = (origin: string) =>
+      h.call('POST', ROUTES.widgetSession, { body: { apiKey: old.apiKey, userId: 'u5' }, origin });
+    expect((await session('https://example.com:80')).status).toBe(200);
+    expect((await session('https://example.com')).status).toBe(403);
   });
 
   it('re-checks the origin on every call with a session', async () => {
