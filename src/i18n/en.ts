@@ -36,7 +36,6 @@ export const en: Catalogue = {
   statusDELIVERED_USER: 'Read',
   statusFAILED: 'Not sent',
   retry: 'Retry',
-  messagePlaceholder: 'Message',
   messageLabel: 'Message',
   you: 'You',
   send: 'Send',
@@ -97,5 +96,5 @@ export const en: Catalogue = {
   startFailed: 'We could not connect to the chat.',
   newMessageFrom: 'New message from {name}: {text}',
   announceMessageFrom: 'New message from {name}',
-  announceMessages: '{count} new message|{count} new messages',
+  announceMessages: '{count} new messages',
 };

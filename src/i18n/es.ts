@@ -37,7 +37,6 @@ export const es = {
   statusDELIVERED_USER: 'Leído',
   statusFAILED: 'No enviado',
   retry: 'Reintentar',
-  messagePlaceholder: 'Mensaje',
   messageLabel: 'Mensaje',
   you: 'Tú',
   send: 'Enviar',
@@ -98,7 +97,7 @@ export const es = {
   startFailed: 'No pudimos conectar con el chat.',
   newMessageFrom: 'Nuevo mensaje de {name}: {text}',
   announceMessageFrom: 'Nuevo mensaje de {name}',
-  announceMessages: '{count} mensaje nuevo|{count} mensajes nuevos',
+  announceMessages: '{count} mensajes nuevos',
 } as const;
 
 export type CatalogueKey = keyof typeof es;

@@ -300,7 +300,7 @@ export class CharlaComposer extends LitElement {
             part="input"
             rows="1"
             aria-label=${this.#t('messageLabel')}
-            placeholder=${this.#recorder.recording ? this.#t('recording') : this.#t('messagePlaceholder')}
+            placeholder=${this.#recorder.recording ? this.#t('recording') : this.#t('messageLabel')}
             maxlength="4096"
             .value=${this.text}
             ?disabled=${off}
