@@ -376,11 +376,15 @@ export function createMessaging(
       // A status that stays DELIVERED is still true.
     }
   }
-  /** Newly stored messages that carry one of this service's media: the media were sent in their rooms. */
+  /**
+   * Newly stored messages that carry a widget upload (`widget/`): the uploads were sent in their
+   * rooms. The bot's demo media (`demo/`) are every visitor's already, so they are not noted.
+   */
   async function noteMedia(stored: Array<Pick<Prepared, 'input' | 'body'>>): Promise<void> {
     for (const { input, body } of stored) {
       const key = typeof body['mediaUrl'] === 'string' ? mediaKeyOf(body['mediaUrl']) : null;
-      if (key) await mediaSentIn(db, key, input.roomId, input.senderId, !PEOPLE.has(input.by));
+      if (key?.startsWith('widget/'))
+        await mediaSentIn(db, key, input.roomId, input.senderId, !PEOPLE.has(input.by));
     }
   }
   const messaging: LiveMessaging = {

@@ -51,6 +51,19 @@ async function sendDocument(p: Person, roomId: string, mediaUrl: string): Promis
   socket.close();
 }
 
+/** A room post (a server-side operation) of a document. */
+async function postDocument(roomId: string, mediaUrl: string): Promise<void> {
+  const post = await fetch(live.h.baseUrl + routePath(ROUTES.roomMessage, { roomId }), {
+    method: 'POST',
+    headers: { authorization: BASIC, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      senderId: 'sistema',
+      messages: [{ id: randomUUID(), type: 'DOCUMENT', mediaUrl }],
+    }),
+  });
+  expect(post.status).toBe(200);
+}
+
 function expectNotAMember(res: { status: number; body: unknown }, who: string): void {
   expect(res.status, who).toBe(403);
   expect((res.body as ErrorBody).error.key, who).toBe('NOT_A_MEMBER');
@@ -103,6 +116,13 @@ describe('POST /v1/widget/assets/refresh', () => {
       live.h.app.charla.baseUrlFor(),
     );
     for (const anyone of [zed, carla]) expect((await refresh(anyone, demo)).status).toBe(200);
+    // Sent in a room, they are noted nowhere (one row per visitor per asset, which nothing reads).
+    await postDocument(carla.botRoomId, demo);
+    const demoRows = await live.h.app.charla.db.query(
+      `SELECT 1 FROM media_rooms WHERE media_key LIKE 'demo/%'`,
+    );
+    expect(demoRows.rows).toEqual([]);
+    expect((await refresh(carla, demo)).status).toBe(200);
   });
 
   it('re-signs media sent in a room by one who could see it, or by the service, for that room’s members', async () => {
@@ -117,15 +137,7 @@ describe('POST /v1/widget/assets/refresh', () => {
 
     // A room post (a server-side operation) into Eva's bot room.
     expectNotAMember(await refresh(eva, photo), 'before the post');
-    const post = await fetch(live.h.baseUrl + routePath(ROUTES.roomMessage, { roomId: eva.botRoomId }), {
-      method: 'POST',
-      headers: { authorization: BASIC, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        senderId: 'sistema',
-        messages: [{ id: randomUUID(), type: 'DOCUMENT', mediaUrl: photo }],
-      }),
-    });
-    expect(post.status).toBe(200);
+    await postDocument(eva.botRoomId, photo);
     expect((await refresh(eva, photo)).status).toBe(200);
   });
 
