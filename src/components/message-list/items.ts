@@ -18,7 +18,7 @@ function dayOf(m: Message): string {
   return key;
 }
 
-export function isOwn(m: Message, userId: string | null): boolean {
+export function isOwn(m: Message, userId: string | null | undefined): boolean {
   return userId ? m.senderId === userId : m.by === 'user';
 }
 

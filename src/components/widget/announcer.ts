@@ -3,6 +3,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { Message } from '../../../types/index.ts';
 import { translator } from '../../i18n/index.ts';
 import type { WidgetContext } from '../../widget/context.ts';
+import { isOwn } from '../message-list/items.ts';
 import { plainName, roomName } from '../shared/format.ts';
 
 /** Messages that arrive within this time of the first are announced together ("3 mensajes nuevos"). */
@@ -33,7 +34,7 @@ export class Announcer implements ReactiveController {
 
   #arrived(m: Message): void {
     const stores = this.host.context?.stores;
-    if (!stores || m.senderId === stores.$user.get()?.id) return;
+    if (!stores || isOwn(m, stores.$user.get()?.id)) return;
     const ui = stores.$ui.get();
     if (ui.open && ui.view === 'chat' && m.roomId === stores.$currentRoomId.get()) return;
     if (this.#news.push(m) === 1) this.#timer = setTimeout(() => this.#announce(), GATHER_MS);
