@@ -15,17 +15,19 @@
 import type { Queryable } from '../store/db.ts';
 
 /**
- * The condition under which user `$user` of company `$company` may see media
- * `m` (a row of `media`), with the parameter numbers given.
+ * The condition under which user `user` of company `company` may see media
+ * `m` (a row of `media`): each an SQL expression, a parameter (`$2`) or a
+ * column of the enclosing query (`r.company_id`). The aliases inside
+ * (`x`, `seen`, `v`) are the subquery's own, so they never hide the caller's.
  */
 function visibleTo(company: string, user: string): string {
   return `m.company_id = ${company} AND (
       m.key LIKE 'demo/%'
       OR m.uploaded_by = ${user}
       OR EXISTS (
-        SELECT 1 FROM media_rooms x JOIN rooms r ON r.id = x.room_id
+        SELECT 1 FROM media_rooms x JOIN rooms seen ON seen.id = x.room_id
           JOIN room_members v ON v.room_id = x.room_id AND v.user_id = ${user}
-        WHERE x.media_key = m.key AND r.company_id = ${company} AND NOT r.deleted))`;
+        WHERE x.media_key = m.key AND seen.company_id = ${company} AND NOT seen.deleted))`;
 }
 
 /** Whether the user may have the media signed afresh. */

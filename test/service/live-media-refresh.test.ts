@@ -11,6 +11,7 @@ import { openDb } from '../../server/store/db.ts';
 import { migrate } from '../../server/store/migrate.ts';
 import { coreMigrations } from '../../server/store/core-migrations.ts';
 import { liveMigrations } from '../../server/live/migrations.ts';
+import { mediaSentIn } from '../../server/live/media-rooms.ts';
 import { BASIC, emitAck } from './helpers/live.ts';
 import { liveWidgets } from './helpers/widgets.ts';
 import { people, type Person } from './helpers/people.ts';
@@ -152,6 +153,29 @@ describe('POST /v1/widget/assets/refresh', () => {
     const withDani = await direct(ana, dani.id);
     await sendDocument(ana, withDani.id, photo);
     expect((await refresh(dani, photo, viaLocalhost)).status).toBe(200);
+  });
+});
+
+describe('mediaSentIn', () => {
+  it('counts a person’s message only for media they could see in a room of the media’s company', async () => {
+    const db = await openDb({ databaseUrl: 'memory://', memoryTemplate: inject('pgliteTemplate') });
+    try {
+      await migrate(db, [...coreMigrations, ...liveMigrations]);
+      // Ana is in r2 of another company, where a row (none the service writes) names c1's media.
+      await db.exec(`
+        INSERT INTO companies (id, name) VALUES ('c1', 'Uno'), ('c2', 'Dos');
+        INSERT INTO rooms (id, company_id, type) VALUES ('r1', 'c1', 'group'), ('r2', 'c2', 'group');
+        INSERT INTO media (key, company_id, content_type, size, name, data)
+          VALUES ('widget/k', 'c1', 'application/pdf', 1, 'a.pdf', '\\x00');
+        INSERT INTO room_members (room_id, user_id, id, company_id) VALUES ('r2', 'ana', 'm1', 'c2');
+        INSERT INTO media_rooms (media_key, room_id) VALUES ('widget/k', 'r2');
+      `);
+      await mediaSentIn(db, 'widget/k', 'r1', 'ana', false);
+      const { rows } = await db.query(`SELECT 1 FROM media_rooms WHERE room_id = 'r1'`);
+      expect(rows).toEqual([]);
+    } finally {
+      await db.close();
+    }
   });
 });
 
