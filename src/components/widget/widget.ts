@@ -82,8 +82,8 @@ export class CharlaWidget extends LitElement {
   override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('context')) this.#stores.use(this.context);
     // The widget's language, not the page's: English text on a Spanish page is read as English (WCAG 3.1.2).
-    this.lang = this.#stores.get('$language') ?? 'es';
-    this.dir = 'ltr';
+    const lang = this.#stores.get('$language') ?? 'es';
+    if (this.lang !== lang) this.lang = lang;
     this.#applyTheme();
     const open = this.#stores.get('$ui')?.open ?? false;
     const shown = this.#content();
@@ -115,6 +115,8 @@ export class CharlaWidget extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // Both catalogues read left to right, whatever the page's direction.
+    this.dir = 'ltr';
     // Taken out of the document, the popovers left the top layer: back in when it returns.
     this.requestUpdate();
   }
