@@ -13,8 +13,8 @@ async function prefixOf(message: Message, props: Partial<CharlaMessage> = {}): P
     f.stores.$rooms.set([room({ id: 'r1', name: 'Panadería La Espiga' })]),
   );
   const row = el.querySelector('[part~=message]')!;
-  // The row's text as read in order: the hidden prefix comes first, before the bubble.
-  expect(row.firstElementChild!.classList.contains('visually-hidden') || props.showSender).toBe(true);
+  // The row's text as read in order: who wrote it (the hidden prefix or the shown name) comes first, before the bubble.
+  expect(row.firstElementChild!.matches('.visually-hidden, .sender')).toBe(true);
   return [...row.querySelectorAll('.visually-hidden, .sender')].map((e) => e.textContent!);
 }
 
