@@ -48,7 +48,8 @@ function namesUpdate(givenByOther: boolean): string {
  * statement with the identity check: a verified user id (one that opened a session proven by its
  * userHash on a widget that verifies identities) is written only by a session that proved it too;
  * otherwise nothing is written (its names stay) and null is answered. A proven session on a
- * widget that verifies identities makes the user id verified.
+ * widget that verifies identities makes the user id verified. Answers the user's names as
+ * stored (the given ones, or those known before when none were given).
  */
 export async function claimSessionUser(
   db: Queryable,
@@ -56,19 +57,19 @@ export async function claimSessionUser(
   userId: string,
   names: string | null,
   identity: Identity,
-): Promise<{ newlyVerified: boolean } | null> {
+): Promise<{ names: string | null; newlyVerified: boolean } | null> {
   const verify = identity.verifies && identity.proven;
-  const r = await db.query<{ was_verified: boolean | null }>(
+  const r = await db.query<{ names: string | null; was_verified: boolean | null }>(
     `WITH prior AS (SELECT verified FROM live_users WHERE company_id = $1 AND id = $2)
      INSERT INTO live_users (company_id, id, names, verified) VALUES ($1, $2, $3, $4::boolean)
      ON CONFLICT (company_id, id) DO UPDATE SET ${namesUpdate(false)},
        verified = live_users.verified OR EXCLUDED.verified
      WHERE NOT live_users.verified OR $5::boolean
-     RETURNING (SELECT verified FROM prior) AS was_verified`,
+     RETURNING live_users.names, (SELECT verified FROM prior) AS was_verified`,
     [companyId, userId, names, verify, identity.proven],
   );
   const row = r.rows[0];
-  return row ? { newlyVerified: verify && row.was_verified !== true } : null;
+  return row ? { names: row.names, newlyVerified: verify && row.was_verified !== true } : null;
 }
 
 /** The room_key of two users' direct room: a hash of the company and the sorted pair. */

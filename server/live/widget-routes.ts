@@ -152,7 +152,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       userId,
       ...(body.userNames !== undefined ? { userNames: body.userNames } : {}),
     });
-    const [bot, company, user] = await Promise.all([
+    const [bot, company] = await Promise.all([
       db.query<{
         id: string;
         name: string;
@@ -163,10 +163,6 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
         updated_at: Date | string;
       }>('SELECT * FROM bots WHERE id = $1', [access.botId]),
       db.query<{ name: string }>('SELECT name FROM companies WHERE id = $1', [access.companyId]),
-      db.query<{ names: string | null }>('SELECT names FROM live_users WHERE company_id = $1 AND id = $2', [
-        access.companyId,
-        userId,
-      ]),
     ]);
     const b = bot.rows[0];
     if (!b) throw new ApiError('NOT_FOUND', { message: 'The widget has no bot.' });
@@ -177,7 +173,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     return {
       token,
       expiresAt,
-      user: { id: userId, names: user.rows[0]?.names ?? names },
+      user: { id: userId, names: claimed.names },
       widget: {
         id: access.widgetId,
         properties: obj(cfg['properties']),
