@@ -10,11 +10,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   DEMO_BOT_ID,
-  botRoomOf,
   chooseInList,
   closeJourney,
   cspViolations,
-  enterBotConversation,
   launchBrowser,
   messagesRegion,
   need,
@@ -24,6 +22,7 @@ import {
   startService,
   unexpected,
   until,
+  visitorBotRoom,
   type Service,
 } from './helpers.ts';
 
@@ -50,15 +49,7 @@ beforeAll(async () => {
   service = await startService();
   browser = await launchBrowser();
   ({ page, problems } = await openPage(browser, `${service.base}/`));
-  await enterBotConversation(page);
-  await need(messagesRegion(page).getByText(/Soy el bot de demostración/), 'the demo bot greeting');
-  userId = await page.evaluate(async () => {
-    const charla = (
-      window as unknown as { Charla: { widgets: Array<{ ready: Promise<{ userId: string }> }> } }
-    ).Charla;
-    return (await charla.widgets[0]!.ready).userId;
-  });
-  roomId = await until('the visitor’s bot room', () => botRoomOf(service.app, userId));
+  ({ userId, roomId } = await visitorBotRoom(service, page));
 });
 
 closeJourney(J, () => ({ page, browser, service }));

@@ -23,6 +23,7 @@ import {
   panel,
   shot,
   until,
+  visitorBotRoom,
   withServiceAndBrowser,
   type Service,
 } from './helpers.ts';
@@ -40,15 +41,6 @@ async function capture(page: Page, name: string): Promise<void> {
     mkdirSync(DOCS, { recursive: true });
     copyFileSync(path, join(DOCS, `${name}.png`));
   }
-}
-
-async function visitorId(page: Page): Promise<string> {
-  return page.evaluate(async () => {
-    const charla = (
-      window as unknown as { Charla: { widgets: Array<{ ready: Promise<{ userId: string }> }> } }
-    ).Charla;
-    return (await charla.widgets[0]!.ready).userId;
-  });
 }
 
 withServiceAndBrowser((started) => ({ service, browser } = started));
@@ -69,9 +61,7 @@ describe('README screenshots', () => {
 
   it('a conversation with rich messages', async () => {
     const { page } = await openPage(browser, `${service.base}/`, { width: 1280, height: 800 });
-    await enterBotConversation(page);
-    await need(messagesRegion(page).getByText(/Soy el bot de demostración/), 'the greeting');
-    const userId = await visitorId(page);
+    const { userId } = await visitorBotRoom(service, page);
     const api = service.api;
     const list = messagesRegion(page);
     await messageInput(page).fill('Hola, ¿a qué hora abrís el sábado?');

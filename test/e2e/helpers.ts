@@ -470,6 +470,31 @@ export async function enterBotConversation(scope: Scope, botName = 'Charla'): Pr
   await need(input, 'the message input (composer) of the bot conversation');
 }
 
+/** The user id of the page's first widget (the loader makes one for a visitor and keeps it). */
+export async function visitorId(page: Page | Frame): Promise<string> {
+  return page.evaluate(async () => {
+    const charla = (
+      window as unknown as { Charla: { widgets: Array<{ ready: Promise<{ userId: string }> }> } }
+    ).Charla;
+    return (await charla.widgets[0]!.ready).userId;
+  });
+}
+
+/**
+ * On the customer site: opens the conversation with the demo bot, waits for its greeting and
+ * gives the visitor's user id and their room with the bot.
+ */
+export async function visitorBotRoom(
+  service: Service,
+  page: Page,
+): Promise<{ userId: string; roomId: string }> {
+  await enterBotConversation(page);
+  await need(messagesRegion(page).getByText(/Soy el bot de demostración/), 'the demo bot greeting');
+  const userId = await visitorId(page);
+  const roomId = await until('the visitor’s bot room', () => botRoomOf(service.app, userId));
+  return { userId, roomId };
+}
+
 /**
  * Drops live sockets from the service side (a network cut that offline
  * emulation alone does not make: it leaves open WebSockets alone): every

@@ -7,7 +7,15 @@
  * (or its CMS) that repeats the snippet gets one widget, not two launchers.
  */
 import { describe, expect, it } from 'vitest';
-import { enterBotConversation, messageInput, messagesRegion, need, openPage, panel } from './helpers.ts';
+import {
+  enterBotConversation,
+  messageInput,
+  messagesRegion,
+  need,
+  openPage,
+  panel,
+  visitorId,
+} from './helpers.ts';
 import { firstWidgetReady, hostileSite, shopPage, themedWidget } from './host-page-site.ts';
 
 const site = hostileSite();
@@ -33,13 +41,7 @@ describe('journey: the script tag written as a module', () => {
     const url = site.page('module-tag', shopPage(site.service, key, { tag: 'type="module"' }));
     const { page, context } = await openPage(site.browser, url);
     await firstWidgetReady(page);
-    const started = await page.evaluate(async () => {
-      const w = await (
-        window as unknown as { Charla: { widgets: Array<{ ready: Promise<{ userId: string }> }> } }
-      ).Charla.widgets[0]!.ready;
-      return w.userId;
-    });
-    expect(started).toMatch(/^shopper-/);
+    expect(await visitorId(page)).toMatch(/^shopper-/);
     await enterBotConversation(page);
     await need(messagesRegion(page).getByText(/Soy el bot de demostración de Charla/), 'the bot’s greeting');
     await context.close();

@@ -20,8 +20,9 @@ import {
   roomMessages,
   startService,
   until,
-  type Service,
+  visitorId,
   widgetAxeViolations,
+  type Service,
 } from './helpers.ts';
 
 const UPLOADS = '**/v1/widget/uploads';
@@ -68,12 +69,7 @@ async function visit(permissions: string[] = []): Promise<Visit> {
   await page.goto(`${service.base}/`);
   await enterBotConversation(page);
   await need(messagesRegion(page).getByRole('button', { name: /^Texto/ }), 'the demo bot’s tour options');
-  const userId = await page.evaluate(async () => {
-    const charla = (
-      window as unknown as { Charla: { widgets: Array<{ ready: Promise<{ userId: string }> }> } }
-    ).Charla;
-    return (await charla.widgets[0]!.ready).userId;
-  });
+  const userId = await visitorId(page);
   return { context, page, userId, uploads };
 }
 

@@ -17,6 +17,7 @@ import {
   startService,
   unexpected,
   until,
+  visitorId,
   type Service,
 } from './helpers.ts';
 
@@ -236,13 +237,7 @@ describe('keyboard only: every media message of the demo bot', () => {
   });
 
   it('TEXT: each link in a bubble is a Tab stop and Enter opens it', async () => {
-    const userId = await page.evaluate(
-      async () =>
-        (
-          await (window as unknown as { Charla: { widgets: Array<{ ready: Promise<{ userId: string }> }> } })
-            .Charla.widgets[0]!.ready
-        ).userId,
-    );
+    const userId = await visitorId(page);
     await service.api.sendText(
       DEMO_BOT_ID,
       userId,

@@ -8,7 +8,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import {
   DEMO_BOT_ID,
-  botRoomOf,
   chooseInList,
   closeJourney,
   enterBotConversation,
@@ -20,6 +19,7 @@ import {
   startService,
   unexpected,
   until,
+  visitorBotRoom,
   type Service,
 } from './helpers.ts';
 
@@ -55,16 +55,9 @@ beforeAll(async () => {
   service = await startService();
   browser = await launchBrowser();
   ({ page, problems } = await openPage(browser, `${service.base}/`));
-  await enterBotConversation(page);
-  await need(messagesRegion(page).getByText(/Soy el bot de demostración/), 'the demo bot greeting');
-  const userId = await page.evaluate(async () => {
-    const charla = (
-      window as unknown as { Charla: { widgets: Array<{ ready: Promise<{ userId: string }> }> } }
-    ).Charla;
-    return (await charla.widgets[0]!.ready).userId;
-  });
-  roomId = await until('the visitor’s bot room', () => botRoomOf(service.app, userId));
-  const sent = await service.api.sendOptions(DEMO_BOT_ID, userId, '¿Confirmas el pedido de 40 €?', {
+  const visitor = await visitorBotRoom(service, page);
+  roomId = visitor.roomId;
+  const sent = await service.api.sendOptions(DEMO_BOT_ID, visitor.userId, '¿Confirmas el pedido de 40 €?', {
     title: 'Confirmación',
     options: [
       { title: 'Sí, pagar', payload: 'pay' },

@@ -24,6 +24,7 @@ import {
   shot,
   unexpected,
   until,
+  visitorId,
   withServiceAndBrowser,
   type Service,
 } from './helpers.ts';
@@ -53,12 +54,7 @@ describe('journey: a visitor on the customer site', () => {
     await shot(page, J, 'greeting');
 
     // Who is this visitor? The loader made a user id and kept it.
-    const userId = await page.evaluate(async () => {
-      const charla = (
-        window as unknown as { Charla: { widgets: Array<{ ready: Promise<{ userId: string }> }> } }
-      ).Charla;
-      return (await charla.widgets[0]!.ready).userId;
-    });
+    const userId = await visitorId(page);
     expect(userId).toBeTruthy();
     const roomId = await until('the visitor’s bot room', () => botRoomOf(service.app, userId));
 
