@@ -157,18 +157,21 @@ const pathOf = (node: Node): string => {
  * - nesting deeper than MAX_JSON_DEPTH (storing it would overflow the stack);
  * - a key that poisons prototypes, `__proto__` or `constructor` holding
  *   `prototype`, however the text spelled it (`"\u005f_proto__"` is the same key);
- * - a number that is not finite (JSON.parse makes `1e400` Infinity, which
- *   would be stored as null).
- * Given the JSON `text` the value came from, its number literals are then
- * read too (inexactNumber): one with more digits than a double keeps is refused.
+ * - a number JSON.parse cannot hold as written. Given the JSON `text` the
+ *   value came from (HTTP bodies), its number literals are read after the
+ *   walk (inexactNumber): out of range, or with more digits than a double
+ *   keeps. Without it (socket payloads), the walk refuses a number that is not
+ *   finite (`1e400` parses as Infinity, which would be stored as null).
  */
 export function structureProblem(value: unknown, text?: string): Record<string, string> | null {
+  // With the text, inexactNumber finds every number the walk would (and more): the walk skips them.
+  const numbers = text === undefined;
   const stack: Node[] = [{ value, depth: 0, parent: undefined, key: '' }];
   while (stack.length > 0) {
     const node = stack.pop() as Node;
     const v = node.value;
     if (typeof v === 'number') {
-      if (!Number.isFinite(v))
+      if (numbers && !Number.isFinite(v))
         return { [pathOf(node)]: 'is a number out of range (it would be stored as null)' };
       continue;
     }
@@ -179,7 +182,7 @@ export function structureProblem(value: unknown, text?: string): Record<string, 
     if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) {
         const child: unknown = v[i];
-        if (typeof child === 'object' || typeof child === 'number')
+        if (typeof child === 'object' || (numbers && typeof child === 'number'))
           stack.push({ value: child, depth, parent: node, key: String(i) });
       }
       continue;
@@ -197,7 +200,7 @@ export function structureProblem(value: unknown, text?: string): Record<string, 
           [pathOf({ value: child, depth, parent: node, key })]:
             'is a forbidden key (__proto__ or constructor.prototype)',
         };
-      if (typeof child === 'object' || typeof child === 'number')
+      if (typeof child === 'object' || (numbers && typeof child === 'number'))
         stack.push({ value: child, depth, parent: node, key });
     }
   }

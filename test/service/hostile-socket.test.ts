@@ -109,6 +109,28 @@ describe('live gateway: shapes a lenient handler trips on', () => {
     });
     expect(await h.messageCount(roomId)).toBe(before);
   });
+
+  it('refuses a number out of range, naming it (sent as a raw frame: socket.io’s client would send null)', async () => {
+    const before = await h.messageCount(roomId);
+    const { engine } = socket.io;
+    const answer = new Promise<string>((resolve) => {
+      const hear = (packet: { type: string; data?: unknown }) => {
+        if (packet.type !== 'message' || typeof packet.data !== 'string' || !packet.data.startsWith('3999'))
+          return;
+        engine.off('packet', hear);
+        resolve(packet.data.slice(4));
+      };
+      engine.on('packet', hear);
+    });
+    const message = `{"id":"${randomUUID()}","roomId":"${roomId}","type":"POSTBACK","text":"x","payload":{"n":[1,1e400]}}`;
+    // An EVENT packet with acknowledgement id 999; its ACK comes back as 3999[...].
+    engine.write(`2999["message:send",${message}]`);
+    const [ack] = JSON.parse(await answer) as [{ ok: boolean; error: ErrorBody }];
+    expect(ack.ok).toBe(false);
+    expect(ack.error.error.key).toBe('VALIDATION_ERROR');
+    expect(Object.keys(ack.error.validationError ?? {})).toEqual(['/payload/n/1']);
+    expect(await h.messageCount(roomId)).toBe(before);
+  });
 });
 
 describe('live gateway: what a message may say', () => {
