@@ -101,7 +101,7 @@ export class CharlaChat extends LitElement {
     const room = this.#stores.get('$rooms')?.find((r) => r.id === roomId);
     const group = isGroupWidget(this.#stores.get('$config'));
     const error = this.#stores.get('$lastError');
-    const name = room ? roomName(room, this.#stores.get('$user')?.id, t) : t('chat');
+    const name = roomName(room, this.#stores.get('$user')?.id, t);
     const sub = this.#subtitle(room, name, t);
     return html`
       <header class="header" part="header">

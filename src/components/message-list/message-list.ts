@@ -2,12 +2,12 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { virtualize, type VirtualizerHostElement } from '@lit-labs/virtualizer/virtualize.js';
-import type { Message, Room } from '../../../types/index.ts';
+import type { Message } from '../../../types/index.ts';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
 import type { WidgetContext } from '../../widget/context.ts';
-import { formatDay, messageDate, plainName, roomName, summarize } from '../shared/format.ts';
+import { formatDay, messageDate, roomName, senderName, summarize } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { AT_BOTTOM_PX, chatLayout } from './chat-layout.ts';
 import { isAnswered, isOwn, rowInfo } from './items.ts';
@@ -70,6 +70,8 @@ export class CharlaMessageList extends LitElement {
   #items: readonly Message[] = [];
   #userId: string | null = null;
   #groupRoom = false;
+  /** The room as its messages without a sender's name are said to come from (roomName). */
+  #roomLabel = '';
   #roomId: string | null = null;
   #knownIds = new Set<string>();
   #seenIds = new Set<string>();
@@ -123,8 +125,9 @@ export class CharlaMessageList extends LitElement {
     const messages = this.#stores.get('$currentMessages') ?? [];
     const userId = this.#stores.get('$user')?.id ?? null;
     const room = this.#stores.get('$rooms')?.find((r) => r.id === roomId);
+    this.#roomLabel = roomName(room, userId, translator(this.#stores.get('$language')));
     if (roomId !== this.#roomId) this.#resetRoom(roomId, messages);
-    if (messages !== this.#items) this.#trackArrivals(messages, userId, room);
+    if (messages !== this.#items) this.#trackArrivals(messages, userId);
     this.#items = messages;
     this.#userId = userId;
     this.#groupRoom = room?.type === 'group' || (room?.members.length ?? 0) > 2;
@@ -148,7 +151,7 @@ export class CharlaMessageList extends LitElement {
   }
 
   /** New messages at the end are announced once (if someone else wrote them) and counted while scrolled up. */
-  #trackArrivals(messages: readonly Message[], userId: string | null, room: Room | undefined): void {
+  #trackArrivals(messages: readonly Message[], userId: string | null): void {
     const lastIndex = this.#lastMessageKey ? findIndexFromEnd(messages, this.#lastMessageKey) : -1;
     const fresh: Message[] = [];
     // Only the tail after the last message held can be new; history paged in above it never is.
@@ -170,10 +173,7 @@ export class CharlaMessageList extends LitElement {
       const next = incoming.map((m) => ({
         id: String(m.id),
         // A message without a sender's name (a bot's, a system's) is from the room as the header names it.
-        text: t('newMessageFrom', {
-          name: plainName(m.senderNames) || (room ? roomName(room, userId, t) : t('chat')),
-          text: summarize(m, t),
-        }),
+        text: t('newMessageFrom', { name: senderName(m, this.#roomLabel), text: summarize(m, t) }),
       }));
       this.announcements = [...this.announcements, ...next].slice(-ANNOUNCEMENTS_KEPT);
     }
@@ -340,6 +340,7 @@ export class CharlaMessageList extends LitElement {
       .actions=${this.context?.actions}
       language=${language}
       .dayLabel=${row.newDay ? formatDay(messageDate(m), language, t) : ''}
+      .roomLabel=${this.#roomLabel}
       ?own=${row.own}
       ?grouped=${row.grouped}
       ?show-sender=${row.showSender}

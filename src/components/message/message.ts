@@ -1,11 +1,11 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
 import type { DocumentMessage, Message, MessageStatus } from '../../../types/index.ts';
-import { AnswerController, enclosingContext } from '../../controllers/answer.ts';
+import { AnswerController } from '../../controllers/answer.ts';
 import { MediaRefreshController } from '../../controllers/media-refresh.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import type { WidgetActions } from '../../widget/context.ts';
-import { formatTime, messageDate, plainName, roomName } from '../shared/format.ts';
+import { formatTime, messageDate, plainName, senderName } from '../shared/format.ts';
 import { focusComposer } from '../shared/focus.ts';
 import { icons } from '../shared/icons.ts';
 import { renderCall, renderContacts, renderOptions, renderQuickReplies } from '../messages/interactive.ts';
@@ -93,6 +93,8 @@ export class CharlaMessage extends LitElement {
   @property({ type: Boolean }) answered = false;
   /** A date separator shown above the message (the first of its day), or empty. */
   @property({ attribute: false }) dayLabel = '';
+  /** The room as its header names it: who wrote a message without a sender's name (the list's roomName). */
+  @property({ attribute: false }) roomLabel = '';
 
   readonly #media = new MediaRefreshController(this, () =>
     this.actions ? (url: string) => this.actions!.refreshMediaUrl(url) : undefined,
@@ -135,20 +137,6 @@ export class CharlaMessage extends LitElement {
           : nothing
       }
     </div>`;
-  }
-
-  /**
-   * Who wrote the message, said before it to screen readers (the eye has its side and colour): the
-   * user ("Tú"), else the sender's name, else the room's as its header names it (a bot's message
-   * over HTTP has no name), like the list's announcement of it.
-   */
-  #sender(m: Message, t: Translate): string {
-    if (this.own) return t('you');
-    const named = plainName(m.senderNames);
-    if (named) return named;
-    const stores = enclosingContext(this)?.stores;
-    const room = stores?.$rooms.get().find((x) => x.id === m.roomId);
-    return room ? roomName(room, stores?.$user.get()?.id, t) : t('chat');
   }
 
   #renderExtras(m: Message, r: RenderContext): TemplateResult {
@@ -198,11 +186,13 @@ export class CharlaMessage extends LitElement {
     const hasText = !(m.type === 'TEXT' && contacts);
     // A call button's header heads the whole message, above its text.
     const header = m.interactive?.kind === 'voice_call' ? m.interactive.header : undefined;
+    // Who wrote it, said first to screen readers (the eye has the bubble's side and colour).
+    const sender = this.own ? t('you') : senderName(m, this.roomLabel);
     return html`<div class="row" part="message">
       ${
         this.showSender && !this.own && m.senderNames
           ? html`<p class="sender" dir="auto">${plainName(m.senderNames)}</p>`
-          : html`<span class="visually-hidden">${`${this.#sender(m, t)}: `}</span>`
+          : html`<span class="visually-hidden">${`${sender}: `}</span>`
       }
       ${header ? html`<h3 class="message-header" dir="auto">${header}</h3>` : nothing}
       <div class="bubble ${media ? 'bubble--media' : ''}" part="bubble">

@@ -65,10 +65,12 @@ export function plainName(name: string | null | undefined): string {
 }
 
 /**
- * A room's name; a room without one (a direct room made a group by addMember) is named after its
- * other members ("Bob, Carol"), else after its kind.
+ * A room's name, as the chat's header shows it; a room without one (a direct room made a group by
+ * addMember) is named after its other members ("Bob, Carol"), else after its kind; a room not
+ * known (yet) is the chat.
  */
-export function roomName(room: Room, userId: string | null | undefined, t: Translate): string {
+export function roomName(room: Room | undefined, userId: string | null | undefined, t: Translate): string {
+  if (!room) return t('chat');
   return (
     plainName(room.name) ||
     (room.membersInfo ?? [])
@@ -78,6 +80,14 @@ export function roomName(room: Room, userId: string | null | undefined, t: Trans
       .join(', ') ||
     t(room.type === 'group' ? 'groupConversation' : 'conversation')
   );
+}
+
+/**
+ * Who wrote a message, as the user is told: its sender's name, else `room`, the roomName of its
+ * room (a bot's message over HTTP carries no name).
+ */
+export function senderName(m: Message, room: string): string {
+  return plainName(m.senderNames) || room;
 }
 
 /** Initials for an avatar without a picture. */

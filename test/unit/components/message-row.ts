@@ -1,6 +1,6 @@
 /**
  * A `<charla-message>` as the message list holds it: in a shadow root whose host carries the
- * WidgetContext (rows read the room's messages and rooms through it).
+ * WidgetContext (rows read the room's messages through it).
  */
 import '../../../src/define.ts';
 import type { CharlaMessage } from '../../../src/components/message/message.ts';

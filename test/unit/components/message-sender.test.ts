@@ -4,14 +4,17 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CharlaMessage } from '../../../src/components/message/message.ts';
+import { roomName } from '../../../src/components/shared/format.ts';
+import { translator } from '../../../src/i18n/index.ts';
 import type { Message } from '../../../types/index.ts';
 import { msg, room } from './fixture.ts';
 import { mountRow } from './message-row.ts';
 
+/** The room's name as the list hands it to its rows (the header's). */
+const roomLabel = roomName(room({ id: 'r1', name: 'Panadería La Espiga' }), 'me', translator('es'));
+
 async function prefixOf(message: Message, props: Partial<CharlaMessage> = {}): Promise<string[]> {
-  const { el } = await mountRow(message, props, (f) =>
-    f.stores.$rooms.set([room({ id: 'r1', name: 'Panadería La Espiga' })]),
-  );
+  const { el } = await mountRow(message, { roomLabel, ...props });
   const row = el.querySelector('[part~=message]')!;
   // The row's text as read in order: who wrote it (the hidden prefix or the shown name) comes first, before the bubble.
   expect(row.firstElementChild!.matches('.visually-hidden, .sender')).toBe(true);
