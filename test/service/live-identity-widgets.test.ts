@@ -5,40 +5,20 @@
  * company: another widget (one without verification, like the demo group
  * widget) must not open that user's rooms, post as them or rename them.
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, routePath, type ErrorBody, type Room } from '../../types/index.ts';
-import { BASIC, emitAck, sendText, startLive, waitFor, type LiveHarness } from './helpers/live.ts';
+import { emitAck, sendText, startLive, waitFor, type LiveHarness } from './helpers/live.ts';
+import { hashOf, openSession } from './helpers/identity.ts';
 
-interface Created {
-  apiKey: string;
-  identitySecret: string;
-}
+type Created = Awaited<ReturnType<LiveHarness['createWidget']>>;
 
-async function createWidget(h: LiveHarness, credentials: Record<string, unknown>): Promise<Created> {
-  const res = await fetch(h.baseUrl + ROUTES.createWidget, {
-    method: 'POST',
-    headers: { authorization: BASIC, 'content-type': 'application/json' },
-    body: JSON.stringify({ bot: {}, widget: { properties: { type: 'group' }, credentials } }),
-  });
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as { data: { ApiKey: { key: string; identitySecret: string } } };
-  return { apiKey: body.data.ApiKey.key, identitySecret: body.data.ApiKey.identitySecret };
-}
-
-const hashOf = (secret: string, userId: string) =>
-  createHmac('sha256', secret).update(userId, 'utf8').digest('hex');
-
-async function openSession(
-  h: LiveHarness,
-  body: Record<string, unknown>,
-): Promise<{ status: number; body: { token: string; user: { id: string }; botRoomId: string } & ErrorBody }> {
-  const res = await h.call('POST', ROUTES.widgetSession, { body });
-  return { status: res.status, body: (await res.json()) as never };
-}
+/** A group widget (as the demo's) with these credentials. */
+const createWidget = (h: LiveHarness, credentials: { identityVerification?: boolean }) =>
+  h.createWidget({ type: 'group', credentials });
 
 /** The refusal every identity failure answers: 401 UNAUTHORIZED with the error body, naming the userHash. */
 function expectRefused(res: { status: number; body: ErrorBody }, what: string): void {

@@ -4,18 +4,16 @@
  * the key's identitySecret, so a visitor cannot open another user's rooms by
  * claiming their id.
  */
-import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../types/index.ts';
 import { BASIC, startLive, type LiveHarness } from './helpers/live.ts';
+import { hashOf, openSession as openSessionOn } from './helpers/identity.ts';
 
 let h: LiveHarness;
 
-interface Created {
-  apiKey: string;
-  identitySecret: string;
-}
+type Created = Awaited<ReturnType<LiveHarness['createWidget']>>;
 
+/** A widget creation with these credentials, answered as it is (a refusal included). */
 async function create(credentials: Record<string, unknown>): Promise<Response> {
   return fetch(h.baseUrl + ROUTES.createWidget, {
     method: 'POST',
@@ -24,28 +22,15 @@ async function create(credentials: Record<string, unknown>): Promise<Response> {
   });
 }
 
-async function createWidget(credentials: Record<string, unknown>): Promise<Created> {
-  const res = await create(credentials);
-  expect(res.status).toBe(200);
-  const body = (await res.json()) as { data: { ApiKey: { key: string; identitySecret: string } } };
-  return { apiKey: body.data.ApiKey.key, identitySecret: body.data.ApiKey.identitySecret };
-}
-
-const hashOf = (secret: string, userId: string) =>
-  createHmac('sha256', secret).update(userId, 'utf8').digest('hex');
-
-async function openSession(body: Record<string, unknown>): Promise<{ status: number; body: any }> {
-  const res = await h.call('POST', ROUTES.widgetSession, { body });
-  return { status: res.status, body: await res.json() };
-}
+const openSession = (body: Record<string, unknown>) => openSessionOn(h, body);
 
 let verified: Created;
 let plain: Created;
 
 beforeAll(async () => {
   h = await startLive();
-  verified = await createWidget({ identityVerification: true });
-  plain = await createWidget({});
+  verified = await h.createWidget({ credentials: { identityVerification: true } });
+  plain = await h.createWidget();
 });
 afterAll(async () => {
   await h?.close();

@@ -8,7 +8,7 @@ import { ERRORS, errorBody, type Message } from '../../types/index.ts';
 import type { SendableMessage, WidgetInstance } from '../../src/widget/instance.ts';
 import { CharlaError } from '../../src/transport/errors.ts';
 import type { MembershipDetail } from '../../src/events/index.ts';
-import { BASIC, waitFor } from './helpers/live.ts';
+import { waitFor } from './helpers/live.ts';
 import { liveWidgets, rejection } from './helpers/widgets.ts';
 import { userHash } from '../../src/api/index.ts';
 
@@ -519,15 +519,12 @@ describe('widgetInstance against the service', () => {
 
 describe('identity verification from the widget', () => {
   it('connects with the userHash the backend made, and is refused (401, no session) without it', async () => {
-    const created = await fetch(live.h.baseUrl + '/v1/widget/create', {
-      method: 'POST',
-      headers: { authorization: BASIC, 'content-type': 'application/json' },
-      body: JSON.stringify({ bot: {}, widget: { credentials: { identityVerification: true } } }),
+    const { apiKey, identitySecret } = await live.h.createWidget({
+      credentials: { identityVerification: true },
     });
-    const { data } = (await created.json()) as { data: { ApiKey: { key: string; identitySecret: string } } };
     const make = (userHash?: string) =>
-      live.widget({ apiKey: data.ApiKey.key, userId: 'verified-ana', ...(userHash ? { userHash } : {}) });
-    const good = make(await userHash(data.ApiKey.identitySecret, 'verified-ana'));
+      live.widget({ apiKey, userId: 'verified-ana', ...(userHash ? { userHash } : {}) });
+    const good = make(await userHash(identitySecret, 'verified-ana'));
     await good.connect();
     expect(good.stores.$connection.get()).toBe('connected');
     const bad = make();

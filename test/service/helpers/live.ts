@@ -29,11 +29,13 @@ export interface LiveHarness {
   /** A widget (and its bot, new or given) through the real creation route; returns its API key. */
   createWidget(options?: {
     botId?: string;
-    credentials?: { whiteList?: string[]; blackList?: string[] };
+    credentials?: { whiteList?: string[]; blackList?: string[]; identityVerification?: boolean };
     /** `normal` (default) or `group`. */
     type?: 'normal' | 'group';
   }): Promise<{
     apiKey: string;
+    /** The key's secret for userHash (shown at creation only). */
+    identitySecret: string;
     widgetId: string;
     botId: string;
   }>;
@@ -99,10 +101,11 @@ export async function startLive(options: Partial<Config> = {}): Promise<LiveHarn
         }),
       });
       const body = (await res.json()) as {
-        data: { ApiKey: { key: string; widgetId: string }; Bot: { id: string } };
+        data: { ApiKey: { key: string; identitySecret: string; widgetId: string }; Bot: { id: string } };
       };
       if (res.status !== 200) throw new Error(`widget create failed: ${res.status} ${JSON.stringify(body)}`);
-      return { apiKey: body.data.ApiKey.key, widgetId: body.data.ApiKey.widgetId, botId: body.data.Bot.id };
+      const { key, identitySecret, widgetId } = body.data.ApiKey;
+      return { apiKey: key, identitySecret, widgetId, botId: body.data.Bot.id };
     },
     async insertBot(id, name = 'Charla Bot') {
       await app.charla.db.query(

@@ -26,16 +26,14 @@ export interface LiveWidgets {
   h: LiveHarness;
   /** The API key of the widget made for the file. */
   apiKey: string;
-  /** Every widget of the file, destroyed after its tests. */
-  made: WidgetInstance[];
   /** A widget of the file's key on its service (serviceWidget's defaults; any option may be given). */
   widget(options: Partial<WidgetOptions> & { userId: string }): WidgetInstance;
 }
 
 /**
  * A live service for the test file (`live`: its configuration) and a widget on it (`widget`:
- * createWidget's options), made before the file's tests; after them, the widgets in `made`
- * are destroyed and the service closed.
+ * createWidget's options), made before the file's tests; after them, the widgets made with
+ * `widget()` are destroyed and the service closed.
  */
 export function liveWidgets(
   options: { live?: Partial<Config>; widget?: Parameters<LiveHarness['createWidget']>[0] } = {},
@@ -62,7 +60,6 @@ export function liveWidgets(
     get apiKey() {
       return apiKey;
     },
-    made,
     widget: (o) => serviceWidget(made, { apiKey, baseUrl: started().baseUrl, ...o }),
   };
 }
