@@ -556,47 +556,42 @@ export async function runConsoleForm(
   return { state, text, value };
 }
 
+/** The message list's "new messages" button (it shows while the list does not follow and messages wait below). */
+export function newMessagesButton(scope: Scope): Locator {
+  return scope.locator('charla-widget').getByRole('button', { name: /^(Mensajes nuevos|New messages)/ });
+}
+
 /**
- * Waits for something in the message list. The journeys never scroll the list
- * up, so the list must keep following the newest message: its "new messages"
- * button showing meanwhile is a failure of its own.
+ * Waits for something in the message list, which must be following its newest message: the
+ * "new messages" button showing meanwhile, or beside what was awaited, is a failure of its own.
+ * The list stops following when the user scrolls up, and by design when someone else's message
+ * taller than the list arrives (it is shown from its start). For a wait after such a message,
+ * `catchUp` presses the button when it shows, as a reader does, and waits until the list
+ * follows again.
  */
 export async function needInList(
   scope: Scope,
   locator: Locator,
   what: string,
-  timeout = 15_000,
-  /** The list stops following by design after a tall message from someone else: press "new messages", as a reader does. */
-  catchUp = false,
+  { timeout = 15_000, catchUp = false }: { timeout?: number; catchUp?: boolean } = {},
 ): Promise<Locator> {
-  const jump = scope
-    .locator('charla-widget')
-    .getByRole('button', { name: /^(Mensajes nuevos|New messages)/ });
+  const jump = newMessagesButton(scope).first();
   let stoppedFollowing = false;
   await until(
     what,
     async () => {
-      if (
-        await locator
-          .first()
-          .isVisible()
-          .catch(() => false)
-      )
-        return true;
-      if (
-        await jump
-          .first()
-          .isVisible()
-          .catch(() => false)
-      ) {
-        if (catchUp)
-          await jump
-            .first()
-            .click()
-            .catch(() => undefined);
-        else stoppedFollowing = true;
+      const shown = await locator
+        .first()
+        .isVisible()
+        .catch(() => false);
+      // The button shows no later than the row that arrived below: checked after the row, a
+      // row that is there with its button is not taken for a list that follows.
+      if (await jump.isVisible().catch(() => false)) {
+        if (!catchUp) return (stoppedFollowing = true);
+        await jump.click().catch(() => undefined);
+        return undefined;
       }
-      return undefined;
+      return shown ? true : undefined;
     },
     timeout,
   );
