@@ -88,6 +88,7 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     memoryTemplate: config.memoryTemplate,
+    warn: (message, err) => app.log.warn({ err }, message),
   });
   app.addHook('onClose', async () => {
     await db.close();

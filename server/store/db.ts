@@ -32,29 +32,40 @@ export interface DbOptions {
    * For `memory://`: a file holding a dump of a new PGlite cluster (PGlite's `dumpDataDir`) to
    * start from, instead of making the cluster again (initdb takes PGlite a second or two; loading
    * a dump, a fraction of that). The test suite makes one per run. A file that cannot be read
-   * or loaded is passed over: the store is made the usual way.
+   * or loaded is passed over, with a warning naming why: the store is made the usual way.
    */
   memoryTemplate?: string | undefined;
+  /** Where warnings go (the app's logger); the console when not given. */
+  warn?: Warn | undefined;
 }
+
+/** A warning and the error it is about. */
+export type Warn = (message: string, err: unknown) => void;
 
 export async function openDb(options: DbOptions): Promise<Db> {
   const url = options.databaseUrl;
   if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url);
-  if (url === 'memory://') return pgliteDb(await memoryPglite(options.memoryTemplate));
+  if (url === 'memory://') {
+    const warn: Warn = options.warn ?? ((message, err) => console.warn(message, err));
+    return pgliteDb(await memoryPglite(options.memoryTemplate, warn));
+  }
   const lite = new PGlite(options.dataDir ?? './.charla-data');
   await lite.waitReady;
   return pgliteDb(lite);
 }
 
 /** A new in-memory PGlite, from the template dump when one is given and loads. */
-async function memoryPglite(template: string | undefined): Promise<PGlite> {
+async function memoryPglite(template: string | undefined, warn: Warn): Promise<PGlite> {
   if (template) {
     try {
       const lite = new PGlite({ loadDataDir: new Blob([await readFile(template)]) });
+      // A dump that does not load leaves nothing to close: PGlite's close() waits for the start
+      // and so only throws its error again; the instance is garbage once dropped here.
       await lite.waitReady;
       return lite;
-    } catch {
-      // Passed over: a new cluster below.
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      warn(`in-memory store: the template ${template} was passed over (${why}); making a new cluster`, err);
     }
   }
   const lite = new PGlite();

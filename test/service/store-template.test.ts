@@ -39,16 +39,28 @@ describe('in-memory store from a cluster dump', () => {
     }
   });
 
-  it('passes over a template that is missing or not a dump, and makes a new cluster', async () => {
+  it('passes over a template that is missing or not a dump, with a warning naming why, and makes a new cluster', async () => {
     const junk = join(dir, 'junk.tar');
     await writeFile(junk, 'not a tar file');
-    for (const memoryTemplate of [join(dir, 'missing.tar'), junk]) {
-      const db = await openDb({ databaseUrl: 'memory://', memoryTemplate });
+    for (const [memoryTemplate, why] of [
+      [join(dir, 'missing.tar'), /ENOENT/],
+      [junk, /PGlite failed to initialize/],
+    ] as const) {
+      const warnings: { message: string; err: unknown }[] = [];
+      const db = await openDb({
+        databaseUrl: 'memory://',
+        memoryTemplate,
+        warn: (message, err) => warnings.push({ message, err }),
+      });
       try {
         expect((await db.query<{ n: number }>('SELECT 1::int AS n')).rows).toEqual([{ n: 1 }]);
       } finally {
         await db.close();
       }
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]?.message).toContain(memoryTemplate);
+      expect(warnings[0]?.message).toMatch(why);
+      expect(warnings[0]?.err).toBeInstanceOf(Error);
     }
   });
 
