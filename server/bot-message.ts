@@ -332,7 +332,8 @@ export async function checkVideo(
   let current = raw;
   const signal = AbortSignal.timeout(timeoutMs);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const problem = mediaUrlProblem(current, allowLoopback);
+    // The given address passed videoAddressProblem, whose last step is this check.
+    const problem = hop > 0 ? mediaUrlProblem(current, allowLoopback) : null;
     if (problem) {
       throw new ApiError('INVALID_MEDIA_URL', {
         message: `The media address redirects to an address that ${problem}.`,
