@@ -5,7 +5,7 @@
  * store's own array: opening a room of ten thousand messages or taking a
  * burst allocates nothing per message.
  */
-import type { Message } from '../../../types/index.ts';
+import type { Message, PostbackMessage } from '../../../types/index.ts';
 import { dayKey, messageDate } from '../shared/format.ts';
 
 const dayCache = new WeakMap<Message, string>();
@@ -48,25 +48,36 @@ export function rowInfo(
   return { own, grouped, showSender: groupRoom && !own && !grouped, newDay };
 }
 
-/** Requests known to be answered (an answer never goes away). */
-const answeredRequests = new WeakSet<Message>();
+/** Asking messages whose answer is known (an answer never goes away). */
+const answers = new WeakMap<Message, PostbackMessage>();
 
 /**
- * Whether the contact_info_request at `index` has its answer (a POSTBACK whose
- * payload.replyTo is the request's id) later in the room. Only request rows
- * ask, when they render, so a room of ordinary messages costs nothing.
+ * The visitor's answer to the message at `index` when it asks for one (options, quick replies, a
+ * call button, a contact_info_request): the POSTBACK whose payload.replyTo is its id, later in the
+ * room. Only asking rows search, when they render, so a room of ordinary messages costs nothing;
+ * the answer lives in the room, so a reload, another tab or a row made anew shows it too.
  */
-export function isAnswered(messages: readonly Message[], index: number): boolean {
+export function answerOf(messages: readonly Message[], index: number): PostbackMessage | undefined {
   const m = messages[index];
-  if (!m || m.interactive?.kind !== 'contact_info_request') return false;
-  if (answeredRequests.has(m)) return true;
+  if (!m || !asks(m)) return undefined;
+  const known = answers.get(m);
+  if (known) return known;
   const id = String(m.id);
   for (let i = messages.length - 1; i > index; i--) {
     const a = messages[i]!;
-    if (a.type === 'POSTBACK' && a.payload['replyTo'] === id) {
-      answeredRequests.add(m);
-      return true;
+    if (a.type === 'POSTBACK' && a.payload?.['replyTo'] === id) {
+      answers.set(m, a);
+      return a;
     }
   }
-  return false;
+  return undefined;
+}
+
+function asks(m: Message): boolean {
+  const kind = m.interactive?.kind;
+  return (
+    !!(m.options?.length || m.QuickReplies?.length) ||
+    kind === 'voice_call' ||
+    kind === 'contact_info_request'
+  );
 }

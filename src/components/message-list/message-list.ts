@@ -10,7 +10,7 @@ import type { WidgetContext } from '../../widget/context.ts';
 import { formatDay, messageDate, roomName, senderName, summarize } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { AT_BOTTOM_PX, chatLayout } from './chat-layout.ts';
-import { isAnswered, isOwn, rowInfo } from './items.ts';
+import { answerOf, isOwn, rowInfo } from './items.ts';
 import { styles as messageStyles } from '../message/message.styles.ts';
 import { styles } from './message-list.styles.ts';
 
@@ -346,7 +346,7 @@ export class CharlaMessageList extends LitElement {
       ?show-sender=${row.showSender}
       .latest=${index === lastIndex}
       ?disabled=${disabled}
-      ?answered=${isAnswered(this.#items, index)}
+      .answer=${answerOf(this.#items, index)}
     ></charla-message>`;
   }
 

@@ -1,7 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property } from 'lit/decorators.js';
-import type { DocumentMessage, Message, MessageStatus } from '../../../types/index.ts';
-import { AnswerController } from '../../controllers/answer.ts';
+import type { DocumentMessage, Message, MessageStatus, PostbackMessage } from '../../../types/index.ts';
 import { MediaRefreshController } from '../../controllers/media-refresh.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import type { WidgetActions } from '../../widget/context.ts';
@@ -89,8 +88,8 @@ export class CharlaMessage extends LitElement {
   /** Newest message of the room: quick replies are offered only here. */
   @property({ type: Boolean }) latest = false;
   @property({ type: Boolean }) disabled = false;
-  /** A contact_info_request this user has already answered (the list knows from the room's messages). */
-  @property({ type: Boolean }) answered = false;
+  /** The visitor's answer when the message asks for one (options, a call, a form): the list finds it in the room. */
+  @property({ attribute: false }) answer?: PostbackMessage;
   /** A date separator shown above the message (the first of its day), or empty. */
   @property({ attribute: false }) dayLabel = '';
   /** The room as its header names it: who wrote a message without a sender's name (the list's roomName). */
@@ -99,13 +98,6 @@ export class CharlaMessage extends LitElement {
   readonly #media = new MediaRefreshController(this, () =>
     this.actions ? (url: string) => this.actions!.refreshMediaUrl(url) : undefined,
   );
-  /** Options and a call button are answered once: the answer is looked up in the room's messages. */
-  readonly #answer = new AnswerController(this, () => {
-    const m = this.message;
-    return m?.options?.length || m?.QuickReplies?.length || m?.interactive?.kind === 'voice_call'
-      ? m
-      : undefined;
-  });
 
   override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('message') && this.message) this.dataset['id'] = String(this.message.id);
@@ -148,7 +140,7 @@ export class CharlaMessage extends LitElement {
             .actions=${this.actions}
             language=${this.language}
             ?disabled=${this.disabled}
-            ?answered=${this.answered}
+            ?answered=${!!this.answer}
           ></charla-contact-form>`
         : nothing
     }`;
@@ -173,7 +165,7 @@ export class CharlaMessage extends LitElement {
       media: this.#media,
       own: this.own,
       latest: this.latest,
-      answer: () => this.#answer.answer,
+      answer: this.answer,
     };
     // Only the user's own events and the service's or bot's are system lines: another visitor's is
     // theirs, in a bubble under their name (it could otherwise pass for a notice of the service).

@@ -12,14 +12,20 @@ import { icons } from '../shared/icons.ts';
 import { mailtoHref, safeUrl, telHref } from '../shared/safe-url.ts';
 import type { RenderContext } from './render-context.ts';
 
+/** Messages this page has sent an answer to: their rows learn of it only as the list renders them again. */
+const answering = new WeakSet<Message>();
+
 /**
  * The user's choice goes to the bot, once: a message already answered (in this tab or another)
- * sends nothing more. The conversation goes on in the composer, so focus goes there.
+ * sends nothing more, nor does a second click before its row renders the answer. The
+ * conversation goes on in the composer, so focus goes there.
  */
-function answer(event: Event, r: RenderContext, send: () => Promise<unknown> | undefined): void {
-  if (r.answer()) return;
-  // The core records failures in $lastError; the rejection is handled there, not lost here.
-  send()?.catch(() => undefined);
+function answer(event: Event, m: Message, r: RenderContext, send: () => Promise<unknown> | undefined): void {
+  if (r.answer || answering.has(m)) return;
+  answering.add(m);
+  // The core records failures in $lastError; the rejection is handled there, not lost here, and
+  // a choice that was not sent may be made again.
+  send()?.catch(() => answering.delete(m));
   const control = event.currentTarget as HTMLElement;
   if (control.matches(':focus')) focusComposer(control);
 }
@@ -28,8 +34,8 @@ function answer(event: Event, r: RenderContext, send: () => Promise<unknown> | u
  * Attributes of a choice once the message is answered: the chosen one pressed, all of them
  * aria-disabled (inert but still focusable, so an answer arriving never drops focus to the page).
  */
-const pressed = (r: RenderContext, chosen: boolean) => (r.answer() ? String(chosen) : nothing);
-const inert = (r: RenderContext) => (r.answer() ? 'true' : nothing);
+const pressed = (r: RenderContext, chosen: boolean) => (r.answer ? String(chosen) : nothing);
+const inert = (r: RenderContext) => (r.answer ? 'true' : nothing);
 
 export function renderOptions(m: Message, r: RenderContext): TemplateResult | typeof nothing {
   const options = [...(m.options ?? [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
@@ -44,7 +50,7 @@ export function renderOptions(m: Message, r: RenderContext): TemplateResult | ty
 }
 
 function renderOption(m: Message, o: MessageOption, r: RenderContext): TemplateResult {
-  const chosen = r.answer()?.text === o.title;
+  const chosen = r.answer?.text === o.title;
   const body = html`<span class="option__title">${chosen ? icons.check() : nothing}${o.title}</span>${
       o.description ? html`<span class="option__description">${o.description}</span>` : nothing
     }`;
@@ -60,7 +66,7 @@ function renderOption(m: Message, o: MessageOption, r: RenderContext): TemplateR
     part="option"
     aria-pressed=${pressed(r, chosen)}
     aria-disabled=${inert(r)}
-    @click=${(e: Event) => answer(e, r, () => r.actions?.chooseOption(m, o))}
+    @click=${(e: Event) => answer(e, m, r, () => r.actions?.chooseOption(m, o))}
   >
     ${body}
   </button>`;
@@ -88,7 +94,7 @@ function renderChip(m: Message, q: QuickReply, r: RenderContext): TemplateResult
     type="button"
     class="chip"
     part="chip"
-    @click=${(e: Event) => answer(e, r, () => r.actions?.chooseQuickReply(m, q))}
+    @click=${(e: Event) => answer(e, m, r, () => r.actions?.chooseQuickReply(m, q))}
   >
     ${body}
   </button>`;
@@ -164,7 +170,7 @@ export function renderCall(m: Message, spec: { displayText: string }, r: RenderC
             aria-pressed=${pressed(r, true)}
             aria-disabled=${inert(r)}
             @click=${(e: Event) =>
-              answer(e, r, () =>
+              answer(e, m, r, () =>
                 r.actions?.chooseOption(m, {
                   type: 'voice_call',
                   title: label,
@@ -173,7 +179,7 @@ export function renderCall(m: Message, spec: { displayText: string }, r: RenderC
                 }),
               )}
           >
-            ${r.answer() ? icons.check() : icons.phone()}<span>${label}</span>
+            ${r.answer ? icons.check() : icons.phone()}<span>${label}</span>
           </button>`
     }
   </div>`;

@@ -14,6 +14,6 @@ export interface RenderContext {
   own: boolean;
   /** The message is the newest of the room (quick replies show only there). */
   latest: boolean;
-  /** The visitor's answer to the message (a POSTBACK replying to it), read when called. */
-  answer: () => PostbackMessage | undefined;
+  /** The visitor's answer to the message (a POSTBACK replying to it), once the room holds it. */
+  answer: PostbackMessage | undefined;
 }

@@ -1,10 +1,12 @@
 /**
  * A bot's options, quick replies and call button are answered once: the answer (a POSTBACK whose
- * payload.replyTo is the message's id) is read from the room's messages, so a reload or another
- * tab shows it as well, and a message answered sends nothing more.
+ * payload.replyTo is the message's id) is found in the room's messages by the list (answerOf) and
+ * handed to the row, so a reload or another tab shows it as well, and a message answered sends
+ * nothing more.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { within } from '@testing-library/dom';
+import { answerOf } from '../../../src/components/message-list/items.ts';
 import type { Message } from '../../../types/index.ts';
 import { msg, settle } from './fixture.ts';
 import { mountRow } from './message-row.ts';
@@ -18,11 +20,17 @@ const options = [
 const answerTo = (m: Message, title: string) =>
   msg({ by: 'user', senderId: 'me', type: 'POSTBACK', text: title, payload: { replyTo: String(m.id) } });
 
+/** The row of `message` as the list renders it in `room`: handed the answer found there. */
 async function show(message: Message, room: Message[] = [message]) {
-  const row = await mountRow(message, { latest: true }, (f) => f.stores.$currentMessages.set(room));
+  const row = await mountRow(message, { latest: true, answer: answerOf(room, room.indexOf(message)) });
   const q = within(row.el);
   const button = (name: string | RegExp) => q.getByRole('button', { name }) as HTMLButtonElement;
-  return { q, button, ...row };
+  /** The room holds `messages` now: the list renders the row again. */
+  const roomHolds = async (messages: Message[]) => {
+    row.el.answer = answerOf(messages, messages.indexOf(message));
+    await settle(row.el);
+  };
+  return { q, button, roomHolds, ...row };
 }
 
 afterEach(() => document.body.replaceChildren());
@@ -30,13 +38,12 @@ afterEach(() => document.body.replaceChildren());
 describe('<charla-message> options, once answered', () => {
   it('show the chosen option pressed with a check mark, the others not pressed, and send no more', async () => {
     const m = msg({ text: '¿Confirmas el pedido de 40 €?', options });
-    const { el, button, stores, callsOf } = await show(m);
+    const { el, button, roomHolds, callsOf } = await show(m);
     expect(button('Sí, pagar').hasAttribute('aria-pressed')).toBe(false);
     button('Sí, pagar').click();
     expect(callsOf('chooseOption')).toHaveLength(1);
     // The answer reaches the room (the core puts the POSTBACK in the store as it sends it).
-    stores.$currentMessages.set([m, answerTo(m, 'Sí, pagar')]);
-    await settle(el);
+    await roomHolds([m, answerTo(m, 'Sí, pagar')]);
     const pay = button('Sí, pagar');
     const no = button(/^No/);
     expect(pay.getAttribute('aria-pressed')).toBe('true');
@@ -63,16 +70,24 @@ describe('<charla-message> options, once answered', () => {
 
   it('send once when clicked twice before the row renders again', async () => {
     const m = msg({ text: '¿Confirmas?', options });
-    const { button, stores, context, callsOf } = await show(m);
-    const choose = context.actions.chooseOption;
-    // Like the core: the POSTBACK is in the room's store as soon as it is sent.
-    context.actions.chooseOption = (message, option) => {
-      stores.$currentMessages.set([...stores.$currentMessages.get(), answerTo(message, option.title)]);
-      return choose(message, option);
-    };
+    const { button, callsOf } = await show(m);
     button('Sí, pagar').click();
     button(/^No/).click();
     expect(callsOf('chooseOption')).toHaveLength(1);
+  });
+
+  it('may be chosen again when the choice could not be sent', async () => {
+    const m = msg({ text: '¿Confirmas?', options });
+    const { button, context, callsOf } = await show(m);
+    const choose = context.actions.chooseOption;
+    context.actions.chooseOption = (message, option) => {
+      void choose(message, option);
+      return Promise.reject(new Error('offline'));
+    };
+    button('Sí, pagar').click();
+    await new Promise((resolve) => setTimeout(resolve));
+    button('Sí, pagar').click();
+    expect(callsOf('chooseOption')).toHaveLength(2);
   });
 
   it('ignore answers to other messages and leave link options alone', async () => {
@@ -104,12 +119,7 @@ describe('<charla-message> options, once answered', () => {
       { title: 'No', payload: {}, contentType: 'text' },
     ];
     const m = msg({ text: '¿Algo más?', QuickReplies: replies });
-    const { button, stores, context, callsOf } = await show(m);
-    const choose = context.actions.chooseQuickReply;
-    context.actions.chooseQuickReply = (message, reply) => {
-      stores.$currentMessages.set([...stores.$currentMessages.get(), answerTo(message, reply.title)]);
-      return choose(message, reply);
-    };
+    const { button, callsOf } = await show(m);
     button('Sí').click();
     button('No').click();
     expect(callsOf('chooseQuickReply')).toHaveLength(1);

@@ -1,15 +1,13 @@
 /**
- * A `<charla-message>` as the message list holds it: in a shadow root whose host carries the
- * WidgetContext (rows read the room's messages through it).
+ * A `<charla-message>` as the message list holds it: in a shadow root (a row has none of its own),
+ * handed its message, the actions and what the list works out for it.
  */
 import '../../../src/define.ts';
 import type { CharlaMessage } from '../../../src/components/message/message.ts';
-import type { WidgetContext } from '../../../src/widget/context.ts';
 import type { Message } from '../../../types/index.ts';
 import { makeContext, settle } from './fixture.ts';
 
 class RowHost extends HTMLElement {
-  context?: WidgetContext;
   constructor() {
     super();
     this.attachShadow({ mode: 'open' });
@@ -17,16 +15,10 @@ class RowHost extends HTMLElement {
 }
 if (!customElements.get('test-row-host')) customElements.define('test-row-host', RowHost);
 
-/** Mounts `message` in a stand-in list whose context `setup` may fill first. */
-export async function mountRow(
-  message: Message,
-  props: Partial<CharlaMessage> = {},
-  setup: (f: ReturnType<typeof makeContext>) => void = () => undefined,
-) {
+/** Mounts `message` in a stand-in list's shadow root. */
+export async function mountRow(message: Message, props: Partial<CharlaMessage> = {}) {
   const f = makeContext();
-  setup(f);
   const host = document.createElement('test-row-host') as RowHost;
-  host.context = f.context;
   document.body.append(host);
   const el = document.createElement('charla-message') as CharlaMessage;
   Object.assign(el, { message, actions: f.context.actions, ...props });

@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { within } from '@testing-library/dom';
 import '../../../src/define.ts';
 import type { CharlaMessage } from '../../../src/components/message/message.ts';
-import type { Message } from '../../../types/index.ts';
+import type { Message, PostbackMessage } from '../../../types/index.ts';
 import { makeContext, msg, settle } from './fixture.ts';
 
 async function show(
   message: Message,
-  props: Partial<Pick<CharlaMessage, 'own' | 'latest' | 'showSender' | 'language' | 'answered'>> = {},
+  props: Partial<Pick<CharlaMessage, 'own' | 'latest' | 'showSender' | 'language' | 'answer'>> = {},
 ) {
   const f = makeContext();
   const el = document.createElement('charla-message') as CharlaMessage;
@@ -410,7 +410,8 @@ describe('<charla-message> bot variants', () => {
 
   it('contact_info_request already answered: the confirmation, not the form (rows are made anew in a virtual list)', async () => {
     const m = msg({ text: 'Déjanos tus datos', interactive: { kind: 'contact_info_request' } });
-    const { shadow } = await show(m, { answered: true });
+    const answer = msg({ by: 'user', type: 'POSTBACK', text: 'Ana', payload: { replyTo: String(m.id) } });
+    const { shadow } = await show(m, { answer: answer as PostbackMessage });
     const form = shadow.querySelector('charla-contact-form')!;
     await settle(form);
     const fq = within(form.shadowRoot as unknown as HTMLElement);
