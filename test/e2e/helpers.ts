@@ -415,17 +415,22 @@ export function ownMessage(scope: Scope, text: string | RegExp): Locator {
  * Clicks a bot's option (or chip, or call button) in the message list and waits for the
  * user's answer to show as their own message (`answer`, the POSTBACK's text).
  *
- * The list follows its newest row, so the first options of a long message sit partly above
- * the view. Playwright scrolls such a button to the middle of the list just before its
- * pointer events. When a pass of the list's layout is under way (rows being measured,
- * statuses arriving), that pass still holds the bottom and puts the view back between
- * pointerdown and pointerup, so no click reaches the button (about 1 click in 50 here; the
- * known gap in CHANGELOG.md). A click that does reach it shows the answer at once
- * (optimistically), so the click is repeated only while no answer shows.
+ * Playwright scrolls the button into view just before its pointer events. While the list
+ * follows its newest row, a pass of its layout under way then (rows being measured, statuses
+ * arriving) holds the bottom and can move the view between pointerdown and pointerup, so that
+ * no click reaches the button (the known gap in CHANGELOG.md; about 1 click in 50 when a long
+ * message's first options still sat above the view). A click that does reach it shows the
+ * answer at once (optimistically), so the click is repeated while no answer shows. An option
+ * is answered once: one already disabled took an earlier click, whose answer is waited for
+ * instead of clicking again (which would wait for the button to be enabled).
  */
 export async function chooseInList(scope: Scope, button: Locator, answer: string | RegExp): Promise<void> {
   const answered = ownMessage(scope, answer);
   for (let attempt = 1; ; attempt++) {
+    if (attempt > 1 && (await button.getAttribute('aria-disabled')) === 'true') {
+      await need(answered, `the answer "${String(answer)}" to the click on ${String(button)}`);
+      return;
+    }
     await button.click();
     try {
       await answered.waitFor({ state: 'visible', timeout: 3_000 });
