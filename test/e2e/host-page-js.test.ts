@@ -20,10 +20,13 @@ import { firstWidgetReady, hostileSite, shopPage, themedWidget } from './host-pa
 
 const site = hostileSite();
 
-/** The shop page with its widget, whose full bundle is held back until `release()`. */
-async function shopWithBundleHeld(name: string) {
+/**
+ * The shop page with its widget (as `edit` makes it over), whose full bundle is held back
+ * until `release()`.
+ */
+async function shopWithBundleHeld(name: string, edit: (html: string) => string = (html) => html) {
   const key = await themedWidget(site.service);
-  const url = site.page(name, shopPage(site.service, key));
+  const url = site.page(name, edit(shopPage(site.service, key)));
   const { page, context } = await openPage(site.browser, 'about:blank');
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
@@ -101,14 +104,17 @@ describe('journey: the script tag written as a module', () => {
   });
 
   it('a page’s open() queued before the bundle arrives opens the panel and leaves focus on the page', async () => {
-    const key = await themedWidget(site.service);
-    const html = shopPage(site.service, key)
-      .replace('<button id="buy"', '<input id="q" aria-label="Buscar"><button id="buy"')
-      .replace(
-        '</body>',
-        `<script>document.getElementById('q').focus(); Charla.widgets[0].open();</script></body>`,
-      );
-    const { page, context } = await openPage(site.browser, site.page('queued-open', html));
+    const { page, context, release } = await shopWithBundleHeld('queued-open', (html) =>
+      html
+        .replace('<button id="buy"', '<input id="q" aria-label="Buscar"><button id="buy"')
+        .replace(
+          '</body>',
+          `<script>document.getElementById('q').focus(); Charla.widgets[0].open();</script></body>`,
+        ),
+    );
+    // The page has called open() on the loader's handle; the widget is not there yet.
+    expect(await page.locator('charla-widget').count()).toBe(0);
+    release();
     await firstWidgetReady(page);
     await need(panel(page), 'the panel the page opened');
     const input = messageInput(page);
