@@ -132,6 +132,7 @@ describe('journey: theme.position in every corner', () => {
         { position },
         { viewport: { width: 320, height: 640 } },
       );
+      await placedBy(phone.page, position);
       const small = await until('the launcher', () => rects(phone.page).then((r) => r.launcher ?? undefined));
       expect(small).toEqual(inCorner(320, 640));
       await chatWithMessages(phone.page);
