@@ -36,6 +36,8 @@ interface Focused {
   focusVisible: boolean;
   outline: string;
   inOpenDialog: boolean;
+  /** An option of a message already answered (it stays focusable, and sends nothing). */
+  answered: boolean;
 }
 
 function focused(): Promise<Focused> {
@@ -52,6 +54,7 @@ function focused(): Promise<Focused> {
       focusVisible: e.matches(':focus-visible'),
       outline: cs.outlineStyle === 'none' ? 'none' : `${cs.outlineStyle} ${cs.outlineWidth}`,
       inOpenDialog: !!e.closest('dialog')?.open,
+      answered: e.getAttribute('aria-disabled') === 'true',
     };
   });
 }
@@ -88,10 +91,21 @@ async function mediaState(tag: 'audio' | 'video') {
   }));
 }
 
-/** From the composer, back up to the newest menu's option and choose it with Enter. */
+/**
+ * From the composer, back up to the newest menu's option and choose it with Enter. The earlier
+ * menus' options are answered and send nothing, so the newest menu must have arrived first.
+ */
 async function chooseOption(title: string): Promise<void> {
+  const open = page.locator('charla-widget').locator('button:not([aria-disabled="true"])', {
+    hasText: new RegExp(`^\\s*${title}`),
+  });
+  await until(`an unanswered option "${title}"`, async () => ((await open.count()) > 0 ? true : undefined));
   if ((await focused()).tag !== 'textarea') await press('Tab', (f) => f.tag === 'textarea', 'the composer');
-  await press('Shift+Tab', (f) => f.tag === 'button' && f.text.startsWith(title), `the option "${title}"`);
+  await press(
+    'Shift+Tab',
+    (f) => f.tag === 'button' && f.text.startsWith(title) && !f.answered,
+    `the unanswered option "${title}"`,
+  );
   await page.keyboard.press('Enter');
   // Choosing hands focus to the composer (test/browser/focus.test.ts).
   await until('focus back in the composer', async () =>
