@@ -76,6 +76,8 @@ interface Pending {
   input: NewMessageInput;
   body: Record<string, unknown>;
   status: MessageStatus;
+  /** The widget upload it carries (noted in its room with it), or null. */
+  upload: string | null;
   resolve: (r: { message: Message; duplicate: boolean }) => void;
   reject: (err: unknown) => void;
 }
@@ -144,6 +146,16 @@ interface WriteRow {
   bot_id: string | null;
 }
 
+/** INSERT_ONE for this message. */
+async function insertOne(
+  db: Queryable,
+  p: Pick<Pending, 'id' | 'input' | 'body' | 'status'>,
+): Promise<WriteRow[]> {
+  const at = p.body['createdAt'] as string;
+  const params = [p.id, p.input.roomId, p.input.senderId, at, p.status, JSON.stringify(p.body)];
+  return (await db.query<WriteRow>(INSERT_ONE, params)).rows;
+}
+
 /** INSERT_MANY for these messages, each room's numbers in this order. */
 async function insertMany(
   db: Queryable,
@@ -163,6 +175,22 @@ async function insertMany(
 
 /** The rows an insert stored (the others were there already), by id. */
 const storedRows = (rows: WriteRow[]) => new Map(rows.filter((r) => r.seq !== null).map((r) => [r.id, r]));
+
+/**
+ * The widget uploads the messages just stored (`stored`, by id) carry were sent in their rooms
+ * (media-rooms.ts). Run in the transaction that stores them: a member who hears of one may have
+ * its media signed afresh at once, and a failure here stores (and tells) nothing.
+ */
+async function noteUploads(
+  tx: Queryable,
+  items: Array<Pick<Pending, 'id' | 'input' | 'upload'>>,
+  stored: Map<string, WriteRow>,
+): Promise<void> {
+  for (const { id, input, upload } of items) {
+    if (upload && stored.has(id))
+      await mediaSentIn(tx, upload, input.roomId, input.senderId, !PEOPLE.has(input.by));
+  }
+}
 
 /** PostgreSQL's deadlock and serialization failures: the statement may simply run again. */
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -227,25 +255,18 @@ class Writer {
       else first.set(p.id, p);
     }
     const unique = [...first.values()];
-    let rows: WriteRow[];
-    if (unique.length === 1) {
-      const p = unique[0] as Pending;
-      const at = p.body['createdAt'] as string;
-      rows = (
-        await withRetry(() =>
-          this.db.query<WriteRow>(INSERT_ONE, [
-            p.id,
-            p.input.roomId,
-            p.input.senderId,
-            at,
-            p.status,
-            JSON.stringify(p.body),
-          ]),
-        )
-      ).rows;
-    } else {
-      rows = await withRetry(() => insertMany(this.db, unique));
-    }
+    const insert = (db: Queryable) =>
+      unique.length === 1 ? insertOne(db, unique[0] as Pending) : insertMany(db, unique);
+    // Only a batch that carries uploads needs a transaction: its messages and their rooms' notes.
+    const rows = await withRetry(() =>
+      unique.some((p) => p.upload)
+        ? this.db.transaction(async (tx) => {
+            const written = await insert(tx);
+            await noteUploads(tx, unique, storedRows(written));
+            return written;
+          })
+        : insert(this.db),
+    );
     const stored = storedRows(rows);
     const missing = unique.filter((p) => !stored.has(p.id)).map((p) => p.id);
     const before = new Map<string, Message>();
@@ -279,6 +300,8 @@ interface Prepared {
   input: NewMessageInput;
   body: Record<string, unknown>;
   status: MessageStatus;
+  /** The widget upload it carries, or null. */
+  upload: string | null;
   /** Whether another member is connected: true/false here, or 'ask' the cluster after storing. */
   here: boolean | 'ask';
 }
@@ -347,7 +370,10 @@ export function createMessaging(
     if (input.options !== undefined) body['options'] = input.options;
     if (input.QuickReplies !== undefined) body['QuickReplies'] = input.QuickReplies;
     if (input.interactive !== undefined) body['interactive'] = input.interactive;
-    return { id, input, body, status, here };
+    // Only widget uploads are noted: the bot's demo media (demo/) are every visitor's already.
+    const key = typeof body['mediaUrl'] === 'string' ? mediaKeyOf(body['mediaUrl']) : null;
+    const upload = key?.startsWith('widget/') ? key : null;
+    return { id, input, body, status, upload, here };
   }
   /** A message just stored: broadcast it, and hand it to the room's bot when a person wrote it. */
   function announce(p: Pick<Prepared, 'input' | 'body' | 'status'>, seq: number, botId: string | null) {
@@ -376,17 +402,6 @@ export function createMessaging(
       // A status that stays DELIVERED is still true.
     }
   }
-  /**
-   * Newly stored messages that carry a widget upload (`widget/`): the uploads were sent in their
-   * rooms. The bot's demo media (`demo/`) are every visitor's already, so they are not noted.
-   */
-  async function noteMedia(stored: Array<Pick<Prepared, 'input' | 'body'>>): Promise<void> {
-    for (const { input, body } of stored) {
-      const key = typeof body['mediaUrl'] === 'string' ? mediaKeyOf(body['mediaUrl']) : null;
-      if (key?.startsWith('widget/'))
-        await mediaSentIn(db, key, input.roomId, input.senderId, !PEOPLE.has(input.by));
-    }
-  }
   const messaging: LiveMessaging = {
     rooms,
     onPersonMessage: null,
@@ -403,16 +418,15 @@ export function createMessaging(
     },
 
     async deliver(input) {
-      const { id, body, status, here } = prepare(input);
+      const { id, body, status, upload, here } = prepare(input);
       const result = await new Promise<{ message: Message; duplicate: boolean }>((resolve, reject) =>
-        writer.push({ id, input, body, status, resolve, reject }),
+        writer.push({ id, input, body, status, upload, resolve, reject }),
       );
       if (result.duplicate) {
         const { message } = result;
         return { ...result, differs: message.roomId !== input.roomId || !sameMessage(message, body) };
       }
       if (here === 'ask') void upgradeIfOnlineElsewhere(result.message);
-      await noteMedia([{ input, body }]);
       return { ...result, differs: false };
     },
 
@@ -425,6 +439,7 @@ export function createMessaging(
         db
           .transaction(async (tx) => {
             const stored = storedRows(await insertMany(tx, firsts));
+            await noteUploads(tx, firsts, stored);
             const others = firsts.filter((p) => !stored.has(p.id)).map((p) => p.id);
             const before = new Map<string, Message>();
             if (others.length > 0) {
@@ -461,7 +476,6 @@ export function createMessaging(
         fresh.set(p.id, message);
         if (p.here === 'ask') void upgradeIfOnlineElsewhere(message);
       }
-      await noteMedia(firsts.filter((p) => fresh.has(p.id)));
       const isFirst = new Set(firsts);
       const results = prepared.map((p) => {
         const message = fresh.get(p.id);

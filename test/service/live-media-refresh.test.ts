@@ -12,7 +12,8 @@ import { migrate } from '../../server/store/migrate.ts';
 import { coreMigrations } from '../../server/store/core-migrations.ts';
 import { liveMigrations } from '../../server/live/migrations.ts';
 import { mediaSentIn } from '../../server/live/media-rooms.ts';
-import { BASIC, emitAck } from './helpers/live.ts';
+import { liveOf } from '../../server/live/index.ts';
+import { BASIC, collect, emitAck, sendText, waitFor } from './helpers/live.ts';
 import { liveWidgets } from './helpers/widgets.ts';
 import { people, type Person } from './helpers/people.ts';
 
@@ -140,6 +141,71 @@ describe('POST /v1/widget/assets/refresh', () => {
     expectNotAMember(await refresh(eva, photo), 'before the post');
     await postDocument(eva.botRoomId, photo);
     expect((await refresh(eva, photo)).status).toBe(200);
+  });
+
+  it('counts a media in its room before the room hears of the message (socket and room post alike)', async () => {
+    const [ana, beto, dani, eva] = await people(live.h, live.apiKey, 'Ana', 'Beto', 'Dani', 'Eva');
+    const photo = await upload(ana, (await direct(ana, beto.id)).id);
+    const { hub } = liveOf(live.h.app);
+    const { db } = live.h.app.charla;
+    // At each broadcast, whether the media is noted in the message's room then (asked at that moment:
+    // the store takes statements in order, so a row written after the broadcast is not seen).
+    const noted: Promise<boolean>[] = [];
+    hub.messageNew = (message) => {
+      if ((message as { mediaUrl?: string }).mediaUrl === photo)
+        noted.push(
+          db
+            .query(`SELECT 1 FROM media_rooms WHERE media_key = $1 AND room_id = $2`, [
+              new URL(photo).pathname.replace('/v1/media/', ''),
+              message.roomId,
+            ])
+            .then((r) => r.rows.length === 1),
+        );
+      Object.getPrototypeOf(hub).messageNew.call(hub, message);
+    };
+    try {
+      await sendDocument(ana, (await direct(ana, dani.id)).id, photo);
+      await postDocument(eva.botRoomId, photo);
+    } finally {
+      delete (hub as { messageNew?: unknown }).messageNew;
+    }
+    expect(await Promise.all(noted)).toEqual([true, true]);
+  });
+
+  it('stores and tells nothing when the media cannot be noted in the room', async () => {
+    const [ana, beto] = await people(live.h, live.apiKey, 'Ana', 'Beto');
+    const room = await direct(ana, beto.id);
+    const photo = await upload(ana, room.id);
+    const heard = collect(await live.h.connect(beto.token));
+    const anaSocket = await live.h.connect(ana.token);
+    const { db } = live.h.app.charla;
+    // The note fails (its table is away) after the message's own statement has run.
+    await db.exec('ALTER TABLE media_rooms RENAME TO media_rooms_away');
+    try {
+      const ack = await emitAck(anaSocket, 'message:send', {
+        id: randomUUID(),
+        roomId: room.id,
+        type: 'DOCUMENT',
+        mediaUrl: photo,
+      });
+      expect(ack.ok).toBe(false);
+      const post = await fetch(live.h.baseUrl + routePath(ROUTES.roomMessage, { roomId: room.id }), {
+        method: 'POST',
+        headers: { authorization: BASIC, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          senderId: 'sistema',
+          messages: [{ id: randomUUID(), type: 'DOCUMENT', mediaUrl: photo }],
+        }),
+      });
+      expect(post.status).toBe(500);
+    } finally {
+      await db.exec('ALTER TABLE media_rooms_away RENAME TO media_rooms');
+    }
+    expect(await live.h.messageCount(room.id)).toBe(0);
+    // Beto hears what comes next, and nothing before it.
+    expect((await sendText(anaSocket, room.id, 'después')).ok).toBe(true);
+    await waitFor(() => heard.length > 0, 5000, 'Beto’s message:new');
+    expect(heard.map((m) => m.type)).toEqual(['TEXT']);
   });
 
   it('counts media sent in a room whatever host the upload was signed for', async () => {
