@@ -290,7 +290,11 @@ export class Rooms {
   /**
    * Takes a member out. Taken out by another member (`by`), the user may not
    * join the room again by themselves until a member adds them back
-   * ({@link wasRemoved}); leaving by themselves leaves no such mark.
+   * ({@link wasRemoved}); leaving by themselves leaves no such mark. A direct
+   * room is marked too, though only a group can be joined by oneself: the
+   * pair's openRoomWithUser adds them back (lifting it), but a room someone
+   * else is added to meanwhile becomes a group, and the mark keeps it closed
+   * to the one who was taken out.
    */
   async removeMember(roomId: string, userId: string, by: string): Promise<{ removed: boolean }> {
     const member = await loadMember(this.db, roomId, userId);

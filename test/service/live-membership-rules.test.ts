@@ -111,6 +111,28 @@ describe('a member removed from a group by another member', () => {
   });
 });
 
+describe('a member removed from a direct room by the other', () => {
+  it('is let back in by openRoomWithUser, and cannot join by themselves once the room became a group', async () => {
+    const { h, apiKey } = live;
+    const [ana, beto, carla] = await people(h, apiKey, 'Ana', 'Beto', 'Carla');
+    const a = as(h, ana);
+    const b = as(h, beto);
+    const room = await a.direct(beto.id);
+
+    // The pair's room: opening it brings him back, as for one who left.
+    expect((await a.leave(room.id, beto.id)).status).toBe(200);
+    expect((await b.direct(ana.id)).id).toBe(room.id);
+    expect((await a.room(room.id)).members).toContain(beto.id);
+
+    // Taken out again, and Carla added: a group he may not let himself into.
+    expect((await a.leave(room.id, beto.id)).status).toBe(200);
+    expect((await a.add(room.id, carla.id)).status).toBe(200);
+    expect((await a.room(room.id)).type).toBe('group');
+    await expectRemovedRefusal(await b.join(room.id));
+    expect((await a.room(room.id)).members).not.toContain(beto.id);
+  });
+});
+
 describe('the removal', () => {
   const dir = mkdtempSync(join(tmpdir(), 'charla-removal-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
