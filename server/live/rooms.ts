@@ -138,16 +138,30 @@ export class Rooms {
     private readonly hub: Hub,
   ) {}
 
-  /** The room of a bot and a user, created on first need with both as members. */
-  async ensureBotRoom(input: { botId: string; userId: string; userNames?: string | undefined }) {
+  /**
+   * The room of a bot and a user, created on first need with both as members. `storedNames`: the
+   * caller has just written the user (a session opening, claimSessionUser), and these are the names
+   * stored; the user is neither written nor read again.
+   */
+  async ensureBotRoom(input: {
+    botId: string;
+    userId: string;
+    userNames?: string | undefined;
+    storedNames?: string | null;
+  }) {
     const bot = await this.db.query<{ id: string; company_id: string; name: string }>(
       'SELECT id, company_id, name FROM bots WHERE id = $1',
       [input.botId],
     );
     const b = bot.rows[0];
     if (!b) throw new ApiError('NOT_FOUND', { message: `No bot ${input.botId}.` });
-    if (input.userNames !== undefined) await upsertUser(this.db, b.company_id, input.userId, input.userNames);
-    const names = input.userNames ?? (await knownNames(this.db, b.company_id, input.userId));
+    let names: string | null;
+    if (input.storedNames !== undefined) names = input.storedNames;
+    else {
+      if (input.userNames !== undefined)
+        await upsertUser(this.db, b.company_id, input.userId, input.userNames);
+      names = input.userNames ?? (await knownNames(this.db, b.company_id, input.userId));
+    }
     const members: MemberInput[] = [
       { userId: input.userId, names, memberType: 'Client' },
       { userId: b.id, names: b.name, memberType: 'Charla', botId: b.id },

@@ -150,6 +150,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     const { roomId } = await rooms.ensureBotRoom({
       botId: access.botId,
       userId,
+      storedNames: claimed.names,
       ...(body.userNames !== undefined ? { userNames: body.userNames } : {}),
     });
     const [bot, company] = await Promise.all([
