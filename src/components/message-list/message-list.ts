@@ -33,6 +33,8 @@ const LIVE_SKEW_MS = 60_000;
 /** Older history is asked for when one of the first rows shows. */
 const TOP_ROWS = 2;
 const ANNOUNCEMENTS_KEPT = 10;
+/** Keys that scroll the list up when it (or a control in it other than a text field) has focus. */
+const UP_KEYS = ['ArrowUp', 'PageUp', 'Home'];
 
 /**
  * @summary The current room's messages: virtualized, with date separators, history paging and a live region.
@@ -81,8 +83,14 @@ export class CharlaMessageList extends LitElement {
   #visible = { first: -1, last: -1 };
   /** The scroller's scrollTop at the last scroll event: which way the view went. */
   #lastScrollTop = 0;
-  /** Following the bottom, but the layout dropped its pin (the user nudged the view within reach of the end). */
+  /** Following the bottom, but the layout dropped its pin (the user nudged the view within reach of the end, or is about to scroll up). */
   #pinDropped = false;
+  /** The user is about to scroll up: the next render hands the layout no pin. */
+  #release = false;
+  /** Where a touch on the list was last (a finger moving down scrolls the list up). */
+  #touchY = 0;
+  /** Passive, so that scrolling never waits for the list. */
+  readonly #intent = { handleEvent: (e: Event) => this.#handleScrollIntent(e), passive: true };
   /** Others' messages that arrived while following the bottom, for the layout to measure (once). */
   #arrivals: Message[] = [];
   /**
@@ -210,13 +218,52 @@ export class CharlaMessageList extends LitElement {
     const gap = this.#gapBelow();
     if (gap === null) return;
     const movedUp = el.scrollTop < this.#lastScrollTop - 0.5;
+    const movedDown = el.scrollTop > this.#lastScrollTop + 0.5;
     this.#lastScrollTop = el.scrollTop;
     if (this.anchor.mode !== 'bottom') {
       if (gap <= AT_BOTTOM_PX) this.#pinToBottom();
     } else if (this.#pinDropped) {
-      if (gap <= 1) this.#pinToBottom();
+      // Back down on the end. A scroll event that moved nothing (the layout's last correction,
+      // reported after the user's intent let the pin go) leaves the user's scroll to come.
+      if (gap <= 1 && movedDown) this.#pinToBottom();
       else if (movedUp && gap > AT_BOTTOM_PX) this.#setAnchor({ mode: 'free' });
     }
+  }
+
+  /**
+   * The user is about to scroll the list up: wheel, touch, keys and the scrollbar come before
+   * the scroll. While following, a layout pass still under way for a row that has just arrived
+   * would put the view back on the end before any scroll event reports the move (the virtualizer
+   * takes a scroll within two frames of its own correction for its own), so the pin is let go
+   * now; the scroll events then say where the user went, as after a nudge (#handleScroll).
+   * A control taking focus is left alone: a keyboard user tabbing back through the messages
+   * still sees the next one arrive at the end.
+   */
+  #handleScrollIntent(e: Event): void {
+    const el = this.#scroller;
+    if (!el || this.anchor.mode !== 'bottom' || this.#pinDropped) return;
+    const target = e.composedPath()[0] as Element;
+    let up: boolean;
+    switch (e.type) {
+      case 'wheel':
+        up = (e as WheelEvent).deltaY < 0 && !(e as WheelEvent).ctrlKey;
+        break;
+      case 'keydown':
+        up = UP_KEYS.includes((e as KeyboardEvent).key) && !target.matches?.('input, textarea, select');
+        break;
+      case 'pointerdown':
+        up = target === el; // its scrollbar: on the end, it only goes up
+        break;
+      default: {
+        const y = (e as TouchEvent).touches[0]?.clientY ?? 0;
+        up = e.type === 'touchmove' && y > this.#touchY + 1;
+        this.#touchY = y;
+      }
+    }
+    if (!up) return;
+    this.#pinDropped = this.#release = this.#immediate = true;
+    this.#lastScrollTop = el.scrollTop;
+    this.requestUpdate();
   }
 
   /** The layout dropped its pin: a scroll it did not make, the user's or the browser's. */
@@ -306,18 +353,22 @@ export class CharlaMessageList extends LitElement {
   /**
    * The layout named outright (a flow layout): left to the virtualizer it is a dynamic import,
    * which an app's bundler may split into a chunk fetched on the first open of a room. Each
-   * render hands it the anchor's pin again, or none.
+   * render hands it the anchor's pin again, or none (none while the user's scroll is on its way).
    */
   #layout() {
-    this.#pinDropped = false;
     const extra = this.#layoutExtra;
-    if (this.anchor.mode === 'bottom' && this.#items.length) {
-      // Handed over once: a later render without arrivals leaves the layout's own list alone.
-      const arrivals = this.#arrivals.length ? { ...extra, _arrivals: this.#arrivals } : extra;
-      this.#arrivals = [];
-      return chatLayout({ index: this.#items.length - 1, block: 'end' }, arrivals);
-    }
+    // Handed over once: a later render without arrivals leaves the layout's own list alone.
+    const arrivals = this.#arrivals;
     this.#arrivals = [];
+    if (this.#release) {
+      this.#release = false;
+      return chatLayout(null, extra);
+    }
+    this.#pinDropped = false;
+    if (this.anchor.mode === 'bottom' && this.#items.length) {
+      const end = { index: this.#items.length - 1, block: 'end' } as const;
+      return chatLayout(end, arrivals.length ? { ...extra, _arrivals: arrivals } : extra);
+    }
     if (this.anchor.mode === 'item') {
       const index = findIndexFromEnd(this.#items, this.anchor.key);
       if (index >= 0) return chatLayout({ index, block: 'start' }, extra);
@@ -371,6 +422,11 @@ export class CharlaMessageList extends LitElement {
         aria-label=${t('messages')}
         tabindex="0"
         @scroll=${this.#handleScroll}
+        @wheel=${this.#intent}
+        @touchstart=${this.#intent}
+        @touchmove=${this.#intent}
+        @keydown=${this.#intent}
+        @pointerdown=${this.#intent}
         @unpinned=${this.#handleUnpinned}
         @visibilityChanged=${this.#handleVisibilityChanged}
       >
