@@ -44,9 +44,9 @@ export type Warn = (message: string, err: unknown) => void;
 
 export async function openDb(options: DbOptions): Promise<Db> {
   const url = options.databaseUrl;
-  if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url);
+  const warn: Warn = options.warn ?? ((message, err) => console.warn(message, err));
+  if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url, warn);
   if (url === 'memory://') {
-    const warn: Warn = options.warn ?? ((message, err) => console.warn(message, err));
     return pgliteDb(await memoryPglite(options.memoryTemplate, warn));
   }
   const lite = new PGlite(options.dataDir ?? './.charla-data');
@@ -92,10 +92,11 @@ function pgliteDb(lite: PGlite): Db {
   };
 }
 
-async function openPostgres(url: string): Promise<Db> {
+async function openPostgres(url: string, warn: Warn): Promise<Db> {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env['DATABASE_POOL_SIZE'] ?? 10) });
-  // An idle client's error (server restart) must not crash the process.
-  pool.on('error', () => {});
+  // An idle client's error (a server restart, a dropped connection) must not crash the process;
+  // the pool replaces the client, and the log says what happened.
+  pool.on('error', (err) => warn('an idle PostgreSQL connection failed; the pool replaces it', err));
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const r = await c.query(sql, params);
