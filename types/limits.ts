@@ -40,8 +40,15 @@ export const GET_MESSAGES_LIMIT_MAX = 100;
 
 /** Longest media address (https), in characters. */
 export const MEDIA_URL_MAX = 2048;
-/** A message's text holds something besides white space (a blank one would show as an empty bubble). */
-export const NOT_BLANK_PATTERN = '\\S';
+/**
+ * A message's text, an option's title, a button's text or a name holds something visible: a
+ * character that is neither white space nor one of the invisible ones (soft hyphen, zero-width
+ * space and joiners, word joiner, bidirectional marks and controls, Hangul fillers, the blank
+ * Braille pattern), so none shows as an empty bubble or an unlabelled button. Plain `\\u`
+ * escapes: the same pattern works with and without a regular expression's `u` flag.
+ */
+export const NOT_BLANK_PATTERN =
+  '[^\\s\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u2069\\u2800\\u3164\\uFFA0]';
 /** A media address starts with http:// or https:// (any case), nothing before it (http only where loopback media is allowed). */
 export const MEDIA_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
 
@@ -94,8 +101,11 @@ export const SESSION_TTL_SECONDS = 24 * 60 * 60;
 /** Lifetime of signed media addresses the service hands to widgets, in seconds. */
 export const MEDIA_URL_TTL_DEFAULT = SIGNED_URL_TTL_MAX;
 
-/** E.164: a plus sign and 8 to 15 digits, the first not zero. */
-export const E164_PATTERN = '^\\+[1-9][0-9]{7,14}$';
+/**
+ * E.164: a plus sign and 7 to 15 digits, the first not zero. E.164 sets the 15-digit maximum;
+ * the shortest numbers in use are 7 digits with their country code (Niue +683, Tokelau +690).
+ */
+export const E164_PATTERN = '^\\+[1-9][0-9]{6,14}$';
 /** A UUID of any version, in its canonical text form. */
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 

@@ -74,10 +74,19 @@ function requireString(p: Problems, path: string, value: unknown, max = 200): vo
   else if (chars(value) > max) p[path] = `must be at most ${max} characters`;
 }
 
-/** A message's text: required, within max, and not white space only (the service's NOT_BLANK_PATTERN). */
+/**
+ * A required string of at most `max` characters that shows something: not white space or
+ * invisible characters only (the service's NOT_BLANK_PATTERN). Texts, labels and names.
+ */
+function requireVisible(p: Problems, path: string, value: unknown, max: number): void {
+  requireString(p, path, value, max);
+  if (!p[path] && !NOT_BLANK.test(value as string))
+    p[path] = 'must not be blank (white space or invisible characters only)';
+}
+
+/** A message's text: required, within max, and not blank. */
 function requireMessageText(p: Problems, path: string, value: unknown): void {
-  requireString(p, path, value, MESSAGE_TEXT_MAX);
-  if (!p[path] && !NOT_BLANK.test(value as string)) p[path] = 'must not be blank (white space only)';
+  requireVisible(p, path, value, MESSAGE_TEXT_MAX);
 }
 
 function optionalString(p: Problems, path: string, value: unknown, max = SHORT_TEXT_MAX): void {
@@ -168,7 +177,7 @@ export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
 }
 
-/** True for a phone number in E.164 (`+` and 8 to 15 digits). */
+/** True for a phone number in E.164 (`+` and 7 to 15 digits). */
 export function isE164(value: unknown): value is string {
   return typeof value === 'string' && E164.test(value);
 }
@@ -252,7 +261,7 @@ export function checkBotMessage(
       requireMessageText(p, at('text'), text);
       const parameters = message['parameters'];
       if (!isObject(parameters)) p[at('parameters')] = 'is required (an object with display_text)';
-      else requireString(p, at('parameters/display_text'), parameters['display_text'], SHORT_TEXT_MAX);
+      else requireVisible(p, at('parameters/display_text'), parameters['display_text'], SHORT_TEXT_MAX);
       break;
     }
     case 'video': {
@@ -264,11 +273,7 @@ export function checkBotMessage(
         if (problem) p[at('mediaUrl')] = problem;
       }
       // The caption: a caption's limit (1 to 1,024 characters), not a text's, and not blank.
-      if (text !== undefined) {
-        requireString(p, at('text'), text, SHORT_TEXT_MAX);
-        if (!p[at('text')] && !NOT_BLANK.test(text as string))
-          p[at('text')] = 'must not be blank (white space only)';
-      }
+      if (text !== undefined) requireVisible(p, at('text'), text, SHORT_TEXT_MAX);
       break;
     }
     case 'contact_info_request': {
@@ -290,7 +295,7 @@ export function checkButtons(buttons: unknown, path = '/buttons'): Problems {
   if (buttonText !== undefined) {
     if (!isObject(buttonText) || buttonText['type'] !== 'text')
       p[`${path}/buttonText`] = "must be { type: 'text', text }";
-    else requireString(p, `${path}/buttonText/text`, buttonText['text'], OPTION_TITLE_MAX);
+    else requireVisible(p, `${path}/buttonText/text`, buttonText['text'], OPTION_TITLE_MAX);
   }
   const options = buttons['options'];
   if (!Array.isArray(options) || options.length < OPTIONS_MIN || options.length > OPTIONS_MAX) {
@@ -303,7 +308,7 @@ export function checkButtons(buttons: unknown, path = '/buttons'): Problems {
       p[at] = 'must be an object with a title';
       return;
     }
-    requireString(p, `${at}/title`, o['title'], OPTION_TITLE_MAX);
+    requireVisible(p, `${at}/title`, o['title'], OPTION_TITLE_MAX);
     optionalString(p, `${at}/description`, o['description'], OPTION_DESCRIPTION_MAX);
     optionalString(p, `${at}/payload`, o['payload']);
   });
@@ -336,7 +341,7 @@ export function checkContact(contact: unknown, path: string): Problems {
   };
   list('phones', (ph, at) => {
     if (ph['phone'] !== undefined && !isE164(ph['phone']))
-      p[`${at}/phone`] = 'must be in E.164 format (+ and 8 to 15 digits)';
+      p[`${at}/phone`] = 'must be in E.164 format (+ and 7 to 15 digits)';
     optionalString(p, `${at}/type`, ph['type']);
     optionalString(p, `${at}/wa_id`, ph['wa_id']);
   });
@@ -357,7 +362,7 @@ export function checkContact(contact: unknown, path: string): Problems {
 export function checkCampaignCreate(body: unknown, options: ValidateOptions = {}): Problems {
   const p: Problems = {};
   if (!isObject(body)) return { '/': 'body must be an object' };
-  requireString(p, '/name', body['name'], SHORT_TEXT_MAX);
+  requireVisible(p, '/name', body['name'], SHORT_TEXT_MAX);
   requireString(p, '/elementName', body['elementName'], SHORT_TEXT_MAX);
   checkId(p, '/botId', body['botId']);
   const recipients = body['recipients'];
@@ -383,7 +388,7 @@ export function checkCampaignUpdate(body: unknown): Problems {
   if (!isObject(body)) return { '/': 'body must be an object' };
   if (body['name'] === undefined && body['scheduledAt'] === undefined)
     return { '/': 'give name, scheduledAt, or both' };
-  if (body['name'] !== undefined) requireString(p, '/name', body['name'], SHORT_TEXT_MAX);
+  if (body['name'] !== undefined) requireVisible(p, '/name', body['name'], SHORT_TEXT_MAX);
   if (body['scheduledAt'] !== undefined && !isZonedDateTime(body['scheduledAt'])) {
     p['/scheduledAt'] = 'must be an ISO 8601 date-time with a time zone';
   }

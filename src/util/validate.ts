@@ -14,6 +14,7 @@ import {
   MAX_EVENT_BYTES,
   MEDIA_URL_MAX,
   MESSAGE_TEXT_MAX,
+  NOT_BLANK_PATTERN,
   SHORT_TEXT_MAX,
 } from '../../types/limits.ts';
 import type { AddMembersItem, Contact, OutgoingMessage } from '../../types/index.ts';
@@ -43,11 +44,16 @@ function optionalShortText(value: unknown, field: string): string | undefined {
   return value;
 }
 
+const VISIBLE = new RegExp(NOT_BLANK_PATTERN);
+/** True when the text shows something: not white space or invisible characters only (as the service checks). */
+export const isVisibleText = (text: string): boolean => VISIBLE.test(text);
+
 function requireText(value: unknown, field: string, allowEmpty = false): string {
-  if (typeof value !== 'string' || (!allowEmpty && value.trim().length === 0)) {
+  if (typeof value !== 'string' || (!allowEmpty && !isVisibleText(value))) {
     throw mustBe(field, 'a non-empty string');
   }
-  if (value.length > MESSAGE_TEXT_MAX) throw mustBe(field, `at most ${MESSAGE_TEXT_MAX} characters`);
+  // Characters are code points, as the service counts them (an emoji is one).
+  if ([...value].length > MESSAGE_TEXT_MAX) throw mustBe(field, `at most ${MESSAGE_TEXT_MAX} characters`);
   return value;
 }
 

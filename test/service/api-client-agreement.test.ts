@@ -332,6 +332,10 @@ describe('the client and the service agree on', () => {
       [' ', 'refused'],
       ['\n\t', 'refused'],
       ['\u00a0\u2003', 'refused'],
+      // Invisible characters only: zero-width space, joiners, word joiner, a bidi mark, a Hangul filler.
+      ['\u200b\u200c\u200d\u2060', 'refused'],
+      ['\u200f\u3164', 'refused'],
+      ['\u200bhola', 'taken'],
     ] as const) {
       const bot = { type: 'text', userId: 'agreement-blank', text };
       cases.push({
@@ -349,6 +353,86 @@ describe('the client and the service agree on', () => {
       });
     }
     expect(await disagreements(cases)).toEqual([]);
+  });
+
+  it('labels and names that show nothing: option titles, button text, display_text, campaign names', async () => {
+    const cases: Case[] = [];
+    const later = new Date(Date.now() + 86_400_000).toISOString();
+    for (const [label, expected] of [
+      ['Sí', 'taken'],
+      ['   ', 'refused'],
+      ['\u200b', 'refused'],
+      ['\u2060\u00ad', 'refused'],
+      ['\u2800', 'refused'],
+    ] as const) {
+      const shown = JSON.stringify(label);
+      const bots = {
+        [`option title ${shown}`]: {
+          type: 'text',
+          text: 'Elige',
+          buttons: { options: [{ title: label, payload: 'x' }] },
+        },
+        [`button text ${shown}`]: {
+          type: 'text',
+          text: 'Elige',
+          buttons: { buttonText: { type: 'text', text: label }, options: [{ title: 'Sí' }] },
+        },
+        [`display_text ${shown}`]: {
+          type: 'voice_call',
+          text: 'Llámanos',
+          parameters: { display_text: label },
+        },
+      };
+      for (const [what, content] of Object.entries(bots)) {
+        const bot = { ...content, userId: 'agreement-labels' };
+        cases.push({
+          what,
+          client: () => client.sendBotMessage(botId, bot as never),
+          service: () => call(server, 'POST', `/v1/bots/${botId}/messages`, { body: bot }),
+          expect: expected,
+        });
+      }
+      const campaign = {
+        name: label,
+        elementName: 'labels',
+        botId,
+        recipients: ['r1'],
+        message: { type: 'text', text: 'Hola' },
+        scheduledAt: later,
+      };
+      cases.push({
+        what: `campaign name ${shown}`,
+        client: () => client.createCampaign(campaign as never),
+        service: () => call(server, 'POST', '/v1/campaigns', { body: campaign }),
+        expect: expected,
+      });
+    }
+    expect(await disagreements(cases)).toEqual([]);
+
+    // A scheduled campaign keeps its name when an update would blank it.
+    const made = await call(server, 'POST', '/v1/campaigns', {
+      body: {
+        name: 'Rebajas',
+        elementName: 'labels',
+        botId,
+        recipients: ['r1'],
+        message: { type: 'text', text: 'Hola' },
+        scheduledAt: later,
+      },
+    });
+    const id = made.body.data?.id ?? made.body.data?.campaign?.id ?? made.body.id;
+    expect(typeof id, JSON.stringify(made.body)).toBe('string');
+    const blank = { name: '\u200b\u200b' };
+    expect(
+      await disagreements([
+        {
+          what: 'campaign update name "\\u200b\\u200b"',
+          client: () => client.updateCampaign(id, blank as never),
+          service: () => call(server, 'PUT', `/v1/campaigns/${id}`, { body: blank }),
+          expect: 'refused',
+        },
+      ]),
+    ).toEqual([]);
   });
 
   describe('video messages: the address, the caption, a campaign’s message botId', () => {

@@ -171,7 +171,7 @@ describe('live gateway: what a message may say', () => {
     const before = await h.messageCount(roomId);
     for (const blank of [' ', '\n\t ', '\u00a0\u2003']) {
       expect((await refused('message:send', text({ text: blank }))).validationError).toEqual({
-        '/text': 'must not be blank (white space only)',
+        '/text': 'must not be blank (white space or invisible characters only)',
       });
       const postback = { id: randomUUID(), roomId, type: 'POSTBACK', text: blank, payload: {} };
       expect((await refused('message:send', postback)).validationError).toHaveProperty('/text');

@@ -198,7 +198,8 @@ describe('POST /v1/bots/{botId}/messages', () => {
     for (const [phone, ok] of [
       ['4155552671', false],
       ['+0155552671', false],
-      ['+1234567', false],
+      ['+123456', false],
+      ['+6834002', true],
       ['+1234567890123456', false],
       ['+12345678', true],
       ['+123456789012345', true],

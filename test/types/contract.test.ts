@@ -56,9 +56,11 @@ describe('limits', () => {
 
   it('matches E.164 numbers and UUIDs with its patterns', () => {
     const e164 = new RegExp(E164_PATTERN);
-    expect(['+12345678', '+5215512345678', '+123456789012345'].every((p) => e164.test(p))).toBe(true);
+    expect(['+6834002', '+12345678', '+5215512345678', '+123456789012345'].every((p) => e164.test(p))).toBe(
+      true,
+    );
     expect(
-      ['12345678', '+0123456789', '+1234567', '+1234567890123456', '+1 2345678'].some((p) => e164.test(p)),
+      ['12345678', '+0123456789', '+123456', '+1234567890123456', '+1 2345678'].some((p) => e164.test(p)),
     ).toBe(false);
     const uuid = new RegExp(UUID_PATTERN);
     expect(uuid.test(crypto.randomUUID())).toBe(true);

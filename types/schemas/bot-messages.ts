@@ -15,7 +15,7 @@ const Text = MessageText;
 
 /** `buttons.options[]` of a text-with-options message. */
 export const ButtonOption = Type.Object({
-  title: Type.String({ minLength: 1, maxLength: OPTION_TITLE_MAX }),
+  title: Type.String({ minLength: 1, maxLength: OPTION_TITLE_MAX, pattern: NOT_BLANK_PATTERN }),
   description: Type.Optional(Type.String({ maxLength: OPTION_DESCRIPTION_MAX })),
   payload: Type.Optional(Type.String({ maxLength: SHORT_TEXT_MAX })),
 });
@@ -27,7 +27,7 @@ export const Buttons = Type.Object({
   buttonText: Type.Optional(
     Type.Object({
       type: Type.Literal('text'),
-      text: Type.String({ minLength: 1, maxLength: OPTION_TITLE_MAX }),
+      text: Type.String({ minLength: 1, maxLength: OPTION_TITLE_MAX, pattern: NOT_BLANK_PATTERN }),
     }),
   ),
   options: Type.Array(ButtonOption, { minItems: OPTIONS_MIN, maxItems: OPTIONS_MAX }),
@@ -97,7 +97,9 @@ export const VoiceCallBotMessage = Type.Object({
   type: Type.Literal('voice_call'),
   header: Type.Optional(ShortText),
   text: Text,
-  parameters: Type.Object({ display_text: Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX }) }),
+  parameters: Type.Object({
+    display_text: Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX, pattern: NOT_BLANK_PATTERN }),
+  }),
   ...base,
 });
 export const VideoBotMessage = Type.Object({

@@ -6,6 +6,7 @@ import {
   CAMPAIGN_LIST_PAGE_DEFAULT,
   CAMPAIGN_LIST_PAGE_MAX,
   CAMPAIGN_RECIPIENTS_MAX,
+  NOT_BLANK_PATTERN,
   SHORT_TEXT_MAX,
 } from '../limits.ts';
 import { DateOrDateTime, Id, ZonedDateTime, lit } from './common.ts';
@@ -63,7 +64,7 @@ export const CampaignIdParams = Type.Object({ campaignId: Id });
 /** PUT body: name, scheduledAt, or both. */
 export const CampaignUpdateBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX, pattern: NOT_BLANK_PATTERN })),
     scheduledAt: Type.Optional(ZonedDateTime),
   },
   // Send name, scheduledAt, or both: a body with neither (only unknown fields) is refused.
@@ -73,7 +74,7 @@ export type CampaignUpdateBody = Type.Static<typeof CampaignUpdateBody>;
 
 /** Ours: POST /v1/campaigns creates a campaign (a way in for the scheduler). */
 export const CampaignCreateBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX }),
+  name: Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX, pattern: NOT_BLANK_PATTERN }),
   elementName: Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX }),
   botId: Id,
   recipients: Type.Array(Id, { minItems: 1, maxItems: CAMPAIGN_RECIPIENTS_MAX }),

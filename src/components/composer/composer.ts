@@ -6,6 +6,7 @@ import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator, type CatalogueKey } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
 import type { WidgetContext } from '../../widget/context.ts';
+import { isVisibleText } from '../../util/validate.ts';
 import { formatBytes, plainName } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { styles } from './composer.styles.ts';
@@ -110,7 +111,7 @@ export class CharlaComposer extends LitElement {
 
   #send(): void {
     const text = this.text.trim();
-    if (!text || this.#disabled || !this.context) return;
+    if (!isVisibleText(text) || this.#disabled || !this.context) return;
     this.text = '';
     if (this.#textarea) {
       this.#textarea.value = '';
@@ -204,7 +205,7 @@ export class CharlaComposer extends LitElement {
     const off = this.#disabled;
     // A failed upload leaves the store: the notice names it, with a retry.
     const uploads = this.#stores.get('$uploads') ?? [];
-    const canSend = !off && this.text.trim().length > 0;
+    const canSend = !off && isVisibleText(this.text);
     // While a voice note records, the bar is about it (stop, discard): attaching or sharing a
     // location then would send in its middle, and at 320 px its buttons leave the field no room.
     const recording = this.#recorder.recording;

@@ -3,6 +3,7 @@
  * `src` or an `href`: https anywhere, http only on the developer's own machine.
  * `tel:` and `mailto:` links are built from validated values, never passed through.
  */
+import { E164_PATTERN } from '../../../types/limits.ts';
 import { parseSafeUrl } from '../../util/url.ts';
 
 /** Where rendered http addresses may point: narrower than util/url.ts's local hosts (no `*.localhost`). */
@@ -17,7 +18,7 @@ export function safeUrl(value: unknown): string | null {
   return url && (url.protocol === 'https:' || LOCAL_HOSTS.has(url.hostname)) ? url.href : null;
 }
 
-const E164 = /^\+[1-9][0-9]{7,14}$/;
+const E164 = new RegExp(E164_PATTERN);
 /** `tel:` link for an E.164 number (spaces, dashes and brackets are tolerated and removed). */
 export function telHref(phone: unknown): string | null {
   if (typeof phone !== 'string') return null;

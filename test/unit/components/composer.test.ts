@@ -33,6 +33,9 @@ describe('<charla-composer>', () => {
     expect(send.disabled).toBe(true);
     await type('   ');
     expect(send.disabled).toBe(true);
+    // Invisible characters only (zero-width space, word joiner, a Hangul filler) show nothing either.
+    await type('\u200b\u2060\u3164');
+    expect(send.disabled).toBe(true);
     await type('Hola');
     expect(send.disabled).toBe(false);
   });

@@ -90,6 +90,10 @@ describe('safe URLs', () => {
   it('builds tel: and mailto: only from valid values', () => {
     expect(telHref('+34 600-111-222')).toBe('tel:+34600111222');
     expect(telHref('javascript:alert(1)')).toBeNull();
+    // The contract's E.164: 7 to 15 digits (a Niue number has 7), the first not zero.
+    expect(telHref('+683 4002')).toBe('tel:+6834002');
+    expect(telHref('+123456')).toBeNull();
+    expect(telHref('+1234567890123456')).toBeNull();
     expect(mailtoHref('ana@example.com')).toBe('mailto:ana@example.com');
     expect(mailtoHref('ana@example.com?bcc=x@y.com')).toBeNull();
     expect(coordinates('40.1', '-3.2')).toEqual({ lat: 40.1, lng: -3.2 });

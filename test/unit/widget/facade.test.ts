@@ -552,6 +552,10 @@ describe('sendMessage', () => {
       { type: 'POSTBACK', roomId: 'r1', text: 'x', payload: 'not an object' },
       { type: 'EVENT', roomId: 'r1', description: 'no slug' },
       { type: 'TEXT', text: 'hi', roomId: 'r1', id: 12 },
+      // Nothing visible: the service would refuse it (an empty bubble).
+      { type: 'TEXT', roomId: 'r1', text: '\u200b\u200d' },
+      { type: 'POSTBACK', roomId: 'r1', text: '\u3164', payload: {} },
+      { type: 'TEXT', roomId: 'r1', text: '😀'.repeat(4097) },
     ];
     for (const c of cases) {
       const e = await rejection(w.sendMessage(c as never));
@@ -624,6 +628,13 @@ describe('sendMessage', () => {
     w.sendMessage({ roomId: 'r1', type: 'POSTBACK', text: 'p', payload: { a: 'x'.repeat(60_000) } }).catch(
       () => undefined,
     );
+    expect(w.core.outbox.size).toBe(1);
+  });
+
+  it('counts a text in characters as the service does: 4,096 emoji fit', async () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    w.sendMessage({ roomId: 'r1', type: 'TEXT', text: '😀'.repeat(4096) }).catch(() => undefined);
     expect(w.core.outbox.size).toBe(1);
   });
 
