@@ -12,8 +12,15 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { Settings } from 'typebox/system';
 import { Value } from 'typebox/value';
 import { validationMap } from './errors.ts';
+
+// TypeBox stops listing errors at 8 by default: a value that fails a union of 8 literals by
+// type and by constant used to name half the allowed values ("must be one of" 4 of the 8
+// positions). 100 names every allowed value and every field of any body we take, and still
+// bounds the work a hostile body can cause.
+Settings.Set({ maxErrors: 100 });
 
 interface Issue {
   instancePath?: string;

@@ -179,4 +179,13 @@ describe('POST /v1/widget/create', () => {
     }
     expect(await snapshot(server)).toEqual(before);
   });
+
+  it('names every allowed position, whatever the wrong value is (a number, a boolean, null, a string)', async () => {
+    const all = 'must be one of bottom-right, bottom-left, top-right, top-left, br, bl, tr, tl';
+    for (const position of [3, true, null, 'middle']) {
+      const res = await create({ bot: {}, widget: { theme: { position } } });
+      expect(res.status).toBe(400);
+      expect(res.body.validationError, JSON.stringify(position)).toEqual({ '/widget/theme/position': all });
+    }
+  });
 });
