@@ -34,6 +34,10 @@ export async function assetRoutes(app: FastifyInstance): Promise<void> {
       // this service's media is what cannot be signed (422).
       if (!URL.canParse(resourceUrl))
         throw validationFailed({ '/resourceUrl': 'must be a valid https address' });
+      // As every other media address the service takes: no user name or password in it (a
+      // signed address would silently drop them).
+      const { username, password } = new URL(resourceUrl);
+      if (username || password) throw validationFailed({ '/resourceUrl': 'must not carry credentials' });
       const key = charla.signer.mediaKeyOf(resourceUrl, charla.ownBaseUrls(request));
       const exists =
         key !== null &&

@@ -154,14 +154,15 @@ export function mediaUrlField(message: unknown, problems: Problems, prefix = '')
 
 /**
  * True for an assets-refresh resourceUrl the service takes: `https://` in any
- * case from its first character, at most 4096 characters, and a valid address.
+ * case from its first character, at most 4096 characters, a valid address,
+ * and no user name or password in it.
  */
 export function isResourceUrl(value: unknown): value is string {
   if (typeof value !== 'string' || !HTTPS_ADDRESS.test(value) || chars(value) > RESOURCE_URL_MAX)
     return false;
   try {
-    new URL(value);
-    return true;
+    const url = new URL(value);
+    return !url.username && !url.password;
   } catch {
     return false;
   }

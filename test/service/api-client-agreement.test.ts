@@ -276,6 +276,8 @@ describe('the client and the service agree on', () => {
       refreshCase('https://cdn.example.com/v1/media/x.png', 'taken'),
       refreshCase('HTTPS://cdn.example.com/x.png', 'taken'),
       refreshCase('https://a', 'taken'),
+      refreshCase('https://user:pass@cdn.example.com/v1/media/x.png', 'refused'),
+      refreshCase('https://user@cdn.example.com/v1/media/x.png', 'refused'),
       refreshCase('https://cdn.example.com/x.png ', 'taken'),
       refreshCase(path + 'x'.repeat(4096 - path.length), 'taken'),
       // 4,096 characters as the service counts them (code points), more UTF-16 units.

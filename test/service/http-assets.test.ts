@@ -73,6 +73,7 @@ describe('POST /v1/external/assets/refresh', () => {
       [{ resourceUrl: ownUrl().replace('https:', 'http:'), ttl: 900 }, '/resourceUrl'],
       [{ resourceUrl: 'ftp://charla.test/v1/media/a', ttl: 900 }, '/resourceUrl'],
       [{ resourceUrl: 'not a url', ttl: 900 }, '/resourceUrl'],
+      [{ resourceUrl: ownUrl().replace('https://', 'https://user:pass@'), ttl: 900 }, '/resourceUrl'],
       [{ ttl: 900 }, '/resourceUrl'],
       [{ resourceUrl: ownUrl(), ttl: 899 }, '/ttl'],
       [{ resourceUrl: ownUrl(), ttl: 3601 }, '/ttl'],
