@@ -12,10 +12,11 @@ import type {
   OutgoingMessage,
   Room,
 } from '../../types/index.ts';
+import type { WritableAtom } from 'nanostores';
 import { ROUTES, routePath } from '../../types/routes.ts';
 import type { WidgetEventMap, WidgetEventName } from '../events/index.ts';
 import { mergeContacts, patchUi, uniqueContacts, type HostStores } from '../stores/index.ts';
-import { attempt, invalidArgument, toCharlaError } from '../transport/errors.ts';
+import { attempt, CharlaError, errorBody, invalidArgument, toCharlaError } from '../transport/errors.ts';
 import {
   requireContact,
   requireContacts,
@@ -46,6 +47,21 @@ type Sendable<T> = T extends { type: 'LOCATION' }
  */
 export type SendableMessage = Sendable<OutgoingMessage>;
 
+/**
+ * A void method's bad argument as the `error` event carries it: the message
+ * names the method first ("setContacts: contacts must be an array of
+ * contacts"), the field stays as it was.
+ */
+function invalidCall(operation: string, error: unknown): CharlaError {
+  const e = toCharlaError(error);
+  if (e.key !== 'VALIDATION_ERROR') return e;
+  const message = `${operation}: ${e.message}`;
+  return new CharlaError(
+    errorBody('VALIDATION_ERROR', { message, validationError: e.body.validationError }),
+    e.httpStatus,
+  );
+}
+
 const EVENT_NAMES: readonly WidgetEventName[] = [
   'open',
   'close',
@@ -55,6 +71,14 @@ const EVENT_NAMES: readonly WidgetEventName[] = [
   'connection',
   'error',
 ];
+
+/** The event name, when on()/off() were given a known one and a function. */
+function requireListener<K extends WidgetEventName>(name: K, handler: unknown): K {
+  if (!EVENT_NAMES.includes(name))
+    throw invalidArgument(`unknown event ${String(name)}; use one of ${EVENT_NAMES.join(', ')}`, 'name');
+  if (typeof handler !== 'function') throw invalidArgument('handler must be a function', 'handler');
+  return name;
+}
 
 export class WidgetInstance {
   /** @internal The core: session, connection, outbox and stores. */
@@ -80,6 +104,20 @@ export class WidgetInstance {
   /** @internal Registers a teardown step run by destroy(). */
   addCleanup(fn: () => void): void {
     this.#cleanups.push(fn);
+  }
+
+  /**
+   * Runs a void method. A host page calling it with a bad argument gets no
+   * exception (it would be uncaught, and the method returns nothing to reject):
+   * nothing changes and the `error` event says why, as for setCurrentRoom's
+   * NOT_A_MEMBER.
+   */
+  #guard(operation: string, run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      this.core.emit('error', { error: invalidCall(operation, error), operation });
+    }
   }
 
   /** Resolves with this instance (the script-tag handle has the same, for code that works with both). */
@@ -118,16 +156,13 @@ export class WidgetInstance {
 
   /** Listens to a widget event (open, close, message, addedToRoom, removedFromRoom, connection, error). */
   on<K extends WidgetEventName>(name: K, handler: (detail: WidgetEventMap[K]) => void): this {
-    if (!EVENT_NAMES.includes(name))
-      throw invalidArgument(`unknown event ${String(name)}; use one of ${EVENT_NAMES.join(', ')}`, 'name');
-    if (typeof handler !== 'function') throw invalidArgument('handler must be a function', 'handler');
-    this.core.events.on(name, handler);
+    this.#guard('on', () => this.core.events.on(requireListener(name, handler), handler));
     return this;
   }
 
   /** Stops listening (same name and handler as on()). */
   off<K extends WidgetEventName>(name: K, handler: (detail: WidgetEventMap[K]) => void): this {
-    this.core.events.off(name, handler);
+    this.#guard('off', () => this.core.events.off(requireListener(name, handler), handler));
     return this;
   }
 
@@ -140,9 +175,11 @@ export class WidgetInstance {
 
   /** Closes the widget; `disable` true also disables the start button (enable() or open() turn it on again). */
   close(disable?: boolean): void {
-    if (disable !== undefined && typeof disable !== 'boolean')
-      throw invalidArgument('disable must be a boolean', 'disable');
-    this.#actions.close(disable ?? false);
+    this.#guard('close', () => {
+      if (disable !== undefined && typeof disable !== 'boolean')
+        throw invalidArgument('disable must be a boolean', 'disable');
+      this.#actions.close(disable ?? false);
+    });
   }
 
   /** Enables the start button. */
@@ -179,7 +216,10 @@ export class WidgetInstance {
    * the `error` event tells why (NOT_A_MEMBER, NOT_FOUND).
    */
   setCurrentRoom(roomId: string): void {
-    const id = requireId(roomId, 'roomId');
+    this.#guard('setCurrentRoom', () => this.#setCurrentRoom(requireId(roomId, 'roomId')));
+  }
+
+  #setCurrentRoom(id: string): void {
     const core = this.core;
     if (id === core.currentSession?.botRoomId || core.stores.w.$rooms.get().some((r) => r.id === id)) {
       this.#roomAsked = id;
@@ -229,19 +269,21 @@ export class WidgetInstance {
 
   /** Replaces the contacts used to start chats. */
   setContacts(contacts: Contact[]): void {
-    this.core.stores.w.$contacts.set(uniqueContacts(requireContacts(contacts)));
+    this.#guard('setContacts', () =>
+      this.core.stores.w.$contacts.set(uniqueContacts(requireContacts(contacts))),
+    );
   }
 
   /** Adds contacts (a contact with a known id replaces the old one). */
   addContacts(contacts: Contact[]): void {
-    const list = requireContacts(contacts);
-    this.core.stores.w.$contacts.set(mergeContacts(this.core.stores.w.$contacts.get(), list));
+    this.#guard('addContacts', () =>
+      this.#mergeInto(this.core.stores.w.$contacts, requireContacts(contacts)),
+    );
   }
 
   /** Adds one contact. */
   addContact(contact: Contact): void {
-    const c = requireContact(contact);
-    this.core.stores.w.$contacts.set(mergeContacts(this.core.stores.w.$contacts.get(), [c]));
+    this.#guard('addContact', () => this.#mergeInto(this.core.stores.w.$contacts, [requireContact(contact)]));
   }
 
   /** Shows a loader on the contact list. */
@@ -256,19 +298,28 @@ export class WidgetInstance {
 
   /** Replaces the contacts that can be added to an existing room. */
   setContactsForRoom(contacts: Contact[]): void {
-    this.core.stores.w.$roomContacts.set(uniqueContacts(requireContacts(contacts)));
+    this.#guard('setContactsForRoom', () =>
+      this.core.stores.w.$roomContacts.set(uniqueContacts(requireContacts(contacts))),
+    );
   }
 
   /** Adds room contacts. */
   addRoomContacts(contacts: Contact[]): void {
-    const list = requireContacts(contacts);
-    this.core.stores.w.$roomContacts.set(mergeContacts(this.core.stores.w.$roomContacts.get(), list));
+    this.#guard('addRoomContacts', () =>
+      this.#mergeInto(this.core.stores.w.$roomContacts, requireContacts(contacts)),
+    );
   }
 
   /** Adds one room contact. */
   addRoomContact(contact: Contact): void {
-    const c = requireContact(contact);
-    this.core.stores.w.$roomContacts.set(mergeContacts(this.core.stores.w.$roomContacts.get(), [c]));
+    this.#guard('addRoomContact', () =>
+      this.#mergeInto(this.core.stores.w.$roomContacts, [requireContact(contact)]),
+    );
+  }
+
+  /** Adds contacts to a contact list (a contact with a known id replaces the old one). */
+  #mergeInto(list: WritableAtom<Contact[]>, contacts: Contact[]): void {
+    list.set(mergeContacts(list.get(), contacts));
   }
 
   /** Shows a loader on the room contact list. */

@@ -14,7 +14,12 @@ import type { SendableMessage, WidgetInstance } from '../../../src/widget/instan
 import { CharlaError } from '../../../src/transport/errors.ts';
 import { MEDIA_URL_MAX } from '../../../types/limits.ts';
 import { HttpsUrl } from '../../../types/schemas/common.ts';
-import { CharlaCloseEvent, CharlaOpenEvent, type CloseDetail } from '../../../src/events/index.ts';
+import {
+  CharlaCloseEvent,
+  CharlaOpenEvent,
+  type CloseDetail,
+  type ErrorDetail,
+} from '../../../src/events/index.ts';
 
 const BASE = 'http://localhost:9';
 const made: WidgetInstance[] = [];
@@ -101,6 +106,13 @@ function widget(fetchFn: typeof fetch, extra: Record<string, unknown> = {}): Wid
 }
 
 const ok = { message: ['done'], status: true, statusMessage: 'success' };
+
+/** The `error` events a widget emits from now on. */
+function heardErrors(w: WidgetInstance): ErrorDetail[] {
+  const heard: ErrorDetail[] = [];
+  w.on('error', (d) => heard.push(d));
+  return heard;
+}
 
 async function rejection(p: Promise<unknown>): Promise<CharlaError> {
   const e = await p.then(
@@ -215,10 +227,71 @@ describe('events', () => {
     expect(facade.filter((x) => x === 'open')).toHaveLength(1);
   });
 
-  it('refuses an unknown event name', () => {
+  it('refuses an unknown event name or a handler that is not a function through the error event, and stays chainable', () => {
     const { fetchFn } = service();
     const w = widget(fetchFn);
-    expect(() => w.on('nope' as 'open', () => {})).toThrow(CharlaError);
+    const errors = heardErrors(w);
+    expect(w.on('nope' as 'open', () => {})).toBe(w);
+    expect((w.on as (n: string) => unknown)('message')).toBe(w);
+    expect(w.off('nope' as 'open', () => {})).toBe(w);
+    expect(errors.map((d) => [d.operation, d.error.key, Object.keys(d.error.body.validationError)])).toEqual([
+      ['on', 'VALIDATION_ERROR', ['name']],
+      ['on', 'VALIDATION_ERROR', ['handler']],
+      ['off', 'VALIDATION_ERROR', ['name']],
+    ]);
+    expect(errors[0]?.error.message).toMatch(/^on: unknown event nope/);
+    expect(errors[1]?.error.message).toBe('on: handler must be a function');
+  });
+});
+
+describe('void methods given a bad argument', () => {
+  it('never throw: they change nothing and the error event names the method and the field', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    w.core.upsertRoom(room('r1'));
+    w.setCurrentRoom('r1');
+    w.setContacts([{ id: 1, names: 'Ana' }]);
+    w.setContactsForRoom([{ id: 'c1' }]);
+    const errors = heardErrors(w);
+    const dom: Event[] = [];
+    document.addEventListener('charla-error', (e) => dom.push(e));
+    const any = w as unknown as Record<string, (...a: unknown[]) => unknown>;
+    const calls: [string, unknown[], string][] = [
+      ['setCurrentRoom', [''], 'roomId'],
+      ['setCurrentRoom', [], 'roomId'],
+      ['setCurrentRoom', [5], 'roomId'],
+      ['close', ['yes'], 'disable'],
+      ['setContacts', ['nope'], 'contacts'],
+      ['setContacts', [undefined], 'contacts'],
+      ['setContacts', [[null]], 'contacts[0]'],
+      ['setContacts', [[{ id: undefined }]], 'contacts[0].id'],
+      ['addContact', [], 'contact'],
+      ['addContact', [null], 'contact'],
+      ['addContacts', [null], 'contacts'],
+      ['setContactsForRoom', ['x'], 'contacts'],
+      ['addRoomContacts', [undefined], 'contacts'],
+      ['addRoomContact', [null], 'contact'],
+    ];
+    for (const [method, args] of calls) expect(() => any[method]?.(...args), method).not.toThrow();
+    expect(errors.map((d) => d.operation)).toEqual(calls.map(([method]) => method));
+    for (const [i, [method, , field]] of calls.entries()) {
+      const e = errors[i]?.error;
+      expect(e).toBeInstanceOf(CharlaError);
+      expect(e?.key).toBe('VALIDATION_ERROR');
+      expect(e?.code).toBe('E0400');
+      expect(e?.message.startsWith(`${method}: ${field} must be`), e?.message).toBe(true);
+      expect(Object.keys(e?.body.validationError ?? {})).toEqual([field]);
+    }
+    // The same errors reach the page as charla-error events.
+    expect(dom).toHaveLength(calls.length);
+    // Nothing changed.
+    expect(w.stores.$currentRoomId.get()).toBe('r1');
+    expect(w.context.stores.$ui.get()).toMatchObject({ open: false, launcherDisabled: false });
+    expect(w.context.stores.$contacts.get()).toEqual([{ id: 1, names: 'Ana' }]);
+    expect(w.context.stores.$roomContacts.get()).toEqual([{ id: 'c1' }]);
+    // And the widget goes on working.
+    w.addContact({ id: 2 });
+    expect(w.context.stores.$contacts.get()).toHaveLength(2);
   });
 });
 
@@ -271,7 +344,6 @@ describe('widgetInstance UI methods', () => {
     expect(w.stores.$open.get()).toBe(true);
     w.close();
     expect(ui()).toMatchObject({ open: false, launcherDisabled: false });
-    expect(() => w.close('yes' as unknown as boolean)).toThrow(CharlaError);
   });
 
   it('hideHomeMenu / showHomeMenu switch views, no change when already there', () => {
@@ -301,8 +373,6 @@ describe('widgetInstance UI methods', () => {
       { id: 3, avatar: 'https://x.test/a.png' },
       { id: 'z', color: '#f00', type: 'agent' },
     ]);
-    expect(() => w.addContact({ names: 'no id' } as never)).toThrow(CharlaError);
-    expect(() => w.setContacts('x' as never)).toThrow(CharlaError);
   });
 
   it('startLoading / stopLoading flag the contact list', () => {
@@ -349,7 +419,6 @@ describe('widgetInstance UI methods', () => {
     w.setCurrentRoom('room-9');
     expect(w.stores.$currentRoomId.get()).toBe('room-9');
     expect(w.context.stores.$ui.get().view).toBe('chat');
-    expect(() => w.setCurrentRoom('')).toThrow(CharlaError);
   });
 
   it('setCurrentRoom leaves a room the service does not confirm alone: same room, an error event', async () => {
