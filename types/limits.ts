@@ -117,8 +117,12 @@ export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 export const HTTPS_ADDRESS_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]://';
 /** Longest assets-refresh resourceUrl, in characters (code points). */
 export const RESOURCE_URL_MAX = 4096;
-/** Widget credentials: an origin pattern (`https://shop.example.com`, `https://*.example.com`, `http://localhost:3000`). */
-export const ORIGIN_PATTERN = '^https?://(\\*\\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?$';
+/**
+ * Widget credentials: an origin pattern (`https://shop.example.com`, `https://*.example.com`,
+ * `http://localhost:3000`, `https://bücher.example`, stored as `https://xn--bcher-kva.example`).
+ * The host's labels, port range and wildcard are checked by types/origins.ts.
+ */
+export const ORIGIN_PATTERN = '^https?://(\\*\\.)?[A-Za-z0-9.\\u0080-\\uFFFF-]+(:[0-9]{1,5})?$';
 /** Longest origin pattern, in characters. */
 export const ORIGIN_MAX = 300;
 /** Most origins in a whiteList or blackList. */

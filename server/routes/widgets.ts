@@ -15,13 +15,8 @@ import {
 } from '../../types/schemas/index.ts';
 import { ROUTES } from '../../types/index.ts';
 import { WIDGET_COLOR_SCHEMES } from '../../types/enums.ts';
-import {
-  DNS_HOST_MAX,
-  DNS_LABEL_PATTERN,
-  HEX_COLOUR_PATTERN,
-  PORT_MAX,
-  PORT_MIN,
-} from '../../types/limits.ts';
+import { HEX_COLOUR_PATTERN } from '../../types/limits.ts';
+import { originHostProblem } from '../../types/origins.ts';
 import type { Charla } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import { requireBasic } from '../http/auth.ts';
@@ -209,24 +204,6 @@ export function isJsonContentType(header: string | undefined): boolean {
   return mime === 'application/json';
 }
 
-const LABEL = new RegExp(DNS_LABEL_PATTERN);
-
-/**
- * What is wrong with an origin pattern the contract's pattern let through
- * (`https://a.com:99999`, `https://..`), or null when a browser can send it.
- */
-function originProblem(pattern: string): string | null {
-  const m = /^https?:\/\/(\*\.)?([^:]+)(?::([0-9]+))?$/.exec(pattern);
-  if (!m) return null; // the schema's own check names it
-  const host = (m[2] ?? '').replace(/\.$/, '');
-  if (host.length > DNS_HOST_MAX || !host.split('.').every((label) => LABEL.test(label)))
-    return 'must name a host: labels of 1 to 63 letters, digits or hyphens (not at either end), separated by dots';
-  const port = m[3];
-  if (port !== undefined && !(Number(port) >= PORT_MIN && Number(port) <= PORT_MAX))
-    return `must have a port from ${PORT_MIN} to ${PORT_MAX}`;
-  return null;
-}
-
 const HEX_COLOUR = new RegExp(HEX_COLOUR_PATTERN);
 
 /**
@@ -283,7 +260,7 @@ export function checkWidgetCreate(data: unknown): Checked {
       if (!Array.isArray(patterns)) continue;
       patterns.forEach((pattern, i) => {
         const at = `/widget/credentials/${list}/${i}`;
-        const problem = typeof pattern === 'string' ? originProblem(pattern) : null;
+        const problem = typeof pattern === 'string' ? originHostProblem(pattern) : null;
         if (problem && !(at in errors)) errors[at] = problem;
       });
     }

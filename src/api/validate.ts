@@ -15,8 +15,6 @@ import {
   CAMPAIGN_LIST_PAGE_MAX,
   CAMPAIGN_RECIPIENTS_MAX,
   CONTACTS_MAX,
-  DNS_HOST_MAX,
-  DNS_LABEL_PATTERN,
   E164_PATTERN,
   HEX_COLOUR_PATTERN,
   HTTPS_ADDRESS_PATTERN,
@@ -31,8 +29,6 @@ import {
   ORIGIN_LIST_MAX,
   ORIGIN_MAX,
   ORIGIN_PATTERN,
-  PORT_MAX,
-  PORT_MIN,
   RESOURCE_URL_MAX,
   ROOM_POST_MESSAGES_MAX,
   SHORT_TEXT_MAX,
@@ -40,6 +36,7 @@ import {
   SIGNED_URL_TTL_MIN,
   UUID_PATTERN,
 } from '../../types/limits.ts';
+import { originHostProblem } from '../../types/origins.ts';
 
 export type Problems = Record<string, string>;
 
@@ -50,7 +47,6 @@ const DATE_OR_DATE_TIME =
 const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ORIGIN = new RegExp(ORIGIN_PATTERN);
-const DNS_LABEL = new RegExp(DNS_LABEL_PATTERN);
 const HEX_COLOUR = new RegExp(HEX_COLOUR_PATTERN);
 const HTTPS_ADDRESS = new RegExp(HTTPS_ADDRESS_PATTERN);
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -398,23 +394,16 @@ export function checkCampaignUpdate(body: unknown): Problems {
 
 /**
  * What is wrong with an origin pattern of a whiteList or blackList, or null
- * when a browser can send it: the contract's shape, then a host of DNS labels
- * (1 to 63 characters, no hyphen at either end, one trailing dot allowed, 253
- * characters at most) and a port from 1 to 65535.
+ * when a browser can send it: the contract's shape, then (as the service,
+ * types/origins.ts) a host of DNS labels (1 to 63 characters, no hyphen at
+ * either end, one trailing dot allowed, 253 characters at most, an
+ * internationalised name counted in its punycode form), a port from 1 to
+ * 65535, and no wildcard over a whole top-level domain.
  */
 export function originProblem(value: unknown): string | null {
   if (typeof value !== 'string' || chars(value) > ORIGIN_MAX || !ORIGIN.test(value))
     return 'must be an origin such as https://shop.example.com or https://*.example.com';
-  const rest = value.slice(value.indexOf('://') + 3).replace(/^\*\./, '');
-  const colon = rest.indexOf(':');
-  const host = (colon < 0 ? rest : rest.slice(0, colon)).replace(/\.$/, '');
-  if (host.length > DNS_HOST_MAX || !host.split('.').every((label) => DNS_LABEL.test(label)))
-    return 'must name a host: labels of 1 to 63 letters, digits or hyphens (not at either end), separated by dots';
-  if (colon >= 0) {
-    const port = Number(rest.slice(colon + 1));
-    if (!(port >= PORT_MIN && port <= PORT_MAX)) return `must have a port from ${PORT_MIN} to ${PORT_MAX}`;
-  }
-  return null;
+  return originHostProblem(value);
 }
 
 /** True for a theme colour the widget paints: #rgb or #rrggbb, or '' for its default (spaces around aside). */

@@ -131,6 +131,9 @@ describe('the client and the service agree on', () => {
       `https://${label(63)}.com`,
       `https://${hostOf(253)}`,
       `https://*.${hostOf(253)}:8080`,
+      'https://bücher.example',
+      'https://*.españa.es',
+      'http://*.localhost:3000',
     ];
     const refused = [
       'https://a.com:0',
@@ -150,6 +153,9 @@ describe('the client and the service agree on', () => {
       `https://${hostOf(254)}`,
       'https://a.com:123456',
       'ftp://a.com',
+      'https://*.com',
+      'https://*.bücher',
+      `https://${'ü'.repeat(60)}.com`,
     ];
     const cases: Case[] = [];
     for (const list of ['whiteList', 'blackList'] as const) {

@@ -100,6 +100,37 @@ describe('POST /v1/widget/create at its edges', () => {
     }
   });
 
+  it('takes internationalised hosts and stores them as browsers send them (punycode)', async () => {
+    const res = await create({
+      bot: {},
+      widget: {
+        credentials: {
+          whiteList: ['https://bücher.example', 'https://*.españa.es', 'http://*.localhost:3000'],
+          blackList: ['https://MÜNCHEN.example:443'],
+        },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.Widget.credentials).toEqual({
+      whiteList: ['https://xn--bcher-kva.example', 'https://*.xn--espaa-rta.es', 'http://*.localhost:3000'],
+      blackList: ['https://xn--mnchen-3ya.example'],
+    });
+    const session = (origin: string) =>
+      fetch(`${server.base}/v1/widget/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ apiKey: res.body.data.ApiKey.key, userId: 'idn-user' }),
+      });
+    for (const origin of [
+      'https://xn--bcher-kva.example',
+      'https://tienda.xn--espaa-rta.es',
+      'http://app.localhost:3000',
+    ])
+      expect((await session(origin)).status, origin).toBe(200);
+    for (const origin of ['https://xn--mnchen-3ya.example', 'https://other.example'])
+      expect((await session(origin)).status, origin).toBe(403);
+  });
+
   it('refuses origins no browser can send: a port past 65535 or 0, an empty or malformed host', async () => {
     const before = await snapshot(server);
     for (const origin of [
@@ -114,6 +145,11 @@ describe('POST /v1/widget/create at its edges', () => {
       `https://${'a'.repeat(64)}.com`,
       'https://*.',
       'https://*..com',
+      // A wildcard over a whole top-level domain would let every site in it.
+      'https://*.com',
+      'https://*.ES:8443',
+      'https://*.bücher',
+      'https://b\u00fc\u0000cher.example',
     ]) {
       for (const list of ['whiteList', 'blackList']) {
         const res = await create({

@@ -1,0 +1,51 @@
+/**
+ * What the contract's origin pattern (ORIGIN_PATTERN) cannot say about a
+ * widget's whiteList / blackList entry, checked the same way by the service
+ * and by the API client: a host of DNS labels, a port in range, and a
+ * wildcard that does not cover a whole top-level domain. Plain code, no
+ * schema library (the API client's bundle must not carry one).
+ */
+import { DNS_HOST_MAX, DNS_LABEL_PATTERN, PORT_MAX, PORT_MIN } from './limits.ts';
+
+const LABEL = new RegExp(DNS_LABEL_PATTERN);
+const SHAPE = /^(https?):\/\/(\*\.)?([^:]+)(?::([0-9]+))?$/;
+
+/** A wildcard's host may be one label only here: `http://*.localhost:3000` for local development. */
+const SINGLE_LABEL_WILDCARD_HOSTS = new Set(['localhost']);
+
+/**
+ * The host as a browser sends it in `Origin`: an internationalised name in
+ * its ASCII (punycode) form, `bücher.example` as `xn--bcher-kva.example`;
+ * null when no browser could send it.
+ */
+function asciiHost(scheme: string, host: string): string | null {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\u0000-\u007f]*$/.test(host)) return host;
+  try {
+    return new URL(`${scheme}://${host}`).hostname;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What is wrong with an origin pattern that has the contract's shape, or null
+ * when a browser can send an origin it matches and it does not let in every
+ * site of a top-level domain (`https://*.com`). Public suffixes of two labels
+ * (`*.co.uk`) are not known here and pass.
+ */
+export function originHostProblem(pattern: string): string | null {
+  const m = SHAPE.exec(pattern);
+  if (!m) return null; // the shape's own check names it
+  const wildcard = m[2] !== undefined;
+  const host = asciiHost(m[1] ?? 'https', m[3] ?? '')?.replace(/\.$/, '');
+  const labels = host?.split('.') ?? [];
+  if (!host || host.length > DNS_HOST_MAX || !labels.every((label) => LABEL.test(label)))
+    return 'must name a host: labels of 1 to 63 letters, digits or hyphens (not at either end), separated by dots';
+  const port = m[4];
+  if (port !== undefined && !(Number(port) >= PORT_MIN && Number(port) <= PORT_MAX))
+    return `must have a port from ${PORT_MIN} to ${PORT_MAX}`;
+  if (wildcard && labels.length < 2 && !SINGLE_LABEL_WILDCARD_HOSTS.has(host.toLowerCase()))
+    return 'must keep a domain after *. (https://*.example.com): a wildcard over a top-level domain lets every site in it';
+  return null;
+}
