@@ -96,10 +96,11 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
 
   app.decorateRequest('liveSession', null);
 
-  // Preflight for every widget route (widget creation excepted).
+  // Preflight for every widget route (widget creation excepted). Widget creation, and an OPTIONS
+  // that is no preflight (no Origin), get what any other path answers: 405 with Allow, or 404.
   app.options('/v1/widget/*', async (request, reply) => {
     const origin = originOf(request);
-    if (request.url.startsWith(ROUTES.createWidget) || !origin) return reply.code(404).send();
+    if (request.url.startsWith(ROUTES.createWidget) || !origin) return reply.callNotFound();
     return reply
       .code(204)
       .header('Access-Control-Allow-Origin', origin)

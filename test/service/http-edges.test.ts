@@ -277,6 +277,19 @@ describe('requests the HTTP layer refuses', () => {
     expect(put.headers.get('allow')).toBe('DELETE, PUT');
     const get = await call(server, 'GET', '/v1/widget/create');
     expect(get.headers.get('allow')).toBe('POST');
+    // OPTIONS on widget creation (server to server, no CORS), with or without a preflight's
+    // Origin, and on a widget path without one: 405 and Allow like any other path; an unknown
+    // widget path without Origin: the JSON 404.
+    for (const headers of [{}, { origin: 'https://evil.example', 'access-control-request-method': 'POST' }]) {
+      const options = await call(server, 'OPTIONS', '/v1/widget/create', { headers });
+      expectErrorBody(options, 405, 'METHOD_NOT_ALLOWED');
+      expect(options.headers.get('allow')).toBe('POST');
+      expect(options.headers.get('access-control-allow-origin')).toBeNull();
+    }
+    const noPreflight = await call(server, 'OPTIONS', ROUTES.widgetSession);
+    expectErrorBody(noPreflight, 405, 'METHOD_NOT_ALLOWED');
+    expect(noPreflight.headers.get('allow')).toBe('POST');
+    expectErrorBody(await call(server, 'OPTIONS', '/v1/widget/nothing-here'), 404, 'NOT_FOUND');
     expectErrorBody(await call(server, 'PATCH', '/v1/nothing-here'), 404, 'NOT_FOUND');
     expect(await snapshot(server)).toEqual(before);
   });
