@@ -36,6 +36,8 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
     // of the limit here; its headers limit (60 s) may not exceed the whole request's.
     requestTimeout: config.requestTimeoutMs,
     http: {
+      // A request without Host gets the interface's error body (server/http/errors.ts), not Node's bare 400.
+      requireHostHeader: false,
       headersTimeout: Math.min(60_000, config.requestTimeoutMs),
       connectionsCheckingInterval: Math.min(30_000, Math.max(10, Math.floor(config.requestTimeoutMs / 10))),
     },

@@ -142,6 +142,20 @@ function challenge(request: FastifyRequest, reply: FastifyReply): void {
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
+  // RFC 9112 §3.2: an HTTP/1.1 request without Host, or any request with more than one, is a
+  // 400. Node's own answer to a missing Host is a bare 400 without a body (requireHostHeader is
+  // off in app.ts so that the request reaches here), and it takes a second Host silently.
+  app.addHook('onRequest', async (request) => {
+    const raw = request.raw;
+    let hosts = 0;
+    for (let i = 0; i < raw.rawHeaders.length; i += 2)
+      if (raw.rawHeaders[i]?.toLowerCase() === 'host') hosts++;
+    const http10 = raw.httpVersionMajor === 1 && raw.httpVersionMinor === 0;
+    if (hosts > 1 || (hosts === 0 && !http10)) {
+      const problem = hosts > 1 ? 'must be given once' : 'is required';
+      throw validationFailed({ 'headers:/host': problem }, `The Host header ${problem}.`);
+    }
+  });
   // Every route's path as a pattern with its methods, to tell a wrong method (405) from a path
   // nothing answers (404). The static files' catch-all (`/*`) would take any path: left out.
   const routes: { pattern: RegExp; methods: string[] }[] = [];

@@ -348,6 +348,16 @@ describe('requests the HTTP layer refuses', () => {
       'POST /v1/campaigns HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}',
     );
     expectErrorBody(twoLengths, 400, 'VALIDATION_ERROR');
+    // HTTP/1.1 without Host, or with two: a 400 naming the header (RFC 9112 §3.2). HTTP/1.0 may
+    // leave Host out.
+    const path = `/v1/campaigns?botId=x&startAt=2025-01-01&endAt=2025-01-02`;
+    const auth = `Authorization: ${BASIC}\r\nConnection: close\r\n`;
+    for (const headers of ['', 'Host: a\r\nHost: b\r\n']) {
+      const res = await raw(`GET ${path} HTTP/1.1\r\n${headers}${auth}\r\n`);
+      expectErrorBody(res, 400, 'VALIDATION_ERROR');
+      expect(Object.keys(res.body.validationError)).toEqual(['headers:/host']);
+    }
+    expect((await raw(`GET ${path} HTTP/1.0\r\n${auth}\r\n`)).status).toBe(200);
   });
 
   it('answers a body that stops arriving with 408 REQUEST_TIMEOUT once the request timeout is over; a slow answer is not a late request', async () => {
