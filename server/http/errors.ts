@@ -156,6 +156,32 @@ export function installErrorHandling(app: FastifyInstance): void {
       throw validationFailed({ 'headers:/host': problem }, `The Host header ${problem}.`);
     }
   });
+  // A query string of the interface's operations is percent-encoded UTF-8, as the path is (the
+  // router refuses a malformed path): `botId=%FF` or a lone `%` was read as literal text and
+  // matched nothing (200, empty) instead of saying the input is not UTF-8.
+  app.addHook('onRequest', async (request) => {
+    const url = request.url;
+    const q = url.indexOf('?');
+    if (q < 0 || !url.startsWith('/v1/')) return;
+    for (const part of url.slice(q + 1).split('&')) {
+      try {
+        decodeURIComponent(part.replace(/\+/g, ' '));
+      } catch {
+        const eq = part.indexOf('=');
+        const name = eq < 0 ? part : part.slice(0, eq);
+        let field = '';
+        try {
+          field = decodeURIComponent(name.replace(/\+/g, ' '));
+        } catch {
+          // the name itself is malformed: the query as a whole is named
+        }
+        throw validationFailed(
+          { [`querystring:/${field}`]: 'must be percent-encoded UTF-8' },
+          'The query string is not valid percent-encoded UTF-8.',
+        );
+      }
+    }
+  });
   // Every route's path as a pattern with its methods, to tell a wrong method (405) from a path
   // nothing answers (404). The static files' catch-all (`/*`) would take any path: left out.
   const routes: { pattern: RegExp; methods: string[] }[] = [];

@@ -294,6 +294,24 @@ describe('requests the HTTP layer refuses', () => {
     expect(await snapshot(server)).toEqual(before);
   });
 
+  it('refuses a query string that is not percent-encoded UTF-8, naming the parameter', async () => {
+    const base = 'startAt=2025-01-01&endAt=2025-01-02';
+    for (const [query, field] of [
+      [`botId=%FF&${base}`, 'querystring:/botId'],
+      [`botId=x&${base}&elementName=%E0%A4%A`, 'querystring:/elementName'],
+      [`botId=%ED%A0%80&${base}`, 'querystring:/botId'],
+      [`botId=x&${base}&elementName=100%`, 'querystring:/elementName'],
+      [`%FF=1&botId=x&${base}`, 'querystring:/'],
+    ] as const) {
+      const res = await call(server, 'GET', `/v1/campaigns?${query}`);
+      expectErrorBody(res, 400, 'VALIDATION_ERROR');
+      expect(Object.keys(res.body.validationError), query).toEqual([field]);
+    }
+    // Well-formed escapes, '+' for a space and U+FFFD itself stay what they say.
+    const fine = await call(server, 'GET', `/v1/campaigns?botId=x&${base}&elementName=caf%C3%A9+%EF%BF%BD`);
+    expect(fine.status).toBe(200);
+  });
+
   it('refuses Basic credentials that are not well-formed base64', async () => {
     const good = Buffer.from('demo-client:demo-secret').toString('base64');
     expect(
