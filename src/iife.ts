@@ -7,12 +7,10 @@
 // First: a page's enumerable Object.prototype properties must not reach the bundle's evaluation.
 import { restorePrototype } from './prototype-guard.ts';
 import './define.ts';
-import { createWidget, widgets } from './widget/create-widget.ts';
-import { bootFull, ownScript, type FullApi } from './widget/boot.ts';
-import { CharlaError } from './transport/errors.ts';
+import { bootFull, ownScript } from './widget/boot.ts';
+import { scriptTagApi as full } from './widget/handle.ts';
 import { version } from './version.ts';
 
-const full = { createWidget, widgets, version, CharlaError } as unknown as FullApi;
 window.__charlaFull = full;
 
 const script = ownScript('charla.iife.js');

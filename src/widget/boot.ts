@@ -7,13 +7,15 @@
  * - `createWidget(options)` returns a handle at once. Until the full bundle
  *   has loaded, the handle shows a small launcher and queues every method
  *   call (each returns a promise of the real method's result); afterwards it
- *   forwards to the real WidgetInstance. `await handle.ready` gives the
+ *   forwards to the full bundle's handle of the instance
+ *   (src/widget/handle.ts), whose methods return promises too, so a page's
+ *   code gets one contract whenever it runs. `await handle.ready` gives the
  *   WidgetInstance itself. `on`/`off` return the handle (chainable); the
  *   listeners go to the instance once it is there, and 'error' listeners hear
  *   a failed load too (`operation: 'load'`; `ready` rejects with the same
  *   CharlaError, LOAD_FAILED). `stores` exist once the bundle has loaded.
  *   Once the full bundle is on the page (always, in charla.iife.js:
- *   bootFull), it returns the real WidgetInstance.
+ *   bootFull), it returns the full bundle's handle at once.
  * - Functions queued before the script arrived
  *   (`window.Charla = window.Charla || []; Charla.push(fn)`) are called with
  *   the Charla object once it is set up; `Charla.push(fn)` later calls fn at once.
@@ -278,7 +280,7 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
   const calls: [string, unknown[], (v: unknown) => void, (e: unknown) => void][] = [];
   /** on() before the bundle is here: [name, handler], handed to the instance when it is. */
   let listeners: [string, Listener][] = [];
-  let settle!: { resolve: (w: WidgetLike) => void; reject: (e: unknown) => void };
+  let settle!: { resolve: (w: WidgetLike | PromiseLike<WidgetLike>) => void; reject: (e: unknown) => void };
   let ready!: Promise<WidgetLike>;
   const newReady = (): void => {
     ready = new Promise<WidgetLike>((resolve, reject) => (settle = { resolve, reject }));
@@ -321,7 +323,8 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
           }
         }
         if (opened) (w['open'] as () => void)();
-        settle.resolve(w);
+        // The handle the full bundle made (src/widget/handle.ts) keeps this handle's promises; ready is the instance.
+        settle.resolve(w['ready'] as Promise<WidgetLike>);
       },
       (e: unknown) => {
         starting = false;

@@ -14,8 +14,8 @@ import {
   type CharlaLoadDetail,
   type FullApi,
 } from '../../../src/widget/boot.ts';
-import { createWidget } from '../../../src/widget/create-widget.ts';
-import type { WidgetInstance } from '../../../src/widget/instance.ts';
+import { scriptTagApi } from '../../../src/widget/handle.ts';
+import { WidgetInstance } from '../../../src/widget/instance.ts';
 import type { CharlaError } from '../../../src/transport/errors.ts';
 
 /**
@@ -35,7 +35,7 @@ function expectCharlaError(e: unknown, key: string, code: string): asserts e is 
 }
 
 /** The real full API, as src/iife.ts hands it over. */
-const full = { createWidget, version: '0.1.0' } as unknown as FullApi;
+const full: FullApi = scriptTagApi;
 /** The network stand-in: every call is refused (the widget stays offline). */
 const offline = (async () => Response.json(errorBody('UNAUTHORIZED'), { status: 401 })) as typeof fetch;
 
@@ -51,6 +51,56 @@ function hover(handle: Record<string, unknown>): Promise<unknown> {
   const button = document.body.querySelector('charla-loader')?.shadowRoot?.querySelector('button');
   button?.dispatchEvent(new Event('pointerenter'));
   return handle['ready'] as Promise<unknown>;
+}
+
+/** What a handle answers a name that is not a widget method with, before and after the bundle loaded. */
+function expectNotAMethod(e: unknown, name: string): void {
+  expect(e).toBeInstanceOf(Error);
+  expect(e).toMatchObject({
+    name: 'CharlaError',
+    key: 'VALIDATION_ERROR',
+    code: 'E0400',
+    httpStatus: 400,
+    message: `Charla: ${name} is not a widget method`,
+  });
+  expect((e as CharlaError).body.validationError).toHaveProperty(name);
+}
+
+/** How a handle's method call settled: ['resolved', value] or ['rejected', error]; a synchronous throw fails the test. */
+async function settled(call: () => unknown): Promise<[string, unknown]> {
+  const result = call();
+  expect(result).toBeInstanceOf(Promise);
+  return (result as Promise<unknown>).then(
+    (v) => ['resolved', v],
+    (e: unknown) => ['rejected', e],
+  );
+}
+
+/**
+ * The handle's contract, the same before and after the bundle has loaded: every
+ * method returns a promise (void ones resolve undefined), a bad argument never
+ * throws, and a name that is not a widget method rejects naming it.
+ */
+async function expectPromiseContract(handle: Record<string, unknown>): Promise<void> {
+  const call = (name: string, ...args: unknown[]) =>
+    settled(() => (handle[name] as (...a: unknown[]) => unknown)(...args));
+  expect(await call('open')).toEqual(['resolved', undefined]);
+  expect(await call('setContacts', [{ id: 1 }])).toEqual(['resolved', undefined]);
+  // A void method's bad argument: the error event says it (src/widget/instance.ts), the promise resolves.
+  expect(await call('close', 'yes')).toEqual(['resolved', undefined]);
+  expect(await call('setCurrentRoom', '')).toEqual(['resolved', undefined]);
+  const [how, error] = await call('getRoom', '');
+  expect(how).toBe('rejected');
+  expect((error as CharlaError).key).toBe('VALIDATION_ERROR');
+  const [typo, notAMethod] = await call('fooBar', 1);
+  expect(typo).toBe('rejected');
+  expectNotAMethod(notAMethod, 'fooBar');
+  // The instance itself keeps its plain return values.
+  const real = (await handle['ready']) as WidgetInstance;
+  expect(real).toBeInstanceOf(WidgetInstance);
+  expect(real).not.toBe(handle);
+  expect(real.open()).toBeUndefined();
+  expect(real.context.stores.$contacts.get()).toEqual([{ id: 1 }]);
 }
 
 let loads = 0;
@@ -373,9 +423,7 @@ describe('script-tag boot', () => {
         () => null,
         (e: unknown) => e,
       );
-      expectCharlaError(error, 'VALIDATION_ERROR', 'E0400');
-      expect(error.message).toMatch(/sendMesage is not a widget method/);
-      expect(error.body.validationError).toHaveProperty('sendMesage');
+      expectNotAMethod(error, 'sendMesage');
       expect(handle['userId']).toBe(real.userId);
       expect(typeof handle['userId']).toBe('string');
     } finally {
@@ -531,5 +579,49 @@ describe('script-tag boot', () => {
     const real = (await hover(handle)) as WidgetInstance;
     expect(loads).toBe(1);
     expect(real.context.stores.$ui.get().open).toBe(false);
+  });
+  it('after the bundle has loaded, a handle keeps the promise contract it had before (one contract whenever page code runs)', async () => {
+    const charla = boot(script({}), loadFull, '0.1.0');
+    const handle = charla.createWidget({
+      apiKey: 'KEY-contract-00000',
+      baseUrl: 'http://localhost:9',
+      fetch: offline,
+    });
+    const queued = settled(() => (handle['fooBar'] as () => unknown)());
+    const heard: string[] = [];
+    (handle['on'] as (n: string, f: (d: { operation: string }) => void) => unknown)('error', (d) =>
+      heard.push(d.operation),
+    );
+    await hover(handle);
+    const [how, error] = await queued;
+    expect(how).toBe('rejected');
+    expectNotAMethod(error, 'fooBar');
+    await expectPromiseContract(handle);
+    expect(heard).toEqual(['close', 'setCurrentRoom']);
+    // Promise or not, the call itself takes effect at once.
+    void (handle['close'] as (d: boolean) => unknown)(true);
+    expect(((await handle['ready']) as WidgetInstance).context.stores.$ui.get().launcherDisabled).toBe(true);
+  });
+
+  it('the same contract when the bundle was already on the page, and in the self-contained bundle', async () => {
+    window.__charlaFull = full;
+    const charla = boot(script({}), loadFull, '0.1.0');
+    const direct = charla.createWidget({
+      apiKey: 'KEY-direct-contract',
+      baseUrl: 'http://localhost:9',
+      fetch: offline,
+    });
+    await expectPromiseContract(direct);
+    direct.destroy();
+    expect(charla.widgets).toEqual([]);
+    delete window.Charla;
+    let loaded: CharlaLoadDetail | undefined;
+    document.addEventListener('charla:load', (e) => (loaded = e.detail), { once: true });
+    bootFull(
+      script({ apiKey: 'KEY-iife-contract0', init: 'true', baseUrl: 'http://localhost:9' }),
+      full,
+      '0.1.0',
+    );
+    await expectPromiseContract(loaded?.widgetInstance as Record<string, unknown>);
   });
 });

@@ -1,0 +1,59 @@
+/**
+ * The script tag's handle once the full bundle is on the page
+ * (`Charla.createWidget`, `Charla.widgets[n]`, `charla:load`'s
+ * `detail.widgetInstance`). Before the bundle arrives the loader's handle
+ * queues every call and returns a promise (src/widget/boot.ts); this keeps
+ * that contract afterwards, so the same page code works whichever came
+ * first: every method returns a promise of the instance method's result
+ * (undefined for the void ones) or of its error, and a name that is not a
+ * widget method rejects with the same VALIDATION_ERROR as before the load.
+ * `ready` gives the WidgetInstance itself, whose methods return plainly.
+ */
+import { CharlaError, invalidArgument } from '../transport/errors.ts';
+import { version } from '../version.ts';
+import type { FullApi } from './boot.ts';
+import { createWidget, widgets } from './create-widget.ts';
+import type { WidgetOptions } from './core.ts';
+import type { WidgetInstance } from './instance.ts';
+
+/**
+ * Called as they are, as on the loader's handle: `on`/`off` chain (they
+ * return the handle), `destroy` returns nothing, `addCleanup` is the loader's hook.
+ */
+const PLAIN = new Set<PropertyKey>(['on', 'off', 'destroy', 'addCleanup']);
+
+/** The promise of what `fn` returns (or throws): a void method's undefined, a promise method's own answer. */
+function promised(
+  fn: (...args: unknown[]) => unknown,
+  self: object,
+): (...args: unknown[]) => Promise<unknown> {
+  return (...args) => new Promise((resolve) => resolve(fn.apply(self, args)));
+}
+
+/** The handle of `instance`: the promise contract of the loader's handle, on the real instance. */
+export function scriptHandle(instance: WidgetInstance): WidgetInstance {
+  const handle: WidgetInstance = new Proxy(instance, {
+    get(target, prop) {
+      // Not thenable: `await handle` and a promise resolved with it must not call into the widget.
+      if (prop === 'then') return undefined;
+      const value: unknown = Reflect.get(target, prop);
+      // Symbols, Object.prototype's own (toString, valueOf) and values (stores, userId, ready) as they are.
+      if (typeof prop === 'symbol' || prop in Object.prototype) return value;
+      if (prop === 'on' || prop === 'off')
+        return (...args: unknown[]) => ((value as (...a: unknown[]) => unknown).apply(target, args), handle);
+      if (PLAIN.has(prop)) return typeof value === 'function' ? value.bind(target) : value;
+      if (typeof value === 'function') return promised(value as (...a: unknown[]) => unknown, target);
+      if (prop in target) return value;
+      return () => Promise.reject(invalidArgument(`Charla: ${prop} is not a widget method`, prop));
+    },
+  });
+  return handle;
+}
+
+/** What charla.iife.js hands the loader (`window.__charlaFull`): widgets made as handles. */
+export const scriptTagApi = {
+  createWidget: (options: WidgetOptions) => scriptHandle(createWidget(options)),
+  widgets,
+  version,
+  CharlaError,
+} as unknown as FullApi;
