@@ -100,6 +100,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     true,
   );
   const loopbackMedia = env['CHARLA_ALLOW_LOOPBACK_MEDIA'];
+  const publicBaseUrl = env['CHARLA_PUBLIC_URL'] || undefined;
+  // Signed media addresses are built on it: a value without its scheme would make broken links.
+  if (publicBaseUrl !== undefined && !(/^https?:\/\//i.test(publicBaseUrl) && URL.canParse(publicBaseUrl)))
+    throw new Error(
+      `CHARLA_PUBLIC_URL must be an http(s) address such as https://chat.example.com (it is "${publicBaseUrl}").`,
+    );
   const port = Number(env['PORT'] ?? 8080);
   const host = env['HOST'] ?? '127.0.0.1';
   return {
@@ -115,7 +121,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     companyId: env['CHARLA_COMPANY_ID'] ?? 'company-1',
     companyName: env['CHARLA_COMPANY_NAME'] ?? 'Charla Demo',
     signingKeys: parseSigningKeys(signingSecret, signingList),
-    publicBaseUrl: env['CHARLA_PUBLIC_URL'] || undefined,
+    publicBaseUrl,
     trustProxy: parseTrustProxy(env['CHARLA_TRUST_PROXY']),
     allowLoopbackMedia: loopbackMedia === '1' ? true : loopbackMedia === '0' ? false : !production,
     scheduler: env['CHARLA_SCHEDULER'] !== '0',
@@ -129,6 +135,21 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     instanceId: env['CHARLA_INSTANCE_ID'] ?? `${host}:${port}:${process.pid}`,
     usingDemoCredentials: !production && missing,
   };
+}
+
+/**
+ * What a process with this configuration should warn about when it starts (beside the demo
+ * credentials). In production without CHARLA_PUBLIC_URL, the service's own address is each
+ * request's Host (or a trusted proxy's X-Forwarded-Host): a proxy that passes the client's Host
+ * through lets a caller choose the host of the signed media addresses it is given.
+ */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (config.production && !config.publicBaseUrl)
+    warnings.push(
+      "CHARLA_PUBLIC_URL is not set: signed media addresses name each request's own Host. Set it to the public address (https://chat.example.com) when the service runs behind a proxy.",
+    );
+  return warnings;
 }
 
 /** Defaults for tests: in-memory storage, demo credentials, no logger, no static files. */

@@ -1,6 +1,6 @@
 /** Reads the environment, builds the service and listens. */
 import { buildApp } from './app.ts';
-import { configFromEnv } from './config.ts';
+import { configFromEnv, configWarnings } from './config.ts';
 
 const config = configFromEnv();
 const app = await buildApp(config);
@@ -10,6 +10,7 @@ if (config.usingDemoCredentials) {
       '  Set CHARLA_CLIENT_ID, CHARLA_CLIENT_SECRET, CHARLA_COMPANY_TOKEN and CHARLA_SIGNING_SECRET for real use.',
   );
 }
+for (const warning of configWarnings(config)) app.log.warn(warning);
 await app.listen({ port: config.port, host: config.host });
 // The address the service signs its own media for (CHARLA_PUBLIC_URL, else the host and port it
 // listens on): opened under another name (localhost for 127.0.0.1), the demo bot's pictures and

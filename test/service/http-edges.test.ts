@@ -10,7 +10,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../types/index.ts';
-import { configFromEnv, parseTrustProxy } from '../../server/config.ts';
+import { configFromEnv, configWarnings, parseTrustProxy } from '../../server/config.ts';
 import {
   BASIC,
   call,
@@ -467,6 +467,29 @@ describe('configuration from the environment', () => {
     expect(() => configFromEnv({ NODE_ENV: 'production', ...creds, CHARLA_SIGNING_KEYS: 'k2:' })).toThrow(
       /CHARLA_SIGNING_KEYS/,
     );
+  });
+
+  it('CHARLA_PUBLIC_URL: an http(s) address or the start stops; production without it is warned about', () => {
+    expect(configFromEnv({ CHARLA_PUBLIC_URL: 'https://chat.example.com' }).publicBaseUrl).toBe(
+      'https://chat.example.com',
+    );
+    for (const bad of ['chat.example.com', 'ftp://chat.example.com', 'https://'])
+      expect(() => configFromEnv({ CHARLA_PUBLIC_URL: bad }), bad).toThrow(/CHARLA_PUBLIC_URL must be/);
+    const creds = {
+      CHARLA_CLIENT_ID: 'id',
+      CHARLA_CLIENT_SECRET: 'secret',
+      CHARLA_COMPANY_TOKEN: 'token',
+      CHARLA_SIGNING_SECRET: 'signing',
+    };
+    const unset = configWarnings(configFromEnv({ NODE_ENV: 'production', ...creds }));
+    expect(unset).toHaveLength(1);
+    expect(unset[0]).toMatch(/CHARLA_PUBLIC_URL is not set/);
+    expect(
+      configWarnings(
+        configFromEnv({ NODE_ENV: 'production', ...creds, CHARLA_PUBLIC_URL: 'https://chat.example.com' }),
+      ),
+    ).toEqual([]);
+    expect(configWarnings(configFromEnv({}))).toEqual([]);
   });
 
   it('says which LOG_LEVEL values there are instead of failing inside the logger', () => {
