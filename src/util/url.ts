@@ -3,6 +3,7 @@
  * it becomes a `src`, an `href` or a request target: https anywhere, http only
  * on the local machine (development and tests).
  */
+import { ROUTES } from '../../types/routes.ts';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -40,6 +41,19 @@ export function normalizeBaseUrl(value: unknown): string | null {
   const url = parseSafeUrl(value);
   if (!url) return null;
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** Where the service serves its signed media, under its base address: `/v1/media/`. */
+const MEDIA_PATH = ROUTES.media.replace('*', '');
+
+/**
+ * True when `value` is one of the service's own media addresses (its base
+ * address, under its media path): the only addresses it can sign again, so
+ * the only ones worth asking it to (anything else is a 422 and a console error).
+ */
+export function isServiceMedia(value: unknown, baseUrl: string): boolean {
+  const url = parseSafeUrl(value);
+  return !!url && `${url.origin}${url.pathname}`.startsWith(`${baseUrl}${MEDIA_PATH}`);
 }
 
 /**

@@ -43,7 +43,7 @@ import { Outbox, type OutboxEntry, type OutboxStorage, type OutboxStorageKind } 
 import { RestClient } from '../transport/rest.ts';
 import { ACK_TIMEOUT_MS, createSocket, request, retryAfterMs, type LiveSocket } from '../transport/socket.ts';
 import { Emitter } from '../util/emitter.ts';
-import { isExpiredSignedUrl, isSafeUrl, normalizeBaseUrl } from '../util/url.ts';
+import { isExpiredSignedUrl, isSafeUrl, isServiceMedia, normalizeBaseUrl } from '../util/url.ts';
 import { storedUserId } from '../util/user-id.ts';
 import { uuid } from '../util/uuid.ts';
 import { requireGetMessages, requireId, requireSendable, toOutgoingMessage } from '../util/validate.ts';
@@ -1149,7 +1149,8 @@ export class WidgetCore {
 
   /** A fresh signed address for an expired one of the service's; the same address when none can be had. */
   refreshMediaUrl(url: string): Promise<string> {
-    if (!isSafeUrl(url)) return Promise.resolve(url);
+    // Another site's address (a visitor's own IMAGE may name any): the service cannot sign it, so it is not asked.
+    if (!isServiceMedia(url, this.baseUrl)) return Promise.resolve(url);
     let pending = this.#refreshes.get(url);
     if (!pending) {
       pending = this.#call(() =>

@@ -13,6 +13,8 @@ import { createWidget, widgets } from '../../../src/widget/create-widget.ts';
 import type { SendableMessage, WidgetInstance } from '../../../src/widget/instance.ts';
 import { CharlaError } from '../../../src/transport/errors.ts';
 import { MEDIA_URL_MAX } from '../../../types/limits.ts';
+import type { CharlaMessage } from '../../../src/components/message/message.ts';
+import { msg, settle } from '../components/fixture.ts';
 import { HttpsUrl } from '../../../types/schemas/common.ts';
 import {
   CharlaCloseEvent,
@@ -599,6 +601,50 @@ describe('widgetInstance service methods', () => {
     expect(e.key).toBe('UNAUTHORIZED');
     expect(errors).toEqual(['connect:UNAUTHORIZED']);
     expect(w.stores.$connection.get()).toBe('error');
+  });
+});
+
+describe('media refresh', () => {
+  /** A <charla-message> of the visitor's own IMAGE, wired to the widget's real actions. */
+  async function ownImage(w: WidgetInstance, mediaUrl: string): Promise<CharlaMessage> {
+    const el = document.createElement('charla-message') as CharlaMessage;
+    el.message = msg({ type: 'IMAGE', mediaUrl, senderId: 'u1' });
+    el.own = true;
+    el.actions = w.context.actions;
+    document.body.append(el);
+    await settle(el);
+    return el;
+  }
+  const refreshes = (calls: Call[]) => calls.filter((c) => c.path === '/v1/widget/assets/refresh');
+
+  it("asks the service to sign again only its own media; another site's image that fails shows unavailable, with no request", async () => {
+    const fresh = `${BASE}/v1/media/u/a.png?kid=k1&exp=9999999999&sig=new`;
+    const { fetchFn, calls } = service({
+      'POST /v1/widget/assets/refresh': () => [200, { signedUrl: fresh }],
+    });
+    const w = widget(fetchFn);
+    const foreign = await ownImage(w, 'https://evil.example/a.png');
+    foreign.querySelector('img')?.dispatchEvent(new Event('error'));
+    await settle(foreign);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(refreshes(calls)).toEqual([]);
+    expect(foreign.querySelector('img')).toBeNull();
+    expect(foreign.textContent).toContain('Archivo no disponible');
+    // An expired-looking signed address of another site is not sent either.
+    w.core.stores.w.$messagesByRoom.set({
+      'bot-room': [
+        msg({ type: 'IMAGE', mediaUrl: 'https://evil.example/v1/media/a.png?kid=k1&exp=1&sig=x' }),
+      ],
+    });
+    w.core.refreshExpiredMedia('bot-room');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(refreshes(calls)).toEqual([]);
+    // The service's own media is signed again and swapped in.
+    const expired = `${BASE}/v1/media/u/a.png?kid=k1&exp=1&sig=old`;
+    const own = await ownImage(w, expired);
+    own.querySelector('img')?.dispatchEvent(new Event('error'));
+    await vi.waitFor(() => expect(own.querySelector('img')?.getAttribute('src')).toBe(fresh));
+    expect(refreshes(calls).map((c) => c.body)).toEqual([{ resourceUrl: expired }]);
   });
 });
 
