@@ -1,0 +1,49 @@
+/** Avatars: a picture that fails to load shows initials, as an unsafe address does, and is not asked for again. */
+import { afterEach, describe, expect, it } from 'vitest';
+import '../../../src/define.ts';
+import type { WidgetContext } from '../../../src/widget/context.ts';
+import { makeContext, settle } from './fixture.ts';
+
+afterEach(() => document.body.replaceChildren());
+
+async function mount(tag: string, f: ReturnType<typeof makeContext>) {
+  const el = document.createElement(tag) as HTMLElement & { context?: WidgetContext };
+  el.context = f.context;
+  document.body.append(el);
+  await settle(el);
+  return el;
+}
+
+const avatarOf = (root: ShadowRoot, name: string) =>
+  [...root.querySelectorAll('button')].find((b) => b.textContent?.includes(name))?.querySelector('.avatar');
+
+describe('avatar', () => {
+  it('an https picture that fails to load shows the initials, and no <img> asks for it again', async () => {
+    const f = makeContext({ ui: { view: 'home' }, config: { properties: { type: 'group' } } });
+    const broken = 'https://evil.example/av.png';
+    f.stores.$contacts.set([
+      { id: 'd', names: 'Dani Ruiz', avatar: broken },
+      { id: 'e', names: 'Eva', avatar: 'https://cdn.example/eva.png' },
+    ]);
+    const home = await mount('charla-home-menu', f);
+    const root = home.shadowRoot as ShadowRoot;
+    const img = avatarOf(root, 'Dani')?.querySelector('img');
+    expect(img?.getAttribute('src')).toBe(broken);
+    img?.dispatchEvent(new Event('error'));
+    await settle(home);
+    expect(avatarOf(root, 'Dani')?.querySelector('img')).toBeNull();
+    expect(avatarOf(root, 'Dani')?.textContent?.trim()).toBe('DR');
+    // Another contact's picture is not affected.
+    expect(avatarOf(root, 'Eva')?.querySelector('img')?.getAttribute('src')).toBe(
+      'https://cdn.example/eva.png',
+    );
+    // Rendered again (new contacts, another list): still initials, no request for the broken address.
+    f.stores.$contacts.set([...f.stores.$contacts.get(), { id: 'f', names: 'Flor' }]);
+    f.stores.$roomContacts.set([{ id: 'd', names: 'Dani Ruiz', avatar: broken }]);
+    await settle(home);
+    const roomContacts = await mount('charla-room-contacts', f);
+    for (const root of [home.shadowRoot, roomContacts.shadowRoot])
+      expect(root?.querySelector(`img[src="${broken}"]`)).toBeNull();
+    expect(avatarOf(roomContacts.shadowRoot as ShadowRoot, 'Dani')?.textContent?.trim()).toBe('DR');
+  });
+});
