@@ -418,7 +418,9 @@ export async function prepareBotMessage(
     await checkVideo(content.mediaUrl, charla.config.allowLoopbackMedia, MEDIA_CHECK_TIMEOUT_MS, {
       field: `${at}/mediaUrl`,
     });
-  return toWidgetMessage(content);
+  // Signed with the bot's name, as the bot's flow messages are: the widget says who wrote it
+  // ("Vídeo de Ventas: clip.mp4") and hosts' message events carry it.
+  return { ...toWidgetMessage(content), senderNames: bot.name };
 }
 
 /**

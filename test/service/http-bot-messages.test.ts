@@ -87,7 +87,19 @@ describe('POST /v1/bots/{botId}/messages', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, messageId: expect.any(String) });
     const m = await stored(res.body.messageId);
-    expect(m).toMatchObject({ type: 'TEXT', text: 'Hola', by: 'bot', senderId: botId });
+    // Signed with the bot's name, as its flow messages are (the widget says who wrote it).
+    const { rows } = await server.app.charla.db.query<{ name: string }>(
+      'SELECT name FROM bots WHERE id = $1',
+      [botId],
+    );
+    expect(rows[0]?.name).toBeTruthy();
+    expect(m).toMatchObject({
+      type: 'TEXT',
+      text: 'Hola',
+      by: 'bot',
+      senderId: botId,
+      senderNames: rows[0]?.name,
+    });
     const second = await send({ type: 'text', text: 'Otra vez', userId, botId });
     expect(second.status).toBe(200);
     expect(second.body.messageId).not.toBe(res.body.messageId);
