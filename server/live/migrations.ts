@@ -159,4 +159,10 @@ INSERT INTO media_rooms (media_key, room_id)
   ON CONFLICT (media_key, room_id) DO NOTHING;
 `,
   },
+  {
+    // The message a waiting flow step sent: a POSTBACK answering another message (one the
+    // business sent over the HTTP API, an older question) is not that step's answer.
+    id: '017_flow_waiting_for',
+    sql: `ALTER TABLE flow_states ADD COLUMN IF NOT EXISTS waiting_for text;`,
+  },
 ];

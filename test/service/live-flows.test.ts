@@ -164,6 +164,71 @@ describe('the demo bot', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('leaves a choice on a message the business sent to the business: no fallback, the menu still waits', async () => {
+    const userId = `v-${randomUUID()}`;
+    const s = await h.session(apiKey, userId, { userNames: 'Vero' });
+    await liveOf(h.app).flows.idle();
+    const socket = await h.connect(s.token);
+    const got = collect(socket);
+    const sync = (await emitAck(socket, 'messages:sync', { after: {} })) as { data: { messages: Message[] } };
+    got.push(...sync.data.messages);
+    await waitFor(() => got.some((m) => m.options?.length === 10), 5000, 'menu');
+    const menu = got.find((m) => m.options?.length === 10) as Message;
+    // The business asks its own question over the HTTP API.
+    const sent = await fetch(h.baseUrl + routePath(ROUTES.botMessages, { botId: 'demo-bot' }), {
+      method: 'POST',
+      headers: { authorization: BASIC, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        type: 'text',
+        userId,
+        text: '¿Confirmas la cita?',
+        buttons: {
+          options: [
+            { title: 'Sí', payload: 'yes' },
+            { title: 'No', payload: 'no' },
+          ],
+        },
+      }),
+    });
+    const { messageId } = (await sent.json()) as { messageId: string };
+    await waitFor(() => got.some((m) => String(m.id) === messageId), 5000, 'business question');
+    const question = got.find((m) => String(m.id) === messageId) as Message;
+    // The visitor answers it as the widget does (the payload names the message answered).
+    const before = got.length;
+    const yes = question.options![0]!;
+    const ack = await emitAck(socket, 'message:send', {
+      id: randomUUID(),
+      roomId: s.botRoomId,
+      type: 'POSTBACK',
+      text: yes.title,
+      payload: { ...(yes.payload as object), replyTo: messageId },
+    });
+    expect(ack.ok).toBe(true);
+    await liveOf(h.app).flows.idle();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(got.slice(before).filter((m) => m.by === 'bot')).toEqual([]);
+    const state = await h.app.charla.db.query<{ step_id: string; waiting: boolean; waiting_for: string }>(
+      'SELECT step_id, waiting, waiting_for FROM flow_states WHERE room_id = $1',
+      [s.botRoomId],
+    );
+    expect(state.rows[0]).toEqual({ step_id: 'pick', waiting: true, waiting_for: String(menu.id) });
+    // The menu's own answer still takes the tour on.
+    const text = menu.options!.find((o) => (o.payload as { payload: string }).payload === 'text')!;
+    await emitAck(socket, 'message:send', {
+      id: randomUUID(),
+      roomId: s.botRoomId,
+      type: 'POSTBACK',
+      text: text.title,
+      payload: { ...(text.payload as object), replyTo: String(menu.id) },
+    });
+    await waitFor(
+      () => got.slice(before).some((m) => m.by === 'bot' && m.type === 'TEXT' && m.text.includes('<b>')),
+      5000,
+      'tour text',
+    );
+    socket.disconnect();
+  });
+
   it('keeps the flow state per room and user in storage', async () => {
     const { roomId } = await visitor();
     await liveOf(h.app).flows.idle();
