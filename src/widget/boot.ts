@@ -105,7 +105,7 @@ const CSS =
   'place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);padding:0}button:focus-visible{outline:3px solid #111;outline-offset:2px}' +
   'button[data-p^=b]{bottom:24px}button[data-p^=t]{top:24px}button[data-p$=r]{right:calc(24px + var(--s,0px))}' +
   'button[data-p$=l]{left:calc(24px + var(--s,0px))}' +
-  'button[aria-busy=true]{opacity:.8;cursor:progress}svg{width:28px;height:28px;fill:currentColor}';
+  'button[aria-busy=true]{opacity:.8;cursor:progress}button[aria-disabled]{opacity:.5}svg{width:28px;height:28px;fill:currentColor}';
 
 /** A launcher drawn with plain DOM in a shadow root, styled by a constructable stylesheet (strict CSP safe). */
 function liteLauncher(
@@ -277,6 +277,7 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
   let starting = false;
   let failed = false;
   let warned = false;
+  const en = opts['language'] === 'en';
   const calls: [string, unknown[], (v: unknown) => void, (e: unknown) => void][] = [];
   /** on() before the bundle is here: [name, handler], handed to the instance when it is. */
   let listeners: [string, Listener][] = [];
@@ -305,19 +306,12 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
         });
         launcher?.remove();
         launcher = null;
-        for (const [name, fn] of listeners.splice(0)) {
-          try {
-            (w['on'] as (n: string, f: Listener) => void)(name, fn);
-          } catch (e) {
-            console.error(e);
-          }
-        }
+        // on() reports a bad name or handler through the 'error' event, it does not throw.
+        for (const [name, fn] of listeners.splice(0)) (w['on'] as (n: string, f: Listener) => void)(name, fn);
         for (const [name, args, ok, fail] of calls.splice(0)) {
           try {
-            const method = w[name];
-            // A misspelt name was queued like any call: it rejects with a clear error, not a TypeError.
-            if (typeof method !== 'function') throw bootError(`Charla: ${name} is not a widget method`, name);
-            ok((method as (...a: unknown[]) => unknown).apply(w, args));
+            // A misspelt name, queued like any call, rejects through the handle (src/widget/handle.ts).
+            ok((w[name] as (...a: unknown[]) => unknown)(...args));
           } catch (e) {
             fail(e);
           }
@@ -329,7 +323,13 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
       (e: unknown) => {
         starting = false;
         failed = true;
-        launcher?.shadowRoot?.querySelector('button')?.removeAttribute('aria-busy');
+        const button = launcher?.shadowRoot?.querySelector('button');
+        button?.removeAttribute('aria-busy');
+        // The visitor is told too, in the full widget's words for a disabled launcher; a click still retries.
+        const said = en ? 'Chat unavailable' : 'Chat no disponible';
+        button?.setAttribute('aria-label', said);
+        button?.setAttribute('title', said);
+        button?.setAttribute('aria-disabled', 'true');
         const error = (e as Error)?.name === 'CharlaError' ? e : bootError(`Charla: ${String(e)}`);
         // Loud: a page whose policy blocks the widget must not fail silently.
         console.error(error);
@@ -342,7 +342,7 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
   if (container) {
     if (typeof container.appendChild !== 'function')
       throw bootError('container must be an Element (or null: no element)', 'container');
-    const label = opts['language'] === 'en' ? 'Open chat' : 'Abrir chat';
+    const label = en ? 'Open chat' : 'Abrir chat';
     launcher = liteLauncher(container, String(opts['position'] ?? 'br'), label, (click) => {
       opened ||= click;
       start();
@@ -375,10 +375,8 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
       if (prop === 'on') return on;
       if (prop === 'off') return off;
       if (prop === 'then' || typeof prop === 'symbol') return undefined;
-      if (real) {
-        const v = real[prop];
-        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(real) : v;
-      }
+      // The full bundle's handle (src/widget/handle.ts): its methods need no binding and return promises.
+      if (real) return real[prop];
       // The instance's values (not methods) exist once it does: read them from `await handle.ready`.
       if (prop === 'stores' || prop === 'userId' || prop === 'core' || prop === 'context') {
         if (!warned) console.warn(`Charla: use (await handle.ready).${prop}`);

@@ -231,6 +231,10 @@ describe('journey: a page that uses Lit itself, with Trusted Types required', ()
       ),
     );
     expect(outcome).toBe('E0007');
+    // The visitor is told as well: the launcher is named, and titled, as unavailable.
+    const launcher = p.getByRole('button', { name: 'Chat no disponible' });
+    expect(await launcher.getAttribute('title')).toBe('Chat no disponible');
+    expect(await launcher.getAttribute('aria-disabled')).toBe('true');
     expect(problems.join('\n')).toMatch(/TrustedTypePolicy named 'lit-html'[^\n]*'allow-duplicates'/);
     // And the loader's own line points to it (it asked 'did this page's CSP must allow …?').
     expect(problems.join('\n')).toMatch(

@@ -512,6 +512,10 @@ describe('script-tag boot', () => {
       expect(heard).toEqual([{ error: e, operation: 'load' }]);
       expect(logged).toHaveBeenCalledWith(e);
       expect(button.getAttribute('aria-busy')).toBeNull();
+      // The visitor is told as well: the launcher says the chat is unavailable, and looks it.
+      expect(button.getAttribute('aria-label')).toBe('Chat no disponible');
+      expect(button.getAttribute('title')).toBe('Chat no disponible');
+      expect(button.getAttribute('aria-disabled')).toBe('true');
       // The next use tries again, with a fresh `ready`.
       fail = false;
       button.click();
@@ -623,5 +627,31 @@ describe('script-tag boot', () => {
       '0.1.0',
     );
     await expectPromiseContract(loaded?.widgetInstance as Record<string, unknown>);
+  });
+  it('a launcher whose bundle cannot load says so in the widget’s language', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const blocked = async (): Promise<FullApi> => {
+        throw new Error('blocked');
+      };
+      const charla = boot(script({}), blocked, '0.1.0');
+      const handle = charla.createWidget({
+        apiKey: 'KEY-en-fail-000000',
+        baseUrl: 'http://localhost:9',
+        language: 'en',
+      });
+      const button = document.body
+        .querySelector('charla-loader')
+        ?.shadowRoot?.querySelector('button') as HTMLButtonElement;
+      expect(button.getAttribute('aria-label')).toBe('Open chat');
+      expect(button.hasAttribute('aria-disabled')).toBe(false);
+      button.click();
+      await (handle['ready'] as Promise<unknown>).catch(() => undefined);
+      expect(button.getAttribute('aria-label')).toBe('Chat unavailable');
+      expect(button.title).toBe('Chat unavailable');
+      expect(button.getAttribute('aria-disabled')).toBe('true');
+    } finally {
+      logged.mockRestore();
+    }
   });
 });
