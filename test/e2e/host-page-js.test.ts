@@ -128,3 +128,74 @@ describe('journey: the script tag written as a module', () => {
     await context.close();
   });
 });
+
+describe('journey: page code calls the handle before and after the full bundle is there', () => {
+  /**
+   * Makes the same calls on Charla.widgets[0] at once, then says how each came out: a promise's
+   * outcome, or what a call returned or threw without one.
+   */
+  async function outcomes(page: import('playwright-core').Page): Promise<Record<string, string>> {
+    return page.evaluate(async () => {
+      const handle = (
+        window as unknown as { Charla: { widgets: Record<string, (...a: unknown[]) => unknown>[] } }
+      ).Charla.widgets[0]!;
+      const calls: [string, () => unknown][] = [
+        ['open()', () => handle['open']!()],
+        ["setCurrentRoom('')", () => handle['setCurrentRoom']!('')],
+        ["close('yes')", () => handle['close']!('yes')],
+        ['fooBar()', () => handle['fooBar']!()],
+        ["getRoom('')", () => handle['getRoom']!('')],
+      ];
+      const results = calls.map(([label, call]): [string, Promise<string>] => {
+        try {
+          const result = call();
+          return [
+            label,
+            result instanceof Promise
+              ? result.then(
+                  (v) => `resolved ${String(v)}`,
+                  (e: { key?: string; message?: string }) => `rejected ${e.key}: ${e.message}`,
+                )
+              : Promise.resolve(`returned ${String(result)}`),
+          ];
+        } catch (e) {
+          return [label, Promise.resolve(`threw ${(e as Error).message}`)];
+        }
+      });
+      const out: Record<string, string> = {};
+      for (const [label, outcome] of results) out[label] = await outcome;
+      return out;
+    });
+  }
+
+  it('gets promises with the same outcomes either way: void methods resolve, bad names reject naming them', async () => {
+    const { page, context, release } = await shopWithBundleHeld('handle-contract');
+    await page.waitForFunction(() => (window as { Charla?: { widgets?: unknown[] } }).Charla?.widgets?.[0]);
+    const before = outcomes(page);
+    // The calls above are queued on the loader's handle before the bundle is let through.
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+    expect(await page.locator('charla-widget').count()).toBe(0);
+    release();
+    await firstWidgetReady(page);
+    const after = await outcomes(page);
+    expect(after).toEqual({
+      'open()': 'resolved undefined',
+      "setCurrentRoom('')": 'resolved undefined',
+      "close('yes')": 'resolved undefined',
+      'fooBar()': 'rejected VALIDATION_ERROR: Charla: fooBar is not a widget method',
+      "getRoom('')": 'rejected VALIDATION_ERROR: roomId must be a non-empty string',
+    });
+    expect(await before).toEqual(after);
+    // ready is the instance itself, with its plain return values.
+    expect(
+      await page.evaluate(async () => {
+        const handle = (
+          window as unknown as { Charla: { widgets: { ready: Promise<{ close(): unknown }> }[] } }
+        ).Charla.widgets[0]!;
+        const real = await handle.ready;
+        return [real === (handle as unknown), typeof real.close()];
+      }),
+    ).toEqual([false, 'undefined']);
+    await context.close();
+  });
+});
