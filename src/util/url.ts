@@ -3,7 +3,6 @@
  * it becomes a `src`, an `href` or a request target: https anywhere, http only
  * on the local machine (development and tests).
  */
-import { ROUTES } from '../../types/routes.ts';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -43,8 +42,12 @@ export function normalizeBaseUrl(value: unknown): string | null {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-/** Where the service serves its signed media, under its base address: `/v1/media/`. */
-const MEDIA_PATH = ROUTES.media.replace('*', '');
+/**
+ * Where the service serves its signed media, under its base address: ROUTES.media
+ * (types/routes.ts) without its `*`. Written out: importing ROUTES here made the
+ * widget bundle 240 B gzip larger.
+ */
+const MEDIA_PATH = '/v1/media/';
 
 /**
  * True when `value` is one of the service's own media addresses (its base

@@ -13,6 +13,7 @@ import { createWidget, widgets } from '../../../src/widget/create-widget.ts';
 import type { SendableMessage, WidgetInstance } from '../../../src/widget/instance.ts';
 import { CharlaError } from '../../../src/transport/errors.ts';
 import { MEDIA_URL_MAX } from '../../../types/limits.ts';
+import { ROUTES } from '../../../types/routes.ts';
 import type { CharlaMessage } from '../../../src/components/message/message.ts';
 import { msg, settle } from '../components/fixture.ts';
 import { HttpsUrl } from '../../../types/schemas/common.ts';
@@ -618,7 +619,9 @@ describe('media refresh', () => {
   const refreshes = (calls: Call[]) => calls.filter((c) => c.path === '/v1/widget/assets/refresh');
 
   it("asks the service to sign again only its own media; another site's image that fails shows unavailable, with no request", async () => {
-    const fresh = `${BASE}/v1/media/u/a.png?kid=k1&exp=9999999999&sig=new`;
+    // The service's media path, as the contract names it (ROUTES.media is `/v1/media/*`).
+    const media = `${BASE}${ROUTES.media.replace('*', 'u/a.png')}`;
+    const fresh = `${media}?kid=k1&exp=9999999999&sig=new`;
     const { fetchFn, calls } = service({
       'POST /v1/widget/assets/refresh': () => [200, { signedUrl: fresh }],
     });
@@ -640,7 +643,7 @@ describe('media refresh', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(refreshes(calls)).toEqual([]);
     // The service's own media is signed again and swapped in.
-    const expired = `${BASE}/v1/media/u/a.png?kid=k1&exp=1&sig=old`;
+    const expired = `${media}?kid=k1&exp=1&sig=old`;
     const own = await ownImage(w, expired);
     own.querySelector('img')?.dispatchEvent(new Event('error'));
     await vi.waitFor(() => expect(own.querySelector('img')?.getAttribute('src')).toBe(fresh));
