@@ -107,7 +107,13 @@ describe('widgetInstance against the service', () => {
     expect((await rejection(w.getMembers(undefined as unknown as string))).key).toBe('VALIDATION_ERROR');
     expect((await rejection(w.joinRoom(roomId, ''))).key).toBe('VALIDATION_ERROR');
     expect((await rejection(w.getMessages({ roomId, limit: 0 }))).key).toBe('VALIDATION_ERROR');
-    expect(() => w.setCurrentRoom('')).toThrow(CharlaError);
+    // A void method does not throw: the bad argument changes nothing and the error event says why.
+    const errors: string[] = [];
+    w.on('error', (d) => errors.push(`${d.operation}:${d.error.key}`));
+    const current = w.core.stores.w.$currentRoomId.get();
+    expect(() => w.setCurrentRoom('')).not.toThrow();
+    expect(errors).toEqual(['setCurrentRoom:VALIDATION_ERROR']);
+    expect(w.core.stores.w.$currentRoomId.get()).toBe(current);
     const after = await w.getMessages({ roomId });
     expect(after.map((m) => m.id)).toEqual(before.map((m) => m.id));
     expect(w.core.outbox.size).toBe(0);
