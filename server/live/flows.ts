@@ -88,8 +88,8 @@ interface FlowState {
   flow_id: string;
   step_id: string | null;
   waiting: boolean;
-  /** The id of the message the waiting step sent (null for states saved before it was kept). */
-  waiting_for?: string | null;
+  /** Ids of the messages the flow sent this user, the latest FLOW_SENT_KEPT (empty for states saved before they were kept). */
+  sent?: string[];
   params: Record<string, string>;
   answers: Record<string, string>;
 }
@@ -265,6 +265,8 @@ export interface FlowRunnerDeps {
 }
 
 const MAX_STEPS_PER_TURN = 50;
+/** How many of the ids of the messages a flow sent a user are kept (a choice on an older one is no longer told from a business's). */
+const FLOW_SENT_KEPT = 100;
 
 export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
   const { db, messaging, files, log } = deps;
@@ -287,7 +289,7 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
 
   async function loadState(roomId: string, userId: string): Promise<FlowState | null> {
     const r = await db.query<FlowState>(
-      'SELECT flow_id, step_id, waiting, waiting_for, params, answers FROM flow_states WHERE room_id = $1 AND user_id = $2',
+      'SELECT flow_id, step_id, waiting, sent, params, answers FROM flow_states WHERE room_id = $1 AND user_id = $2',
       [roomId, userId],
     );
     return r.rows[0] ?? null;
@@ -295,10 +297,10 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
 
   async function saveState(roomId: string, userId: string, botId: string, s: FlowState): Promise<void> {
     await db.query(
-      `INSERT INTO flow_states (room_id, user_id, bot_id, flow_id, step_id, waiting, params, answers, waiting_for, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9, now())
+      `INSERT INTO flow_states (room_id, user_id, bot_id, flow_id, step_id, waiting, params, answers, sent, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9::jsonb, now())
        ON CONFLICT (room_id, user_id) DO UPDATE SET bot_id = $3, flow_id = $4, step_id = $5, waiting = $6,
-         params = $7::jsonb, answers = $8::jsonb, waiting_for = $9, updated_at = now()`,
+         params = $7::jsonb, answers = $8::jsonb, sent = $9::jsonb, updated_at = now()`,
       [
         roomId,
         userId,
@@ -308,7 +310,7 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
         s.waiting,
         JSON.stringify(s.params),
         JSON.stringify(s.answers),
-        s.waiting ? (s.waiting_for ?? null) : null,
+        JSON.stringify((s.sent ?? []).slice(-FLOW_SENT_KEPT)),
       ],
     );
   }
@@ -348,7 +350,6 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
       if (!flow || !step) break;
       const scope = { params: state.params, answers: state.answers, user, assets: deps.assets() };
       if (step.set) Object.assign(state.params, interpolate(step.set, scope));
-      let sent: string | null = null;
       if (step.send) {
         const input = toMessageInput(interpolate(step.send, scope));
         const { message } = await messaging.deliver({
@@ -358,7 +359,7 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
           by: 'bot',
           ...(senderNames ? { senderNames } : {}),
         });
-        sent = String(message.id);
+        state.sent = [...(state.sent ?? []), String(message.id)];
       }
       if (step.wait) {
         await saveState(ctx.roomId, ctx.userId, ctx.botId, {
@@ -366,7 +367,6 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
           flow_id: flowId,
           step_id: step.id,
           waiting: true,
-          waiting_for: sent,
         });
         return;
       }
@@ -387,14 +387,13 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
     const state = await loadState(room.id, message.senderId);
     const answer = answerOf(message);
     const payload = message.type === 'POSTBACK' ? (message.payload as Record<string, unknown>) : {};
-    // A choice made on a message the flow is not waiting on (options, a call button or a contact
-    // form the business sent over the HTTP API, an older question) is for whoever sent that
-    // message: the flow neither takes it as its answer nor starts its fallback over it.
+    // A choice made on a message the flow did not send (options, a call button or a contact form
+    // the business sent over the HTTP API) is for whoever sent it: the flow neither takes it as
+    // its answer nor starts its fallback over it. A choice on any of the flow's own messages
+    // (an older menu too) is the flow's, as before; so is anything when nothing was kept yet.
     const replyTo = typeof payload['replyTo'] === 'string' ? payload['replyTo'] : undefined;
-    // (A state saved before the message was kept, or a wait that sent nothing, takes any choice.)
-    const forFlow =
-      replyTo === undefined ||
-      (state?.waiting === true && (state.waiting_for == null || state.waiting_for === replyTo));
+    const sent = state?.sent ?? [];
+    const forFlow = replyTo === undefined || sent.length === 0 || sent.includes(replyTo);
     // An option that names a flow starts it, wherever the user is.
     if (typeof payload['flow'] === 'string' && payload['flow'] in file.flows) {
       const s = state ?? { flow_id: payload['flow'], step_id: null, waiting: false, params: {}, answers: {} };

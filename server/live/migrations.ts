@@ -160,9 +160,13 @@ INSERT INTO media_rooms (media_key, room_id)
 `,
   },
   {
-    // The message a waiting flow step sent: a POSTBACK answering another message (one the
-    // business sent over the HTTP API, an older question) is not that step's answer.
-    id: '017_flow_waiting_for',
-    sql: `ALTER TABLE flow_states ADD COLUMN IF NOT EXISTS waiting_for text;`,
+    // The messages a flow sent the user (the latest 100 ids): a POSTBACK answering another
+    // message (one the business sent over the HTTP API) is not the flow's to answer.
+    // (A first version kept only the waiting step's message, waiting_for: dropped.)
+    id: '017_flow_sent',
+    sql: `
+ALTER TABLE flow_states ADD COLUMN IF NOT EXISTS sent jsonb NOT NULL DEFAULT '[]'::jsonb;
+ALTER TABLE flow_states DROP COLUMN IF EXISTS waiting_for;
+`,
   },
 ];

@@ -207,11 +207,13 @@ describe('the demo bot', () => {
     await liveOf(h.app).flows.idle();
     await new Promise((r) => setTimeout(r, 300));
     expect(got.slice(before).filter((m) => m.by === 'bot')).toEqual([]);
-    const state = await h.app.charla.db.query<{ step_id: string; waiting: boolean; waiting_for: string }>(
-      'SELECT step_id, waiting, waiting_for FROM flow_states WHERE room_id = $1',
+    const state = await h.app.charla.db.query<{ step_id: string; waiting: boolean; sent: string[] }>(
+      'SELECT step_id, waiting, sent FROM flow_states WHERE room_id = $1',
       [s.botRoomId],
     );
-    expect(state.rows[0]).toEqual({ step_id: 'pick', waiting: true, waiting_for: String(menu.id) });
+    expect(state.rows[0]).toMatchObject({ step_id: 'pick', waiting: true });
+    expect(state.rows[0]?.sent).toContain(String(menu.id));
+    expect(state.rows[0]?.sent).not.toContain(messageId);
     // The menu's own answer still takes the tour on.
     const text = menu.options!.find((o) => (o.payload as { payload: string }).payload === 'text')!;
     await emitAck(socket, 'message:send', {
@@ -225,6 +227,29 @@ describe('the demo bot', () => {
       () => got.slice(before).some((m) => m.by === 'bot' && m.type === 'TEXT' && m.text.includes('<b>')),
       5000,
       'tour text',
+    );
+    socket.disconnect();
+  });
+
+  it('still answers a choice on an older menu of its own (after "No te entendí" sent a new one)', async () => {
+    const { socket, roomId, got } = await visitor();
+    await waitFor(() => got.some((m) => m.options?.length === 10), 5000, 'menu');
+    const first = got.find((m) => m.options?.length === 10) as Message;
+    await emitAck(socket, 'message:send', { id: randomUUID(), roomId, type: 'TEXT', text: 'hola' });
+    await waitFor(() => got.filter((m) => m.options?.length === 10).length === 2, 5000, 'menu again');
+    const before = got.length;
+    const text = first.options!.find((o) => (o.payload as { payload: string }).payload === 'text')!;
+    await emitAck(socket, 'message:send', {
+      id: randomUUID(),
+      roomId,
+      type: 'POSTBACK',
+      text: text.title,
+      payload: { ...(text.payload as object), replyTo: String(first.id) },
+    });
+    await waitFor(
+      () => got.slice(before).some((m) => m.by === 'bot' && m.type === 'TEXT' && m.text.includes('<b>')),
+      5000,
+      'tour text from the older menu',
     );
     socket.disconnect();
   });
