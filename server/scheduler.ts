@@ -109,15 +109,23 @@ export async function runCampaign(
 ): Promise<boolean> {
   const { rows } = await charla.db.query<{
     bot_id: string;
+    bot_name: string | null;
     message: BotMessageContent | string;
     status: string;
-  }>('SELECT bot_id, message, status FROM campaigns WHERE id = $1', [campaignId]);
+  }>(
+    'SELECT c.bot_id, b.name AS bot_name, c.message, c.status FROM campaigns c LEFT JOIN bots b ON b.id = c.bot_id WHERE c.id = $1',
+    [campaignId],
+  );
   const campaign = rows[0];
   if (!campaign || campaign.status !== 'IN_PROGRESS') return false;
   const content = (
     typeof campaign.message === 'string' ? JSON.parse(campaign.message) : campaign.message
   ) as BotMessageContent;
-  const message = toWidgetMessage(content);
+  // Signed with the bot's name, as its other messages are (the widget says who wrote it).
+  const message = {
+    ...toWidgetMessage(content),
+    ...(campaign.bot_name ? { senderNames: campaign.bot_name } : {}),
+  };
   const batch = options.recipientBatch ?? 200;
   for (;;) {
     const { rows: pending } = await charla.db.query<{ user_id: string }>(

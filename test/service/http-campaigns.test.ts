@@ -505,11 +505,21 @@ describe('the campaign scheduler', () => {
       failedMessages: 0,
     });
     expect(Date.parse(c.completedAt)).toBeGreaterThan(Date.parse(c.createdAt) - 1);
+    // Signed with the bot's name, as the bot's other messages are.
+    const botName = (await charla.db.query<{ name: string }>('SELECT name FROM bots WHERE id = $1', [botId]))
+      .rows[0]?.name;
+    expect(botName).toBeTruthy();
     for (const u of users) {
       const { rows } = await charla.db.query<{
         body: { type: string; text: string; by: string; senderId: string };
       }>('SELECT body FROM messages WHERE id = $1', [campaignMessageId(id, u)]);
-      expect(rows[0]?.body).toMatchObject({ type: 'TEXT', text: 'Hola', by: 'bot', senderId: botId });
+      expect(rows[0]?.body).toMatchObject({
+        type: 'TEXT',
+        text: 'Hola',
+        by: 'bot',
+        senderId: botId,
+        senderNames: botName,
+      });
     }
     // Running it again sends nothing more.
     const count = async () =>
