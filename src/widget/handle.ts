@@ -22,6 +22,21 @@ import type { WidgetInstance } from './instance.ts';
  */
 const PLAIN = new Set<PropertyKey>(['on', 'off', 'destroy', 'addCleanup']);
 
+/**
+ * Names other code probes any object for (promises, JSON, test matchers, React,
+ * DOM checks): not widget methods, and a rejecting function there would be called
+ * (`await handle` would hang, JSON.stringify would leave an unhandled rejection).
+ */
+const PROBES = new Set<PropertyKey>([
+  'then',
+  'toJSON',
+  'constructor',
+  'asymmetricMatch',
+  '$$typeof',
+  'nodeType',
+]);
+const OBJECT = Object.prototype as Record<PropertyKey, unknown>;
+
 /** The promise of what `fn` returns (or throws): a void method's undefined, a promise method's own answer. */
 function promised(
   fn: (...args: unknown[]) => unknown,
@@ -34,11 +49,11 @@ function promised(
 export function scriptHandle(instance: WidgetInstance): WidgetInstance {
   const handle: WidgetInstance = new Proxy(instance, {
     get(target, prop) {
-      // Not thenable: `await handle` and a promise resolved with it must not call into the widget.
-      if (prop === 'then') return undefined;
+      if (PROBES.has(prop)) return undefined;
       const value: unknown = Reflect.get(target, prop);
-      // Symbols, Object.prototype's own (toString, valueOf) and values (stores, userId, ready) as they are.
-      if (typeof prop === 'symbol' || prop in Object.prototype) return value;
+      // Symbols and what every object inherits (toString, valueOf) as they are. Compared by value: a page that
+      // put `open` on Object.prototype still gets the widget's open, wrapped, not the bare method (it would throw).
+      if (typeof prop === 'symbol' || (prop in OBJECT && value === OBJECT[prop])) return value;
       if (prop === 'on' || prop === 'off')
         return (...args: unknown[]) => ((value as (...a: unknown[]) => unknown).apply(target, args), handle);
       if (PLAIN.has(prop)) return typeof value === 'function' ? value.bind(target) : value;

@@ -628,6 +628,62 @@ describe('script-tag boot', () => {
     );
     await expectPromiseContract(loaded?.widgetInstance as Record<string, unknown>);
   });
+  it("a handle answers other code's probes (then, toJSON, symbols, matchers) with undefined, and a polluted Object.prototype changes none of its methods", async () => {
+    const rejections: unknown[] = [];
+    const onRejection = (e: unknown) => rejections.push(e);
+    process.on('unhandledRejection', onRejection);
+    const proto = Object.prototype as Record<string, unknown>;
+    try {
+      window.__charlaFull = full;
+      const charla = boot(script({}), loadFull, '0.1.0');
+      const direct = charla.createWidget({
+        apiKey: 'KEY-probes-0000000',
+        baseUrl: 'http://localhost:9',
+        fetch: offline,
+      });
+      delete window.__charlaFull;
+      const lazy = charla.createWidget({
+        apiKey: 'KEY-probes-1111111',
+        baseUrl: 'http://localhost:9',
+        fetch: offline,
+      });
+      await hover(lazy);
+      for (const handle of [direct, lazy] as unknown as Record<PropertyKey, unknown>[]) {
+        for (const probe of ['then', 'toJSON', 'constructor', 'asymmetricMatch', '$$typeof', 'nodeType'])
+          expect(handle[probe], probe).toBeUndefined();
+        for (const probe of [Symbol.toPrimitive, Symbol.iterator, Symbol.for('nodejs.util.inspect.custom')])
+          expect(handle[probe], String(probe)).toBeUndefined();
+        // Not thenable: awaiting it, or returning it from an async function, gives the handle itself.
+        expect(await Promise.resolve(handle)).toBe(handle);
+        expect(await (async () => handle)()).toBe(handle);
+        // No toJSON to call: the loader's handle is `{}`; the bundle's stringifies as the instance does (it is
+        // circular), a TypeError the caller sees at once rather than a rejection nobody handles.
+        if (handle === lazy) expect(JSON.stringify({ widget: handle })).toBe('{"widget":{}}');
+        else expect(() => JSON.stringify({ widget: handle })).toThrow(/circular/);
+        expect(String(handle)).toBe('[object Object]');
+        // A page that put a widget method's name on Object.prototype: the handle's method still works.
+        proto['open'] = () => 'page';
+        proto['extend'] = () => 'page';
+        try {
+          expect(await settled(() => (handle['open'] as () => unknown)())).toEqual(['resolved', undefined]);
+          expect(((await handle['ready']) as WidgetInstance).context.stores.$ui.get().open).toBe(true);
+          expect((handle['extend'] as () => unknown)()).toBe('page');
+        } finally {
+          delete proto['open'];
+          delete proto['extend'];
+        }
+        // Names that are neither still reject naming them.
+        const [how, error] = await settled(() => (handle['fooBar'] as () => unknown)());
+        expect(how).toBe('rejected');
+        expectNotAMethod(error, 'fooBar');
+      }
+      await new Promise((r) => setTimeout(r, 10));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+  });
+
   it('a launcher whose bundle cannot load says so in the widget’s language', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
