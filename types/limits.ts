@@ -122,7 +122,9 @@ export const RESOURCE_URL_MAX = 4096;
  * `http://localhost:3000`, `https://bücher.example`, stored as `https://xn--bcher-kva.example`).
  * The host's labels, port range and wildcard are checked by types/origins.ts.
  */
-export const ORIGIN_PATTERN = '^https?://(\\*\\.)?[A-Za-z0-9.\\u0080-\\uFFFF-]+(:[0-9]{1,5})?$';
+// Non-ASCII as "not 0000-007F", not a range up to FFFF: the same answer with and without the
+// `u` flag (with it, an emoji is one code point past FFFF; without, two surrogates).
+export const ORIGIN_PATTERN = '^https?://(\\*\\.)?(?:[A-Za-z0-9.-]|[^\\u0000-\\u007F])+(:[0-9]{1,5})?$';
 /** Longest origin pattern, in characters. */
 export const ORIGIN_MAX = 300;
 /** Most origins in a whiteList or blackList. */

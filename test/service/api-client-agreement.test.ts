@@ -132,6 +132,7 @@ describe('the client and the service agree on', () => {
       `https://${hostOf(253)}`,
       `https://*.${hostOf(253)}:8080`,
       'https://bücher.example',
+      'https://😀.example',
       'https://*.españa.es',
       'http://*.localhost:3000',
     ];
