@@ -110,13 +110,16 @@ export class WidgetInstance {
    * Runs a void method. A host page calling it with a bad argument gets no
    * exception (it would be uncaught, and the method returns nothing to reject):
    * nothing changes and the `error` event says why, as for setCurrentRoom's
-   * NOT_A_MEMBER.
+   * NOT_A_MEMBER. The console says it too: the page's developer may have no
+   * `error` listener yet (the loader hands queued on() calls over in order).
    */
   #guard(operation: string, run: () => void): void {
     try {
       run();
-    } catch (error) {
-      this.core.emit('error', { error: invalidCall(operation, error), operation });
+    } catch (e) {
+      const error = invalidCall(operation, e);
+      console.warn(`Charla: ${error.message}`);
+      this.core.emit('error', { error, operation });
     }
   }
 

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { computed } from 'nanostores';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { errorBody } from '../../../types/errors.ts';
 import type { Message, Room } from '../../../types/index.ts';
 import { createWidget, widgets } from '../../../src/widget/create-widget.ts';
@@ -249,6 +249,8 @@ describe('events', () => {
 
 describe('void methods given a bad argument', () => {
   it('never throw: they change nothing and the error event names the method and the field', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    onTestFinished(() => warn.mockRestore());
     const { fetchFn } = service();
     const w = widget(fetchFn);
     w.core.upsertRoom(room('r1'));
@@ -285,8 +287,9 @@ describe('void methods given a bad argument', () => {
       expect(e?.message.startsWith(`${method}: ${field} must be`), e?.message).toBe(true);
       expect(Object.keys(e?.body.validationError ?? {})).toEqual([field]);
     }
-    // The same errors reach the page as charla-error events.
+    // The same errors reach the page as charla-error events, and the developer's console, listener or not.
     expect(dom).toHaveLength(calls.length);
+    expect(warn.mock.calls).toEqual(errors.map((d) => [`Charla: ${d.error.message}`]));
     // Nothing changed.
     expect(w.stores.$currentRoomId.get()).toBe('r1');
     expect(w.context.stores.$ui.get()).toMatchObject({ open: false, launcherDisabled: false });

@@ -684,6 +684,30 @@ describe('script-tag boot', () => {
     }
   });
 
+  it('a bad on() queued before any error listener still reaches the console when the bundle arrives', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const charla = boot(script({}), loadFull, '0.1.0');
+      const handle = charla.createWidget({
+        apiKey: 'KEY-bad-on-0000000',
+        baseUrl: 'http://localhost:9',
+        fetch: offline,
+      });
+      const on = handle['on'] as (n: string, f: (d: { operation: string }) => void) => unknown;
+      const heard: string[] = [];
+      on('nope', () => undefined);
+      on('error', (d) => heard.push(d.operation));
+      expect(warn).not.toHaveBeenCalled();
+      await hover(handle);
+      // Handed over in order: the error listener came too late to hear it, the console did not.
+      expect(heard).toEqual([]);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]?.[0])).toMatch(/^Charla: on: unknown event nope; use one of open, /);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('a launcher whose bundle cannot load says so in the widget’s language', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
