@@ -183,7 +183,19 @@ const widgetOps: Operation[] = [
     fields: [{ name: 'roomId', placeholder: 'id de una sala del usuario (getRoom, openRoomWithUser)' }],
     run: (v) => {
       const w = current();
-      w.setCurrentRoom(str(v, 'roomId'));
+      // A void method: a bad argument is reported on the error event (it does not throw), so the
+      // console listens for the call's own report and shows it as the form's error.
+      let refused: unknown;
+      const onError = (d: { error: unknown; operation: string }) => {
+        if (d.operation === 'setCurrentRoom') refused = d.error;
+      };
+      w.on('error', onError);
+      try {
+        w.setCurrentRoom(str(v, 'roomId'));
+      } finally {
+        w.off('error', onError);
+      }
+      if (refused) throw refused;
       return snapshot(w);
     },
   },

@@ -145,7 +145,7 @@ describe('the demo pages, as a newcomer finds them', () => {
         if (outcome.state === 'error') errors[op] = String(outcome.value?.message);
       }
       // Only the form that needs an id no field can guess fails, and it says why.
-      expect(errors).toEqual({ setCurrentRoom: 'roomId must be a non-empty string' });
+      expect(errors).toEqual({ setCurrentRoom: 'setCurrentRoom: roomId must be a non-empty string' });
       expect(
         await page.locator('form[data-op="setCurrentRoom"] input[name="roomId"]').getAttribute('placeholder'),
       ).toMatch(/sala/);
