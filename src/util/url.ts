@@ -50,13 +50,21 @@ export function normalizeBaseUrl(value: unknown): string | null {
 const MEDIA_PATH = '/v1/media/';
 
 /**
- * True when `value` is one of the service's own media addresses (its base
- * address, under its media path): the only addresses it can sign again, so
- * the only ones worth asking it to (anything else is a 422 and a console error).
+ * True when `value` is one of the service's own media addresses: the only
+ * addresses it can sign again, so the only ones worth asking it to (anything
+ * else is a 422 and a console error). Under the widget's base address, or
+ * signed (`/v1/media/…?kid=..&exp=..&sig=..`, server/signing.ts) under any
+ * host: the service also signs under its other names (CHARLA_PUBLIC_URL, its
+ * listen address, each request's Host), which the widget cannot know.
  */
 export function isServiceMedia(value: unknown, baseUrl: string): boolean {
   const url = parseSafeUrl(value);
-  return !!url && `${url.origin}${url.pathname}`.startsWith(`${baseUrl}${MEDIA_PATH}`);
+  if (!url) return false;
+  const q = url.searchParams;
+  return (
+    `${url.origin}${url.pathname}`.startsWith(`${baseUrl}${MEDIA_PATH}`) ||
+    (url.pathname.startsWith(MEDIA_PATH) && q.has('kid') && q.has('exp') && q.has('sig'))
+  );
 }
 
 /**

@@ -636,21 +636,50 @@ describe('media refresh', () => {
     expect(refreshes(calls)).toEqual([]);
     expect(foreign.querySelector('img')).toBeNull();
     expect(foreign.textContent).toContain('Archivo no disponible');
-    // An expired-looking signed address of another site is not sent either.
+    // Another site's address that has only the media path, or only (part of) the signature, is not sent either.
+    const unsigned = await ownImage(w, 'https://evil.example/v1/media/a.png?exp=1');
+    unsigned.querySelector('img')?.dispatchEvent(new Event('error'));
     w.core.stores.w.$messagesByRoom.set({
       'bot-room': [
-        msg({ type: 'IMAGE', mediaUrl: 'https://evil.example/v1/media/a.png?kid=k1&exp=1&sig=x' }),
+        msg({ type: 'IMAGE', mediaUrl: 'https://evil.example/a.png?kid=k1&exp=1&sig=x' }),
+        msg({ type: 'IMAGE', mediaUrl: 'https://evil.example/v1/media/a.png?exp=1&sig=x' }),
       ],
     });
     w.core.refreshExpiredMedia('bot-room');
+    await settle(unsigned);
     await new Promise((r) => setTimeout(r, 20));
     expect(refreshes(calls)).toEqual([]);
+    expect(unsigned.textContent).toContain('Archivo no disponible');
     // The service's own media is signed again and swapped in.
     const expired = `${media}?kid=k1&exp=1&sig=old`;
     const own = await ownImage(w, expired);
     own.querySelector('img')?.dispatchEvent(new Event('error'));
     await vi.waitFor(() => expect(own.querySelector('img')?.getAttribute('src')).toBe(fresh));
     expect(refreshes(calls).map((c) => c.body)).toEqual([{ resourceUrl: expired }]);
+  });
+
+  it("asks about the service's media signed under another of its names (127.0.0.1 for a widget on localhost, its public URL)", async () => {
+    const path = ROUTES.media.replace('*', 'bot/pic.png');
+    const listen = `http://127.0.0.1:9${path}?kid=k1&exp=1&sig=old`;
+    const fresh = `http://127.0.0.1:9${path}?kid=k1&exp=9999999999&sig=new`;
+    const { fetchFn, calls } = service({
+      'POST /v1/widget/assets/refresh': () => [200, { signedUrl: fresh }],
+    });
+    const w = widget(fetchFn);
+    w.core.stores.w.$messagesByRoom.set({ 'bot-room': [msg({ type: 'IMAGE', mediaUrl: listen })] });
+    w.core.refreshExpiredMedia('bot-room');
+    await vi.waitFor(() =>
+      expect(w.core.stores.w.$messagesByRoom.get()['bot-room']?.[0]).toMatchObject({ mediaUrl: fresh }),
+    );
+    // Not expired but failing (a rotated key), under the public name: asked about too.
+    const publicName = `https://chat.example.com${path}?kid=k0&exp=9999999999&sig=s`;
+    const failed = await ownImage(w, publicName);
+    failed.querySelector('img')?.dispatchEvent(new Event('error'));
+    await vi.waitFor(() => expect(refreshes(calls)).toHaveLength(2));
+    expect(refreshes(calls).map((c) => c.body)).toEqual([
+      { resourceUrl: listen },
+      { resourceUrl: publicName },
+    ]);
   });
 });
 
