@@ -151,7 +151,8 @@ export function renderContacts(contacts: BotContact[], r: RenderContext): Templa
   )}`;
 }
 
-const PHONE_IN_TEXT = /\+[1-9][0-9 ().-]{7,20}/;
+// At least the 7 digits of types/limits.ts E164_PATTERN after the +; telHref checks the count without separators.
+const PHONE_IN_TEXT = /\+[1-9][0-9 ().-]{6,20}/;
 
 export function renderCall(m: Message, spec: { displayText: string }, r: RenderContext): TemplateResult {
   // The call variant names no number; when its display text carries one we can dial it, else we tell the bot.

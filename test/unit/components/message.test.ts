@@ -324,6 +324,19 @@ describe('<charla-message> bot variants', () => {
     );
   });
 
+  it('call button: a 7-digit E.164 number is dialled too, with or without spaces', async () => {
+    for (const displayText of ['Llamar +6834002', 'Llamar al +683 4002']) {
+      const { q } = await show(msg({ text: 'Llámanos', interactive: { kind: 'voice_call', displayText } }));
+      expect(q.getByRole('link', { name: displayText }).getAttribute('href')).toBe('tel:+6834002');
+      document.body.replaceChildren();
+    }
+    // Six digits are not a number: the button tells the bot.
+    const { q } = await show(
+      msg({ text: 'Llámanos', interactive: { kind: 'voice_call', displayText: 'Llamar +683400' } }),
+    );
+    expect(q.getByRole('button', { name: 'Llamar +683400' })).toBeTruthy();
+  });
+
   it('call button: else a button that tells the bot', async () => {
     const m = msg({
       text: 'Llámanos',
