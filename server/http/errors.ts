@@ -141,11 +141,21 @@ function challenge(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('www-authenticate', 'Basic realm="Charla", charset="UTF-8"');
 }
 
+/**
+ * A refusal made before the widget API's own hooks run is readable by the page that asked, as
+ * the widget API's other answers are (server/live/widget-routes.ts: CORS for the caller's origin).
+ */
+function readableByWidgetPage(request: FastifyRequest, reply: FastifyReply): void {
+  const origin = request.headers.origin;
+  if (typeof origin === 'string' && request.url.startsWith('/v1/widget/'))
+    reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin');
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   // RFC 9112 §3.2: an HTTP/1.1 request without Host, or any request with more than one, is a
   // 400. Node's own answer to a missing Host is a bare 400 without a body (requireHostHeader is
   // off in app.ts so that the request reaches here), and it takes a second Host silently.
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const raw = request.raw;
     let hosts = 0;
     for (let i = 0; i < raw.rawHeaders.length; i += 2)
@@ -153,13 +163,14 @@ export function installErrorHandling(app: FastifyInstance): void {
     const http10 = raw.httpVersionMajor === 1 && raw.httpVersionMinor === 0;
     if (hosts > 1 || (hosts === 0 && !http10)) {
       const problem = hosts > 1 ? 'must be given once' : 'is required';
+      readableByWidgetPage(request, reply);
       throw validationFailed({ 'headers:/host': problem }, `The Host header ${problem}.`);
     }
   });
   // A query string of the interface's operations is percent-encoded UTF-8, as the path is (the
   // router refuses a malformed path): `botId=%FF` or a lone `%` was read as literal text and
   // matched nothing (200, empty) instead of saying the input is not UTF-8.
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const url = request.url;
     const q = url.indexOf('?');
     if (q < 0 || !url.startsWith('/v1/')) return;
@@ -175,6 +186,7 @@ export function installErrorHandling(app: FastifyInstance): void {
         } catch {
           // the name itself is malformed: the query as a whole is named
         }
+        readableByWidgetPage(request, reply);
         throw validationFailed(
           { [`querystring:/${field}`]: 'must be percent-encoded UTF-8' },
           'The query string is not valid percent-encoded UTF-8.',

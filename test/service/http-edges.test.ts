@@ -307,6 +307,12 @@ describe('requests the HTTP layer refuses', () => {
       expectErrorBody(res, 400, 'VALIDATION_ERROR');
       expect(Object.keys(res.body.validationError), query).toEqual([field]);
     }
+    // On the widget API the refusal is readable by the page that asked, as its other answers are.
+    const widget = await call(server, 'GET', '/v1/widget/rooms?x=%FF', {
+      headers: { origin: 'https://shop.example', authorization: undefined },
+    });
+    expectErrorBody(widget, 400, 'VALIDATION_ERROR');
+    expect(widget.headers.get('access-control-allow-origin')).toBe('https://shop.example');
     // Well-formed escapes, '+' for a space and U+FFFD itself stay what they say.
     const fine = await call(server, 'GET', `/v1/campaigns?botId=x&${base}&elementName=caf%C3%A9+%EF%BF%BD`);
     expect(fine.status).toBe(200);
