@@ -76,6 +76,18 @@ describe('<charla-message-list> and a single scroll right after an arrival', () 
     }
   }
 
+  it('counts a message that arrives with the scroll up behind the button', async () => {
+    const l = await mountFollowing();
+    intents['wheel']!(l.el);
+    l.append(live('with-the-scroll'));
+    await nextTask();
+    l.el.scrollBy(0, -400);
+    await frames(8);
+    expect(l.gap(), 'the view stays where the user scrolled').toBeGreaterThan(350);
+    const jump = await waitFor(l.button, 'new messages button');
+    expect(jump.textContent).toContain('(1)');
+  });
+
   it('keeps following after a wheel or key down at the end', async () => {
     const l = await mountFollowing();
     l.el.dispatchEvent(new WheelEvent('wheel', { deltaY: 400, bubbles: true, composed: true }));

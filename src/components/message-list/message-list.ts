@@ -185,7 +185,9 @@ export class CharlaMessageList extends LitElement {
       }));
       this.announcements = [...this.announcements, ...next].slice(-ANNOUNCEMENTS_KEPT);
     }
-    if (this.anchor.mode === 'bottom') this.#arrivals = incoming;
+    // While the user's scroll up is on its way (#release), what arrives is not followed: it waits
+    // behind the button like anything arriving once the view is away from the end.
+    if (this.anchor.mode === 'bottom' && !this.#release) this.#arrivals = incoming;
     else {
       // The user's own message brings the view down; others' wait behind the button.
       if (fresh.some((m) => isOwn(m, userId))) this.anchor = { mode: 'bottom' };
