@@ -151,8 +151,10 @@ export function renderContacts(contacts: BotContact[], r: RenderContext): Templa
   )}`;
 }
 
-// At least the 7 digits of types/limits.ts E164_PATTERN after the +; telHref checks the count without separators.
-const PHONE_IN_TEXT = /\+[1-9][0-9 ().-]{6,20}/;
+// The 7 to 15 digits of types/limits.ts E164_PATTERN after the +; telHref checks the count without separators.
+// Digits with at most one separator (space, dot, dash) and brackets between them: a dash or
+// words after the number ("+34 600 111 222 - 24h") are not dialled as part of it.
+const PHONE_IN_TEXT = /\+[1-9](?:[ .-]?\(?[0-9]\)?){6,14}/;
 
 export function renderCall(m: Message, spec: { displayText: string }, r: RenderContext): TemplateResult {
   // The call variant names no number; when its display text carries one we can dial it, else we tell the bot.

@@ -330,6 +330,16 @@ describe('<charla-message> bot variants', () => {
       expect(q.getByRole('link', { name: displayText }).getAttribute('href')).toBe('tel:+6834002');
       document.body.replaceChildren();
     }
+    // Only the number is dialled, not a dash and words after it; brackets around an area code pass.
+    for (const [displayText, href] of [
+      ['Llamar al +34 600 111 222 - 24h', 'tel:+34600111222'],
+      ['Llamar +1 (555) 123-4567', 'tel:+15551234567'],
+      ['+52 55.1234.5678 (oficina)', 'tel:+525512345678'],
+    ] as const) {
+      const { q } = await show(msg({ text: 'Llámanos', interactive: { kind: 'voice_call', displayText } }));
+      expect(q.getByRole('link', { name: displayText }).getAttribute('href')).toBe(href);
+      document.body.replaceChildren();
+    }
     // Six digits are not a number: the button tells the bot.
     const { q } = await show(
       msg({ text: 'Llámanos', interactive: { kind: 'voice_call', displayText: 'Llamar +683400' } }),
