@@ -211,9 +211,11 @@ export async function history(
 ): Promise<Message[] | null> {
   let r;
   if (beforeId !== undefined) {
+    // A message said before the viewer joined (a direct room's private past) is as unknown to
+    // them as one that does not exist: the same 404, so its id tells them nothing.
     const anchor = await db.query<{ seq: string }>(
-      'SELECT seq FROM messages WHERE id = $1 AND room_id = $2',
-      [beforeId, roomId],
+      `SELECT seq FROM messages WHERE id = $3 AND room_id = $1 AND seq > ${SINCE_SEQ}`,
+      [roomId, viewerId, beforeId],
     );
     const seq = anchor.rows[0]?.seq;
     if (seq === undefined) return null;

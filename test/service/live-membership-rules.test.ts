@@ -219,3 +219,41 @@ describe('a direct room one of the pair left', () => {
     expect((await as(h, carla).direct(ana.id)).id).not.toBe(room.id);
   });
 });
+
+describe('leaving and paging back, as a newcomer or someone already out', () => {
+  it('a leave repeated by the user who left (or of a room never joined, or that does not exist) succeeds, saying so', async () => {
+    const { h, apiKey } = live;
+    const { carla, room } = await group(h, apiKey);
+    const c = as(h, carla);
+    const first = await c.leave(room.id);
+    expect(first.status).toBe(200);
+    for (const roomId of [room.id, randomUUID()]) {
+      const again = await c.leave(roomId);
+      expect(again.status, roomId).toBe(200);
+      const body = (await again.json()) as { message: string[]; status: boolean };
+      expect(body).toMatchObject({ status: true, message: [`${carla.id} was not a member`] });
+    }
+    // Taking someone else out still needs membership.
+    const outsider = await c.leave(room.id, randomUUID());
+    expect(outsider.status).toBe(403);
+  });
+
+  it('an id of a message said before the newcomer joined pages like an unknown one (404), not as an empty page', async () => {
+    const { h, apiKey } = live;
+    const [ana, beto, carla] = await people(h, apiKey, 'Ana', 'Beto', 'Carla');
+    const a = as(h, ana);
+    const room = await a.direct(beto.id);
+    await say(h, ana, room.id, 'solo entre Ana y Beto');
+    const said = await h.call('GET', routePath(ROUTES.widgetRoomMessages, { roomId: room.id }), {
+      token: ana.token,
+    });
+    const privateId = String(((await said.json()) as { messages: Message[] }).messages.at(-1)!.id);
+    expect((await a.add(room.id, carla.id)).status).toBe(200);
+    const page = (id: string, token: string) =>
+      h.call('GET', `${routePath(ROUTES.widgetRoomMessages, { roomId: room.id })}?id=${id}`, { token });
+    expect((await page(privateId, carla.token)).status).toBe(404);
+    expect((await page(randomUUID(), carla.token)).status).toBe(404);
+    // Those who were there page from it as before.
+    expect((await page(privateId, ana.token)).status).toBe(200);
+  });
+});
