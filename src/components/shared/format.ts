@@ -71,20 +71,20 @@ export function plainName(name: string | null | undefined): string {
  */
 export function roomName(room: Room | undefined, userId: string | null | undefined, t: Translate): string {
   if (!room) return t('chat');
+  const others = (room.membersInfo ?? []).filter((m) => m.referenceId !== userId);
+  const names = others.map((m) => plainName(m.names)).filter(Boolean);
+  // Members without a name still count: "Beto, Ana +1", not a name list that hides someone.
+  const unnamed = others.length - names.length;
   return (
     plainName(room.name) ||
-    (room.membersInfo ?? [])
-      .filter((m) => m.referenceId !== userId)
-      .map((m) => plainName(m.names))
-      .filter(Boolean)
-      .join(', ') ||
+    (names.length ? names.join(', ') + (unnamed ? ` +${unnamed}` : '') : '') ||
     t(room.type === 'group' ? 'groupConversation' : 'conversation')
   );
 }
 
 /**
  * Who wrote a message, as the user is told: its sender's name, else `room`, the roomName of its
- * room (a bot's message over HTTP carries no name).
+ * room (a room post carries no name).
  */
 export function senderName(m: Message, room: string): string {
   return plainName(m.senderNames) || room;

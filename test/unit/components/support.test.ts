@@ -142,3 +142,43 @@ describe('dates', () => {
     expect(formatDay(new Date(2026, 2, 10, 1), 'en', translator('en'), now)).toBe('Today');
   });
 });
+
+describe('roomName', () => {
+  const member = (referenceId: string, names: string | null) =>
+    ({
+      id: referenceId,
+      referenceId,
+      names,
+      roomId: 'r1',
+      botId: null,
+      companyId: 'c1',
+      socketId: null,
+      createdAt: '',
+      memberType: 'Client',
+    }) as never;
+
+  it('names a room without a name after its other members, counting those without a name', async () => {
+    const { room } = await import('./fixture.ts');
+    const { roomName } = await import('../../../src/components/shared/format.ts');
+    const t = (key: string) => translate(es, key as never);
+    const group = room({
+      type: 'group',
+      name: '',
+      membersInfo: [member('me', 'Yo'), member('beto', 'Beto'), member('ana', 'Ana'), member('dani', null)],
+    });
+    expect(roomName(group, 'me', t)).toBe('Beto, Ana +1');
+    const named = room({
+      type: 'group',
+      name: '',
+      membersInfo: [member('me', 'Yo'), member('beto', 'Beto')],
+    });
+    expect(roomName(named, 'me', t)).toBe('Beto');
+    // Nobody with a name: the kind of conversation, as before.
+    const nameless = room({
+      type: 'group',
+      name: '',
+      membersInfo: [member('me', 'Yo'), member('dani', null)],
+    });
+    expect(roomName(nameless, 'me', t)).toBe(es.groupConversation);
+  });
+});
