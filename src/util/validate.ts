@@ -235,9 +235,8 @@ function outgoing(input: unknown, defaults: { id: string; roomId: string | null 
 export function requireContact(value: unknown, field = 'contact'): Contact {
   if (!isPlainObject(value)) throw mustBe(field, 'an object');
   const id = value['id'];
-  const idOk =
-    (typeof id === 'string' && id.length > 0 && id.length <= 200) ||
-    (typeof id === 'number' && Number.isFinite(id));
+  if (typeof id === 'string' && id.length > 200) throw mustBe(`${field}.id`, 'at most 200 characters');
+  const idOk = (typeof id === 'string' && id.length > 0) || (typeof id === 'number' && Number.isFinite(id));
   if (!idOk) throw mustBe(`${field}.id`, 'a non-empty string or a number');
   for (const k of ['avatar', 'names', 'color', 'type'] as const) {
     const v = value[k];

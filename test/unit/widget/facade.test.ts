@@ -505,6 +505,16 @@ describe('widgetInstance service methods', () => {
     ]);
   });
 
+  it('openRoomWithUser says a user id is too long, as addMember and joinRoom do', async () => {
+    const { fetchFn, calls } = service();
+    const w = widget(fetchFn);
+    const e = await rejection(w.openRoomWithUser({ id: 'u'.repeat(201), names: 'Largo' }));
+    expect(e.key).toBe('VALIDATION_ERROR');
+    expect(e.message).toMatch(/at most 200 characters/);
+    expect((await rejection(w.openRoomWithUser({ id: '' } as never))).message).toMatch(/non-empty string/);
+    expect(calls).toHaveLength(0);
+  });
+
   it('openRoomWithUser posts {id, names}, keeps the room and makes it current', async () => {
     const { fetchFn, api } = service({ 'POST /v1/widget/rooms/direct': () => [200, room('d1')] });
     const w = widget(fetchFn);
