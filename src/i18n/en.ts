@@ -21,6 +21,7 @@ export const en: Catalogue = {
   addPeople: 'Add people',
   addToRoom: 'Add',
   roomContacts: 'Add to the conversation',
+  addedToRoom: '{name} is in the conversation.',
   conversation: 'Conversation',
   groupConversation: 'Group conversation',
   members: '{count} member|{count} members',

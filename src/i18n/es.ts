@@ -22,6 +22,7 @@ export const es = {
   addPeople: 'Añadir personas',
   addToRoom: 'Añadir a',
   roomContacts: 'Añadir a la conversación',
+  addedToRoom: '{name} está en la conversación.',
   conversation: 'Conversación',
   groupConversation: 'Conversación de grupo',
   members: '{count} participante|{count} participantes',

@@ -7,6 +7,7 @@ import { base } from '../../styles/base.ts';
 import { views } from '../../styles/views.ts';
 import type { WidgetContext } from '../../widget/context.ts';
 import { contactItem } from '../shared/contact-item.ts';
+import { plainName } from '../shared/format.ts';
 import { focusLost } from '../shared/focus.ts';
 import { icons } from '../shared/icons.ts';
 import { closeButton, loader } from '../shared/parts.ts';
@@ -27,10 +28,14 @@ export class CharlaRoomContacts extends LitElement {
   @property({ attribute: false }) context?: WidgetContext;
   /** Ids being added right now (their buttons are disabled meanwhile). */
   @state() private adding = new Set<string>();
+  /** Who was added last, said in the view's status line (the contact leaves the list). */
+  @state() private added = '';
 
   readonly #stores = new ContextStoresController(this, [
     '$roomContacts',
     '$roomContactsLoading',
+    '$rooms',
+    '$currentRoomId',
     '$language',
   ]);
 
@@ -55,7 +60,10 @@ export class CharlaRoomContacts extends LitElement {
     this.adding = new Set(this.adding).add(id);
     this.context.actions
       .addMember(contact)
-      .catch(() => undefined)
+      .then(
+        () => (this.added = plainName(contact.names) || id),
+        () => undefined,
+      )
       .finally(async () => {
         const next = new Set(this.adding);
         next.delete(id);
@@ -67,7 +75,11 @@ export class CharlaRoomContacts extends LitElement {
 
   override render(): unknown {
     const t = translator(this.#stores.get('$language'));
-    const contacts = this.#stores.get('$roomContacts') ?? [];
+    // Who is in the room already is not addable: the list offers the others only.
+    const roomId = this.#stores.get('$currentRoomId');
+    const room = this.#stores.get('$rooms')?.find((r) => r.id === roomId);
+    const members = new Set((room?.members ?? []).map(String));
+    const contacts = (this.#stores.get('$roomContacts') ?? []).filter((c) => !members.has(String(c.id)));
     const loading = this.#stores.get('$roomContactsLoading') ?? false;
     return html`
       <header class="header" part="header">
@@ -96,6 +108,9 @@ export class CharlaRoomContacts extends LitElement {
               ? nothing
               : html`<p class="empty">${t('noContacts')}</p>`
         }
+        <p class="visually-hidden" role="status">
+          ${this.added ? t('addedToRoom', { name: this.added }) : ''}
+        </p>
       </div>
     `;
   }

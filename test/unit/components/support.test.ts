@@ -160,7 +160,7 @@ describe('roomName', () => {
   it('names a room without a name after its other members, counting those without a name', async () => {
     const { room } = await import('./fixture.ts');
     const { roomName } = await import('../../../src/components/shared/format.ts');
-    const t = (key: string) => translate(es, key as never);
+    const t = (key: string) => translate('es', key as never);
     const group = room({
       type: 'group',
       name: '',

@@ -134,13 +134,37 @@ describe('<charla-room-contacts>', () => {
     const f = makeContext({ ui: { view: 'room-contacts' } });
     f.stores.$roomContactsLoading.set(true);
     const { el, q, stores, callsOf } = await mount('charla-room-contacts', f);
-    expect(q.getByRole('status')).toBeTruthy();
+    // The loader is a status line; so is the view's own (empty until someone is added).
+    expect(q.getAllByRole('status').some((s) => /Cargando/.test(s.textContent ?? ''))).toBe(true);
     const luis = { id: 7, names: 'Luis' };
     stores.$roomContacts.set([luis]);
     stores.$roomContactsLoading.set(false);
     await settle(el);
     q.getByRole('button', { name: 'Añadir a Luis' }).click();
     expect(callsOf('addMember')[0]!.args).toEqual([luis]);
+    // Once added, the view says so in its status line.
+    await settle(el);
+    await new Promise((r) => setTimeout(r, 0));
+    await settle(el);
+    expect(q.getByText('Luis está en la conversación.')).toBeTruthy();
+  });
+
+  it('offers only who is not in the current room yet', async () => {
+    const f = makeContext({ ui: { view: 'room-contacts' } });
+    f.stores.$rooms.set([room({ id: 'r1', type: 'group', members: ['me', 'b'] })]);
+    f.stores.$currentRoomId.set('r1');
+    f.stores.$roomContacts.set([
+      { id: 'b', names: 'Beto' },
+      { id: 'g', names: 'Gabi' },
+    ]);
+    const { q, stores, el } = await mount('charla-room-contacts', f);
+    expect(q.queryByRole('button', { name: 'Añadir a Beto' })).toBeNull();
+    expect(q.getByRole('button', { name: 'Añadir a Gabi' })).toBeTruthy();
+    // Gabi joins (room:updated): she leaves the list.
+    stores.$rooms.set([room({ id: 'r1', type: 'group', members: ['me', 'b', 'g'] })]);
+    await settle(el);
+    expect(q.queryByRole('button', { name: 'Añadir a Gabi' })).toBeNull();
+    expect(q.getByText('No hay contactos.')).toBeTruthy();
   });
 
   it('goes back to the chat', async () => {
