@@ -45,8 +45,8 @@ export interface Config {
   production: boolean;
   /** Where each service process says who it is (scheduler claims, logs). */
   instanceId: string;
-  /** Usernames/credentials came from defaults (printed loudly at start). */
-  usingDemoCredentials: boolean;
+  /** Which settings fell back to a demo value, as "VARIABLE (value used)", printed loudly at start (empty in production). */
+  demoValues: string[];
 }
 
 /** pino's levels (LOG_LEVEL). */
@@ -133,7 +133,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     logger: { level: logLevel },
     production,
     instanceId: env['CHARLA_INSTANCE_ID'] ?? `${host}:${port}:${process.pid}`,
-    usingDemoCredentials: !production && missing,
+    demoValues: production
+      ? []
+      : [
+          ...(clientId ? [] : [`CHARLA_CLIENT_ID (${DEMO.clientId})`]),
+          ...(clientSecret ? [] : [`CHARLA_CLIENT_SECRET (${DEMO.clientSecret})`]),
+          ...(companyToken ? [] : [`CHARLA_COMPANY_TOKEN (${DEMO.companyToken})`]),
+          ...(hasSigningKeys ? [] : ['CHARLA_SIGNING_SECRET (a demo signing key)']),
+        ],
   };
 }
 
@@ -145,6 +152,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
  */
 export function configWarnings(config: Config): string[] {
   const warnings: string[] = [];
+  // Only what really fell back: a process given its credentials but no signing key does not
+  // advertise a demo login it refuses.
+  if (config.demoValues.length)
+    warnings.push(
+      `\n  *** DEMO VALUES IN USE: ${config.demoValues.join(', ')}. ***\n` +
+        '  Set CHARLA_CLIENT_ID, CHARLA_CLIENT_SECRET, CHARLA_COMPANY_TOKEN and CHARLA_SIGNING_SECRET for real use.',
+    );
   if (config.production && !config.publicBaseUrl)
     warnings.push(
       "CHARLA_PUBLIC_URL is not set: signed media addresses name each request's own Host. Set it to the public address (https://chat.example.com) when the service runs behind a proxy.",
@@ -177,7 +191,7 @@ export function defaultConfig(): Config {
     logger: false,
     production: false,
     instanceId: `test:${process.pid}`,
-    usingDemoCredentials: true,
+    demoValues: [],
   };
 }
 

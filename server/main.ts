@@ -4,19 +4,18 @@ import { configFromEnv, configWarnings } from './config.ts';
 
 const config = configFromEnv();
 const app = await buildApp(config);
-if (config.usingDemoCredentials) {
-  app.log.warn(
-    '\n  *** DEMO CREDENTIALS IN USE: Basic demo-client:demo-secret, company token demo-company-token. ***\n' +
-      '  Set CHARLA_CLIENT_ID, CHARLA_CLIENT_SECRET, CHARLA_COMPANY_TOKEN and CHARLA_SIGNING_SECRET for real use.',
-  );
-}
 for (const warning of configWarnings(config)) app.log.warn(warning);
 await app.listen({ port: config.port, host: config.host });
 // The address the service signs its own media for (CHARLA_PUBLIC_URL, else the host and port it
 // listens on): opened under another name (localhost for 127.0.0.1), the demo bot's pictures and
 // sounds would be another origin than the page, which its Content-Security-Policy refuses.
 const shown = app.charla.baseUrlFor();
-console.log(`\n  Charla is running: open ${shown}/\n  QA console: ${shown}/console.html\n`);
+// Without the static files (CHARLA_SERVE_STATIC=0) there are no pages to open here: the API's address.
+console.log(
+  config.serveStatic
+    ? `\n  Charla is running: open ${shown}/\n  QA console: ${shown}/console.html\n`
+    : `\n  Charla is running: the API at ${shown}/v1/ (no pages: CHARLA_SERVE_STATIC=0)\n`,
+);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

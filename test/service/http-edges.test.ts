@@ -495,7 +495,21 @@ describe('configuration from the environment', () => {
         configFromEnv({ NODE_ENV: 'production', ...creds, CHARLA_PUBLIC_URL: 'https://chat.example.com' }),
       ),
     ).toEqual([]);
-    expect(configWarnings(configFromEnv({}))).toEqual([]);
+    // Outside production, only the settings that really fell back are named.
+    const demo = configWarnings(configFromEnv({}));
+    expect(demo).toHaveLength(1);
+    expect(demo[0]).toMatch(/DEMO VALUES IN USE: CHARLA_CLIENT_ID \(demo-client\), CHARLA_CLIENT_SECRET/);
+    const onlySigning = configWarnings(
+      configFromEnv({
+        CHARLA_CLIENT_ID: 'id',
+        CHARLA_CLIENT_SECRET: 'secret',
+        CHARLA_COMPANY_TOKEN: 'token',
+      }),
+    );
+    expect(onlySigning).toHaveLength(1);
+    expect(onlySigning[0]).toMatch(/DEMO VALUES IN USE: CHARLA_SIGNING_SECRET \(a demo signing key\)\. /);
+    expect(onlySigning[0]).not.toMatch(/demo-client|demo-secret|demo-company-token/);
+    expect(configWarnings(configFromEnv(creds))).toEqual([]);
   });
 
   it('says which LOG_LEVEL values there are instead of failing inside the logger', () => {
