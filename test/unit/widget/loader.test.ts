@@ -38,6 +38,8 @@ function expectCharlaError(e: unknown, key: string, code: string): asserts e is 
 const full: FullApi = scriptTagApi;
 /** The network stand-in: every call is refused (the widget stays offline). */
 const offline = (async () => Response.json(errorBody('UNAUTHORIZED'), { status: 401 })) as typeof fetch;
+/** A widget's options against a service that is not there (every call 401s): the handle's own behaviour. */
+const offlineOptions = (apiKey: string) => ({ apiKey, baseUrl: 'http://localhost:9', fetch: offline });
 
 function script(data: Record<string, string>, src = 'https://cdn.charla.test/charla.js'): HTMLScriptElement {
   const s = document.createElement('script');
@@ -315,11 +317,7 @@ describe('script-tag boot', () => {
 
   it('destroying a handle before the bundle arrives removes its launcher and creates nothing later', async () => {
     const charla = boot(script({}), loadFull, '0.1.0');
-    const handle = charla.createWidget({
-      apiKey: 'KEY-gone-000000000',
-      baseUrl: 'http://localhost:9',
-      fetch: offline,
-    });
+    const handle = charla.createWidget(offlineOptions('KEY-gone-000000000'));
     handle.destroy();
     expect(document.body.querySelector('charla-loader')).toBeNull();
     expect(charla.widgets).toHaveLength(0);
@@ -331,11 +329,7 @@ describe('script-tag boot', () => {
   it('when the full bundle is already there, createWidget returns the real instance', () => {
     window.__charlaFull = full;
     const charla = boot(script({}), loadFull, '0.1.0');
-    const w = charla.createWidget({
-      apiKey: 'KEY-direct-0000000',
-      baseUrl: 'http://localhost:9',
-      fetch: offline,
-    }) as unknown as WidgetInstance;
+    const w = charla.createWidget(offlineOptions('KEY-direct-0000000')) as unknown as WidgetInstance;
     expect(typeof w.core).toBe('object');
     expect(charla.widgets).toEqual([w]);
     w.destroy();
@@ -362,11 +356,7 @@ describe('script-tag boot', () => {
 
   it('on/off on a handle return the handle (chainable) and reach the instance once it is there', async () => {
     const charla = boot(script({}), loadFull, '0.1.0');
-    const handle = charla.createWidget({
-      apiKey: 'KEY-chain-00000000',
-      baseUrl: 'http://localhost:9',
-      fetch: offline,
-    });
+    const handle = charla.createWidget(offlineOptions('KEY-chain-00000000'));
     const seen: string[] = [];
     const onOpen = () => seen.push('open');
     const onClose = () => seen.push('close');
@@ -390,11 +380,7 @@ describe('script-tag boot', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
       const charla = boot(script({}), loadFull, '0.1.0');
-      const handle = charla.createWidget({
-        apiKey: 'KEY-stores-0000000',
-        baseUrl: 'http://localhost:9',
-        fetch: offline,
-      });
+      const handle = charla.createWidget(offlineOptions('KEY-stores-0000000'));
       expect(handle['stores']).toBeUndefined();
       expect(handle['stores']).toBeUndefined();
       expect(warn).toHaveBeenCalledTimes(1);
@@ -411,11 +397,7 @@ describe('script-tag boot', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
       const charla = boot(script({}), loadFull, '0.1.0');
-      const handle = charla.createWidget({
-        apiKey: 'KEY-values-0000000',
-        baseUrl: 'http://localhost:9',
-        fetch: offline,
-      });
+      const handle = charla.createWidget(offlineOptions('KEY-values-0000000'));
       for (const name of ['userId', 'core', 'context']) expect(handle[name]).toBeUndefined();
       const typo = (handle['sendMesage'] as (m: object) => Promise<unknown>)({ type: 'TEXT', text: 'hola' });
       const real = (await hover(handle)) as unknown as WidgetInstance;
@@ -433,11 +415,7 @@ describe('script-tag boot', () => {
 
   it('destroying the instance a handle gave takes the handle off Charla.widgets', async () => {
     const charla = boot(script({}), loadFull, '0.1.0');
-    const handle = charla.createWidget({
-      apiKey: 'KEY-untrack-000000',
-      baseUrl: 'http://localhost:9',
-      fetch: offline,
-    });
+    const handle = charla.createWidget(offlineOptions('KEY-untrack-000000'));
     expect(charla.widgets).toEqual([handle]);
     const real = (await hover(handle)) as unknown as WidgetInstance;
     real.destroy();
@@ -489,11 +467,7 @@ describe('script-tag boot', () => {
         return full;
       };
       const charla = boot(script({}), flaky, '0.1.0');
-      const handle = charla.createWidget({
-        apiKey: 'KEY-fail-000000000',
-        baseUrl: 'http://localhost:9',
-        fetch: offline,
-      });
+      const handle = charla.createWidget(offlineOptions('KEY-fail-000000000'));
       const heard: { error: unknown; operation: string }[] = [];
       (handle['on'] as (n: string, f: (d: { error: unknown; operation: string }) => void) => unknown)(
         'error',
@@ -571,11 +545,7 @@ describe('script-tag boot', () => {
 
   it('hovering or focusing the small launcher loads the bundle without opening the widget; a click opens it', async () => {
     const charla = boot(script({}), loadFull, '0.1.0');
-    const handle = charla.createWidget({
-      apiKey: 'KEY-hover-00000000',
-      baseUrl: 'http://localhost:9',
-      fetch: offline,
-    });
+    const handle = charla.createWidget(offlineOptions('KEY-hover-00000000'));
     const button = document.body
       .querySelector('charla-loader')
       ?.shadowRoot?.querySelector('button') as HTMLButtonElement;
@@ -586,11 +556,7 @@ describe('script-tag boot', () => {
   });
   it('after the bundle has loaded, a handle keeps the promise contract it had before (one contract whenever page code runs)', async () => {
     const charla = boot(script({}), loadFull, '0.1.0');
-    const handle = charla.createWidget({
-      apiKey: 'KEY-contract-00000',
-      baseUrl: 'http://localhost:9',
-      fetch: offline,
-    });
+    const handle = charla.createWidget(offlineOptions('KEY-contract-00000'));
     const queued = settled(() => (handle['fooBar'] as () => unknown)());
     const heard: string[] = [];
     (handle['on'] as (n: string, f: (d: { operation: string }) => void) => unknown)('error', (d) =>
@@ -610,11 +576,7 @@ describe('script-tag boot', () => {
   it('the same contract when the bundle was already on the page, and in the self-contained bundle', async () => {
     window.__charlaFull = full;
     const charla = boot(script({}), loadFull, '0.1.0');
-    const direct = charla.createWidget({
-      apiKey: 'KEY-direct-contract',
-      baseUrl: 'http://localhost:9',
-      fetch: offline,
-    });
+    const direct = charla.createWidget(offlineOptions('KEY-direct-contract'));
     await expectPromiseContract(direct);
     direct.destroy();
     expect(charla.widgets).toEqual([]);
@@ -636,17 +598,9 @@ describe('script-tag boot', () => {
     try {
       window.__charlaFull = full;
       const charla = boot(script({}), loadFull, '0.1.0');
-      const direct = charla.createWidget({
-        apiKey: 'KEY-probes-0000000',
-        baseUrl: 'http://localhost:9',
-        fetch: offline,
-      });
+      const direct = charla.createWidget(offlineOptions('KEY-probes-0000000'));
       delete window.__charlaFull;
-      const lazy = charla.createWidget({
-        apiKey: 'KEY-probes-1111111',
-        baseUrl: 'http://localhost:9',
-        fetch: offline,
-      });
+      const lazy = charla.createWidget(offlineOptions('KEY-probes-1111111'));
       await hover(lazy);
       for (const handle of [direct, lazy] as unknown as Record<PropertyKey, unknown>[]) {
         for (const probe of ['then', 'toJSON', 'constructor', 'asymmetricMatch', '$$typeof', 'nodeType'])
@@ -688,11 +642,7 @@ describe('script-tag boot', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
       const charla = boot(script({}), loadFull, '0.1.0');
-      const handle = charla.createWidget({
-        apiKey: 'KEY-bad-on-0000000',
-        baseUrl: 'http://localhost:9',
-        fetch: offline,
-      });
+      const handle = charla.createWidget(offlineOptions('KEY-bad-on-0000000'));
       const on = handle['on'] as (n: string, f: (d: { operation: string }) => void) => unknown;
       const heard: string[] = [];
       on('nope', () => undefined);
