@@ -1,18 +1,11 @@
 /** Avatars: a picture that fails to load shows initials, as an unsafe address does, and is not asked for again. */
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../../src/define.ts';
-import type { WidgetContext } from '../../../src/widget/context.ts';
-import { makeContext, settle } from './fixture.ts';
+import { makeContext, mountElement, settle } from './fixture.ts';
 
 afterEach(() => document.body.replaceChildren());
 
-async function mount(tag: string, f: ReturnType<typeof makeContext>) {
-  const el = document.createElement(tag) as HTMLElement & { context?: WidgetContext };
-  el.context = f.context;
-  document.body.append(el);
-  await settle(el);
-  return el;
-}
+const mount = async (tag: string, f: ReturnType<typeof makeContext>) => (await mountElement(tag, f)).el;
 
 const avatarOf = (root: ShadowRoot, name: string) =>
   [...root.querySelectorAll('button')].find((b) => b.textContent?.includes(name))?.querySelector('.avatar');

@@ -1,19 +1,11 @@
 /** Contacts in the home menu and the room contacts: named in the widget's language only. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { within } from '@testing-library/dom';
 import '../../../src/define.ts';
-import type { WidgetContext } from '../../../src/widget/context.ts';
-import { makeContext, settle } from './fixture.ts';
+import { makeContext, mountElement } from './fixture.ts';
 
 afterEach(() => document.body.replaceChildren());
 
-async function mount(tag: string, f: ReturnType<typeof makeContext>) {
-  const el = document.createElement(tag) as HTMLElement & { context?: WidgetContext };
-  el.context = f.context;
-  document.body.append(el);
-  await settle(el);
-  return within(el.shadowRoot as unknown as HTMLElement);
-}
+const mount = async (tag: string, f: ReturnType<typeof makeContext>) => (await mountElement(tag, f)).q;
 
 describe('contact buttons', () => {
   it('leave out the host’s raw contact type, on screen and in their names', async () => {

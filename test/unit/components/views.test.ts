@@ -1,16 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { within } from '@testing-library/dom';
 import '../../../src/define.ts';
-import type { WidgetContext } from '../../../src/widget/context.ts';
-import { makeContext, msg, room, settle } from './fixture.ts';
-
-async function mount<T extends HTMLElement>(tag: string, f = makeContext()) {
-  const el = document.createElement(tag) as T & { context?: WidgetContext };
-  el.context = f.context;
-  document.body.append(el);
-  await settle(el);
-  return { el, q: within(el.shadowRoot as unknown as HTMLElement), ...f };
-}
+import { makeContext, mountElement as mount, msg, room, settle } from './fixture.ts';
 
 afterEach(() => document.body.replaceChildren());
 
