@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { defineElements, elements } from '../../../src/define.ts';
 import { en } from '../../../src/i18n/en.ts';
 import { es } from '../../../src/i18n/es.ts';
-import { translate } from '../../../src/i18n/index.ts';
+import { translate, translator } from '../../../src/i18n/index.ts';
+import { roomName } from '../../../src/components/shared/format.ts';
+import { room } from './fixture.ts';
 import {
   coordinates,
   linkify,
@@ -144,41 +146,18 @@ describe('dates', () => {
 });
 
 describe('roomName', () => {
-  const member = (referenceId: string, names: string | null) =>
-    ({
-      id: referenceId,
-      referenceId,
-      names,
-      roomId: 'r1',
-      botId: null,
-      companyId: 'c1',
-      socketId: null,
-      createdAt: '',
-      memberType: 'Client',
-    }) as never;
+  // roomName reads a member's referenceId and names only.
+  const member = (referenceId: string, names: string | null) => ({ referenceId, names }) as never;
+  const t = translator('es');
 
-  it('names a room without a name after its other members, counting those without a name', async () => {
-    const { room } = await import('./fixture.ts');
-    const { roomName } = await import('../../../src/components/shared/format.ts');
-    const t = (key: string) => translate('es', key as never);
-    const group = room({
-      type: 'group',
-      name: '',
-      membersInfo: [member('me', 'Yo'), member('beto', 'Beto'), member('ana', 'Ana'), member('dani', null)],
-    });
-    expect(roomName(group, 'me', t)).toBe('Beto, Ana +1');
-    const named = room({
-      type: 'group',
-      name: '',
-      membersInfo: [member('me', 'Yo'), member('beto', 'Beto')],
-    });
-    expect(roomName(named, 'me', t)).toBe('Beto');
+  it('names a room without a name after its other members, counting those without a name', () => {
+    const unnamed = (...membersInfo: never[]) => room({ type: 'group', name: '', membersInfo });
+    const me = member('me', 'Yo');
+    expect(
+      roomName(unnamed(me, member('beto', 'Beto'), member('ana', 'Ana'), member('dani', null)), 'me', t),
+    ).toBe('Beto, Ana +1');
+    expect(roomName(unnamed(me, member('beto', 'Beto')), 'me', t)).toBe('Beto');
     // Nobody with a name: the kind of conversation, as before.
-    const nameless = room({
-      type: 'group',
-      name: '',
-      membersInfo: [member('me', 'Yo'), member('dani', null)],
-    });
-    expect(roomName(nameless, 'me', t)).toBe(es.groupConversation);
+    expect(roomName(unnamed(me, member('dani', null)), 'me', t)).toBe(es.groupConversation);
   });
 });
