@@ -26,8 +26,15 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function visitor(): Promise<{ socket: ClientSocket; roomId: string; got: Message[]; token: string }> {
-  const s = await h.session(apiKey, `v-${randomUUID()}`, { userNames: 'Vero' });
+async function visitor(): Promise<{
+  socket: ClientSocket;
+  roomId: string;
+  got: Message[];
+  token: string;
+  userId: string;
+}> {
+  const userId = `v-${randomUUID()}`;
+  const s = await h.session(apiKey, userId, { userNames: 'Vero' });
   await liveOf(h.app).flows.idle();
   const socket = await h.connect(s.token);
   const got = collect(socket);
@@ -36,18 +43,23 @@ async function visitor(): Promise<{ socket: ClientSocket; roomId: string; got: M
     data: { messages: Message[] };
   };
   got.push(...sync.data.messages);
-  return { socket, roomId: s.botRoomId, got, token: s.token };
+  return { socket, roomId: s.botRoomId, got, token: s.token, userId };
 }
 
-function choose(socket: ClientSocket, roomId: string, option: MessageOption) {
+/** The visitor chooses an option; with `replyTo`, naming the message answered, as the widget does. */
+function choose(socket: ClientSocket, roomId: string, option: MessageOption, replyTo?: unknown) {
   return emitAck(socket, 'message:send', {
     id: randomUUID(),
     roomId,
     type: 'POSTBACK',
     text: option.title,
-    payload: option.payload,
+    payload: replyTo === undefined ? option.payload : { ...option.payload, replyTo: String(replyTo) },
   });
 }
+
+/** The demo menu's "Texto" option. */
+const tourText = (menu: Message) =>
+  menu.options!.find((o) => (o.payload as { payload: string }).payload === 'text')!;
 
 const lastWithOptions = (got: Message[]) =>
   [...got].reverse().find((m) => (m.options?.length ?? 0) > 0 || (m.QuickReplies?.length ?? 0) > 0);
@@ -165,13 +177,7 @@ describe('the demo bot', () => {
   });
 
   it('leaves a choice on a message the business sent to the business: no fallback, the menu still waits', async () => {
-    const userId = `v-${randomUUID()}`;
-    const s = await h.session(apiKey, userId, { userNames: 'Vero' });
-    await liveOf(h.app).flows.idle();
-    const socket = await h.connect(s.token);
-    const got = collect(socket);
-    const sync = (await emitAck(socket, 'messages:sync', { after: {} })) as { data: { messages: Message[] } };
-    got.push(...sync.data.messages);
+    const { socket, roomId, got, userId } = await visitor();
     await waitFor(() => got.some((m) => m.options?.length === 10), 5000, 'menu');
     const menu = got.find((m) => m.options?.length === 10) as Message;
     // The business asks its own question over the HTTP API.
@@ -195,34 +201,19 @@ describe('the demo bot', () => {
     const question = got.find((m) => String(m.id) === messageId) as Message;
     // The visitor answers it as the widget does (the payload names the message answered).
     const before = got.length;
-    const yes = question.options![0]!;
-    const ack = await emitAck(socket, 'message:send', {
-      id: randomUUID(),
-      roomId: s.botRoomId,
-      type: 'POSTBACK',
-      text: yes.title,
-      payload: { ...(yes.payload as object), replyTo: messageId },
-    });
-    expect(ack.ok).toBe(true);
+    expect((await choose(socket, roomId, question.options![0]!, messageId)).ok).toBe(true);
     await liveOf(h.app).flows.idle();
     await new Promise((r) => setTimeout(r, 300));
     expect(got.slice(before).filter((m) => m.by === 'bot')).toEqual([]);
     const state = await h.app.charla.db.query<{ step_id: string; waiting: boolean; sent: string[] }>(
       'SELECT step_id, waiting, sent FROM flow_states WHERE room_id = $1',
-      [s.botRoomId],
+      [roomId],
     );
     expect(state.rows[0]).toMatchObject({ step_id: 'pick', waiting: true });
     expect(state.rows[0]?.sent).toContain(String(menu.id));
     expect(state.rows[0]?.sent).not.toContain(messageId);
     // The menu's own answer still takes the tour on.
-    const text = menu.options!.find((o) => (o.payload as { payload: string }).payload === 'text')!;
-    await emitAck(socket, 'message:send', {
-      id: randomUUID(),
-      roomId: s.botRoomId,
-      type: 'POSTBACK',
-      text: text.title,
-      payload: { ...(text.payload as object), replyTo: String(menu.id) },
-    });
+    await choose(socket, roomId, tourText(menu), menu.id);
     await waitFor(
       () => got.slice(before).some((m) => m.by === 'bot' && m.type === 'TEXT' && m.text.includes('<b>')),
       5000,
@@ -238,14 +229,7 @@ describe('the demo bot', () => {
     await emitAck(socket, 'message:send', { id: randomUUID(), roomId, type: 'TEXT', text: 'hola' });
     await waitFor(() => got.filter((m) => m.options?.length === 10).length === 2, 5000, 'menu again');
     const before = got.length;
-    const text = first.options!.find((o) => (o.payload as { payload: string }).payload === 'text')!;
-    await emitAck(socket, 'message:send', {
-      id: randomUUID(),
-      roomId,
-      type: 'POSTBACK',
-      text: text.title,
-      payload: { ...(text.payload as object), replyTo: String(first.id) },
-    });
+    await choose(socket, roomId, tourText(first), first.id);
     await waitFor(
       () => got.slice(before).some((m) => m.by === 'bot' && m.type === 'TEXT' && m.text.includes('<b>')),
       5000,
