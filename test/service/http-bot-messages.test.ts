@@ -2,6 +2,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createBot, snapshot, startServer, uid, type Server } from './helpers/http.ts';
+import { VIDEO_ADDRESS_REFUSALS } from '../video-address-refusals.ts';
 
 let server: Server;
 let botId: string;
@@ -330,19 +331,11 @@ describe('POST /v1/bots/{botId}/messages', () => {
   it('refuses an invalid video address with 422 INVALID_MEDIA_URL naming the field, before fetching anything', async () => {
     const before = await snapshot(server);
     for (const [mediaUrl, reason] of [
-      ['http://example.com/a.mp4', 'must be an https address'],
-      ['ftp://example.com/a.mp4', 'must be an absolute https:// address'],
+      ...VIDEO_ADDRESS_REFUSALS,
+      // Hosts only the service judges: private, link-local, the cloud metadata address.
       ['https://10.0.0.1/a.mp4', 'must be a public https address'],
       ['https://192.168.1.10/a.mp4', 'must be a public https address'],
       ['https://169.254.169.254/latest/meta-data', 'must be a public https address'],
-      ['https://user:pass@example.com/a.mp4', 'must not carry credentials'],
-      ['https://localhost./a.mp4', 'must name its host without a trailing dot'],
-      ['https://', 'must be an absolute address'],
-      ['javascript:alert(1)', 'must be an absolute https:// address'],
-      ['not a url', 'must be an absolute https:// address'],
-      ['', 'must be an absolute https:// address'],
-      [' https://example.com/a.mp4', 'must be an absolute https:// address'],
-      [`https://example.com/${'a'.repeat(2048)}`, 'must be at most 2048 characters'],
     ]) {
       const res = await send({ type: 'video', mediaUrl, userId: 'u' });
       expect(res.status, mediaUrl).toBe(422);

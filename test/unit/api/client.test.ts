@@ -13,6 +13,7 @@ import {
   type CharlaClient,
 } from '../../../src/api/index.ts';
 import { errorBody } from '../../../types/index.ts';
+import { VIDEO_ADDRESS_REFUSALS } from '../../video-address-refusals.ts';
 
 interface Call {
   url: string;
@@ -308,18 +309,9 @@ describe('videos: the address as the service refuses it, the caption, a campaign
     message,
   });
 
-  // The service's 422 INVALID_MEDIA_URL reasons (test/service/http-bot-messages.test.ts).
-  const invalid: Array<[string, string]> = [
-    ['http://example.com/a.mp4', 'must be an https address'],
-    ['ftp://example.com/a.mp4', 'must be an absolute https:// address'],
-    ['https://user:pass@example.com/a.mp4', 'must not carry credentials'],
-    ['https://localhost./a.mp4', 'must name its host without a trailing dot'],
-    ['https://', 'must be an absolute address'],
-    ['javascript:alert(1)', 'must be an absolute https:// address'],
-    ['not a url', 'must be an absolute https:// address'],
-    ['', 'must be an absolute https:// address'],
-    [' https://example.com/a.mp4', 'must be an absolute https:// address'],
-    [`https://example.com/${'a'.repeat(2048)}`, 'must be at most 2048 characters'],
+  // The service's 422 INVALID_MEDIA_URL reasons, and loopback, which the client refuses unless allowed.
+  const invalid: Array<readonly [string, string]> = [
+    ...VIDEO_ADDRESS_REFUSALS,
     ['http://localhost:8080/v.mp4', 'must be a public https address'],
   ];
 
