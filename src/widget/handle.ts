@@ -17,10 +17,10 @@ import type { WidgetOptions } from './core.ts';
 import type { WidgetInstance } from './instance.ts';
 
 /**
- * Called as they are, as on the loader's handle: `on`/`off` chain (they
- * return the handle), `destroy` returns nothing, `addCleanup` is the loader's hook.
+ * Called as they are, as on the loader's handle: `destroy` returns nothing,
+ * `addCleanup` is the loader's hook. (`on`/`off` chain: they return the handle.)
  */
-const PLAIN = new Set<PropertyKey>(['on', 'off', 'destroy', 'addCleanup']);
+const PLAIN = new Set<PropertyKey>(['destroy', 'addCleanup']);
 
 /**
  * Names other code probes any object for (promises, JSON, test matchers, React,
