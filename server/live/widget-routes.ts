@@ -290,12 +290,12 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     // Leaving again (a retried or double-clicked leave), or a room one was never in: one is out
     // either way, so it succeeds as for anyone else who is not in; the same answer whether the
     // room exists or not.
-    const { claims } = session(request);
-    if (request.body.userId === claims.uid) {
-      const own = await membership(db, roomId, claims.uid);
-      if (!own || own.companyId !== claims.cid) return ok([`${claims.uid} was not a member`]);
-    }
-    const room = await requireMember(request, roomId);
+    const self = request.body.userId === session(request).claims.uid;
+    const room = await requireMember(request, roomId).catch((err: unknown) => {
+      if (self && err instanceof ApiError && err.key === 'NOT_A_MEMBER') return null;
+      throw err;
+    });
+    if (!room) return ok([`${request.body.userId} was not a member`]);
     // A bot room is the user's conversation with the bot: neither of the two can be taken out of it
     // (the widget would be left with a room it can neither read nor write, for good).
     if (room.type === 'bot' && (await membership(db, roomId, request.body.userId)))
