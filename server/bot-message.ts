@@ -62,6 +62,16 @@ function contactsSummary(contacts: BotContact[]): string {
   return names.join(', ');
 }
 
+/**
+ * The widget message a bot message variant shows as, signed with the bot's name as the bot's
+ * flow messages are: the widget says who wrote it ("Vídeo de Ventas: clip.mp4") and hosts'
+ * message events carry it. The bot messages route and campaigns send this.
+ */
+export function fromBot(content: BotMessageContent, botName: string | null | undefined): PreparedMessage {
+  const message = toWidgetMessage(content);
+  return botName ? { ...message, senderNames: botName } : message;
+}
+
 /** The widget message a bot message variant shows as. Pure. */
 export function toWidgetMessage(content: BotMessageContent): PreparedMessage {
   switch (content.type) {
@@ -418,9 +428,7 @@ export async function prepareBotMessage(
     await checkVideo(content.mediaUrl, charla.config.allowLoopbackMedia, MEDIA_CHECK_TIMEOUT_MS, {
       field: `${at}/mediaUrl`,
     });
-  // Signed with the bot's name, as the bot's flow messages are: the widget says who wrote it
-  // ("Vídeo de Ventas: clip.mp4") and hosts' message events carry it.
-  return { ...toWidgetMessage(content), senderNames: bot.name };
+  return fromBot(content, bot.name);
 }
 
 /**

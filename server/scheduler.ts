@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { BotMessageContent } from '../types/index.ts';
 import type { Charla } from './context.ts';
-import { deliverPrepared, toWidgetMessage } from './bot-message.ts';
+import { deliverPrepared, fromBot } from './bot-message.ts';
 import { onCampaignCreated } from './campaigns/service.ts';
 
 export interface SchedulerOptions {
@@ -121,11 +121,7 @@ export async function runCampaign(
   const content = (
     typeof campaign.message === 'string' ? JSON.parse(campaign.message) : campaign.message
   ) as BotMessageContent;
-  // Signed with the bot's name, as its other messages are (the widget says who wrote it).
-  const message = {
-    ...toWidgetMessage(content),
-    ...(campaign.bot_name ? { senderNames: campaign.bot_name } : {}),
-  };
+  const message = fromBot(content, campaign.bot_name);
   const batch = options.recipientBatch ?? 200;
   for (;;) {
     const { rows: pending } = await charla.db.query<{ user_id: string }>(
