@@ -82,6 +82,7 @@ export default defineConfig({
           name: 'browser',
           sequence: { groupOrder: 2 },
           include: ['test/browser/**/*.test.ts'],
+          setupFiles: ['test/browser/setup.ts'],
           testTimeout: 30_000,
           browser: {
             enabled: true,

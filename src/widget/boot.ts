@@ -1,7 +1,7 @@
 /**
  * The script-tag boot, shared by the small loader (src/loader.ts) and the
- * self-contained bundle (src/iife.ts). It imports only the CharlaError class:
- * the loader's budget is 3 KB gzip.
+ * self-contained bundle (src/iife.ts). It imports only isEnglish (no catalogue):
+ * the loader's budget is 3,200 B gzip.
  *
  * `window.Charla` becomes `{ createWidget, widgets, version, push, load }`:
  * - `createWidget(options)` returns a handle at once. Until the full bundle
@@ -22,6 +22,8 @@
  * - `charla:load` is dispatched on document with `detail.widgetInstance`
  *   (the handle) when `data-init="true"` created one, and `detail.Charla`.
  */
+import { isEnglish } from '../i18n/pick.ts';
+
 /**
  * What the loader rejects and throws with: an Error shaped as a CharlaError
  * (name, code, key, httpStatus, body), without the class, whose code stays in
@@ -103,8 +105,6 @@ const CSS =
   ':host{all:initial}button{position:fixed;inset:auto;margin:0;z-index:2147483000;width:56px;height:56px;box-sizing:border-box;border:2px solid transparent;border-radius:50%;' +
   'background:var(--charla-color-primary,#2563eb);color:var(--charla-color-on-primary,#fff);cursor:pointer;display:grid;' +
   'place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);padding:0}button:focus-visible{outline:3px solid #111;outline-offset:2px}' +
-  'button[data-p^=b]{bottom:24px}button[data-p^=t]{top:24px}button[data-p$=r]{right:calc(24px + var(--s,0px))}' +
-  'button[data-p$=l]{left:calc(24px + var(--s,0px))}' +
   'button[aria-busy=true]{opacity:.8;cursor:progress}button[aria-disabled]{opacity:.5}svg{width:28px;height:28px;fill:currentColor}';
 
 /** A launcher drawn with plain DOM in a shadow root, styled by a constructable stylesheet (strict CSP safe). */
@@ -122,10 +122,13 @@ function liteLauncher(
   button.setAttribute('part', 'launcher');
   const p = position.replace(/(\w)\w*-(\w)\w*/, '$1$2');
   const corner = /^[bt][lr]$/.test(p) ? p : 'br';
-  button.dataset['p'] = host.dataset['p'] = corner;
+  host.dataset['p'] = corner;
+  // The corner, through the CSSOM (which a strict CSP allows; a style attribute string it refuses).
   // Launchers in the same corner sit side by side, as the full widget's do.
-  const before = document.querySelectorAll(`charla-loader[data-p=${corner}]`).length;
-  if (before) button.style.setProperty('--s', `${before * 68}px`);
+  const s = button.style;
+  s[corner[0] === 't' ? 'top' : 'bottom'] = '24px';
+  s[corner[1] === 'l' ? 'left' : 'right'] =
+    `${24 + document.querySelectorAll(`charla-loader[data-p=${corner}]`).length * 68}px`;
   const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   svg.setAttribute('viewBox', '0 0 24 24');
   svg.setAttribute('aria-hidden', 'true');
@@ -138,10 +141,8 @@ function liteLauncher(
     sheet.replaceSync(CSS);
     root.adoptedStyleSheets = [sheet];
   } catch {
-    // No constructable stylesheets: position through the CSSOM (never a style attribute string).
-    const s = button.style;
+    // No constructable stylesheets: the rest of the shape through the CSSOM too.
     s.position = 'fixed';
-    s.bottom = s.right = '24px';
     s.width = s.height = '56px';
     s.borderRadius = '50%';
   }
@@ -216,8 +217,8 @@ export function scriptLoader(src: string, nonce?: string): () => Promise<FullApi
         // The page's CSP lists its policies, not ours: Lit's would be refused as well, so the widget cannot work.
         return reject(bootError(`Charla: ${blocked} (${String(e)})`));
       }
+      // A script element made by script is async already.
       s.src = policy ? policy.createScriptURL(src) : src;
-      s.async = true;
       if (nonce) s.nonce = nonce;
       s.addEventListener('load', () =>
         window.__charlaFull
@@ -277,7 +278,7 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
   let starting = false;
   let failed = false;
   let warned = false;
-  const en = opts['language'] === 'en';
+  const en = isEnglish(opts['language']);
   const calls: [string, unknown[], (v: unknown) => void, (e: unknown) => void][] = [];
   /** on() before the bundle is here: [name, handler], handed to the instance when it is. */
   let listeners: [string, Listener][] = [];
@@ -324,9 +325,9 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
         starting = false;
         failed = true;
         const button = launcher?.shadowRoot?.querySelector('button');
-        button?.removeAttribute('aria-busy');
         // The visitor is told too, in the full widget's words for a disabled launcher; a click still retries.
         const said = en ? 'Chat unavailable' : 'Chat no disponible';
+        button?.removeAttribute('aria-busy');
         button?.setAttribute('aria-label', said);
         button?.setAttribute('title', said);
         button?.setAttribute('aria-disabled', 'true');
@@ -347,6 +348,8 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
       opened ||= click;
       start();
     });
+    // Read in the widget's language, whatever the page's (as <charla-widget lang>).
+    launcher.lang = en ? 'en' : 'es';
     whenIdle(start);
   } else {
     start();
@@ -496,8 +499,7 @@ function setUp(
       },
       load,
     };
-    Object.defineProperty(charla, MARK, { value: makeOwn });
-    Object.defineProperty(charla, INITS, { value: new Map() });
+    Object.defineProperties(charla, { [MARK]: { value: makeOwn }, [INITS]: { value: new Map() } });
     // The page's own window.Charla (not the queue, not an element named Charla) stays the page's.
     if (existing && !Array.isArray(existing) && !(existing instanceof Node))
       console.warn("Charla: window.Charla is the page's; the API is charla:load's detail.Charla");

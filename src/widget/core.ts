@@ -43,6 +43,7 @@ import { Outbox, type OutboxEntry, type OutboxStorage, type OutboxStorageKind } 
 import { RestClient } from '../transport/rest.ts';
 import { ACK_TIMEOUT_MS, createSocket, request, retryAfterMs, type LiveSocket } from '../transport/socket.ts';
 import { Emitter } from '../util/emitter.ts';
+import { pickLanguage } from '../i18n/pick.ts';
 import { isExpiredSignedUrl, isSafeUrl, isServiceMedia, normalizeBaseUrl } from '../util/url.ts';
 import { storedUserId } from '../util/user-id.ts';
 import { uuid } from '../util/uuid.ts';
@@ -64,7 +65,10 @@ export interface WidgetOptions {
    * credentials.identityVerification; ignored by the others.
    */
   userHash?: string;
-  /** Language of the widget's texts (es or en). Default es. */
+  /**
+   * Language of the widget's texts: es or en (a tag such as en-GB counts as en).
+   * Default: the page's `<html lang>` when it is English or Spanish, else es.
+   */
   language?: Language;
   /** Element the widget is appended to. Default document.body; null: headless (no element). */
   container?: HTMLElement | null;
@@ -202,7 +206,7 @@ export class WidgetCore {
     this.baseUrl = baseUrl;
     this.userId = options.userId ?? storedUserId(options.apiKey);
     this.namespace = options.namespace ?? `${options.apiKey}:${this.userId}`;
-    this.stores = createStores(options.language ?? 'es');
+    this.stores = createStores(pickLanguage(options.language));
     this.stores.w.$user.set({ id: this.userId, names: options.userNames ?? null });
     const restOptions: ConstructorParameters<typeof RestClient>[0] = {
       baseUrl,

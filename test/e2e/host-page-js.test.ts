@@ -68,6 +68,24 @@ describe('journey: the script tag written as a module', () => {
     await context.close();
   });
 
+  it('an English page (<html lang="en-US">) without data-language gets the widget in English, from the loader’s launcher on', async () => {
+    const { page, context, release } = await shopWithBundleHeld('english-page', (html) =>
+      html.replace('<html lang="es">', '<html lang="en-US">'),
+    );
+    const lite = page.locator('charla-loader');
+    await need(lite.getByRole('button', { name: 'Open chat' }), 'the loader’s launcher, in English');
+    expect(await lite.getAttribute('lang')).toBe('en');
+    release();
+    await firstWidgetReady(page);
+    expect(await page.locator('charla-widget').getAttribute('lang')).toBe('en');
+    await page
+      .locator('charla-widget')
+      .getByRole('button', { name: /^Open chat/ })
+      .click();
+    await need(page.getByRole('textbox', { name: 'Message', exact: true }), 'the composer, named in English');
+    await context.close();
+  });
+
   it('keyboard focus on the loader’s launcher moves to the full widget’s launcher that replaces it', async () => {
     // The full bundle waits until the loader's launcher has the focus (it comes when the browser is idle).
     const { page, context, release } = await shopWithBundleHeld('focus-handover');

@@ -192,11 +192,17 @@ describe('script-tag boot', () => {
     expect(host).not.toBeNull();
     const button = host.shadowRoot?.querySelector('button') as HTMLButtonElement;
     expect(button.getAttribute('aria-label')).toBe('Abrir chat');
-    // Strict CSP: no style attribute anywhere, the sheet is adopted.
-    expect(host.shadowRoot?.querySelector('[style]')).toBeNull();
+    // Strict CSP: no <style> element, the sheet is adopted; the corner is set through the CSSOM.
     expect(host.shadowRoot?.querySelector('style')).toBeNull();
     expect(host.shadowRoot?.adoptedStyleSheets.length).toBe(1);
-    expect(button.dataset['p']).toBe('br');
+    expect(host.dataset['p']).toBe('br');
+    expect([button.style.bottom, button.style.right, button.style.top, button.style.left]).toEqual([
+      '24px',
+      '24px',
+      '',
+      '',
+    ]);
+    expect(host.lang).toBe('es');
   });
 
   it('without data-init creates nothing and charla:load carries no instance', () => {
@@ -221,7 +227,13 @@ describe('script-tag boot', () => {
     expect(loads).toBe(0);
     const host = document.body.querySelector('charla-loader') as HTMLElement;
     const button = host.shadowRoot?.querySelector('button') as HTMLButtonElement;
-    expect(button.dataset['p']).toBe('tl');
+    expect(host.dataset['p']).toBe('tl');
+    expect([button.style.top, button.style.left, button.style.bottom, button.style.right]).toEqual([
+      '24px',
+      '24px',
+      '',
+      '',
+    ]);
     button.click();
     expect(button.getAttribute('aria-busy')).toBe('true');
     const real = (await (handle['ready'] as Promise<WidgetInstance>)) as WidgetInstance;
@@ -285,8 +297,8 @@ describe('script-tag boot', () => {
     const [launcherA, launcherB] = [...document.body.querySelectorAll('charla-loader')].map(
       (h) => h.shadowRoot?.querySelector('button') as HTMLButtonElement,
     );
-    expect(launcherA?.style.getPropertyValue('--s')).toBe('');
-    expect(launcherB?.style.getPropertyValue('--s')).toBe('68px');
+    expect(launcherA?.style.right).toBe('24px');
+    expect(launcherB?.style.right).toBe('92px');
     await first.load();
     const [a, b] = (await Promise.all(first.widgets.map((w) => w['ready']))) as WidgetInstance[];
     expect(a?.core.userId).toBe('first-user');
@@ -655,6 +667,33 @@ describe('script-tag boot', () => {
       expect(String(warn.mock.calls[0]?.[0])).toMatch(/^Charla: on: unknown event nope; use one of open, /);
     } finally {
       warn.mockRestore();
+    }
+  });
+
+  it("without a language the page's <html lang> chooses it: the small launcher and the widget agree", async () => {
+    document.documentElement.lang = 'en-GB';
+    try {
+      const charla = boot(script({}), loadFull, '0.1.0');
+      const handle = charla.createWidget({ apiKey: 'KEY-page-en-000000', baseUrl: 'http://localhost:9' });
+      const host = document.body.querySelector('charla-loader') as HTMLElement;
+      expect(host.lang).toBe('en');
+      expect(host.shadowRoot?.querySelector('button')?.getAttribute('aria-label')).toBe('Open chat');
+      const real = (await charla.load().then(() => handle['ready'])) as WidgetInstance;
+      expect(real.context.stores.$language.get()).toBe('en');
+      expect(real.element?.lang).toBe('en');
+      // The option wins over the page.
+      const spanish = charla.createWidget({
+        apiKey: 'KEY-page-en-000001',
+        baseUrl: 'http://localhost:9',
+        language: 'es',
+      });
+      const launchers = document.body.querySelectorAll('charla-loader');
+      expect(launchers[launchers.length - 1]?.getAttribute('lang')).toBe('es');
+      await charla.load();
+      const real2 = (await spanish['ready']) as WidgetInstance;
+      expect(real2.context.stores.$language.get()).toBe('es');
+    } finally {
+      document.documentElement.lang = '';
     }
   });
 
