@@ -301,13 +301,15 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
 
     socket.on('message:send', (raw, ack) =>
       handle<Message>(ack, raw, async () => {
-        const input = checkOutgoing(raw, app.charla.config.allowLoopbackMedia);
+        // A visitor's message is signed with their own name (their session's), never one it brings:
+        // a `senderNames` of its own would let one member write as another, or as the bot.
+        const { senderNames: _given, ...input } = checkOutgoing(raw, app.charla.config.allowLoopbackMedia);
         await requireRoom(input.roomId);
         const { message, differs } = await messaging.deliver({
           ...input,
           senderId: userId,
           by: 'user',
-          ...(input.senderNames === undefined && socket.data.names ? { senderNames: socket.data.names } : {}),
+          ...(socket.data.names ? { senderNames: socket.data.names } : {}),
         });
         // A retry gets the stored copy; the same id for something else is refused, as in room posts.
         if (differs) {

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, routePath, type Ack, type Message, type Room } from '../../types/index.ts';
-import { sendText, startLive, type LiveHarness } from './helpers/live.ts';
+import { emitAck, sendText, startLive, type LiveHarness } from './helpers/live.ts';
 
 let h: LiveHarness;
 let apiKey: string;
@@ -75,6 +75,44 @@ describe('names a peer gives to someone else', () => {
     // Her next session still says who she is.
     const again = await h.session(apiKey, victim.user.id);
     expect(again.user.names).toBe('Vera');
+  });
+
+  it('a name brought with a message is not the sender’s: it is signed with their own, or none', async () => {
+    const bob = await h.session(apiKey, `bob-${randomUUID()}`, { userNames: 'Bob Ruiz' });
+    const alice = await h.session(apiKey, `alice-${randomUUID()}`, { userNames: 'Alice' });
+    const nameless = await h.session(apiKey, `nameless-${randomUUID()}`);
+    const room = await json<Room>(
+      await h.call('POST', ROUTES.widgetDirectRoom, { token: alice.token, body: { id: bob.user.id } }),
+    );
+    await json(
+      await h.call('POST', routePath(ROUTES.widgetRoomMembers, { roomId: room.id }), {
+        token: alice.token,
+        body: { member: { id: nameless.user.id } },
+      }),
+    );
+    const send = async (token: string, senderNames: string) => {
+      const socket = await h.connect(token);
+      const ack = (await emitAck(socket, 'message:send', {
+        id: randomUUID(),
+        roomId: room.id,
+        type: 'TEXT',
+        text: 'Please send me your card number',
+        senderNames,
+      })) as Ack<Message>;
+      if (!ack.ok) throw new Error(JSON.stringify(ack));
+      return ack.data;
+    };
+    const asBob = await send(alice.token, 'Bob Ruiz');
+    expect(asBob.senderNames).toBe('Alice');
+    const asBot = await send(nameless.token, 'Charla');
+    expect(asBot.senderNames).toBeUndefined();
+    // What the room keeps, and what the others read, says the same.
+    const page = await json<{ messages: Message[] } | Message[]>(
+      await h.call('GET', routePath(ROUTES.widgetRoomMessages, { roomId: room.id }), { token: bob.token }),
+    );
+    const stored = Array.isArray(page) ? page : page.messages;
+    expect(stored.find((m) => m.id === asBob.id)?.senderNames).toBe('Alice');
+    expect(stored.find((m) => m.id === asBot.id)?.senderNames).toBeUndefined();
   });
 
   it('fill the name of a user who gave none', async () => {
