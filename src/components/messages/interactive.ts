@@ -37,20 +37,45 @@ function answer(event: Event, m: Message, r: RenderContext, send: () => Promise<
 const pressed = (r: RenderContext, chosen: boolean) => (r.answer ? String(chosen) : nothing);
 const inert = (r: RenderContext) => (r.answer ? 'true' : nothing);
 
+/** A payload as text whatever its keys' order (the service's JSON storage reorders them). */
+function canonical(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? '';
+  if (Array.isArray(v)) return `[${v.map(canonical).join()}]`;
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o)
+    .filter((k) => k !== 'replyTo')
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+    .join()}}`;
+}
+
+/**
+ * Which option the answer chose: the first whose title and payload it carries; when none
+ * carries both (options that share a title, answered by the payload's bot), the first of
+ * its title. One option only, so two options titled "Sí" never both show chosen.
+ */
+function chosenOption(options: MessageOption[], r: RenderContext): MessageOption | undefined {
+  const a = r.answer;
+  if (!a) return undefined;
+  const titled = options.filter((o) => o.title === a.text);
+  const payload = canonical(a.payload ?? {});
+  return titled.find((o) => canonical(o.payload ?? {}) === payload) ?? titled[0];
+}
+
 export function renderOptions(m: Message, r: RenderContext): TemplateResult | typeof nothing {
   const options = [...(m.options ?? [])].sort((a, b) => (a.order ?? 0) - (b.order ?? 0));
   if (options.length === 0) return nothing;
+  const chosen = chosenOption(options, r);
   const spec = m.interactive?.kind === 'options' ? m.interactive : undefined;
   const buttonText = spec?.buttonText || (r.language === 'es' ? DEFAULT_BUTTON_TEXT : r.t('options'));
   return html`<div class="options" role="group" aria-label=${buttonText}>
     <p class="options__label">${buttonText}</p>
     ${spec?.title ? html`<p class="options__title">${spec.title}</p>` : nothing}
-    ${options.map((o) => renderOption(m, o, r))}
+    ${options.map((o) => renderOption(m, o, r, o === chosen))}
   </div>`;
 }
 
-function renderOption(m: Message, o: MessageOption, r: RenderContext): TemplateResult {
-  const chosen = r.answer?.text === o.title;
+function renderOption(m: Message, o: MessageOption, r: RenderContext, chosen: boolean): TemplateResult {
   const body = html`<span class="option__title">${chosen ? icons.check() : nothing}${o.title}</span>${
       o.description ? html`<span class="option__description">${o.description}</span>` : nothing
     }`;

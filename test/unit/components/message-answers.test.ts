@@ -68,6 +68,34 @@ describe('<charla-message> options, once answered', () => {
     expect(callsOf('chooseOption')).toHaveLength(0);
   });
 
+  it('that share a title: only the one whose payload the answer carries shows chosen, whatever its keys’ order', async () => {
+    const twins = [
+      { type: 'postback', title: 'Sí', payload: { step: 'transfer', p: 'confirm' }, order: 0 },
+      {
+        type: 'postback',
+        title: 'Sí',
+        description: 'Cancelar',
+        payload: { step: 'transfer', p: 'cancel' },
+        order: 1,
+      },
+    ];
+    const m = msg({ text: '¿Confirmas la transferencia?', options: twins });
+    // The stored answer's keys come back in another order (the service's JSON storage).
+    const answer = msg({
+      by: 'user',
+      senderId: 'me',
+      type: 'POSTBACK',
+      text: 'Sí',
+      payload: { replyTo: String(m.id), p: 'cancel', step: 'transfer' },
+    });
+    const { q } = await show(m, [m, answer]);
+    const [first, second] = q.getAllByRole('button') as HTMLButtonElement[];
+    expect(first?.getAttribute('aria-pressed')).toBe('false');
+    expect(second?.getAttribute('aria-pressed')).toBe('true');
+    expect(first?.querySelector('svg')).toBeNull();
+    expect(second?.querySelector('svg')).not.toBeNull();
+  });
+
   it('send once when clicked twice before the row renders again', async () => {
     const m = msg({ text: '¿Confirmas?', options });
     const { button, callsOf } = await show(m);
