@@ -190,6 +190,10 @@ function isPrivateAddress(host: string): boolean {
  * allows it (tests, the demo). Null when allowed, else the reason.
  */
 export function mediaUrlProblem(raw: string, allowLoopback: boolean): string | null {
+  // The URL parser drops tabs and line breaks silently: the address stored would not be the one
+  // checked, and a widget refuses it (src/components/shared/safe-url.ts). Refused here instead.
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0020\u007f-\u009f]/.test(raw)) return 'must not contain spaces or control characters';
   let url: URL;
   try {
     url = new URL(raw);

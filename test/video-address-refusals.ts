@@ -17,4 +17,13 @@ export const VIDEO_ADDRESS_REFUSALS: ReadonlyArray<readonly [string, string]> = 
   ['', 'must be an absolute https:// address'],
   [' https://example.com/a.mp4', 'must be an absolute https:// address'],
   [`https://example.com/${'a'.repeat(2048)}`, 'must be at most 2048 characters'],
+  // The URL parser would drop the tab and the line break silently; the widget would never show them.
+  ['https://example.com/\ta.mp4', 'must not contain spaces or control characters'],
+  ['https://ex\nample.com/a.mp4', 'must not contain spaces or control characters'],
+  ['https://example.com/a b.mp4', 'must not contain spaces or control characters'],
+  [
+    'https://example.com/a.mp4#"><img src=x onerror=alert(1)>',
+    'must not contain spaces or control characters',
+  ],
+  ['https://example.com/a\u0085.mp4', 'must not contain spaces or control characters'],
 ];

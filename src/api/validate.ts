@@ -116,6 +116,8 @@ export function isHttpsUrl(value: unknown, options: ValidateOptions = {}): value
 export function videoAddressProblem(value: string, options: ValidateOptions = {}): string | null {
   if (!MEDIA_URL.test(value)) return 'must be an absolute https:// address';
   if (chars(value) > MEDIA_URL_MAX) return `must be at most ${MEDIA_URL_MAX} characters`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0020\u007f-\u009f]/.test(value)) return 'must not contain spaces or control characters';
   let url: URL;
   try {
     url = new URL(value);

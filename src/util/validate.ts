@@ -60,6 +60,10 @@ function requireText(value: unknown, field: string, allowEmpty = false): string 
 function requireMediaUrl(value: unknown, field: string): string {
   if (typeof value === 'string' && value.length > MEDIA_URL_MAX)
     throw mustBe(field, `at most ${MEDIA_URL_MAX} characters (it has ${value.length})`);
+  // As the service: no spaces or control characters (the URL parser would drop them silently).
+  // eslint-disable-next-line no-control-regex
+  if (typeof value === 'string' && /[\u0000-\u0020\u007f-\u009f]/.test(value))
+    throw mustBe(field, 'an address without spaces or control characters');
   const url = parseSafeUrl(value);
   // As the service: no credentials in it, no trailing dot on its host.
   if (!url || url.username || url.password || url.hostname.endsWith('.'))

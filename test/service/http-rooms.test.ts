@@ -236,6 +236,22 @@ describe('POST /v1/rooms/{roomId}/message', () => {
         ['/messages/0/mediaUrl'],
       ],
       [
+        {
+          senderId: 's',
+          messages: [good, { id: randomUUID(), type: 'IMAGE', mediaUrl: 'https://ev\til.example/a.png' }],
+        },
+        ['/messages/1/mediaUrl'],
+      ],
+      [
+        {
+          senderId: 's',
+          messages: [
+            { id: randomUUID(), type: 'DOCUMENT', mediaUrl: 'https://evil.example/\njavascript:alert(1)' },
+          ],
+        },
+        ['/messages/0/mediaUrl'],
+      ],
+      [
         { senderId: 's', messages: [{ id: randomUUID(), type: 'LOCATION', lat: '1', lng: '2' }] },
         ['/messages/0/type'],
       ],

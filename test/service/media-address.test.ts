@@ -113,6 +113,16 @@ describe('mediaUrlProblem: only globally routable unicast IP literals pass', () 
     expect(mediaUrlProblem('https://cdn.example.com./x.mp4', false)).toBe(
       'must name its host without a trailing dot',
     );
+    // Spaces and control characters, which the URL parser would drop or encode silently.
+    for (const url of [
+      'https://cdn.example.com/\tx.mp4',
+      'https://cdn.ex\nample.com/x.mp4',
+      'https://cdn.example.com/x.mp4\r\njavascript:alert(1)',
+      'https://cdn.example.com/a b.mp4',
+      'https://cdn.example.com/x\u0000.mp4',
+      'https://cdn.example.com/x\u009f.mp4',
+    ])
+      expect(mediaUrlProblem(url, false), url).toBe('must not contain spaces or control characters');
   });
 
   it('allows the loopback hosts (http or https) only when the configuration does', () => {

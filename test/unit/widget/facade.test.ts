@@ -708,6 +708,9 @@ describe('sendMessage', () => {
       // The service refuses these too: credentials in the address, a host with a trailing dot.
       { type: 'IMAGE', roomId: 'r1', mediaUrl: 'https://user:pass@cdn.example/a.png' },
       { type: 'IMAGE', roomId: 'r1', mediaUrl: 'https://cdn.example./a.png' },
+      // A tab or line break the URL parser would drop silently (no widget would show it).
+      { type: 'IMAGE', roomId: 'r1', mediaUrl: 'https://cdn.example/\ta.png' },
+      { type: 'DOCUMENT', roomId: 'r1', mediaUrl: 'https://cdn.example/a.pdf\njavascript:alert(1)' },
       { type: 'LOCATION', roomId: 'r1', lat: 'north', lng: '0' },
       { type: 'POSTBACK', roomId: 'r1', text: 'x', payload: 'not an object' },
       { type: 'EVENT', roomId: 'r1', description: 'no slug' },
