@@ -1,8 +1,9 @@
 /**
- * Turns the widget configuration's `theme` into CSS custom properties on the
- * widget element. Values come from the network, so each is validated and set
- * with `style.setProperty` (never a style attribute string), which is allowed
- * under `style-src 'self'`.
+ * Turns the widget configuration's `theme` into CSS custom properties of the
+ * widget's `:host` (a constructable stylesheet of its shadow root, allowed
+ * under `style-src 'self'`, which the host page's own CSS on `charla-widget`
+ * still overrides). Values come from the network, so each is validated before
+ * it is written into the rule.
  */
 import { WIDGET_POSITIONS, type WidgetPosition } from '../../types/enums.ts';
 

@@ -405,6 +405,28 @@ describe('<charla-widget> theming from the host page', () => {
   });
 });
 
+describe('<charla-widget> brand colour: the configuration, then the host page', () => {
+  it("the configuration's colour paints the launcher; the page's own --charla-color-primary beats it", async () => {
+    await page.viewport(1280, 800);
+    const f = makeContext({ ui: { open: false } });
+    f.stores.$config.set({ ...f.stores.$config.get()!, theme: { primaryColor: '#4f46e5' } });
+    const widget = await mountWidget(f);
+    const paint = () => getComputedStyle(launcherOf(widget)).backgroundColor;
+    await waitFor(() => paint() === 'rgb(79, 70, 229)', 'the configured colour');
+    const style = document.createElement('style');
+    style.textContent =
+      'charla-widget { --charla-color-primary: #006400; --charla-color-on-primary: #ffffff; }';
+    document.head.append(style);
+    try {
+      await waitFor(() => paint() === 'rgb(0, 100, 0)', "the page's colour");
+      expect(getComputedStyle(launcherOf(widget)).color).toBe('rgb(255, 255, 255)');
+    } finally {
+      style.remove();
+    }
+    await waitFor(() => paint() === 'rgb(79, 70, 229)', 'the configured colour again');
+  });
+});
+
 /** The element's characters are laid out left to right in the order they are stored (one line). */
 function readsInStoredOrder(el: Element): boolean {
   const xs: number[] = [];

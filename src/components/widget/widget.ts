@@ -72,7 +72,8 @@ export class CharlaWidget extends LitElement {
   ]);
   readonly #announcer = new Announcer(this);
   #appliedTheme: unknown;
-  #themeProps: string[] = [];
+  /** The theme's custom properties, as a `:host` rule the host page's own CSS still overrides. */
+  #themeSheet: CSSStyleSheet | undefined;
   #wasOpen = false;
   #returnFocus = false;
   #focusPanel = false;
@@ -174,11 +175,17 @@ export class CharlaWidget extends LitElement {
     const theme = this.#stores.get('$config')?.theme ?? null;
     if (theme === this.#appliedTheme) return;
     this.#appliedTheme = theme;
-    for (const name of this.#themeProps) this.style.removeProperty(name);
-    const props = themeProperties(theme);
-    // setProperty (CSSOM) works under style-src 'self'; every value here was validated by themeProperties.
-    for (const [name, value] of Object.entries(props)) this.style.setProperty(name, value);
-    this.#themeProps = Object.keys(props);
+    // A constructable stylesheet (allowed under style-src 'self') with a `:host` rule, not the
+    // element's style: the page's `charla-widget { --charla-color-primary: … }` beats a shadow
+    // root's `:host` rules, where it could not beat an inline style. Every value here was
+    // validated by themeProperties (hex colours, a font name of letters, digits, spaces, _ and -).
+    const root = this.renderRoot as ShadowRoot;
+    if (!this.#themeSheet && root?.adoptedStyleSheets) {
+      this.#themeSheet = new CSSStyleSheet();
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, this.#themeSheet];
+    }
+    const props = Object.entries(themeProperties(theme)).map(([name, value]) => `${name}:${value}`);
+    this.#themeSheet?.replaceSync(`:host{${props.join(';')}}`);
     this.position = panelPosition(theme?.['position'] ?? this.defaultPosition);
     const scheme = theme?.['colorScheme'] === 'auto' || theme?.['darkMode'] === true;
     this.toggleAttribute('color-scheme', scheme);

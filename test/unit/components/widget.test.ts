@@ -125,24 +125,32 @@ describe('<charla-widget>', () => {
     }
   });
 
-  it('sets brand colour and font from the theme as custom properties, ignoring unsafe values', async () => {
+  it('sets brand colour and font from the theme as custom properties of :host, ignoring unsafe values', async () => {
     const { el, stores } = await mount();
+    const root = el.shadowRoot!;
+    /** The theme's :host rule: the last stylesheet of the shadow root (the element's own style stays the page's). */
+    const themed = (name: string) => {
+      const sheet = root.adoptedStyleSheets[root.adoptedStyleSheets.length - 1];
+      const rule = sheet?.cssRules[0] as CSSStyleRule | undefined;
+      return rule?.selectorText === ':host' ? rule.style.getPropertyValue(name).trim() : '';
+    };
     stores.$config.set({
       ...stores.$config.get()!,
       theme: { primaryColor: '#ffcc00', font: { name: 'Inter' } },
     });
     await settle(el);
-    expect(el.style.getPropertyValue('--charla-color-primary')).toBe('#ffcc00');
+    expect(themed('--charla-color-primary')).toBe('#ffcc00');
     // A light brand colour gets dark text for contrast.
-    expect(el.style.getPropertyValue('--charla-color-on-primary')).toBe('#000000');
-    expect(el.style.getPropertyValue('--charla-font-family')).toContain("'Inter'");
+    expect(themed('--charla-color-on-primary')).toBe('#000000');
+    expect(themed('--charla-font-family')).toContain("'Inter'");
+    expect(el.getAttribute('style') ?? '').not.toContain('--charla-color-primary');
     stores.$config.set({
       ...stores.$config.get()!,
       theme: { primaryColor: 'red; background: url(https://evil.example/x)', font: { name: "x'); @import" } },
     });
     await settle(el);
-    expect(el.style.getPropertyValue('--charla-color-primary')).toBe('');
-    expect(el.style.getPropertyValue('--charla-font-family')).toBe('');
+    expect(themed('--charla-color-primary')).toBe('');
+    expect(themed('--charla-font-family')).toBe('');
   });
 
   it('speaks English when the language store says so', async () => {
