@@ -411,7 +411,8 @@ export class WidgetCore {
   disconnect(): void {
     this.#wantConnected = false;
     this.#socket?.disconnect();
-    this.#setConnection('offline');
+    // Not connected and not trying: `idle`, as before connect(). `offline` is the browser's no-network.
+    this.#setConnection('idle');
   }
 
   /**
@@ -608,7 +609,7 @@ export class WidgetCore {
     socket.sendBuffer = [];
     if (this.#destroyed) return;
     if (reason === 'io client disconnect') {
-      this.#setConnection(this.#nudging ? 'reconnecting' : 'offline');
+      this.#setConnection(this.#nudging ? 'reconnecting' : 'idle');
       return;
     }
     this.#lost('reconnecting');
@@ -1232,7 +1233,7 @@ export class WidgetCore {
     this.#waiters.clear();
     this.#firstSync?.reject(error);
     this.#firstSync = null;
-    this.stores.w.$connection.set('offline');
+    this.stores.w.$connection.set('idle');
     this.events.clear();
     this.element = null;
   }

@@ -157,7 +157,8 @@ describe('createWidget', () => {
     expect(widgets()).not.toContain(w);
     w.open();
     expect(opens).toBe(0);
-    expect(w.stores.$connection.get()).toBe('offline');
+    // Not connected, not trying: idle (offline is the browser's no-network).
+    expect(w.stores.$connection.get()).toBe('idle');
   });
 
   it('refuses a container that is not an element, naming it, and makes nothing', () => {
@@ -899,10 +900,10 @@ describe('connection state', () => {
       await vi.waitFor(() => expect(attempts).toBeGreaterThan(before), { timeout: 2000 });
       expect(['connecting', 'reconnecting']).toContain(w.stores.$connection.get());
       expect(states).toContain('offline');
-      // destroy() takes the listeners away.
+      // destroy() takes the listeners away: the browser's offline event changes nothing any more.
       w.destroy();
       window.dispatchEvent(new Event('offline'));
-      expect(w.stores.$connection.get()).toBe('offline');
+      expect(w.stores.$connection.get()).toBe('idle');
     } finally {
       delete (navigator as { onLine?: boolean }).onLine;
     }
