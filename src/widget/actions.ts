@@ -88,9 +88,10 @@ export function createActions(core: WidgetCore): CoreActions {
       }
     },
     close(disable = false) {
-      const wasOpen = w.$ui.get().open;
+      const { open: wasOpen, launcherDisabled: wasDisabled } = w.$ui.get();
       patchUi(w.$ui, disable ? { open: false, launcherDisabled: true } : { open: false });
-      if (wasOpen) core.emit('close', { disabled: disable === true });
+      // Disabling a closed widget's launcher is news too: a page that follows `disabled` hears it.
+      if (wasOpen || (disable && !wasDisabled)) core.emit('close', { disabled: disable === true });
     },
     showHomeMenu() {
       patchUi(w.$ui, { view: 'home' });

@@ -231,6 +231,22 @@ describe('events', () => {
     expect(facade.filter((x) => x === 'open')).toHaveLength(1);
   });
 
+  it('close(true) on a closed panel still says the launcher is now disabled, once', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    const heard: boolean[] = [];
+    w.on('close', (d: CloseDetail) => heard.push(d.disabled));
+    w.close();
+    expect(heard).toEqual([]);
+    w.close(true);
+    expect(w.context.stores.$ui.get().launcherDisabled).toBe(true);
+    expect(heard).toEqual([true]);
+    // Already disabled and closed: nothing new to say.
+    w.close(true);
+    w.close();
+    expect(heard).toEqual([true]);
+  });
+
   it('refuses an unknown event name or a handler that is not a function through the error event, and stays chainable', () => {
     const { fetchFn } = service();
     const w = widget(fetchFn);
