@@ -172,9 +172,9 @@ export class CharlaError extends Error {
 
 /** A client-side validation error: rejected before anything is sent. */
 export function invalidArgument(message: string, field?: string): CharlaError {
+  // httpStatus 0: refused here, no request was made (as charla/api's local refusals).
   return new CharlaError(
     errorBody('VALIDATION_ERROR', { message, validationError: field ? { [field]: message } : {} }),
-    400,
   );
 }
 

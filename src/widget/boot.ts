@@ -97,7 +97,7 @@ function bootError(message: string, field?: string): BootError {
     name: 'CharlaError',
     code,
     key,
-    httpStatus: field ? 400 : 0,
+    httpStatus: 0,
     body,
   });
 }
