@@ -45,6 +45,7 @@ import { ACK_TIMEOUT_MS, createSocket, request, retryAfterMs, type LiveSocket } 
 import { Emitter } from '../util/emitter.ts';
 import { pickLanguage } from '../i18n/pick.ts';
 import { isExpiredSignedUrl, isSafeUrl, isServiceMedia, normalizeBaseUrl } from '../util/url.ts';
+import { usableMessages } from '../util/incoming.ts';
 import { storedUserId } from '../util/user-id.ts';
 import { uuid } from '../util/uuid.ts';
 import { requireGetMessages, requireId, requireSendable, toOutgoingMessage } from '../util/validate.ts';
@@ -667,9 +668,11 @@ export class WidgetCore {
 
   /** Messages from the service (live or gap fill): upsert, settle pending sends, tell the host. */
   handleIncoming(
-    messages: readonly Message[],
+    received: readonly Message[],
     how: { announce?: (m: Message) => boolean; countUnread?: boolean } = {},
   ): void {
+    // What the network sent, made safe to keep and show (a malformed message is a placeholder).
+    const messages = usableMessages(received);
     if (messages.length === 0) return;
     const announce = how.announce ?? (() => true);
     const countUnread = how.countUnread ?? true;
@@ -1145,7 +1148,7 @@ export class WidgetCore {
         query: { limit, id },
       }),
     );
-    const messages = Array.isArray(res) ? res : (res.messages ?? []);
+    const messages = usableMessages(Array.isArray(res) ? res : res.messages);
     this.upsert(messages, false);
     for (const m of messages)
       if (this.outbox.has(messageKey(m)) && m.seq !== undefined) this.#settle(messageKey(m), m);

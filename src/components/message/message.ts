@@ -151,9 +151,21 @@ export class CharlaMessage extends LitElement {
     if (!m) return nothing;
     // A separator's children are presentational: the day is its name, or it is read as "separator".
     const day = this.dayLabel;
+    let row: unknown;
+    try {
+      row = this.#renderRow(m);
+    } catch {
+      // A shape the renderers do not expect (deep inside a contact card, say): the neutral
+      // placeholder in its bubble, and the list goes on.
+      row = html`<div class="row" part="message">
+        <div class="bubble" part="bubble">
+          ${renderUnknown({ t: translator(this.language) } as RenderContext)}
+        </div>
+      </div>`;
+    }
     return html`${
       day ? html`<div class="day" role="separator" aria-label=${day}><span>${day}</span></div>` : nothing
-    }${this.#renderRow(m)}`;
+    }${row}`;
   }
 
   #renderRow(m: Message) {

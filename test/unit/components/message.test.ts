@@ -204,6 +204,13 @@ describe('<charla-message> other types', () => {
     const { shadow } = await show(msg({ type: 'STICKER' }));
     expect(shadow.textContent).toContain('Este mensaje no se puede mostrar.');
   });
+
+  it('a contact card whose contents are not what they should be: the placeholder in its bubble, not a broken row', async () => {
+    const { shadow } = await show(
+      msg({ text: 'Contacto', interactive: { kind: 'contacts', contacts: [{ name: 7, phones: 'x' }] } }),
+    );
+    expect(shadow.querySelector('.bubble')?.textContent).toContain('Este mensaje no se puede mostrar.');
+  });
 });
 
 describe('<charla-message> bot variants', () => {

@@ -710,6 +710,41 @@ describe('media refresh', () => {
   });
 });
 
+describe('messages from the network', () => {
+  it('keeps a malformed one as a placeholder and a null one not at all: the room, its events and its list go on', async () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    const heard: Message[] = [];
+    w.on('message', (d) => heard.push(d.message));
+    const at = '2026-11-23T10:00:00.000Z';
+    const one = (id: string, extra: Record<string, unknown>) => ({
+      id,
+      roomId: 'r1',
+      senderId: 'bot-1',
+      createdAt: at,
+      timestamp: Date.parse(at),
+      by: 'bot',
+      status: 'DELIVERED',
+      ...extra,
+    });
+    expect(() =>
+      w.core.handleIncoming([
+        null,
+        one('bad-text', { type: 'TEXT', text: 12345 }),
+        one('bad-options', { type: 'TEXT', text: 'x', options: [null] }),
+        one('fine', { type: 'TEXT', text: 'sigue' }),
+      ] as never),
+    ).not.toThrow();
+    expect(heard.map((m) => [m.id, m.type])).toEqual([
+      ['bad-text', 'UNSUPPORTED'],
+      ['bad-options', 'UNSUPPORTED'],
+      ['fine', 'TEXT'],
+    ]);
+    expect(w.core.findMessage('fine')).toMatchObject({ type: 'TEXT', text: 'sigue' });
+    expect(w.core.findMessage('bad-text')).not.toHaveProperty('text');
+  });
+});
+
 describe('sendMessage', () => {
   it('rejects invalid messages at once and sends nothing', async () => {
     const { fetchFn, calls } = service();

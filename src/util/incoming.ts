@@ -1,0 +1,91 @@
+/**
+ * Messages as they come from the network, made safe to keep and show. The
+ * service sends well-formed messages; a newer or misbehaving one might not,
+ * and a field of the wrong kind (a number for a TEXT's `text`, an object for
+ * an option list) must not break the list, the room previews or the
+ * announcements. Such a message is kept as type `UNSUPPORTED` with what can
+ * still be told (id, room, sender, time, status): the neutral placeholder.
+ */
+import type { Message } from '../../types/index.ts';
+
+/** What a field must be when present: s string, n number, o plain object, a array, l string or number. */
+const FIELDS: Record<string, string> = {
+  senderId: 's',
+  createdAt: 's',
+  by: 's',
+  status: 's',
+  senderNames: 's',
+  type: 's',
+  text: 's',
+  caption: 's',
+  mediaUrl: 's',
+  slug: 's',
+  description: 's',
+  timestamp: 'n',
+  seq: 'n',
+  lat: 'l',
+  lng: 'l',
+  payload: 'o',
+  eventPayload: 'o',
+  interactive: 'o',
+  error: 'o',
+  options: 'a',
+  QuickReplies: 'a',
+};
+
+/** The fields a type cannot be shown without. */
+const NEEDS: Record<string, string[]> = {
+  TEXT: ['text'],
+  POSTBACK: ['text'],
+  IMAGE: ['mediaUrl'],
+  AUDIO: ['mediaUrl'],
+  VIDEO: ['mediaUrl'],
+  DOCUMENT: ['mediaUrl'],
+  FILE: ['mediaUrl'],
+  LOCATION: ['lat', 'lng'],
+  EVENT: ['description'],
+};
+
+/** What is kept of a message that cannot be shown. */
+const KEPT = ['id', 'roomId', 'senderId', 'createdAt', 'timestamp', 'by', 'status', 'senderNames', 'seq'];
+
+function kind(v: unknown): string {
+  if (Array.isArray(v)) return 'a';
+  if (typeof v === 'string') return 's';
+  if (typeof v === 'number') return Number.isFinite(v) ? 'n' : '?';
+  return v !== null && typeof v === 'object' ? 'o' : '?';
+}
+
+const fits = (v: unknown, want: string) => (want === 'l' ? /[sn]/.test(kind(v)) : kind(v) === want);
+
+/** An option or a quick reply: an object with a text title (and, if any, a payload object). */
+function choice(v: unknown): boolean {
+  const c = v as { title?: unknown; payload?: unknown };
+  return (
+    kind(v) === 'o' && typeof c.title === 'string' && (c.payload === undefined || kind(c.payload) === 'o')
+  );
+}
+
+/**
+ * The message to keep: itself when every field it has is of its kind and its type's own fields are
+ * there; an `UNSUPPORTED` message with its id, room, sender and time otherwise; null when it has
+ * not even an id and a room (nothing to keep).
+ */
+export function usableMessage(value: unknown): Message | null {
+  if (kind(value) !== 'o') return null;
+  const m = value as Record<string, unknown>;
+  if (typeof m['roomId'] !== 'string' || !/[sn]/.test(kind(m['id']))) return null;
+  const broken =
+    Object.entries(FIELDS).some(([k, want]) => m[k] !== undefined && !fits(m[k], want)) ||
+    (NEEDS[m['type'] as string] ?? []).some((k) => m[k] === undefined) ||
+    [m['options'], m['QuickReplies']].some((list) => Array.isArray(list) && !list.every(choice));
+  if (!broken) return value as Message;
+  const kept: Record<string, unknown> = { type: 'UNSUPPORTED' };
+  for (const k of KEPT) if (m[k] !== undefined && fits(m[k], FIELDS[k] ?? 'l')) kept[k] = m[k];
+  return kept as unknown as Message;
+}
+
+/** The usable messages of a list from the network (see {@link usableMessage}). */
+export function usableMessages(list: unknown): Message[] {
+  return Array.isArray(list) ? list.map(usableMessage).filter((m): m is Message => m !== null) : [];
+}
