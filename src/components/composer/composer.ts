@@ -32,6 +32,13 @@ export function classifyFile(file: {
 }
 
 /**
+ * Unsent text, by widget and room. The panel's view (and this composer with it) goes when the
+ * panel closes: the text typed comes back when it opens again, and stays with its room when
+ * another room is opened.
+ */
+const drafts = new WeakMap<WidgetContext, Map<string, string>>();
+
+/**
  * @summary The composer: a growing text area, attach, location, voice note and send.
  * @tag charla-composer
  * @csspart composer - The bar.
@@ -58,7 +65,9 @@ export class CharlaComposer extends LitElement {
     return this.renderRoot?.querySelector<HTMLInputElement>('input[type=file]') ?? null;
   }
 
-  readonly #stores = new ContextStoresController(this, ['$ui', '$uploads', '$language']);
+  readonly #stores = new ContextStoresController(this, ['$ui', '$uploads', '$language', '$currentRoomId']);
+  /** The room whose draft `text` is. */
+  #room: string | undefined;
   readonly #recorder = new AudioRecorderController(
     this,
     (file) => this.#upload(file, 'AUDIO'),
@@ -67,6 +76,11 @@ export class CharlaComposer extends LitElement {
 
   override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('context')) this.#stores.use(this.context);
+    const room = this.#stores.get('$currentRoomId') ?? '';
+    if (changed.has('context') || room !== this.#room) {
+      this.#room = room;
+      this.text = this.#drafts?.get(room) ?? '';
+    }
     // disableInputs ends a recording: its button is disabled, so nothing else could.
     if (this.#disabled) this.#recorder.stop(false);
   }
@@ -85,9 +99,23 @@ export class CharlaComposer extends LitElement {
     return !this.context || (this.#stores.get('$ui')?.inputsDisabled ?? false);
   }
 
+  get #drafts(): Map<string, string> | undefined {
+    const c = this.context;
+    if (!c) return undefined;
+    let d = drafts.get(c);
+    if (!d) drafts.set(c, (d = new Map()));
+    return d;
+  }
+
+  #keepDraft(): void {
+    if (this.text) this.#drafts?.set(this.#room ?? '', this.text);
+    else this.#drafts?.delete(this.#room ?? '');
+  }
+
   #handleInput(event: Event): void {
     const area = event.currentTarget as HTMLTextAreaElement;
     this.text = area.value;
+    this.#keepDraft();
     this.#grow(area);
   }
 
@@ -113,6 +141,7 @@ export class CharlaComposer extends LitElement {
     const text = this.text.trim();
     if (!isVisibleText(text) || this.#disabled || !this.context) return;
     this.text = '';
+    this.#keepDraft();
     if (this.#textarea) {
       this.#textarea.value = '';
       this.#grow(this.#textarea);

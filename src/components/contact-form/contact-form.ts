@@ -9,6 +9,9 @@ import { base } from '../../styles/base.ts';
 import { styles } from './contact-form.styles.ts';
 
 const PHONE = /^\+?[0-9 ().-]{6,20}$/;
+const FIELDS = ['name', 'phone', 'email'] as const;
+/** What has been typed in forms not sent yet, by room and message. */
+const typed = new Map<string, Record<string, string>>();
 
 /**
  * @summary The answer form of a bot's contact-information request: name, phone and email.
@@ -35,6 +38,17 @@ export class CharlaContactForm extends LitElement {
   @state() private sending = false;
   @state() private sent = false;
 
+  /** This form's key in {@link typed}. */
+  get #key(): string {
+    return `${this.message?.roomId}\u0000${this.message?.id}`;
+  }
+
+  /** Keeps what is typed (a closed panel or a row scrolled away and back shows it again). */
+  #handleInput(event: Event): void {
+    const data = new FormData(event.currentTarget as HTMLFormElement);
+    typed.set(this.#key, Object.fromEntries(FIELDS.map((f) => [f, String(data.get(f) ?? '')])));
+  }
+
   async #handleSubmit(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     const t = translator(this.language);
@@ -54,6 +68,7 @@ export class CharlaContactForm extends LitElement {
     try {
       await this.actions.submitContactInfo(this.message, { name, phone, email });
       this.sent = true;
+      typed.delete(this.#key);
     } catch {
       await this.#fail(t('sendFailed'));
     } finally {
@@ -86,19 +101,40 @@ export class CharlaContactForm extends LitElement {
     const t = translator(this.language);
     if (this.sent || this.answered) return html`<p class="done" role="status">${t('submitted')}</p>`;
     const off = this.disabled || this.sending;
+    const kept = typed.get(this.#key) ?? {};
     return html`<form
       part="form"
       novalidate
       @submit=${this.#handleSubmit}
+      @input=${this.#handleInput}
       aria-label=${t('contactFormTitle')}
     >
       <p class="title">${t('contactFormTitle')}</p>
-      <label>${t('name')}<input name="name" autocomplete="name" maxlength="200" ?disabled=${off} /></label>
       <label
-        >${t('phone')}<input name="phone" type="tel" autocomplete="tel" maxlength="20" ?disabled=${off}
+        >${t('name')}<input
+          name="name"
+          autocomplete="name"
+          maxlength="200"
+          .value=${kept['name'] ?? ''}
+          ?disabled=${off}
       /></label>
       <label
-        >${t('email')}<input name="email" type="email" autocomplete="email" maxlength="254" ?disabled=${off}
+        >${t('phone')}<input
+          name="phone"
+          type="tel"
+          autocomplete="tel"
+          maxlength="20"
+          .value=${kept['phone'] ?? ''}
+          ?disabled=${off}
+      /></label>
+      <label
+        >${t('email')}<input
+          name="email"
+          type="email"
+          autocomplete="email"
+          maxlength="254"
+          .value=${kept['email'] ?? ''}
+          ?disabled=${off}
       /></label>
       ${this.error ? html`<p class="error" id="error" role="alert">${this.error}</p>` : nothing}
       <button type="submit" class="pill-button" ?disabled=${off}>${t('submit')}</button>

@@ -40,6 +40,35 @@ describe('<charla-composer>', () => {
     expect(send.disabled).toBe(false);
   });
 
+  it('keeps unsent text when the panel closes (the composer goes) and by room', async () => {
+    const first = await mount();
+    await first.type('borrador para r1');
+    // The panel closes: its view, and this composer, go; the next opening makes a new one.
+    first.el.remove();
+    const again = document.createElement('charla-composer') as CharlaComposer;
+    again.context = first.context;
+    document.body.append(again);
+    await settle(again);
+    const area = again.shadowRoot!.querySelector('textarea')!;
+    expect(area.value).toBe('borrador para r1');
+    // Another room has its own (empty) draft; coming back finds this one.
+    first.stores.$currentRoomId.set('r2');
+    await settle(again);
+    expect(area.value).toBe('');
+    first.stores.$currentRoomId.set('r1');
+    await settle(again);
+    expect(area.value).toBe('borrador para r1');
+    // Sent: nothing is kept.
+    area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
+    await settle(again);
+    again.remove();
+    const third = document.createElement('charla-composer') as CharlaComposer;
+    third.context = first.context;
+    document.body.append(third);
+    await settle(third);
+    expect(third.shadowRoot!.querySelector('textarea')!.value).toBe('');
+  });
+
   it('sends on Enter and clears the field', async () => {
     const { el, area, type, callsOf } = await mount();
     await type('  Hola  ');

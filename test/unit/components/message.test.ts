@@ -402,6 +402,25 @@ describe('<charla-message> bot variants', () => {
     expect(fq.getByRole('status').textContent).toBe('Datos enviados');
   });
 
+  it('contact_info_request: what is typed comes back when the row is made again (panel closed and opened)', async () => {
+    const m = msg({ text: 'Déjanos tus datos', interactive: { kind: 'contact_info_request' } });
+    const first = await show(m);
+    const form = first.shadow.querySelector('charla-contact-form')!;
+    await settle(form);
+    const name = within(form.shadowRoot as unknown as HTMLElement).getByLabelText(
+      'Nombre',
+    ) as HTMLInputElement;
+    name.value = 'Ana Parcial';
+    name.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    first.el.remove();
+    const again = await show(m);
+    const form2 = again.shadow.querySelector('charla-contact-form')!;
+    await settle(form2);
+    const fq = within(form2.shadowRoot as unknown as HTMLElement);
+    expect((fq.getByLabelText('Nombre') as HTMLInputElement).value).toBe('Ana Parcial');
+    expect((fq.getByLabelText('Teléfono') as HTMLInputElement).value).toBe('');
+  });
+
   it('contact_info_request: an invalid field is marked invalid and focused, not only named in the alert', async () => {
     const m = msg({ text: 'Déjanos tus datos', interactive: { kind: 'contact_info_request' } });
     const { shadow } = await show(m);
