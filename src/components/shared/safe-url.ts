@@ -84,10 +84,19 @@ export function linkify(text: string): TextSegment[] {
   return out;
 }
 
-/** Links in text may be any http(s) host (they open in a new tab); media stays under {@link safeUrl}. */
+/** Direction controls: inside an address they make what it shows differ from where it goes. */
+const DIRECTION_CONTROLS = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * Links in text may be any http(s) host (they open in a new tab); media stays under {@link safeUrl}.
+ * Not a link: an address with a user part (`https://bank.example@evil.example/` goes to
+ * evil.example) or with a direction control (`report\u202Efdp.exe` reads as `reportexe.pdf`).
+ */
 function safeHttpUrl(value: string): string | null {
+  if (DIRECTION_CONTROLS.test(value)) return null;
   try {
     const url = new URL(value);
+    if (url.username || url.password) return null;
     return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
   } catch {
     return null;

@@ -79,6 +79,27 @@ describe('safe URLs', () => {
     ]);
   });
 
+  it('leaves as text an address that shows one place and goes to another: a user part, a direction control', () => {
+    for (const text of [
+      'https://www.bancosantander.es@evil.example/login',
+      'https://user:pass@example.com/',
+      'https://files.example/report\u202Efdp.exe',
+      'https://files.example/\u2067a\u2069.pdf',
+      'https://files.example/a\u200F.pdf',
+    ]) {
+      const parts = linkify(`mira ${text} ya`);
+      expect(
+        parts.every((p) => p.href === undefined),
+        text,
+      ).toBe(true);
+      expect(parts.map((p) => p.text).join(''), text).toBe(`mira ${text} ya`);
+    }
+    // An @ after the host is not a user part.
+    expect(linkify('https://x.com/@ana')).toEqual([
+      { text: 'https://x.com/@ana', href: 'https://x.com/@ana' },
+    ]);
+  });
+
   it('keeps a closing bracket that the address opened, and leaves one that the text opened', () => {
     const wiki = 'https://es.wikipedia.org/wiki/Pan_(alimento)';
     expect(linkify(`(${wiki}).`)).toEqual([{ text: '(' }, { text: wiki, href: wiki }, { text: ').' }]);
