@@ -33,6 +33,8 @@ function answer(event: Event, m: Message, r: RenderContext, send: () => Promise<
 /**
  * Attributes of a choice once the message is answered: the chosen one pressed, all of them
  * aria-disabled (inert but still focusable, so an answer arriving never drops focus to the page).
+ * The options not chosen leave the Tab order (tabindex -1, which keeps focus where it is): a
+ * conversation of many answered menus is not a long Tab path to the composer.
  */
 const pressed = (r: RenderContext, chosen: boolean) => (r.answer ? String(chosen) : nothing);
 const inert = (r: RenderContext) => (r.answer ? 'true' : nothing);
@@ -91,6 +93,7 @@ function renderOption(m: Message, o: MessageOption, r: RenderContext, chosen: bo
     part="option"
     aria-pressed=${pressed(r, chosen)}
     aria-disabled=${inert(r)}
+    tabindex=${r.answer && !chosen ? '-1' : nothing}
     @click=${(e: Event) => answer(e, m, r, () => r.actions?.chooseOption(m, o))}
   >
     ${body}

@@ -51,6 +51,8 @@ describe('<charla-message> options, once answered', () => {
     expect(no.getAttribute('aria-pressed')).toBe('false');
     expect(no.querySelector('svg')).toBeNull();
     for (const b of [pay, no]) expect(b.getAttribute('aria-disabled')).toBe('true');
+    // The one not chosen leaves the Tab order; the chosen one stays in it.
+    expect([pay.tabIndex, no.tabIndex]).toEqual([0, -1]);
     // Still focusable (an answer arriving drops no focus), and inert.
     no.focus();
     no.click();
