@@ -37,6 +37,7 @@ export const en: Catalogue = {
   statusDELIVERED_USER: 'Read',
   statusFAILED: 'Not sent',
   retry: 'Retry',
+  retryMessage: 'Retry: {what}',
   messageLabel: 'Message',
   you: 'You',
   send: 'Send',

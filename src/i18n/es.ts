@@ -38,6 +38,7 @@ export const es = {
   statusDELIVERED_USER: 'Leído',
   statusFAILED: 'No enviado',
   retry: 'Reintentar',
+  retryMessage: 'Reintentar: {what}',
   messageLabel: 'Mensaje',
   you: 'Tú',
   send: 'Enviar',

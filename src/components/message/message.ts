@@ -4,7 +4,7 @@ import type { DocumentMessage, Message, MessageStatus, PostbackMessage } from '.
 import { MediaRefreshController } from '../../controllers/media-refresh.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import type { WidgetActions } from '../../widget/context.ts';
-import { formatTime, messageDate, plainName, senderName } from '../shared/format.ts';
+import { formatTime, messageDate, plainName, senderName, summarize } from '../shared/format.ts';
 import { focusComposer } from '../shared/focus.ts';
 import { icons } from '../shared/icons.ts';
 import { renderCall, renderContacts, renderOptions, renderQuickReplies } from '../messages/interactive.ts';
@@ -21,6 +21,9 @@ import { renderText } from '../messages/text.ts';
  */
 const linkOnly = (m: Message, r: RenderContext): boolean =>
   m.by === 'user' && !r.own && !(m as { mediaUrl?: string }).mediaUrl?.startsWith(`${r.actions?.origin}/`);
+
+/** A message's summary cut to a few words, to tell one Retry button from another. */
+const short = (text: string) => (text.length > 40 ? `${text.slice(0, 39).trimEnd()}…` : text);
 
 /** The renderer for a message's type; unknown types get a neutral placeholder. */
 export function renderBody(m: Message, r: RenderContext): TemplateResult {
@@ -125,7 +128,14 @@ export class CharlaMessage extends LitElement {
       }
       ${
         this.own && status === 'FAILED'
-          ? html`<button type="button" class="retry" @click=${this.#handleRetryClick}>${t('retry')}</button>`
+          ? html`<button
+              type="button"
+              class="retry"
+              aria-label=${t('retryMessage', { what: short(summarize(m, t)) })}
+              @click=${this.#handleRetryClick}
+            >
+              ${t('retry')}
+            </button>`
           : nothing
       }
     </div>`;

@@ -71,10 +71,31 @@ describe('<charla-message> status marks', () => {
   }
 
   it('offers retry on a failed own message and calls retry with its id', async () => {
-    const m = msg({ status: 'FAILED', senderId: 'me', by: 'user' });
+    const m = msg({ status: 'FAILED', senderId: 'me', by: 'user', text: 'Hola' });
     const { q, callsOf } = await show(m, { own: true });
-    q.getByRole('button', { name: 'Reintentar' }).click();
+    q.getByRole('button', { name: 'Reintentar: Hola' }).click();
     expect(callsOf('retry')[0]!.args).toEqual([String(m.id)]);
+  });
+
+  it('names each Retry by what it sends again (several failures are told apart), its visible word first', async () => {
+    const long = 'Quiero cambiar la dirección de entrega del pedido 4411 a la calle Mayor';
+    const { q } = await show(msg({ status: 'FAILED', senderId: 'me', by: 'user', text: long }), {
+      own: true,
+    });
+    const retry = q.getByRole('button', { name: /^Reintentar: / });
+    expect(retry.getAttribute('aria-label')).toBe('Reintentar: Quiero cambiar la dirección de entrega…');
+    expect(retry.textContent?.trim()).toBe('Reintentar');
+    const image = await show(
+      msg({
+        status: 'FAILED',
+        senderId: 'me',
+        by: 'user',
+        type: 'IMAGE',
+        mediaUrl: 'https://x.example/a.png',
+      }),
+      { own: true },
+    );
+    expect(image.q.getByRole('button', { name: 'Reintentar: Imagen' })).toBeTruthy();
   });
 
   it('shows no status mark on other people’s messages', async () => {
