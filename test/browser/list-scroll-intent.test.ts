@@ -86,6 +86,9 @@ describe('<charla-message-list> and a single scroll right after an arrival', () 
     expect(l.gap(), 'the view stays where the user scrolled').toBeGreaterThan(350);
     const jump = await waitFor(l.button, 'new messages button');
     expect(jump.textContent).toContain('(1)');
+    // One line: its words do not wrap in the half of the list right of its centre.
+    const line = parseFloat(getComputedStyle(jump).lineHeight) || 18;
+    expect(jump.getBoundingClientRect().height).toBeLessThan(line * 1.5 + 12 + 2);
   });
 
   it('keeps following after a wheel or key down at the end', async () => {

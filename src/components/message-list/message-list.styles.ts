@@ -60,6 +60,9 @@ export const styles = css`
     bottom: 12px;
     left: 50%;
     transform: translateX(-50%);
+    /* Its own width, not the half of the list left of center that 'left: 50%' leaves it (it wrapped). */
+    width: max-content;
+    max-width: calc(100% - 24px);
     display: inline-flex;
     gap: 6px;
     align-items: center;
