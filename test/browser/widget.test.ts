@@ -45,6 +45,27 @@ describe('<charla-widget> focus and keyboard', () => {
     expect(deepActive()).toBe(launcherOf(widget));
   });
 
+  it('close(true) with focus in the panel leaves focus on the disabled launcher, which Tab still reaches', async () => {
+    const f = makeContext({ ui: { open: false } });
+    const widget = await mountWidget(f);
+    launcherOf(widget).focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => deepActive()?.tagName === 'TEXTAREA', 'focus in composer');
+    f.context.actions.close(true);
+    await waitFor(() => panelOf(widget).hidden, 'panel closed');
+    await waitFor(() => deepActive() === launcherOf(widget), 'focus on the launcher');
+    expect(launcherOf(widget).getAttribute('aria-label')).toBe('Chat no disponible');
+    // Away and back with the keyboard: the disabled launcher is still a stop, and Enter opens nothing.
+    const before = document.createElement('button');
+    before.textContent = 'Antes';
+    document.body.prepend(before);
+    before.focus();
+    await userEvent.tab();
+    expect(deepActive()).toBe(launcherOf(widget));
+    await userEvent.keyboard('{Enter}');
+    expect(panelOf(widget).hidden).toBe(true);
+  });
+
   it('reaches every control of the chat with Tab, each with a visible focus ring', async () => {
     const f = makeContext({ ui: { open: true } });
     f.stores.$currentMessages.set([
@@ -588,7 +609,7 @@ describe('axe-core, WCAG 2.2 AA', () => {
     // close(true): the visible count stays in the disabled launcher's name (label-content-name-mismatch).
     f.context.actions.close(true);
     await widget.updateComplete;
-    expect(launcherOf(widget).disabled).toBe(true);
+    expect(launcherOf(widget).getAttribute('aria-disabled')).toBe('true');
     expect(await axeViolations()).toEqual([]);
   });
 

@@ -40,10 +40,12 @@ export const styles = css`
     width: 28px;
     height: 28px;
   }
-  .launcher:hover:not(:disabled) {
+  .launcher:hover:not([aria-disabled]) {
     transform: scale(1.05);
   }
-  .launcher:disabled {
+  /* aria-disabled, not disabled: it keeps focus (close(true) from inside the widget returns it here)
+     and stays in the Tab order, saying "Chat no disponible". */
+  .launcher[aria-disabled] {
     background: #6b7280;
     color: #fff;
     box-shadow: none;

@@ -282,7 +282,7 @@ export class CharlaWidget extends LitElement {
         aria-label=${label}
         aria-expanded=${open ? 'true' : 'false'}
         aria-controls="panel"
-        ?disabled=${disabled}
+        aria-disabled=${disabled ? 'true' : nothing}
         @click=${this.#handleLauncherClick}
       >
         ${open ? icons.close() : icons.chat()}

@@ -67,7 +67,7 @@ describe('<charla-widget>', () => {
     context.actions.close(true);
     await settle(el);
     const launcher = root().getByRole('button', { name: 'Chat no disponible, 2 mensajes sin leer' });
-    expect((launcher as HTMLButtonElement).disabled).toBe(true);
+    expect(launcher.getAttribute('aria-disabled')).toBe('true');
     expect(launcher.querySelector('[part=badge]')!.textContent!.trim()).toBe('2');
     stores.$unreadTotal.set(1);
     stores.$language.set('en');
@@ -80,10 +80,15 @@ describe('<charla-widget>', () => {
     context.actions.close(true);
     await settle(el);
     const launcher = root().getByRole('button', { name: 'Chat no disponible' }) as HTMLButtonElement;
-    expect(launcher.disabled).toBe(true);
+    // aria-disabled, not disabled: it keeps focus and its place in the Tab order, and a click does nothing.
+    expect(launcher.getAttribute('aria-disabled')).toBe('true');
+    expect(launcher.disabled).toBe(false);
+    launcher.click();
+    await settle(el);
+    expect(context.stores.$ui.get().open).toBe(false);
     context.actions.open();
     await settle(el);
-    expect((root().getByRole('button', { name: 'Cerrar chat' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(root().getByRole('button', { name: 'Cerrar chat' }).hasAttribute('aria-disabled')).toBe(false);
   });
 
   it('closes on Escape and returns focus to the launcher', async () => {
