@@ -215,6 +215,62 @@ describe('<charla-widget> announcements of messages off screen (WCAG 4.1.3)', ()
   });
 });
 
+describe('<charla-widget> full screen on a phone: modal, Tab goes round inside', () => {
+  /** A page with links before and after the widget, the panel opened from the launcher. */
+  async function openOnPage(width: number) {
+    await page.viewport(width, 640);
+    const before = document.createElement('a');
+    before.href = '#before';
+    before.textContent = 'Antes';
+    const after = document.createElement('a');
+    after.href = '#after';
+    after.textContent = 'Después';
+    document.body.append(before);
+    const f = makeContext({ ui: { open: false } });
+    f.stores.$currentMessages.set([
+      msg({ text: 'Hola', options: [{ type: 'postback', title: 'Sí', payload: {}, order: 0 }] }),
+    ]);
+    const widget = await mountWidget(f);
+    document.body.append(after);
+    launcherOf(widget).focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => deepActive()?.tagName === 'TEXTAREA', 'focus in composer');
+    return { widget, panel: panelOf(widget) };
+  }
+  const inWidget = (widget: Element) => document.activeElement === widget;
+
+  it('at 320 px focus never leaves the panel with Tab or Shift+Tab, and the panel is aria-modal', async () => {
+    const { widget, panel } = await openOnPage(320);
+    expect(panel.getAttribute('aria-modal')).toBe('true');
+    const seen = new Set<Element>();
+    for (let i = 0; i < 25; i++) {
+      await userEvent.tab();
+      expect(inWidget(widget), `Tab ${i + 1} left the widget for ${document.activeElement?.outerHTML}`).toBe(
+        true,
+      );
+      seen.add(deepActive()!);
+    }
+    for (let i = 0; i < 25; i++) {
+      await userEvent.tab({ shift: true });
+      expect(inWidget(widget), `Shift+Tab ${i + 1} left the widget`).toBe(true);
+    }
+    // It went round: several controls, not one held.
+    expect(seen.size).toBeGreaterThan(2);
+    expect(location.hash).toBe('');
+  });
+
+  it('at 1280 px (a floating panel beside the page) Tab goes on to the page, and the panel is not modal', async () => {
+    const { widget, panel } = await openOnPage(1280);
+    expect(panel.hasAttribute('aria-modal')).toBe(false);
+    let left = false;
+    for (let i = 0; i < 25 && !left; i++) {
+      await userEvent.tab();
+      left = !inWidget(widget);
+    }
+    expect(left).toBe(true);
+  });
+});
+
 describe('<charla-widget> layout', () => {
   it('puts two widgets in the same corner side by side, each panel above its own launcher', async () => {
     await page.viewport(1280, 800);

@@ -16,3 +16,33 @@ export function focusLost(el: Element): boolean {
   const active = document.activeElement;
   return !active || active === document.body || el.matches(':focus-within');
 }
+
+const FOCUSABLE =
+  'a[href],button,input,select,textarea,audio[controls],video[controls],summary,[tabindex],[contenteditable=""],[contenteditable=true]';
+
+/**
+ * The controls Tab stops at inside `root`, in order, through shadow roots (the widget's
+ * components put their content in shadow trees, with no slots): enabled, rendered, tabindex ≥ 0.
+ */
+export function tabStops(root: Element | ShadowRoot, out: HTMLElement[] = []): HTMLElement[] {
+  for (const el of root.children) {
+    const e = el as HTMLElement;
+    if (
+      e.matches(FOCUSABLE) &&
+      e.tabIndex >= 0 &&
+      !e.matches(':disabled') &&
+      e.checkVisibility?.({ visibilityProperty: true } as CheckVisibilityOptions) !== false
+    )
+      out.push(e);
+    if (e.shadowRoot) tabStops(e.shadowRoot, out);
+    tabStops(e, out);
+  }
+  return out;
+}
+
+/** The element holding focus, through shadow roots. */
+export function deepActiveElement(root: Document | ShadowRoot = document): Element | null {
+  let a = root.activeElement;
+  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+  return a;
+}

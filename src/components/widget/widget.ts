@@ -5,6 +5,7 @@ import { translator, type Translate } from '../../i18n/index.ts';
 import { base, tokens } from '../../styles/base.ts';
 import { loadGoogleFont, panelPosition, themeProperties } from '../../styles/theme.ts';
 import type { UiState, WidgetContext } from '../../widget/context.ts';
+import { deepActiveElement, tabStops } from '../shared/focus.ts';
 import { icons } from '../shared/icons.ts';
 import { Announcer } from './announcer.ts';
 import { styles } from './widget.styles.ts';
@@ -114,8 +115,18 @@ export class CharlaWidget extends LitElement {
     return this.#stores.get('$lastError')?.transient ? 'retry' : 'unavailable';
   }
 
+  /** The panel covers the viewport (widget.styles.ts: 480 px and narrower): modal, Tab goes round inside it. */
+  readonly #fullScreen = typeof matchMedia === 'function' ? matchMedia('(max-width: 480px)') : null;
+  readonly #onFullScreen = (): void => this.requestUpdate();
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#fullScreen?.removeEventListener('change', this.#onFullScreen);
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
+    this.#fullScreen?.addEventListener('change', this.#onFullScreen);
     // Both catalogues read left to right, whatever the page's direction.
     this.dir = 'ltr';
     // Taken out of the document, the popovers left the top layer: back in when it returns.
@@ -205,12 +216,29 @@ export class CharlaWidget extends LitElement {
   }
 
   #handleKeyDown(event: KeyboardEvent): void {
-    if (event.key !== 'Escape' || event.defaultPrevented) return;
-    // Esc inside an open image viewer closes the viewer only.
+    if (event.defaultPrevented) return;
+    // Esc and Tab inside an open image viewer are the viewer's (a modal dialog of its own).
     if (event.composedPath().some((n) => n instanceof HTMLDialogElement)) return;
+    if (event.key === 'Tab') return this.#tabAround(event);
+    if (event.key !== 'Escape') return;
     event.preventDefault();
     this.#returnFocus = true;
     this.context?.actions.close();
+  }
+
+  /**
+   * Full screen, the page is hidden behind the panel: Tab from its last control goes to its first
+   * (Shift+Tab from the first, to the last) instead of to the page's links, which would take focus
+   * out of sight (WCAG 2.4.11, 2.4.7).
+   */
+  #tabAround(event: KeyboardEvent): void {
+    const panel = this.#panel;
+    if (!this.#fullScreen?.matches || !panel || panel.hidden) return;
+    const stops = tabStops(panel);
+    const edge = event.shiftKey ? stops[0] : stops[stops.length - 1];
+    if (!edge || deepActiveElement(this.shadowRoot!) !== edge) return;
+    event.preventDefault();
+    (event.shiftKey ? stops[stops.length - 1] : stops[0])!.focus();
   }
 
   #handleRetryClick(): void {
@@ -294,6 +322,7 @@ export class CharlaWidget extends LitElement {
         part="panel"
         popover="manual"
         role="dialog"
+        aria-modal=${open && this.#fullScreen?.matches ? 'true' : nothing}
         aria-label=${typeof name === 'string' && name ? name : t('chat')}
         ?hidden=${!open}
         @keydown=${this.#handleKeyDown}
