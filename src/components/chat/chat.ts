@@ -14,6 +14,12 @@ import { closeButton } from '../shared/parts.ts';
 import { styles } from './chat.styles.ts';
 
 /**
+ * Errors already said aloud: the panel's view is made again each time it opens, and an alert
+ * still showing from before is not news (it stays on screen, without the alert role).
+ */
+const alerted = new WeakSet<object>();
+
+/**
  * @summary The chat view: header with the room's avatar, name and members, the message list and the composer.
  * @tag charla-chat
  * @csspart header - The header bar.
@@ -95,6 +101,11 @@ export class CharlaChat extends LitElement {
     return bot !== name ? bot : '';
   }
 
+  override updated(): void {
+    const error = this.#stores.get('$lastError');
+    if (error) alerted.add(error);
+  }
+
   override render(): unknown {
     const t = translator(this.#stores.get('$language'));
     const roomId = this.#stores.get('$currentRoomId');
@@ -150,7 +161,7 @@ export class CharlaChat extends LitElement {
       </header>
       ${
         error
-          ? html`<div class="error" role="alert">
+          ? html`<div class="error" role=${alerted.has(error) ? nothing : 'alert'}>
               <p>${error.message}</p>
               <button
                 type="button"

@@ -246,4 +246,19 @@ describe('<charla-chat>', () => {
     expect(callsOf('dismissError')).toHaveLength(1);
     expect(q.queryByRole('alert')).toBeNull();
   });
+
+  it('says an error aloud once: the chat made again (the panel reopened) shows it without the alert role', async () => {
+    const f = makeContext();
+    f.stores.$lastError.set({ message: 'Revisa los datos enviados.' });
+    const first = await mount('charla-chat', f);
+    expect(first.q.getByRole('alert').textContent).toContain('Revisa los datos enviados.');
+    first.el.remove();
+    const again = await mount('charla-chat', f);
+    expect(again.q.queryByRole('alert')).toBeNull();
+    expect(again.q.getByText('Revisa los datos enviados.')).toBeTruthy();
+    // A new error is news.
+    f.stores.$lastError.set({ message: 'No se pudo enviar el mensaje' });
+    await settle(again.el);
+    expect(again.q.getByRole('alert').textContent).toContain('No se pudo enviar el mensaje');
+  });
 });
