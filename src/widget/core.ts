@@ -525,7 +525,8 @@ export class WidgetCore {
         // A room gives at most a capped page per sync: when what is held still
         // ends below the room's lastSeq, ask again from there.
         const counts = new Map<string, number>();
-        for (const m of result.messages ?? []) counts.set(m.roomId, (counts.get(m.roomId) ?? 0) + 1);
+        for (const m of usableMessages(result.messages))
+          counts.set(m.roomId, (counts.get(m.roomId) ?? 0) + 1);
         const held = this.stores.w.$messagesByRoom.get();
         const behind = (result.rooms ?? []).filter((r) => {
           if (!(r.id in point) || !counts.has(r.id) || typeof r.lastSeq !== 'number') return false;

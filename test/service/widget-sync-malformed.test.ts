@@ -1,0 +1,132 @@
+/**
+ * The widget against a service that answers its catch-up with messages it cannot use (a null
+ * entry, a TEXT whose text is a number): a stand-in socket.io server, the real widget library.
+ * The sync completes, the widget connects, the usable message is kept and the malformed one is a
+ * placeholder; before, the null entry threw in the sync loop and the widget retried for ever.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from 'socket.io';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SOCKET_PATH } from '../../types/routes.ts';
+import { fromBot, toWidgetMessage } from '../../server/bot-message.ts';
+import { usableMessage } from '../../src/util/incoming.ts';
+import type { WidgetInstance } from '../../src/widget/instance.ts';
+import { serviceWidget } from './helpers/widgets.ts';
+
+const http = createServer();
+const io = new Server(http, { path: SOCKET_PATH });
+let base = '';
+const made: WidgetInstance[] = [];
+
+const at = '2026-11-23T10:00:00.000Z';
+const message = (id: string, extra: Record<string, unknown>) => ({
+  id,
+  roomId: 'bot-room',
+  senderId: 'bot-1',
+  createdAt: at,
+  timestamp: Date.parse(at),
+  by: 'bot',
+  status: 'DELIVERED',
+  ...extra,
+});
+
+beforeAll(async () => {
+  io.on('connection', (socket) => {
+    socket.on('messages:sync', (_req: unknown, ack: (res: unknown) => void) =>
+      ack({
+        ok: true,
+        data: {
+          rooms: [],
+          messages: [
+            null,
+            message('bad', { seq: 1, type: 'TEXT', text: 12345 }),
+            message('good', { seq: 2, type: 'TEXT', text: 'hola' }),
+          ],
+        },
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const w of made) w.destroy();
+  await io.close();
+});
+
+/** The service's session answer (the network, not our code). */
+const session = (async (input: RequestInfo | URL) => {
+  if (new URL(String(input)).pathname !== '/v1/widget/session') return new Response(null, { status: 404 });
+  return Response.json({
+    token: 'tok-1',
+    expiresAt: '2099-01-01T00:00:00Z',
+    user: { id: 'u1', names: null },
+    widget: { id: 'w1', properties: {}, theme: {}, credentials: {}, config: {} },
+    bot: { id: 'b1' },
+    botRoomId: 'bot-room',
+    company: { id: 'c', name: 'C' },
+  });
+}) as typeof fetch;
+
+describe('a catch-up with messages the widget cannot use', () => {
+  it('completes: connected, the usable message kept, the malformed one a placeholder, the null one dropped', async () => {
+    const w = serviceWidget(made, {
+      apiKey: 'key-0123456789abcdef',
+      baseUrl: base,
+      userId: 'u1',
+      fetch: session,
+    });
+    await w.connect();
+    expect(w.stores.$connection.get()).toBe('connected');
+    const held = w.core.stores.w.$messagesByRoom.get()['bot-room'] ?? [];
+    expect(held.map((m) => [m.id, m.type])).toEqual([
+      ['bad', 'UNSUPPORTED'],
+      ['good', 'TEXT'],
+    ]);
+  });
+});
+
+describe('what the service itself sends', () => {
+  it('every bot message variant, as the service makes it, is usable as it is (never a placeholder)', () => {
+    const contents = [
+      { type: 'text', text: 'Hola' },
+      {
+        type: 'text',
+        text: '¿Qué quieres hacer?',
+        buttons: {
+          title: 'Menú',
+          buttonText: { text: 'Ver' },
+          options: [{ title: 'Planes', description: 'Precios', payload: 'plans' }, { title: 'Soporte' }],
+        },
+      },
+      {
+        type: 'contacts',
+        contacts: [
+          {
+            name: { formatted_name: 'Ana Ruiz', first_name: 'Ana' },
+            phones: [{ phone: '+34600111222', type: 'CELL' }],
+            emails: [{ email: 'ana@example.com', type: 'WORK' }],
+            addresses: [{ street: 'Mayor 1', city: 'Madrid', type: 'WORK' }],
+          },
+        ],
+      },
+      {
+        type: 'voice_call',
+        text: 'Llámanos',
+        header: 'Soporte',
+        parameters: { display_text: 'Llamar', phone_number: '+34600111222' },
+      },
+      { type: 'video', mediaUrl: 'https://cdn.example.com/a.mp4', text: 'Mira' },
+      { type: 'video', mediaUrl: 'https://cdn.example.com/a.mp4' },
+      { type: 'contact_info_request', text: 'Déjanos tus datos' },
+    ];
+    for (const content of contents) {
+      const stored = {
+        ...message('m1', { seq: 1 }),
+        ...fromBot(toWidgetMessage(content as never), 'Charla'),
+      };
+      expect(usableMessage(stored), JSON.stringify(content)).toBe(stored);
+    }
+  });
+});
