@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Server } from 'socket.io';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOCKET_PATH } from '../../types/routes.ts';
-import { fromBot, toWidgetMessage } from '../../server/bot-message.ts';
+import { fromBot } from '../../server/bot-message.ts';
 import { usableMessage } from '../../src/util/incoming.ts';
 import type { WidgetInstance } from '../../src/widget/instance.ts';
 import { serviceWidget } from './helpers/widgets.ts';
@@ -122,10 +122,8 @@ describe('what the service itself sends', () => {
       { type: 'contact_info_request', text: 'Déjanos tus datos' },
     ];
     for (const content of contents) {
-      const stored = {
-        ...message('m1', { seq: 1 }),
-        ...fromBot(toWidgetMessage(content as never), 'Charla'),
-      };
+      const stored = { ...message('m1', { seq: 1 }), ...fromBot(content as never, 'Charla') };
+      expect(stored).toMatchObject({ type: expect.stringMatching(/^(TEXT|VIDEO)$/), senderNames: 'Charla' });
       expect(usableMessage(stored), JSON.stringify(content)).toBe(stored);
     }
   });
