@@ -78,8 +78,15 @@ export class CharlaComposer extends LitElement {
     if (changed.has('context')) this.#stores.use(this.context);
     const room = this.#stores.get('$currentRoomId') ?? '';
     if (changed.has('context') || room !== this.#room) {
+      const drafts = this.#drafts;
+      // Typed before the session said which room this is (no room yet): the text is that room's.
+      const early = drafts?.get('');
+      if (room && early) {
+        drafts?.delete('');
+        if (!drafts?.has(room)) drafts?.set(room, early);
+      }
       this.#room = room;
-      this.text = this.#drafts?.get(room) ?? '';
+      this.text = drafts?.get(room) ?? '';
     }
     // disableInputs ends a recording: its button is disabled, so nothing else could.
     if (this.#disabled) this.#recorder.stop(false);

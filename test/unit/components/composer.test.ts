@@ -69,6 +69,28 @@ describe('<charla-composer>', () => {
     expect(third.shadowRoot!.querySelector('textarea')!.value).toBe('');
   });
 
+  it('keeps what was typed before the session named the room, once it does', async () => {
+    const f = makeContext();
+    f.stores.$currentRoomId.set(null);
+    const el = document.createElement('charla-composer') as CharlaComposer;
+    el.context = f.context;
+    document.body.append(el);
+    await settle(el);
+    const area = el.shadowRoot!.querySelector('textarea')!;
+    area.value = 'escrito antes de conectar';
+    area.dispatchEvent(new Event('input'));
+    await settle(el);
+    f.stores.$currentRoomId.set('bot-room');
+    await settle(el);
+    expect(area.value).toBe('escrito antes de conectar');
+    // It is that room's draft now: another room and back finds it there.
+    f.stores.$currentRoomId.set('r2');
+    await settle(el);
+    f.stores.$currentRoomId.set('bot-room');
+    await settle(el);
+    expect(area.value).toBe('escrito antes de conectar');
+  });
+
   it('sends on Enter and clears the field', async () => {
     const { el, area, type, callsOf } = await mount();
     await type('  Hola  ');
