@@ -213,6 +213,38 @@ describe('<charla-widget> announcements of messages off screen (WCAG 4.1.3)', ()
     expect(own).toEqual(['Nuevo mensaje de Ventas', 'Nuevo mensaje de Bob Ruiz']);
     expect(log).toEqual(['Nuevo mensaje de Bob Ruiz: Hola']);
   });
+
+  it('full screen (a modal panel, which hides what is outside it) the region is inside the panel and still says it', async () => {
+    await page.viewport(320, 640);
+    try {
+      const f = makeContext({ ui: { open: true, view: 'home' } });
+      f.stores.$rooms.set([room(), room({ id: 'r2', name: 'Ventas', bot: null, type: 'direct' })]);
+      const widget = await mountWidget(f);
+      const panel = widget.shadowRoot!.querySelector('[part=panel]')!;
+      await waitFor(() => panel.getAttribute('aria-modal') === 'true', 'the modal panel');
+      const region = await waitFor(
+        () => panel.querySelector('[role=status].visually-hidden'),
+        'the region in it',
+      );
+      expect(region.textContent!.trim()).toBe('');
+      expect(widget.shadowRoot!.querySelectorAll('.visually-hidden[role=status]')).toHaveLength(1);
+      const texts = heard(widget.shadowRoot!, '[part=panel] > [role=status].visually-hidden');
+      arrive(widget, f, { roomId: 'r2' });
+      await waitFor(() => texts.length === 1, 'the announcement inside the modal panel');
+      expect(texts).toEqual(['Nuevo mensaje de Bob Ruiz']);
+      // Closed, the region is outside the (hidden) panel again, and empty: nothing said twice.
+      f.context.actions.close();
+      await waitFor(
+        () => !panel.querySelector('[role=status].visually-hidden'),
+        'the region out of the panel',
+      );
+      const outside = widget.shadowRoot!.querySelector('[role=status].visually-hidden');
+      expect(outside?.closest('[part=panel]')).toBeNull();
+      expect(outside?.textContent!.trim()).toBe('');
+    } finally {
+      await page.viewport(1280, 800);
+    }
+  });
 });
 
 describe('<charla-widget> full screen on a phone: modal, Tab goes round inside', () => {

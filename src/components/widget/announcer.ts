@@ -54,8 +54,20 @@ export class Announcer implements ReactiveController {
     this.host.requestUpdate();
   }
 
-  /** The region, rendered from the start: one made together with its text is often not read. */
-  render(): unknown {
+  /** Where the region was last rendered (see render). */
+  #inside: boolean | undefined;
+
+  /**
+   * The region, rendered from the start: one made together with its text is often not read.
+   * `inside`: in the panel, when the panel is modal (full screen), whose aria-modal hides what is
+   * outside it from assistive technology; outside it otherwise (a closed panel is hidden). A
+   * region made anew in its other place starts empty: what it said before is not said again.
+   */
+  render(inside = false): unknown {
+    if (inside !== this.#inside) {
+      if (this.#inside !== undefined) this.#said = { n: this.#said.n + 1, text: '' };
+      this.#inside = inside;
+    }
     return html`<div class="visually-hidden" role="status">
       ${repeat(
         [this.#said],

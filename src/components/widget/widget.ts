@@ -301,6 +301,8 @@ export class CharlaWidget extends LitElement {
           ? t('openChatUnread', { count })
           : t('openChat');
     const name = this.#stores.get('$config')?.properties['name'];
+    // Full screen the open panel is modal: the announcer's region goes inside it (see Announcer).
+    const modal = open && !!this.#fullScreen?.matches;
     return html`
       <button
         type="button"
@@ -322,7 +324,7 @@ export class CharlaWidget extends LitElement {
         part="panel"
         popover="manual"
         role="dialog"
-        aria-modal=${open && this.#fullScreen?.matches ? 'true' : nothing}
+        aria-modal=${modal ? 'true' : nothing}
         aria-label=${typeof name === 'string' && name ? name : t('chat')}
         ?hidden=${!open}
         @keydown=${this.#handleKeyDown}
@@ -333,9 +335,9 @@ export class CharlaWidget extends LitElement {
               ? this.#renderView(ui)
               : this.#renderUnavailable(t, this.#shown === 'retry')
             : nothing
-        }
+        }${modal ? this.#announcer.render(true) : nothing}
       </div>
-      ${this.#announcer.render()}
+      ${modal ? nothing : this.#announcer.render(false)}
     `;
   }
 }
