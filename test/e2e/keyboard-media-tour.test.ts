@@ -282,7 +282,9 @@ describe('keyboard only: every media message of the demo bot', () => {
           );
           // The composer's file input is opened by its attach button.
           if (el.matches('input[type=file]')) continue;
-          if (interactive && el.tabIndex < 0 && !el.closest('dialog:not([open])'))
+          // Answered options not chosen leave the Tab order: inert (aria-disabled), a click does nothing either.
+          const inert = el.getAttribute('aria-disabled') === 'true';
+          if (interactive && el.tabIndex < 0 && !inert && !el.closest('dialog:not([open])'))
             found.push(el.outerHTML.slice(0, 80));
         }
       };
