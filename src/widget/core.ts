@@ -786,15 +786,17 @@ export class WidgetCore {
   /** The local, pending copy of an outgoing message. */
   #localCopy(out: OutgoingMessage, createdAt = Date.now()): Message {
     const user = this.stores.w.$user.get();
+    // Signed with the user's own name, as the service signs it (a senderNames given is ignored).
+    const { senderNames: _given, ...rest } = out;
     const copy = {
-      ...out,
+      ...rest,
       senderId: user?.id ?? this.userId,
       by: 'user',
       status: 'CREATED',
       createdAt: new Date(createdAt).toISOString(),
       timestamp: createdAt,
     } as Message;
-    if (out.senderNames === undefined && user?.names) copy.senderNames = user.names;
+    if (user?.names) copy.senderNames = user.names;
     return copy;
   }
 

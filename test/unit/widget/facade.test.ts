@@ -746,6 +746,18 @@ describe('messages from the network', () => {
 });
 
 describe('sendMessage', () => {
+  it('signs the message shown at once with the user’s own name, not a senderNames given (as the service does)', () => {
+    const { fetchFn } = service();
+    const named = widget(fetchFn, { userNames: 'Ana' });
+    void named.sendMessage({ roomId: 'r1', type: 'TEXT', text: 'hola', senderNames: 'Bob Ruiz' } as never);
+    const mine = named.core.outbox.list()[0]!.message;
+    expect(named.core.findMessage(String(mine.id))?.senderNames).toBe('Ana');
+    const nameless = widget(fetchFn, { userId: 'u2' });
+    void nameless.sendMessage({ roomId: 'r1', type: 'TEXT', text: 'hola', senderNames: 'Charla' } as never);
+    const theirs = nameless.core.outbox.list()[0]!.message;
+    expect(nameless.core.findMessage(String(theirs.id))).not.toHaveProperty('senderNames');
+  });
+
   it('rejects invalid messages at once and sends nothing', async () => {
     const { fetchFn, calls } = service();
     const w = widget(fetchFn);
