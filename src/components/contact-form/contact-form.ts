@@ -10,8 +10,11 @@ import { styles } from './contact-form.styles.ts';
 
 const PHONE = /^\+?[0-9 ().-]{6,20}$/;
 const FIELDS = ['name', 'phone', 'email'] as const;
-/** What has been typed in forms not sent yet, by room and message. */
-const typed = new Map<string, Record<string, string>>();
+/**
+ * What has been typed in forms not sent yet: by widget (its actions, one object per instance,
+ * gone with it) and by room and message; an answered form's entry goes.
+ */
+const typed = new WeakMap<object, Map<string, Record<string, string>>>();
 
 /**
  * @summary The answer form of a bot's contact-information request: name, phone and email.
@@ -38,7 +41,15 @@ export class CharlaContactForm extends LitElement {
   @state() private sending = false;
   @state() private sent = false;
 
-  /** This form's key in {@link typed}. */
+  /** This widget's drafts (see {@link typed}). */
+  get #typed(): Map<string, Record<string, string>> {
+    const owner = this.actions ?? typed;
+    let drafts = typed.get(owner);
+    if (!drafts) typed.set(owner, (drafts = new Map()));
+    return drafts;
+  }
+
+  /** This form's key in its widget's drafts. */
   get #key(): string {
     return `${this.message?.roomId}\u0000${this.message?.id}`;
   }
@@ -46,7 +57,7 @@ export class CharlaContactForm extends LitElement {
   /** Keeps what is typed (a closed panel or a row scrolled away and back shows it again). */
   #handleInput(event: Event): void {
     const data = new FormData(event.currentTarget as HTMLFormElement);
-    typed.set(this.#key, Object.fromEntries(FIELDS.map((f) => [f, String(data.get(f) ?? '')])));
+    this.#typed.set(this.#key, Object.fromEntries(FIELDS.map((f) => [f, String(data.get(f) ?? '')])));
   }
 
   async #handleSubmit(event: SubmitEvent): Promise<void> {
@@ -68,7 +79,7 @@ export class CharlaContactForm extends LitElement {
     try {
       await this.actions.submitContactInfo(this.message, { name, phone, email });
       this.sent = true;
-      typed.delete(this.#key);
+      this.#typed.delete(this.#key);
     } catch {
       await this.#fail(t('sendFailed'));
     } finally {
@@ -99,9 +110,13 @@ export class CharlaContactForm extends LitElement {
 
   override render(): unknown {
     const t = translator(this.language);
-    if (this.sent || this.answered) return html`<p class="done" role="status">${t('submitted')}</p>`;
+    if (this.sent || this.answered) {
+      // Answered (here, in another tab, before a reload): nothing typed is kept for it.
+      this.#typed.delete(this.#key);
+      return html`<p class="done" role="status">${t('submitted')}</p>`;
+    }
     const off = this.disabled || this.sending;
-    const kept = typed.get(this.#key) ?? {};
+    const kept = this.#typed.get(this.#key) ?? {};
     return html`<form
       part="form"
       novalidate

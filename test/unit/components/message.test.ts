@@ -8,8 +8,8 @@ import { makeContext, msg, settle } from './fixture.ts';
 async function show(
   message: Message,
   props: Partial<Pick<CharlaMessage, 'own' | 'latest' | 'showSender' | 'language' | 'answer'>> = {},
+  f = makeContext(),
 ) {
-  const f = makeContext();
   const el = document.createElement('charla-message') as CharlaMessage;
   el.message = message;
   el.actions = f.context.actions;
@@ -426,6 +426,7 @@ describe('<charla-message> bot variants', () => {
   it('contact_info_request: what is typed comes back when the row is made again (panel closed and opened)', async () => {
     const m = msg({ text: 'Déjanos tus datos', interactive: { kind: 'contact_info_request' } });
     const first = await show(m);
+    const sameWidget = { context: first.context, stores: first.stores, callsOf: first.callsOf };
     const form = first.shadow.querySelector('charla-contact-form')!;
     await settle(form);
     const name = within(form.shadowRoot as unknown as HTMLElement).getByLabelText(
@@ -434,12 +435,18 @@ describe('<charla-message> bot variants', () => {
     name.value = 'Ana Parcial';
     name.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
     first.el.remove();
-    const again = await show(m);
+    const again = await show(m, {}, sameWidget as unknown as ReturnType<typeof makeContext>);
     const form2 = again.shadow.querySelector('charla-contact-form')!;
     await settle(form2);
     const fq = within(form2.shadowRoot as unknown as HTMLElement);
     expect((fq.getByLabelText('Nombre') as HTMLInputElement).value).toBe('Ana Parcial');
     expect((fq.getByLabelText('Teléfono') as HTMLInputElement).value).toBe('');
+    // Another widget (its own actions) has its own drafts.
+    const other = await show(m);
+    const form3 = other.shadow.querySelector('charla-contact-form')!;
+    await settle(form3);
+    const oq = within(form3.shadowRoot as unknown as HTMLElement);
+    expect((oq.getByLabelText('Nombre') as HTMLInputElement).value).toBe('');
   });
 
   it('contact_info_request: an invalid field is marked invalid and focused, not only named in the alert', async () => {
