@@ -101,9 +101,15 @@ export class CharlaChat extends LitElement {
     return bot !== name ? bot : '';
   }
 
+  /** Errors this element said aloud: they keep role=alert for as long as it shows them. */
+  readonly #alerting = new WeakSet<object>();
+
   override updated(): void {
     const error = this.#stores.get('$lastError');
-    if (error) alerted.add(error);
+    if (error && !alerted.has(error)) {
+      alerted.add(error);
+      this.#alerting.add(error);
+    }
   }
 
   override render(): unknown {
@@ -161,7 +167,7 @@ export class CharlaChat extends LitElement {
       </header>
       ${
         error
-          ? html`<div class="error" role=${alerted.has(error) ? nothing : 'alert'}>
+          ? html`<div class="error" role=${alerted.has(error) && !this.#alerting.has(error) ? nothing : 'alert'}>
               <p>${error.message}</p>
               <button
                 type="button"

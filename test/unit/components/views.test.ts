@@ -252,6 +252,10 @@ describe('<charla-chat>', () => {
     f.stores.$lastError.set({ message: 'Revisa los datos enviados.' });
     const first = await mount('charla-chat', f);
     expect(first.q.getByRole('alert').textContent).toContain('Revisa los datos enviados.');
+    // Rendered again while it shows (a message, the connection): still the alert it was.
+    first.el.requestUpdate();
+    await settle(first.el);
+    expect(first.q.getByRole('alert').textContent).toContain('Revisa los datos enviados.');
     first.el.remove();
     const again = await mount('charla-chat', f);
     expect(again.q.queryByRole('alert')).toBeNull();
