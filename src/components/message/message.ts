@@ -23,7 +23,10 @@ const linkOnly = (m: Message, r: RenderContext): boolean =>
   m.by === 'user' && !r.own && !(m as { mediaUrl?: string }).mediaUrl?.startsWith(`${r.actions?.origin}/`);
 
 /** A message's summary cut to a few words, to tell one Retry button from another. */
-const short = (text: string) => (text.length > 40 ? `${text.slice(0, 39).trimEnd()}…` : text);
+const short = (text: string) => {
+  const chars = [...text];
+  return chars.length > 40 ? `${chars.slice(0, 39).join('').trimEnd()}…` : text;
+};
 
 /** The renderer for a message's type; unknown types get a neutral placeholder. */
 export function renderBody(m: Message, r: RenderContext): TemplateResult {
@@ -164,13 +167,20 @@ export class CharlaMessage extends LitElement {
     let row: unknown;
     try {
       row = this.#renderRow(m);
-    } catch {
+    } catch (error) {
       // A shape the renderers do not expect (deep inside a contact card, say): the neutral
-      // placeholder in its bubble, and the list goes on.
+      // placeholder in its bubble, with its time, status and Retry, and the list goes on.
+      console.warn('Charla: a message could not be shown', m.id, error);
+      const t = translator(this.language);
+      let meta: unknown = nothing;
+      try {
+        meta = this.#renderMeta(m, t);
+      } catch {
+        // Its time or status are not usable either: the placeholder alone.
+      }
       row = html`<div class="row" part="message">
-        <div class="bubble" part="bubble">
-          ${renderUnknown({ t: translator(this.language) } as RenderContext)}
-        </div>
+        <div class="bubble" part="bubble">${renderUnknown({ t } as RenderContext)}</div>
+        ${meta}
       </div>`;
     }
     return html`${

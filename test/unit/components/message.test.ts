@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { within } from '@testing-library/dom';
 import '../../../src/define.ts';
 import type { CharlaMessage } from '../../../src/components/message/message.ts';
@@ -231,6 +231,26 @@ describe('<charla-message> other types', () => {
       msg({ text: 'Contacto', interactive: { kind: 'contacts', contacts: [{ name: 7, phones: 'x' }] } }),
     );
     expect(shadow.querySelector('.bubble')?.textContent).toContain('Este mensaje no se puede mostrar.');
+  });
+
+  it('an own failed message whose contents throw keeps its time, status and a Retry with the placeholder', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const m = msg({
+        status: 'FAILED',
+        senderId: 'me',
+        by: 'user',
+        text: 'x',
+        interactive: { kind: 'contacts', contacts: [{ phones: 'x' }] },
+      });
+      const { shadow, q } = await show(m, { own: true });
+      expect(shadow.querySelector('.bubble')?.textContent).toContain('Este mensaje no se puede mostrar.');
+      expect(q.getByRole('img', { name: 'No enviado' })).toBeTruthy();
+      expect(q.getByRole('button', { name: /^Reintentar/ })).toBeTruthy();
+      expect(String(warn.mock.calls[0]?.[0])).toBe('Charla: a message could not be shown');
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 

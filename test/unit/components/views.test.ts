@@ -253,7 +253,7 @@ describe('<charla-chat>', () => {
     const first = await mount('charla-chat', f);
     expect(first.q.getByRole('alert').textContent).toContain('Revisa los datos enviados.');
     // Rendered again while it shows (a message, the connection): still the alert it was.
-    first.el.requestUpdate();
+    (first.el as unknown as { requestUpdate(): void }).requestUpdate();
     await settle(first.el);
     expect(first.q.getByRole('alert').textContent).toContain('Revisa los datos enviados.');
     first.el.remove();
