@@ -195,8 +195,14 @@ export class CharlaWidget extends LitElement {
       this.#themeSheet = new CSSStyleSheet();
       root.adoptedStyleSheets = [...root.adoptedStyleSheets, this.#themeSheet];
     }
-    const props = Object.entries(themeProperties(theme)).map(([name, value]) => `${name}:${value}`);
-    this.#themeSheet?.replaceSync(`:host{${props.join(';')}}`);
+    const sheet = this.#themeSheet;
+    if (sheet) {
+      // One property at a time through the CSSOM: a value can never end the rule or start another.
+      if (!sheet.cssRules.length) sheet.insertRule(':host{}');
+      const style = (sheet.cssRules[0] as CSSStyleRule).style;
+      for (let i = style.length; i--;) style.removeProperty(style.item(i));
+      for (const [name, value] of Object.entries(themeProperties(theme))) style.setProperty(name, value);
+    }
     this.position = panelPosition(theme?.['position'] ?? this.defaultPosition);
     const scheme = theme?.['colorScheme'] === 'auto' || theme?.['darkMode'] === true;
     this.toggleAttribute('color-scheme', scheme);
