@@ -103,3 +103,31 @@ describe('<charla-message-list> and a single scroll right after an arrival', () 
     expect(l.button()).toBeNull();
   });
 });
+
+describe('<charla-message-list> while the user types in a row (the contact form)', () => {
+  it('a burst of messages waits behind the button: the row stays, and the focus in its field', async () => {
+    const l = await mountFollowing();
+    l.append(live('form', { text: 'Déjanos tus datos', interactive: { kind: 'contact_info_request' } }));
+    const form = await waitFor(
+      () =>
+        l
+          .rows()
+          .find((r) => r.querySelector('charla-contact-form'))
+          ?.querySelector('charla-contact-form'),
+      'the contact form',
+    );
+    await frames(4);
+    const field = await waitFor(
+      () => form.shadowRoot?.querySelector<HTMLInputElement>('input[name=name]'),
+      'its field',
+    );
+    field.focus();
+    field.value = 'Ana';
+    for (let i = 0; i < 40; i++) l.append(live(`burst-${i}`));
+    await frames(10);
+    expect(form.isConnected).toBe(true);
+    expect(form.shadowRoot!.activeElement).toBe(field);
+    const jump = await waitFor(l.button, 'new messages button');
+    expect(jump.textContent).toContain('(40)');
+  });
+});

@@ -7,6 +7,7 @@ import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
 import type { WidgetContext } from '../../widget/context.ts';
+import { deepActiveElement } from '../shared/focus.ts';
 import { formatDay, messageDate, roomName, senderName, summarize } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { AT_BOTTOM_PX, chatLayout } from './chat-layout.ts';
@@ -186,13 +187,28 @@ export class CharlaMessageList extends LitElement {
       this.announcements = [...this.announcements, ...next].slice(-ANNOUNCEMENTS_KEPT);
     }
     // While the user's scroll up is on its way (#release), what arrives is not followed: it waits
-    // behind the button like anything arriving once the view is away from the end.
-    if (this.anchor.mode === 'bottom' && !this.#release) this.#arrivals = incoming;
+    // behind the button like anything arriving once the view is away from the end. So does what
+    // arrives while the user types in a row's field (the contact form): followed, a burst would
+    // take that row out of view, and out of the page with the focus in it.
+    const typing = this.#typingInRow();
+    if (this.anchor.mode === 'bottom' && !this.#release && !typing) this.#arrivals = incoming;
     else {
       // The user's own message brings the view down; others' wait behind the button.
       if (fresh.some((m) => isOwn(m, userId))) this.anchor = { mode: 'bottom' };
-      else this.unseenBelow += incoming.length;
+      else {
+        if (typing && this.anchor.mode === 'bottom') this.#setAnchor({ mode: 'free' });
+        this.unseenBelow += incoming.length;
+      }
     }
+  }
+
+  /** Focus is in a text field of one of the rows (not the list itself, not a button). */
+  #typingInRow(): boolean {
+    const active = this.shadowRoot ? deepActiveElement(this.shadowRoot) : null;
+    return (
+      !!active?.matches('input, textarea, select') &&
+      !!this.#scroller?.contains(this.shadowRoot!.activeElement)
+    );
   }
 
   /** Pixels between the view's bottom edge and the end of the content; null while the region is not laid out. */
