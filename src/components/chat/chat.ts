@@ -1,5 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property } from 'lit/decorators.js';
+import { keyed } from 'lit/directives/keyed.js';
 import type { Room } from '../../../types/index.ts';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
@@ -167,17 +168,24 @@ export class CharlaChat extends LitElement {
       </header>
       ${
         error
-          ? html`<div class="error" role=${alerted.has(error) && !this.#alerting.has(error) ? nothing : 'alert'}>
-              <p>${error.message}</p>
-              <button
-                type="button"
-                class="icon-button"
-                aria-label=${t('dismiss')}
-                @click=${this.#handleDismissClick}
+          ? // One element per error: a second error, even in the same words, is inserted anew (and said).
+            keyed(
+              error,
+              html`<div
+                class="error"
+                role=${alerted.has(error) && !this.#alerting.has(error) ? nothing : 'alert'}
               >
-                ${icons.close()}
-              </button>
-            </div>`
+                <p>${error.message}</p>
+                <button
+                  type="button"
+                  class="icon-button"
+                  aria-label=${t('dismiss')}
+                  @click=${this.#handleDismissClick}
+                >
+                  ${icons.close()}
+                </button>
+              </div>`,
+            )
           : nothing
       }
       <charla-message-list

@@ -260,9 +260,11 @@ describe('<charla-chat>', () => {
     const again = await mount('charla-chat', f);
     expect(again.q.queryByRole('alert')).toBeNull();
     expect(again.q.getByText('Revisa los datos enviados.')).toBeTruthy();
-    // A new error is news.
-    f.stores.$lastError.set({ message: 'No se pudo enviar el mensaje' });
+    // A new error is news, even in the same words: a new element, inserted with the alert role.
+    const before = again.el.shadowRoot!.querySelector('.error');
+    f.stores.$lastError.set({ message: 'Revisa los datos enviados.' });
     await settle(again.el);
-    expect(again.q.getByRole('alert').textContent).toContain('No se pudo enviar el mensaje');
+    expect(again.q.getByRole('alert').textContent).toContain('Revisa los datos enviados.');
+    expect(again.el.shadowRoot!.querySelector('.error')).not.toBe(before);
   });
 });
