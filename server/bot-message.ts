@@ -13,6 +13,8 @@ import {
   DEFAULT_BUTTON_TEXT,
   MEDIA_URL_MAX,
   MEDIA_URL_PATTERN,
+  URL_FORBIDDEN_CHAR_PATTERN,
+  URL_FORBIDDEN_CHAR_REASON,
   VIDEO_MAX_BYTES,
   VIDEO_MEDIA_TYPES,
   type BotContact,
@@ -124,6 +126,8 @@ export function toWidgetMessage(content: BotMessageContent): PreparedMessage {
   }
 }
 
+const URL_FORBIDDEN_CHAR = new RegExp(URL_FORBIDDEN_CHAR_PATTERN);
+
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 /** NAT64's well-known prefix (RFC 6052): the IPv4 address is the last 32 bits. */
@@ -192,8 +196,7 @@ function isPrivateAddress(host: string): boolean {
 export function mediaUrlProblem(raw: string, allowLoopback: boolean): string | null {
   // The URL parser drops tabs and line breaks silently: the address stored would not be the one
   // checked, and a widget refuses it (src/components/shared/safe-url.ts). Refused here instead.
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0020\u007f-\u009f]/.test(raw)) return 'must not contain spaces or control characters';
+  if (URL_FORBIDDEN_CHAR.test(raw)) return URL_FORBIDDEN_CHAR_REASON;
   let url: URL;
   try {
     url = new URL(raw);

@@ -51,6 +51,13 @@ export const NOT_BLANK_PATTERN =
   '[^\\s\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u2069\\u2800\\u3164\\uFFA0]';
 /** A media address starts with http:// or https:// (any case), nothing before it (http only where loopback media is allowed). */
 export const MEDIA_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
+/**
+ * A character no address may hold: a space or a control character (C0, DEL, C1). The URL parser
+ * drops tabs and line breaks silently, so the address checked would not be the one stored.
+ */
+export const URL_FORBIDDEN_CHAR_PATTERN = '[\\u0000-\\u0020\\u007f-\\u009f]';
+/** The reason every check gives for one (the service, charla/api, sendMessage). */
+export const URL_FORBIDDEN_CHAR_REASON = 'must not contain spaces or control characters';
 
 /** Largest socket event the service reads, in bytes (64 KB): a larger one ends the connection. */
 export const MAX_EVENT_BYTES = 64 * 1024;

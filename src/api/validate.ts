@@ -34,8 +34,12 @@ import {
   SHORT_TEXT_MAX,
   SIGNED_URL_TTL_MAX,
   SIGNED_URL_TTL_MIN,
+  URL_FORBIDDEN_CHAR_PATTERN,
+  URL_FORBIDDEN_CHAR_REASON,
   UUID_PATTERN,
 } from '../../types/limits.ts';
+
+const URL_FORBIDDEN_CHAR = new RegExp(URL_FORBIDDEN_CHAR_PATTERN);
 import { originHostProblem } from '../../types/origins.ts';
 
 export type Problems = Record<string, string>;
@@ -116,8 +120,7 @@ export function isHttpsUrl(value: unknown, options: ValidateOptions = {}): value
 export function videoAddressProblem(value: string, options: ValidateOptions = {}): string | null {
   if (!MEDIA_URL.test(value)) return 'must be an absolute https:// address';
   if (chars(value) > MEDIA_URL_MAX) return `must be at most ${MEDIA_URL_MAX} characters`;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0020\u007f-\u009f]/.test(value)) return 'must not contain spaces or control characters';
+  if (URL_FORBIDDEN_CHAR.test(value)) return URL_FORBIDDEN_CHAR_REASON;
   let url: URL;
   try {
     url = new URL(value);
