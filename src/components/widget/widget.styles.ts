@@ -144,6 +144,13 @@ export const styles = css`
     padding: 24px;
     text-align: center;
   }
+  /* Forced colours paint a native :disabled button GrayText, not an aria-disabled one. */
+  @media (forced-colors: active) {
+    .launcher[aria-disabled] {
+      color: GrayText;
+      border-color: GrayText;
+    }
+  }
   @media (max-width: 480px) {
     .panel,
     :host([position]) .panel {
