@@ -3,7 +3,7 @@
  * script tag's `data-language`) when given, else the page's `<html lang>`.
  * A tag that starts `en` (`en`, `en-GB`, `EN`) is English; anything else,
  * Spanish (the default, and the widget's only other language). No imports:
- * the loader (3 KB budget) uses it too.
+ * the loader (3,200 B budget) uses it too.
  */
 export function pickLanguage(option: unknown): 'es' | 'en' {
   return isEnglish(option) ? 'en' : 'es';
