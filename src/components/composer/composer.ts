@@ -3,6 +3,7 @@ import { property, state } from 'lit/decorators.js';
 import { UPLOAD_IMAGE_MAX_BYTES, UPLOAD_MEDIA_MAX_BYTES, UPLOAD_MEDIA_TYPES } from '../../../types/limits.ts';
 import { AudioRecorderController } from '../../controllers/audio-recorder.ts';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
+import { Drafts } from '../../controllers/drafts.ts';
 import { translator, type CatalogueKey } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
 import type { WidgetContext } from '../../widget/context.ts';
@@ -32,13 +33,6 @@ export function classifyFile(file: {
 }
 
 /**
- * Unsent text, by widget and room. The panel's view (and this composer with it) goes when the
- * panel closes: the text typed comes back when it opens again, and stays with its room when
- * another room is opened.
- */
-const drafts = new WeakMap<WidgetContext, Map<string, string>>();
-
-/**
  * @summary The composer: a growing text area, attach, location, voice note and send.
  * @tag charla-composer
  * @csspart composer - The bar.
@@ -66,8 +60,7 @@ export class CharlaComposer extends LitElement {
   }
 
   readonly #stores = new ContextStoresController(this, ['$ui', '$uploads', '$language', '$currentRoomId']);
-  /** The room whose draft `text` is. */
-  #room: string | undefined;
+  readonly #drafts = new Drafts();
   readonly #recorder = new AudioRecorderController(
     this,
     (file) => this.#upload(file, 'AUDIO'),
@@ -76,18 +69,9 @@ export class CharlaComposer extends LitElement {
 
   override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('context')) this.#stores.use(this.context);
-    const room = this.#stores.get('$currentRoomId') ?? '';
-    if (changed.has('context') || room !== this.#room) {
-      const drafts = this.#drafts;
-      // Typed before the session said which room this is (no room yet): the text is that room's.
-      const early = drafts?.get('');
-      if (room && early) {
-        drafts?.delete('');
-        if (!drafts?.has(room)) drafts?.set(room, early);
-      }
-      this.#room = room;
-      this.text = drafts?.get(room) ?? '';
-    }
+    // The room's unsent text (the panel closed, another room opened, and back).
+    const draft = this.#drafts.switchTo(this.context, this.#stores.get('$currentRoomId') ?? '');
+    if (draft !== undefined) this.text = draft;
     // disableInputs ends a recording: its button is disabled, so nothing else could.
     if (this.#disabled) this.#recorder.stop(false);
   }
@@ -106,23 +90,10 @@ export class CharlaComposer extends LitElement {
     return !this.context || (this.#stores.get('$ui')?.inputsDisabled ?? false);
   }
 
-  get #drafts(): Map<string, string> | undefined {
-    const c = this.context;
-    if (!c) return undefined;
-    let d = drafts.get(c);
-    if (!d) drafts.set(c, (d = new Map()));
-    return d;
-  }
-
-  #keepDraft(): void {
-    if (this.text) this.#drafts?.set(this.#room ?? '', this.text);
-    else this.#drafts?.delete(this.#room ?? '');
-  }
-
   #handleInput(event: Event): void {
     const area = event.currentTarget as HTMLTextAreaElement;
     this.text = area.value;
-    this.#keepDraft();
+    this.#drafts.keep(this.text);
     this.#grow(area);
   }
 
@@ -148,7 +119,7 @@ export class CharlaComposer extends LitElement {
     const text = this.text.trim();
     if (!isVisibleText(text) || this.#disabled || !this.context) return;
     this.text = '';
-    this.#keepDraft();
+    this.#drafts.keep(this.text);
     if (this.#textarea) {
       this.#textarea.value = '';
       this.#grow(this.#textarea);

@@ -1,11 +1,11 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property } from 'lit/decorators.js';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
+import { FullScreenController } from '../../controllers/full-screen.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import { base, tokens } from '../../styles/base.ts';
 import { loadGoogleFont, panelPosition, themeProperties } from '../../styles/theme.ts';
 import type { UiState, WidgetContext } from '../../widget/context.ts';
-import { deepActiveElement, tabStops } from '../shared/focus.ts';
 import { icons } from '../shared/icons.ts';
 import { Announcer } from './announcer.ts';
 import { styles } from './widget.styles.ts';
@@ -115,18 +115,11 @@ export class CharlaWidget extends LitElement {
     return this.#stores.get('$lastError')?.transient ? 'retry' : 'unavailable';
   }
 
-  /** The panel covers the viewport (widget.styles.ts: 480 px and narrower): modal, Tab goes round inside it. */
-  readonly #fullScreen = typeof matchMedia === 'function' ? matchMedia('(max-width: 480px)') : null;
-  readonly #onFullScreen = (): void => this.requestUpdate();
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#fullScreen?.removeEventListener('change', this.#onFullScreen);
-  }
+  /** The panel covers the viewport (480 px and narrower): modal, Tab goes round inside it. */
+  readonly #fullScreen = new FullScreenController(this);
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#fullScreen?.addEventListener('change', this.#onFullScreen);
     // Both catalogues read left to right, whatever the page's direction.
     this.dir = 'ltr';
     // Taken out of the document, the popovers left the top layer: back in when it returns.
@@ -225,26 +218,11 @@ export class CharlaWidget extends LitElement {
     if (event.defaultPrevented) return;
     // Esc and Tab inside an open image viewer are the viewer's (a modal dialog of its own).
     if (event.composedPath().some((n) => n instanceof HTMLDialogElement)) return;
-    if (event.key === 'Tab') return this.#tabAround(event);
+    if (event.key === 'Tab') return this.#fullScreen.tabAround(event, this.#panel, this.shadowRoot!);
     if (event.key !== 'Escape') return;
     event.preventDefault();
     this.#returnFocus = true;
     this.context?.actions.close();
-  }
-
-  /**
-   * Full screen, the page is hidden behind the panel: Tab from its last control goes to its first
-   * (Shift+Tab from the first, to the last) instead of to the page's links, which would take focus
-   * out of sight (WCAG 2.4.11, 2.4.7).
-   */
-  #tabAround(event: KeyboardEvent): void {
-    const panel = this.#panel;
-    if (!this.#fullScreen?.matches || !panel || panel.hidden) return;
-    const stops = tabStops(panel);
-    const edge = event.shiftKey ? stops[0] : stops[stops.length - 1];
-    if (!edge || deepActiveElement(this.shadowRoot!) !== edge) return;
-    event.preventDefault();
-    (event.shiftKey ? stops[stops.length - 1] : stops[0])!.focus();
   }
 
   #handleRetryClick(): void {
@@ -308,7 +286,7 @@ export class CharlaWidget extends LitElement {
           : t('openChat');
     const name = this.#stores.get('$config')?.properties['name'];
     // Full screen the open panel is modal: the announcer's region goes inside it (see Announcer).
-    const modal = open && !!this.#fullScreen?.matches;
+    const modal = open && this.#fullScreen.active;
     return html`
       <button
         type="button"
