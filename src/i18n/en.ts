@@ -28,6 +28,7 @@ export const en: Catalogue = {
   messages: 'Messages',
   newMessages: 'New messages',
   loadingOlder: 'Loading earlier messages…',
+  loadingMessages: 'Loading messages…',
   today: 'Today',
   months: 'January,February,March,April,May,June,July,August,September,October,November,December',
   yesterday: 'Yesterday',

@@ -29,6 +29,7 @@ export const es = {
   messages: 'Mensajes',
   newMessages: 'Mensajes nuevos',
   loadingOlder: 'Cargando mensajes anteriores…',
+  loadingMessages: 'Cargando mensajes…',
   today: 'Hoy',
   months: 'enero,febrero,marzo,abril,mayo,junio,julio,agosto,septiembre,octubre,noviembre,diciembre',
   yesterday: 'Ayer',

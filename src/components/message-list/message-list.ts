@@ -429,7 +429,8 @@ export class CharlaMessageList extends LitElement {
       ${
         history?.loading
           ? html`<div class="older" role="status">
-              <span class="spinner" aria-hidden="true"></span>${t('loadingOlder')}
+              <span class="spinner" aria-hidden="true"></span
+              >${t(this.#items.length ? 'loadingOlder' : 'loadingMessages')}
             </div>`
           : nothing
       }

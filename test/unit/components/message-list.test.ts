@@ -168,6 +168,18 @@ describe('<charla-message-list>', () => {
     expect(callsOf('loadOlder')).toHaveLength(1);
   });
 
+  it('says what it loads: a room’s first messages, or earlier ones above those shown', async () => {
+    const f = makeContext();
+    f.stores.$currentMessages.set([]);
+    const { stores, el, q } = await mount(f);
+    stores.$currentHistory.set({ loading: true, hasMore: true });
+    await settle(el);
+    expect(q.getByRole('status').textContent?.trim()).toBe('Cargando mensajes…');
+    stores.$currentMessages.set([msg(), msg()]);
+    await settle(el);
+    expect(q.getByRole('status').textContent?.trim()).toBe('Cargando mensajes anteriores…');
+  });
+
   it('does not ask for history when the first message is held', async () => {
     const f = makeContext();
     f.stores.$currentHistory.set({ loading: false, hasMore: false });
