@@ -13,23 +13,14 @@ import { fromBot } from '../../server/bot-message.ts';
 import { usableMessage } from '../../src/util/incoming.ts';
 import type { WidgetInstance } from '../../src/widget/instance.ts';
 import { serviceWidget } from './helpers/widgets.ts';
+import { rawMessage } from '../raw-message.ts';
 
 const http = createServer();
 const io = new Server(http, { path: SOCKET_PATH });
 let base = '';
 const made: WidgetInstance[] = [];
 
-const at = '2026-11-23T10:00:00.000Z';
-const message = (id: string, extra: Record<string, unknown>) => ({
-  id,
-  roomId: 'bot-room',
-  senderId: 'bot-1',
-  createdAt: at,
-  timestamp: Date.parse(at),
-  by: 'bot',
-  status: 'DELIVERED',
-  ...extra,
-});
+const message = (id: string, extra: Record<string, unknown>) => rawMessage(id, 'bot-room', extra);
 
 beforeAll(async () => {
   io.on('connection', (socket) => {

@@ -16,6 +16,7 @@ import { MEDIA_URL_MAX } from '../../../types/limits.ts';
 import { ROUTES } from '../../../types/routes.ts';
 import type { CharlaMessage } from '../../../src/components/message/message.ts';
 import { msg, settle } from '../components/fixture.ts';
+import { rawMessage } from '../../raw-message.ts';
 import { HttpsUrl } from '../../../types/schemas/common.ts';
 import {
   CharlaCloseEvent,
@@ -716,17 +717,7 @@ describe('messages from the network', () => {
     const w = widget(fetchFn);
     const heard: Message[] = [];
     w.on('message', (d) => heard.push(d.message));
-    const at = '2026-11-23T10:00:00.000Z';
-    const one = (id: string, extra: Record<string, unknown>) => ({
-      id,
-      roomId: 'r1',
-      senderId: 'bot-1',
-      createdAt: at,
-      timestamp: Date.parse(at),
-      by: 'bot',
-      status: 'DELIVERED',
-      ...extra,
-    });
+    const one = (id: string, extra: Record<string, unknown>) => rawMessage(id, 'r1', extra);
     expect(() =>
       w.core.handleIncoming([
         null,
