@@ -26,4 +26,11 @@ export const VIDEO_ADDRESS_REFUSALS: ReadonlyArray<readonly [string, string]> = 
     'must not contain spaces or control characters',
   ],
   ['https://example.com/a\u0085.mp4', 'must not contain spaces or control characters'],
+  // Other Unicode spaces and invisible formatting: a direction control makes 'gnp.exe' read 'exe.png'.
+  ['https://example.com/\u202Egnp.exe', 'must not contain spaces or control characters'],
+  ['https://example.com/a\u00A0b.mp4', 'must not contain spaces or control characters'],
+  ['https://example.com/a\u2028.mp4', 'must not contain spaces or control characters'],
+  ['https://example.com/a\u3000.mp4', 'must not contain spaces or control characters'],
+  ['https://example.com/a\u200Bb.mp4', 'must not contain spaces or control characters'],
+  ['https://example.com/a\uFEFF.mp4', 'must not contain spaces or control characters'],
 ];

@@ -52,10 +52,14 @@ export const NOT_BLANK_PATTERN =
 /** A media address starts with http:// or https:// (any case), nothing before it (http only where loopback media is allowed). */
 export const MEDIA_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
 /**
- * A character no address may hold: a space or a control character (C0, DEL, C1). The URL parser
- * drops tabs and line breaks silently, so the address checked would not be the one stored.
+ * A character no address may hold: a space or a control character (C0, DEL, C1), any other
+ * Unicode space or line separator, or an invisible formatting character (zero-width, direction
+ * controls, the byte-order mark). The URL parser drops tabs and line breaks silently, so the
+ * address checked would not be the one stored; a direction control makes what it shows differ
+ * from what it is (`\u202Egnp.exe`).
  */
-export const URL_FORBIDDEN_CHAR_PATTERN = '[\\u0000-\\u0020\\u007f-\\u009f]';
+export const URL_FORBIDDEN_CHAR_PATTERN =
+  '[\\u0000-\\u0020\\u007f-\\u00a0\\u00ad\\u061c\\u1680\\u180e\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u206f\\u3000\\ufeff]';
 /** The reason every check gives for one (the service, charla/api, sendMessage). */
 export const URL_FORBIDDEN_CHAR_REASON = 'must not contain spaces or control characters';
 

@@ -252,6 +252,13 @@ describe('POST /v1/rooms/{roomId}/message', () => {
         ['/messages/0/mediaUrl'],
       ],
       [
+        {
+          senderId: 's',
+          messages: [{ id: randomUUID(), type: 'IMAGE', mediaUrl: 'https://cdn.example/\u202Egnp.exe' }],
+        },
+        ['/messages/0/mediaUrl'],
+      ],
+      [
         { senderId: 's', messages: [{ id: randomUUID(), type: 'LOCATION', lat: '1', lng: '2' }] },
         ['/messages/0/type'],
       ],
