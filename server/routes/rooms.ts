@@ -9,8 +9,10 @@ import Type, { type TSchema } from 'typebox';
 import { RoomIdParams, RoomPostBody, RoomPostMessage, RoomPostResult } from '../../types/schemas/index.ts';
 import {
   MEDIA_MESSAGE_TYPES,
+  NOT_BLANK_PATTERN,
   ROOM_POST_MESSAGES_MAX,
   ROUTES,
+  SHORT_TEXT_MAX,
   UUID_PATTERN,
   type MessageType,
 } from '../../types/index.ts';
@@ -23,6 +25,19 @@ import { errorResponses, ok } from './common.ts';
 
 /** A UUID in either case (room and message ids are UUIDs, made in lower case). */
 const UUID = new RegExp(UUID_PATTERN);
+const NOT_BLANK = new RegExp(NOT_BLANK_PATTERN);
+
+/** JSON whatever the order of each object's keys: one message written two ways is one message. */
+function canonicalJson(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+    .join(',')}}`;
+}
 
 const [PostText, PostMedia] = (RoomPostMessage as unknown as { anyOf: [TSchema, TSchema] }).anyOf;
 const Envelope = Type.Object({
@@ -95,6 +110,10 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
         if ('mediaUrl' in m) {
           const problem = mediaUrlProblem(m.mediaUrl, charla.config.allowLoopbackMedia);
           if (problem) bad[`/messages/${i}/mediaUrl`] = problem;
+          // A media message's text is its caption (when it gives none): held to a caption's limit.
+          if (m.caption === undefined && m.text !== undefined && [...m.text].length > SHORT_TEXT_MAX)
+            bad[`/messages/${i}/text`] =
+              `is this media message's caption: must be at most ${SHORT_TEXT_MAX} characters`;
         }
       });
       // One id twice in a request is one message sent twice (the second is its
@@ -104,7 +123,7 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
         const id = m.id.toLowerCase();
         const j = firstAt.get(id);
         if (j === undefined) firstAt.set(id, i);
-        else if (JSON.stringify({ ...messages[j], id }) !== JSON.stringify({ ...m, id }))
+        else if (canonicalJson({ ...messages[j], id }) !== canonicalJson({ ...m, id }))
           bad[`/messages/${i}/id`] = `repeats the id of /messages/${j} with other content`;
       });
       if (Object.keys(bad).length) throw validationFailed(bad);
@@ -112,8 +131,14 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
       // Another company's room (a storage shared by several deployments) is not found, as one that does not exist.
       if (!room || room.companyId !== charla.config.companyId)
         throw new ApiError('NOT_FOUND', { message: `Room ${roomId} does not exist.`, data: { roomId } });
-      // The room's bot speaks as the bot; anyone else (a system, a flow) as the service.
+      // The room's bot speaks as the bot, under its name (as its messages and campaigns);
+      // anyone else (a system, a flow) as the service.
       const by = room.botId !== null && senderId === room.botId ? 'bot' : 'charla';
+      const botName =
+        by === 'bot'
+          ? (await charla.db.query<{ name: string }>('SELECT name FROM bots WHERE id = $1', [senderId]))
+              .rows[0]?.name
+          : undefined;
       // UUIDs are case-insensitive: one message whichever case its id is written in.
       const ids = messages.map((m) => m.id.toLowerCase());
       const { results, clash, conflict } = await charla.messaging.deliverAll(
@@ -126,10 +151,15 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
             senderId,
             by,
             type: m.type as MessageType,
+            ...(botName ? { senderNames: botName } : {}),
             ...(media
               ? {
                   mediaUrl: m.mediaUrl,
-                  ...(m.caption !== undefined ? { caption: m.caption } : m.text ? { caption: m.text } : {}),
+                  ...(m.caption !== undefined
+                    ? { caption: m.caption }
+                    : m.text && NOT_BLANK.test(m.text)
+                      ? { caption: m.text }
+                      : {}),
                 }
               : { text: m.text }),
           };

@@ -65,11 +65,54 @@ describe('POST /v1/rooms/{roomId}/message', () => {
     });
   });
 
-  it('speaks as the bot when the sender is the room bot', async () => {
+  it('speaks as the bot, under its name, when the sender is the room bot; a system has no name', async () => {
     const id = randomUUID();
     const res = await post({ senderId: botId, messages: [{ id, type: 'TEXT', text: 'Soy el bot' }] });
     expect(res.status).toBe(200);
-    expect((await stored(id))[0]?.body).toMatchObject({ by: 'bot', senderId: botId });
+    expect((await stored(id))[0]?.body).toMatchObject({
+      by: 'bot',
+      senderId: botId,
+      senderNames: 'Charla Bot',
+    });
+    const system = randomUUID();
+    await post({ senderId: 'system-crm', messages: [{ id: system, type: 'TEXT', text: 'Aviso' }] });
+    expect((await stored(system))[0]?.body).not.toHaveProperty('senderNames');
+  });
+
+  it('a media message’s text is its caption: held to a caption’s 1,024 characters; blank, no caption', async () => {
+    const long = await post({
+      senderId: 's',
+      messages: [
+        {
+          id: randomUUID(),
+          type: 'IMAGE',
+          mediaUrl: 'https://cdn.example.com/a.png',
+          text: 'c'.repeat(1025),
+        },
+      ],
+    });
+    expect(long.status).toBe(400);
+    expect(Object.keys(long.body.validationError)).toEqual(['/messages/0/text']);
+    const blank = randomUUID();
+    const ok = await post({
+      senderId: 's',
+      messages: [{ id: blank, type: 'IMAGE', mediaUrl: 'https://cdn.example.com/a.png', text: '   ' }],
+    });
+    expect(ok.status).toBe(200);
+    expect((await stored(blank))[0]?.body).not.toHaveProperty('caption');
+  });
+
+  it('one message twice in a request is one message whatever the order of its fields', async () => {
+    const id = randomUUID();
+    const res = await post({
+      senderId: 's',
+      messages: [
+        { id, type: 'TEXT', text: 'k' },
+        { text: 'k', type: 'TEXT', id },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ messageIds: [id] });
   });
 
   it('is idempotent on the message id: posting it again stores nothing', async () => {
