@@ -49,6 +49,11 @@ export const MEDIA_URL_MAX = 2048;
  */
 export const NOT_BLANK_PATTERN =
   '[^\\s\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u2069\\u2800\\u3164\\uFFA0]';
+/**
+ * A name shown on one line (a bot's, which signs its messages): something visible in it, and no
+ * control character or line break (C0, DEL, C1, U+2028/2029).
+ */
+export const ONE_LINE_NAME_PATTERN = `^(?=[\\s\\S]*${NOT_BLANK_PATTERN})[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029]*$`;
 /** A media address starts with http:// or https:// (any case), nothing before it (http only where loopback media is allowed). */
 export const MEDIA_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
 /**

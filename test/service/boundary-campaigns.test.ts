@@ -81,6 +81,14 @@ describe('campaign limits', () => {
     );
   });
 
+  it('refuses a blank elementName, as a blank name', async () => {
+    for (const elementName of ['   ', '\u200b']) {
+      const res = await create({ elementName });
+      expect(res.status).toBe(400);
+      expect(Object.keys(res.body.validationError)).toEqual(['/elementName']);
+    }
+  });
+
   it('an elementName filter given empty is a 400, like an empty botId or status (no campaign has one)', async () => {
     for (const [query, field] of [
       ['&elementName=', 'querystring:/elementName'],

@@ -41,6 +41,23 @@ describe('POST /v1/widget/create at its edges', () => {
     expect(reuse.body.data.Bot).toMatchObject({ id: botId, name: 'Ventas', callingEnabled: true });
   });
 
+  it('refuses a bot name that would sign its messages with nothing visible, or on several lines', async () => {
+    const before = await snapshot(server);
+    for (const name of ['   ', '\u200b', '\u3164', 'A\nB', 'A\u2028B', 'Bot\u0000']) {
+      const res = await create({ bot: { name }, widget: {} });
+      expect(res.status, JSON.stringify(name)).toBe(400);
+      expect(Object.keys(res.body.validationError)).toEqual(['/bot/name']);
+      if (name !== 'Bot\u0000')
+        expect(res.body.validationError['/bot/name']).toBe(
+          'must be one line of visible text (not blank, no control characters or line breaks)',
+        );
+    }
+    expect(await snapshot(server)).toEqual(before);
+    const ok = await create({ bot: { name: 'Tienda 🛒' }, widget: {} });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.Bot.name).toBe('Tienda 🛒');
+  });
+
   it('takes origins at the edges of a port and a host name', async () => {
     const origins = [
       'https://a.com:1',

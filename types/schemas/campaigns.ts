@@ -75,7 +75,7 @@ export type CampaignUpdateBody = Type.Static<typeof CampaignUpdateBody>;
 /** Ours: POST /v1/campaigns creates a campaign (a way in for the scheduler). */
 export const CampaignCreateBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX, pattern: NOT_BLANK_PATTERN }),
-  elementName: Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX }),
+  elementName: Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX, pattern: NOT_BLANK_PATTERN }),
   botId: Id,
   recipients: Type.Array(Id, { minItems: 1, maxItems: CAMPAIGN_RECIPIENTS_MAX }),
   message: BotMessageContent,

@@ -6,6 +6,7 @@ import {
   MEDIA_URL_PATTERN,
   MESSAGE_TEXT_MAX,
   NOT_BLANK_PATTERN,
+  ONE_LINE_NAME_PATTERN,
   ORIGIN_PATTERN,
   SHORT_TEXT_MAX,
   UUID_PATTERN,
@@ -80,6 +81,8 @@ export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [HTTPS_ADDRESS_PATTERN]: 'must be an absolute https:// address',
   [UUID_PATTERN]: 'must be a UUID',
   [NOT_BLANK_PATTERN]: 'must not be blank (white space or invisible characters only)',
+  [ONE_LINE_NAME_PATTERN]:
+    'must be one line of visible text (not blank, no control characters or line breaks)',
   [E164_PATTERN]: 'must be a phone number in E.164 (+ and 7 to 15 digits)',
   [ORIGIN_PATTERN]: 'must be an origin such as https://shop.example.com or https://*.example.com',
   '^[A-Za-z0-9 _-]*$': 'may hold only letters, digits, spaces, _ and -',

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { WIDGET_POSITIONS, WIDGET_TYPES } from '../enums.ts';
-import { ORIGIN_LIST_MAX, ORIGIN_MAX, ORIGIN_PATTERN } from '../limits.ts';
+import { ONE_LINE_NAME_PATTERN, ORIGIN_LIST_MAX, ORIGIN_MAX, ORIGIN_PATTERN } from '../limits.ts';
 import { AnyObject, Id, ShortText, lit } from './common.ts';
 
 /**
@@ -72,7 +72,7 @@ export const WidgetCreateBody = Type.Object({
   bot: Type.Object(
     {
       id: Type.Optional(Id),
-      name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+      name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: ONE_LINE_NAME_PATTERN })),
       callingEnabled: Type.Optional(Type.Boolean()),
     },
     { additionalProperties: false },
