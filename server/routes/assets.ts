@@ -6,10 +6,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AssetsRefreshBody, SignedUrlResult } from '../../types/schemas/index.ts';
-import { ROUTES } from '../../types/index.ts';
+import { ROUTES, URL_FORBIDDEN_CHAR_PATTERN, URL_FORBIDDEN_CHAR_REASON } from '../../types/index.ts';
 import { requireBasic } from '../http/auth.ts';
 import { ApiError, validationFailed } from '../http/errors.ts';
 import { errorResponses } from './common.ts';
+
+const URL_FORBIDDEN_CHAR = new RegExp(URL_FORBIDDEN_CHAR_PATTERN);
 
 export async function assetRoutes(app: FastifyInstance): Promise<void> {
   const charla = app.charla;
@@ -32,6 +34,9 @@ export async function assetRoutes(app: FastifyInstance): Promise<void> {
       const { resourceUrl, ttl } = request.body;
       // Not an address at all is the caller's format mistake (400); a valid one that is not
       // this service's media is what cannot be signed (422).
+      // As every address: the URL parser would drop a tab or line break silently.
+      if (URL_FORBIDDEN_CHAR.test(resourceUrl))
+        throw validationFailed({ '/resourceUrl': URL_FORBIDDEN_CHAR_REASON });
       if (!URL.canParse(resourceUrl))
         throw validationFailed({ '/resourceUrl': 'must be a valid https address' });
       // As every other media address the service takes: no user name or password in it (a

@@ -74,6 +74,10 @@ describe('POST /v1/external/assets/refresh', () => {
       [{ resourceUrl: 'ftp://charla.test/v1/media/a', ttl: 900 }, '/resourceUrl'],
       [{ resourceUrl: 'not a url', ttl: 900 }, '/resourceUrl'],
       [{ resourceUrl: ownUrl().replace('https://', 'https://user:pass@'), ttl: 900 }, '/resourceUrl'],
+      // Spaces and control characters, which the URL parser would drop silently.
+      [{ resourceUrl: `${ownUrl()} `, ttl: 900 }, '/resourceUrl'],
+      [{ resourceUrl: `${ownUrl()}\n`, ttl: 900 }, '/resourceUrl'],
+      [{ resourceUrl: ownUrl().replace('/v1/', '/v1/\t'), ttl: 900 }, '/resourceUrl'],
       [{ ttl: 900 }, '/resourceUrl'],
       [{ resourceUrl: ownUrl(), ttl: 899 }, '/ttl'],
       [{ resourceUrl: ownUrl(), ttl: 3601 }, '/ttl'],
