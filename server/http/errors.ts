@@ -195,12 +195,18 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
   });
   // Every route's path as a pattern with its methods, to tell a wrong method (405) from a path
-  // nothing answers (404). The static files' catch-all (`/*`) would take any path: left out.
+  // nothing answers (404). The static files' catch-all (`/*`) would take any path, and the widget
+  // API's CORS preflight (`OPTIONS /v1/widget/*`) answers only preflights: both left out; a
+  // wildcard under a prefix (`/v1/media/*`) is kept.
   const routes: { pattern: RegExp; methods: string[] }[] = [];
   app.addHook('onRoute', (route) => {
-    if (route.url.includes('*')) return;
-    const source = route.url.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+');
-    routes.push({ pattern: new RegExp(`^${source}/?$`), methods: ([] as string[]).concat(route.method) });
+    const methods = ([] as string[]).concat(route.method);
+    if (route.url === '/*' || (route.url.includes('*') && methods.every((m) => m === 'OPTIONS'))) return;
+    const source = route.url
+      .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/:[^/]+/g, '[^/]+')
+      .replace(/\*/g, '.*');
+    routes.push({ pattern: new RegExp(`^${source}/?$`), methods });
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) {

@@ -289,6 +289,12 @@ describe('requests the HTTP layer refuses', () => {
     const noPreflight = await call(server, 'OPTIONS', ROUTES.widgetSession);
     expectErrorBody(noPreflight, 405, 'METHOD_NOT_ALLOWED');
     expect(noPreflight.headers.get('allow')).toBe('POST');
+    // Signed media (a wildcard route) answers only GET and HEAD.
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH'] as const) {
+      const media = await call(server, method, '/v1/media/widget/x.png', { body: {} });
+      expectErrorBody(media, 405, 'METHOD_NOT_ALLOWED');
+      expect(media.headers.get('allow')).toBe('GET, HEAD');
+    }
     expectErrorBody(await call(server, 'OPTIONS', '/v1/widget/nothing-here'), 404, 'NOT_FOUND');
     expectErrorBody(await call(server, 'PATCH', '/v1/nothing-here'), 404, 'NOT_FOUND');
     expect(await snapshot(server)).toEqual(before);
