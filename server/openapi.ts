@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { ROUTES } from '../types/index.ts';
+import { ErrorBodySchema } from '../types/schemas/index.ts';
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -17,8 +18,19 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       // The widget API (all but opening a session) needs the session's Bearer token.
       const widgetApi =
         url.startsWith('/v1/widget/') && url !== ROUTES.widgetSession && url !== ROUTES.createWidget;
+      // What any operation may also answer, with the error body: 400 for a malformed path, query
+      // or body; 413 and 415 for a body too large or not JSON; 500 for an unexpected failure.
+      const given = (schema?.response ?? {}) as Record<string, unknown>;
+      const also: Record<string, unknown> = { 500: ErrorBodySchema };
+      if (schema?.params || schema?.querystring || schema?.body) also['400'] = ErrorBodySchema;
+      if (schema?.body) Object.assign(also, { 413: ErrorBodySchema, 415: ErrorBodySchema });
+      const response = { ...also, ...given };
       return {
-        schema: widgetApi && !schema?.security ? { ...schema, security: [{ widgetSession: [] }] } : schema,
+        schema: {
+          ...schema,
+          ...(Object.keys(given).length ? { response } : {}),
+          ...(widgetApi && !schema?.security ? { security: [{ widgetSession: [] }] } : {}),
+        },
         url,
       };
     },

@@ -213,6 +213,11 @@ describe('GET /v1/openapi.json', () => {
       expect(op, `${method} ${path}`).toBeDefined();
       expect(op.responses['200'], `${method} ${path}`).toBeDefined();
       expect(op.security, `${method} ${path}`).toEqual(expect.arrayContaining([{ basicAuth: [] }]));
+      // What every operation may also answer: 400 (its path, query or body), 500; with a body, 413 and 415.
+      const statuses = Object.keys(op.responses);
+      expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(['400', '500']));
+      if (method !== 'get' && method !== 'delete')
+        expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(['413', '415']));
     }
     const list = doc.paths['/v1/campaigns'].get;
     const required = list.parameters

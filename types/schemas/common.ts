@@ -44,6 +44,8 @@ export const HttpsUrl = Type.String({
   minLength: 9,
   maxLength: MEDIA_URL_MAX,
   pattern: MEDIA_URL_PATTERN,
+  description:
+    'An https address of a public host (http only to loopback, where the service allows it), without credentials, spaces, control or invisible formatting characters.',
 });
 
 /** The error body, for documentation of responses. */
