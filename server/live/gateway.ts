@@ -451,7 +451,8 @@ const closing = new WeakSet<LiveServer>();
  */
 export function closeLive(io: LiveServer): void {
   closing.add(io);
-  io.disconnectSockets(true);
+  // This process's sockets only: with the Redis adapter, io.disconnectSockets reaches every process.
+  io.local.disconnectSockets(true);
   io.engine.close();
 }
 

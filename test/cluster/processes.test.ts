@@ -400,6 +400,35 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
     }
   });
 
+  it('a process told to stop (SIGTERM) closes its own live connections only: the other process’s stay up', async () => {
+    const d = await startNode({
+      name: 'node-d',
+      databaseUrl: database!.url,
+      redisUrl: services.redisUrl,
+      env: nodeEnv,
+    });
+    try {
+      const onD = await WidgetUser.open(d.url, widget.apiKey, `on-d-${randomUUID()}`);
+      users.push(onD);
+      const onB = await user(b, `on-b-${randomUUID()}`);
+      await onD.connect();
+      await onB.connect();
+      const reasons: string[] = [];
+      onB.socket!.on('disconnect', (reason) => reasons.push(reason));
+      onD.socket!.io.opts.reconnection = false;
+      const dropped = new Promise<string>((resolve) => onD.socket!.once('disconnect', resolve));
+      await d.stop();
+      // The stopping process closed its own: the server's disconnect, so the widget goes elsewhere.
+      expect(await dropped).toBe('io server disconnect');
+      // With the Redis adapter a cluster-wide disconnect would reach B's sockets within milliseconds.
+      await sleep(1000);
+      expect(reasons).toEqual([]);
+      expect(onB.socket!.connected).toBe(true);
+    } finally {
+      await d.kill();
+    }
+  });
+
   it('finishes a campaign on the other process when the one sending it is killed', async () => {
     const total = 400;
     const recipients = Array.from({ length: total }, (_, i) => `camp-kill-${i}`);
