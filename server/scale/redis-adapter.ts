@@ -66,6 +66,7 @@ export function attachRedisAdapter(
   const prefix = options.keyPrefix ?? 'charla';
   const maxDelay = options.maxReconnectDelayMs ?? 2000;
   const where = safeUrl(redisUrl);
+  const commandTimeoutMs = options.commandTimeoutMs ?? 60_000;
   // duplicate() copies these options, so the adapter's reader and subscriber
   // connections get the same never-give-up strategy.
   const client = createClient({
@@ -73,18 +74,33 @@ export function attachRedisAdapter(
     socket: { reconnectStrategy: (retries) => reconnectDelay(retries, maxDelay), connectTimeout: 5000 },
     // The client's default (5 s) would drop a broadcast queued during an outage
     // longer than that, and races the reader's 5 s blocking XREAD.
-    commandOptions: { timeout: options.commandTimeoutMs ?? 60_000 },
+    commandOptions: { timeout: commandTimeoutMs },
   });
 
   let down = false;
+  let downSince = 0;
   let closed = false;
   client.on('error', (err: Error) => {
     if (closed || down) return;
     down = true;
+    downSince = Date.now();
     log.warn({ err: { message: err.message }, redis: where }, 'redis fan-out: connection lost; retrying');
   });
   client.on('ready', () => {
-    if (down) log.info({ redis: where }, 'redis fan-out: reconnected');
+    if (down) {
+      const outageMs = Date.now() - downSince;
+      log.info({ redis: where, outageMs }, 'redis fan-out: reconnected');
+      // Broadcasts that waited longer than the command timeout were dropped, here and on the other
+      // processes: this process's live sockets may have missed messages. Closed by the server, each
+      // widget reconnects and asks for everything after its last sequence number (messages:sync).
+      if (outageMs > commandTimeoutMs) {
+        log.warn(
+          { redis: where, outageMs },
+          'redis fan-out: the outage outlasted the broadcast queue; closing this process’s live connections so they catch up',
+        );
+        io.local.disconnectSockets(true);
+      }
+    }
     down = false;
   });
 

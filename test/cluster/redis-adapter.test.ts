@@ -33,7 +33,7 @@ const peers: Peer[] = [];
 const clients: ClientSocket[] = [];
 let prefix = '';
 
-async function peer(): Promise<Peer> {
+async function peer(options: { commandTimeoutMs?: number } = {}): Promise<Peer> {
   const http = createServer();
   const io = new Server(http, { transports: ['websocket'] });
   const logs: string[] = [];
@@ -42,7 +42,7 @@ async function peer(): Promise<Peer> {
     warn: (_o: object, m?: string) => logs.push(`warn ${m ?? ''}`),
     error: (_o: object, m?: string) => logs.push(`error ${m ?? ''}`),
   };
-  const fanout = attachRedisAdapter(io, services.redisUrl, log, { keyPrefix: prefix });
+  const fanout = attachRedisAdapter(io, services.redisUrl, log, { keyPrefix: prefix, ...options });
   await fanout.ready;
   io.on('connection', (socket) => {
     const room = socket.handshake.auth['room'];
@@ -199,6 +199,31 @@ describe('attachRedisAdapter', () => {
     a.io.to('chat').emit('m', 'after');
     await waitFor('the broadcast after the outage', () => got.length === 3, 5000);
     expect(got).toEqual(['before', 'during', 'after']);
+  });
+
+  it('after an outage longer than its broadcast queue, closes its own live connections so they catch up', async () => {
+    prefix = `cluster-test-${Date.now()}-q`;
+    // A queue of 1.5 s instead of 60 s: what waited longer was dropped.
+    const a = await peer({ commandTimeoutMs: 1500 });
+    const b = await peer({ commandTimeoutMs: 1500 });
+    const onA = await client(a.url, 'chat');
+    const onB = await client(b.url, 'chat');
+    const reasons: string[] = [];
+    for (const c of [onA, onB]) c.on('disconnect', (reason) => reasons.push(reason));
+    await sleep(300);
+    await stopRedis(services.redisUrl);
+    try {
+      a.io.to('chat').emit('m', 'dropped after 1.5 s');
+      await sleep(3000);
+    } finally {
+      await startRedis(services.redisUrl);
+    }
+    // Both processes saw the outage outlast their queue: each closed its own sockets (the widget
+    // then reconnects and syncs), and said why.
+    await waitFor('both sockets closed by their server', () => reasons.length === 2, 15_000);
+    expect(reasons).toEqual(['io server disconnect', 'io server disconnect']);
+    expect(a.logs.join('\n')).toMatch(/outlasted the broadcast queue/);
+    expect(b.logs.join('\n')).toMatch(/outlasted the broadcast queue/);
   });
 
   it('starts while Redis is down without failing, and says so once', async () => {
