@@ -155,12 +155,14 @@ export function mediaUrlField(message: unknown, problems: Problems, prefix = '')
 
 /**
  * True for an assets-refresh resourceUrl the service takes: `https://` in any
- * case from its first character, at most 4096 characters, a valid address,
- * and no user name or password in it.
+ * case from its first character, at most 4096 characters, no space, control or
+ * invisible formatting character, a valid address, and no user name or
+ * password in it.
  */
 export function isResourceUrl(value: unknown): value is string {
   if (typeof value !== 'string' || !HTTPS_ADDRESS.test(value) || chars(value) > RESOURCE_URL_MAX)
     return false;
+  if (URL_FORBIDDEN_CHAR.test(value)) return false;
   try {
     const url = new URL(value);
     return !url.username && !url.password;

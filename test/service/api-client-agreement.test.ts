@@ -285,7 +285,9 @@ describe('the client and the service agree on', () => {
       refreshCase('https://a', 'taken'),
       refreshCase('https://user:pass@cdn.example.com/v1/media/x.png', 'refused'),
       refreshCase('https://user@cdn.example.com/v1/media/x.png', 'refused'),
-      refreshCase('https://cdn.example.com/x.png ', 'taken'),
+      // A space or control character, which the URL parser would drop silently.
+      refreshCase('https://cdn.example.com/x.png ', 'refused'),
+      refreshCase('https://cdn.example.com/\tx.png', 'refused'),
       refreshCase(path + 'x'.repeat(4096 - path.length), 'taken'),
       // 4,096 characters as the service counts them (code points), more UTF-16 units.
       refreshCase(path + '😀'.repeat(4096 - path.length), 'taken'),

@@ -527,16 +527,19 @@ describe('<charla-message> bidirectional text', () => {
       msg({
         type: 'DOCUMENT',
         caption: 'invoice\u202Efdp.exe',
-        mediaUrl: 'https://evil.example/\u202Efdp.exe',
+        mediaUrl: 'https://evil.example/invoice.exe',
       }),
     );
     expect(captioned.shadow.querySelector('.card__title')!.textContent).toBe('invoicefdp.exe');
     const link = captioned.shadow.querySelector('a')!;
     expect(link.getAttribute('aria-label')).toBe('Descargar: invoicefdp.exe');
     document.body.replaceChildren();
+    // A direction control in the address itself: the name shows without it, and the address is
+    // not used at all (the service refuses to store one, as every address check does).
     const bare = await show(msg({ type: 'FILE', mediaUrl: 'https://evil.example/invoice\u202Efdp.exe' }));
     expect(bare.shadow.querySelector('.card__title')!.textContent).toBe('invoicefdp.exe');
     expect(bare.shadow.querySelector('.card__title')!.getAttribute('dir')).toBe('auto');
+    expect(bare.shadow.querySelector('a')).toBeNull();
   });
 
   it('sender and contact names lose their directional controls and are isolated', async () => {
