@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../store/db.ts';
 import type { Messaging, NewMessageInput } from '../context.ts';
 import type { Message, MessageStatus } from '../../types/index.ts';
+import { canonicalJson } from '../../types/canonical-json.ts';
 import { ApiError, validationFailed } from '../http/errors.ts';
 import type { Hub } from './hub.ts';
 import type { Rooms } from './rooms.ts';
@@ -332,7 +333,8 @@ const SAME_MESSAGE_KEYS = [
 function sameMessage(stored: Message, body: Record<string, unknown>): boolean {
   const fields = stored as unknown as Record<string, unknown>;
   return SAME_MESSAGE_KEYS.every(
-    (key) => JSON.stringify(fields[key] ?? null) === JSON.stringify(body[key] ?? null),
+    // Key order aside: the stored copy comes back from JSON storage with its keys reordered.
+    (key) => canonicalJson(fields[key] ?? null) === canonicalJson(body[key] ?? null),
   );
 }
 

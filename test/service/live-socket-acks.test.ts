@@ -104,6 +104,28 @@ describe('socket events with an acknowledgement', () => {
   });
 });
 
+describe('a retry of a message whose payload has several keys', () => {
+  const live = liveWidgets();
+
+  it('is the stored message, whatever order the stored copy keeps its keys in (an option chosen, sent again)', async () => {
+    const s = await live.h.session(live.apiKey, `acks-${randomUUID()}`);
+    const socket = await live.h.connect(s.token);
+    const choice = {
+      id: randomUUID(),
+      roomId: s.botRoomId,
+      type: 'POSTBACK',
+      text: 'Planes',
+      // The widget's own order; the service's JSON storage orders keys by length first.
+      payload: { payload: 'plans', title: 'Planes', replyTo: randomUUID(), b: { zz: 1, a: 2 } },
+    };
+    const first = await emitAck(socket, 'message:send', choice as never);
+    expect(first.ok).toBe(true);
+    const again = await emitAck(socket, 'message:send', choice as never);
+    expect(again.ok, JSON.stringify(again)).toBe(true);
+    expect((again as { data: Message }).data.seq).toBe((first as { data: Message }).data.seq);
+  });
+});
+
 describe('a socket that keeps flooding', () => {
   const BURST = 5;
   const live = liveWidgets({ live: { socketBurst: BURST, socketRate: 5 } });
