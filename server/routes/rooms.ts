@@ -17,6 +17,7 @@ import {
   type MessageType,
 } from '../../types/index.ts';
 import { Id } from '../../types/schemas/index.ts';
+import { canonicalJson } from '../../types/canonical-json.ts';
 import { requireBasic } from '../http/auth.ts';
 import { ApiError, validationFailed } from '../http/errors.ts';
 import { check, validatorCompiler, type Checked } from '../http/validation.ts';
@@ -26,18 +27,6 @@ import { errorResponses, ok } from './common.ts';
 /** A UUID in either case (room and message ids are UUIDs, made in lower case). */
 const UUID = new RegExp(UUID_PATTERN);
 const NOT_BLANK = new RegExp(NOT_BLANK_PATTERN);
-
-/** JSON whatever the order of each object's keys: one message written two ways is one message. */
-function canonicalJson(v: unknown): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  const o = v as Record<string, unknown>;
-  return `{${Object.keys(o)
-    .filter((k) => o[k] !== undefined)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
-    .join(',')}}`;
-}
 
 const [PostText, PostMedia] = (RoomPostMessage as unknown as { anyOf: [TSchema, TSchema] }).anyOf;
 const Envelope = Type.Object({

@@ -4,6 +4,7 @@
  * contact-information form.
  */
 import { html, nothing, type TemplateResult } from 'lit';
+import { canonicalJson } from '../../../types/canonical-json.ts';
 import { DEFAULT_BUTTON_TEXT } from '../../../types/limits.ts';
 import type { BotContact, Message, MessageOption, QuickReply } from '../../../types/index.ts';
 import { focusComposer } from '../shared/focus.ts';
@@ -39,18 +40,6 @@ function answer(event: Event, m: Message, r: RenderContext, send: () => Promise<
 const pressed = (r: RenderContext, chosen: boolean) => (r.answer ? String(chosen) : nothing);
 const inert = (r: RenderContext) => (r.answer ? 'true' : nothing);
 
-/** A payload as text whatever its keys' order (the service's JSON storage reorders them). */
-function canonical(v: unknown): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? '';
-  if (Array.isArray(v)) return `[${v.map(canonical).join()}]`;
-  const o = v as Record<string, unknown>;
-  return `{${Object.keys(o)
-    .filter((k) => k !== 'replyTo')
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-    .join()}}`;
-}
-
 /**
  * Which option the answer chose: the first whose title and payload it carries; when none
  * carries both (options that share a title, answered by the payload's bot), the first of
@@ -60,8 +49,10 @@ function chosenOption(options: MessageOption[], r: RenderContext): MessageOption
   const a = r.answer;
   if (!a) return undefined;
   const titled = options.filter((o) => o.title === a.text);
-  const payload = canonical(a.payload ?? {});
-  return titled.find((o) => canonical(o.payload ?? {}) === payload) ?? titled[0];
+  // The answer's payload is the option's with replyTo added (which it may have overwritten).
+  const payloadOf = (p: Record<string, unknown> | undefined) => canonicalJson({ ...p, replyTo: undefined });
+  const payload = payloadOf(a.payload);
+  return titled.find((o) => payloadOf(o.payload) === payload) ?? titled[0];
 }
 
 export function renderOptions(m: Message, r: RenderContext): TemplateResult | typeof nothing {
