@@ -88,8 +88,8 @@ interface FlowState {
   flow_id: string;
   step_id: string | null;
   waiting: boolean;
-  /** Ids of the messages the flow sent this user, the latest FLOW_SENT_KEPT (empty for states saved before they were kept). */
-  sent?: string[];
+  /** Ids of the messages the flows sent this user, the latest FLOW_SENT_KEPT, across flows started anew. */
+  sent: string[];
   params: Record<string, string>;
   answers: Record<string, string>;
 }
@@ -310,7 +310,7 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
         s.waiting,
         JSON.stringify(s.params),
         JSON.stringify(s.answers),
-        JSON.stringify((s.sent ?? []).slice(-FLOW_SENT_KEPT)),
+        JSON.stringify(s.sent.slice(-FLOW_SENT_KEPT)),
       ],
     );
   }
@@ -359,7 +359,7 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
           by: 'bot',
           ...(senderNames ? { senderNames } : {}),
         });
-        state.sent = [...(state.sent ?? []), String(message.id)];
+        state.sent.push(String(message.id));
       }
       if (step.wait) {
         await saveState(ctx.roomId, ctx.userId, ctx.botId, {
@@ -396,7 +396,14 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
     const forFlow = replyTo === undefined || sent.length === 0 || sent.includes(replyTo);
     // An option that names a flow starts it, wherever the user is.
     if (typeof payload['flow'] === 'string' && payload['flow'] in file.flows) {
-      const s = state ?? { flow_id: payload['flow'], step_id: null, waiting: false, params: {}, answers: {} };
+      const s = state ?? {
+        flow_id: payload['flow'],
+        step_id: null,
+        waiting: false,
+        sent: [],
+        params: {},
+        answers: {},
+      };
       return run(ctx, { ...s, flow_id: payload['flow'] }, `flow:${payload['flow']}`);
     }
     if (!forFlow) return;
@@ -415,7 +422,14 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
     }
     const fallback = file.fallback ?? file.greeting;
     if (fallback) {
-      const s = state ?? { flow_id: fallback, step_id: null, waiting: false, params: {}, answers: {} };
+      const s = state ?? {
+        flow_id: fallback,
+        step_id: null,
+        waiting: false,
+        sent: [],
+        params: {},
+        answers: {},
+      };
       return run(ctx, { ...s, flow_id: fallback }, `flow:${fallback}`);
     }
   }
@@ -435,6 +449,8 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
           waiting: false,
           params: { ...(prev?.params ?? {}), ...params },
           answers: prev?.answers ?? {},
+          // A flow started anew keeps the ids of what the earlier ones sent: their menus still answer.
+          sent: prev?.sent ?? [],
         };
         await run({ roomId, botId, userId }, state, `flow:${flowId}`);
       });
@@ -454,7 +470,7 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
         if (claim.rows.length === 0) return;
         await run(
           { roomId, botId, userId },
-          { flow_id: greeting, step_id: null, waiting: false, params, answers: {} },
+          { flow_id: greeting, step_id: null, waiting: false, sent: [], params, answers: {} },
           `flow:${greeting}`,
         );
       });
