@@ -411,12 +411,17 @@ export function createMessaging(
     ensureBotRoom: (input) => rooms.ensureBotRoom(input).then((r) => ({ roomId: r.roomId })),
 
     async findRoom(roomId) {
-      const r = await db.query<{ id: string; company_id: string; bot_id: string | null }>(
-        'SELECT id, company_id, bot_id FROM rooms WHERE id = $1 AND NOT deleted',
+      const r = await db.query<{
+        id: string;
+        company_id: string;
+        bot_id: string | null;
+        bot_name: string | null;
+      }>(
+        'SELECT r.id, r.company_id, r.bot_id, b.name AS bot_name FROM rooms r LEFT JOIN bots b ON b.id = r.bot_id WHERE r.id = $1 AND NOT r.deleted',
         [roomId],
       );
       const row = r.rows[0];
-      return row ? { id: row.id, companyId: row.company_id, botId: row.bot_id } : null;
+      return row ? { id: row.id, companyId: row.company_id, botId: row.bot_id, botName: row.bot_name } : null;
     },
 
     async deliver(input) {

@@ -123,11 +123,7 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
       // The room's bot speaks as the bot, under its name (as its messages and campaigns);
       // anyone else (a system, a flow) as the service.
       const by = room.botId !== null && senderId === room.botId ? 'bot' : 'charla';
-      const botName =
-        by === 'bot'
-          ? (await charla.db.query<{ name: string }>('SELECT name FROM bots WHERE id = $1', [senderId]))
-              .rows[0]?.name
-          : undefined;
+      const botName = by === 'bot' ? room.botName : null;
       // UUIDs are case-insensitive: one message whichever case its id is written in.
       const ids = messages.map((m) => m.id.toLowerCase());
       const { results, clash, conflict } = await charla.messaging.deliverAll(
