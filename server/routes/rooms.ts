@@ -64,6 +64,12 @@ export function checkRoomPost(data: unknown): Checked {
       }
       const r = check(schema, m, at);
       if (!r.ok) Object.assign(errors, r.errors);
+      // A media message's text is its caption (when it gives none): held to a caption's limit.
+      const text = m['text'];
+      if (schema === PostMedia && m['caption'] === undefined && typeof text === 'string')
+        if ([...text].length > SHORT_TEXT_MAX)
+          errors[`${at}/text`] =
+            `is this media message's caption: must be at most ${SHORT_TEXT_MAX} characters`;
     });
   }
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, value: data };
@@ -99,10 +105,6 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
         if ('mediaUrl' in m) {
           const problem = mediaUrlProblem(m.mediaUrl, charla.config.allowLoopbackMedia);
           if (problem) bad[`/messages/${i}/mediaUrl`] = problem;
-          // A media message's text is its caption (when it gives none): held to a caption's limit.
-          if (m.caption === undefined && m.text !== undefined && [...m.text].length > SHORT_TEXT_MAX)
-            bad[`/messages/${i}/text`] =
-              `is this media message's caption: must be at most ${SHORT_TEXT_MAX} characters`;
         }
       });
       // One id twice in a request is one message sent twice (the second is its

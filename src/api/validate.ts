@@ -367,7 +367,7 @@ export function checkCampaignCreate(body: unknown, options: ValidateOptions = {}
   const p: Problems = {};
   if (!isObject(body)) return { '/': 'body must be an object' };
   requireVisible(p, '/name', body['name'], SHORT_TEXT_MAX);
-  requireString(p, '/elementName', body['elementName'], SHORT_TEXT_MAX);
+  requireVisible(p, '/elementName', body['elementName'], SHORT_TEXT_MAX);
   checkId(p, '/botId', body['botId']);
   const recipients = body['recipients'];
   if (!Array.isArray(recipients) || recipients.length === 0)
@@ -552,7 +552,13 @@ export function checkRoomPost(body: unknown, options: ValidateOptions = {}): Pro
     else if (POST_MEDIA_TYPES.includes(m['type'] as string)) {
       httpsUrl(p, `${at}/mediaUrl`, m['mediaUrl'], options);
       optionalString(p, `${at}/caption`, m['caption']);
-      optionalString(p, `${at}/text`, m['text'], MESSAGE_TEXT_MAX);
+      // Its text is its caption when it gives none: a caption's limit then, as the service holds it.
+      optionalString(
+        p,
+        `${at}/text`,
+        m['text'],
+        m['caption'] === undefined ? SHORT_TEXT_MAX : MESSAGE_TEXT_MAX,
+      );
     } else p[`${at}/type`] = `must be TEXT or one of ${POST_MEDIA_TYPES.join(', ')}`;
   });
   return p;

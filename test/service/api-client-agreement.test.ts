@@ -309,10 +309,10 @@ describe('the client and the service agree on', () => {
 
   it('a room post’s mediaUrl: an address from its first character, no credentials, at most 2,048', async () => {
     const { roomId } = await server.app.charla.messaging.ensureBotRoom({ botId, userId: 'agreement-user' });
-    const postCase = (mediaUrl: unknown, expected: Case['expect']): Case => {
-      const body = { senderId: 'erp', messages: [{ id: randomUUID(), type: 'IMAGE', mediaUrl }] };
+    const postCase = (mediaUrl: unknown, expected: Case['expect'], extra: object = {}): Case => {
+      const body = { senderId: 'erp', messages: [{ id: randomUUID(), type: 'IMAGE', mediaUrl, ...extra }] };
       return {
-        what: `mediaUrl ${JSON.stringify(mediaUrl).slice(0, 60)}`,
+        what: `mediaUrl ${JSON.stringify(mediaUrl).slice(0, 60)} ${JSON.stringify(extra).slice(0, 40)}`,
         client: () => client.postRoomMessages(roomId, body as never),
         service: () => call(server, 'POST', `/v1/rooms/${roomId}/message`, { body }),
         expect: expected,
@@ -330,6 +330,13 @@ describe('the client and the service agree on', () => {
       postCase('https://cdn.example.com./pan.png', 'refused'),
       postCase('http://cdn.example.com/pan.png', 'refused'),
       postCase('ftp://cdn.example.com/pan.png', 'refused'),
+      // Unicode spaces and direction controls, as ASCII ones.
+      postCase('https://cdn.example.com/\u202Egnp.exe', 'refused'),
+      postCase('https://cdn.example.com/a\u00A0b.png', 'refused'),
+      // Its text is its caption when it gives none: a caption's 1,024 characters then.
+      postCase('https://cdn.example.com/pan.png', 'taken', { text: 't'.repeat(1024) }),
+      postCase('https://cdn.example.com/pan.png', 'refused', { text: 't'.repeat(1025) }),
+      postCase('https://cdn.example.com/pan.png', 'taken', { caption: 'c', text: 't'.repeat(1025) }),
     ];
     expect(await disagreements(cases)).toEqual([]);
   });
@@ -415,6 +422,13 @@ describe('the client and the service agree on', () => {
         what: `campaign name ${shown}`,
         client: () => client.createCampaign(campaign as never),
         service: () => call(server, 'POST', '/v1/campaigns', { body: campaign }),
+        expect: expected,
+      });
+      const element = { ...campaign, name: 'Rebajas', elementName: label };
+      cases.push({
+        what: `campaign elementName ${shown}`,
+        client: () => client.createCampaign(element as never),
+        service: () => call(server, 'POST', '/v1/campaigns', { body: element }),
         expect: expected,
       });
     }
