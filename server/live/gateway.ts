@@ -57,9 +57,16 @@ export const SYNC_ROOM_CAP = 1000;
 const validators = Object.fromEntries(
   Object.entries(OUTGOING_MESSAGE_SCHEMAS).map(([type, schema]) => [type, Compile(schema)]),
 ) as Record<string, ReturnType<typeof Compile>>;
-/** The fields each type may carry; anything else a client adds is dropped. */
+/**
+ * The fields each type may carry; anything else a client adds is dropped. So is `senderNames`
+ * (checked like the rest, so an over-long one is still a 400): a visitor's message is signed with
+ * their session's name, never one it brings, which would let one member write as another.
+ */
 const fieldsOf = Object.fromEntries(
-  Object.entries(OUTGOING_MESSAGE_SCHEMAS).map(([type, schema]) => [type, Object.keys(schema.properties)]),
+  Object.entries(OUTGOING_MESSAGE_SCHEMAS).map(([type, schema]) => [
+    type,
+    Object.keys(schema.properties).filter((key) => key !== 'senderNames'),
+  ]),
 ) as Record<string, string[]>;
 
 function errorOf(err: unknown, log: FastifyInstance['log']): ErrorBody {
@@ -301,9 +308,8 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
 
     socket.on('message:send', (raw, ack) =>
       handle<Message>(ack, raw, async () => {
-        // A visitor's message is signed with their own name (their session's), never one it brings:
-        // a `senderNames` of its own would let one member write as another, or as the bot.
-        const { senderNames: _given, ...input } = checkOutgoing(raw, app.charla.config.allowLoopbackMedia);
+        // Signed with the visitor's own name (their session's); checkOutgoing dropped any other.
+        const input = checkOutgoing(raw, app.charla.config.allowLoopbackMedia);
         await requireRoom(input.roomId);
         const { message, differs } = await messaging.deliver({
           ...input,
