@@ -31,6 +31,11 @@ const users: WidgetUser[] = [];
 
 const nodeEnv = { CHARLA_SIGNING_SECRET: 'cluster-test-signing-secret' };
 
+/** A service process on this file's database and Redis, with the shared signing secret. */
+function node(name: string): Promise<Node> {
+  return startNode({ name, databaseUrl: database!.url, redisUrl: services.redisUrl, env: nodeEnv });
+}
+
 async function user(node: Node, id: string): Promise<WidgetUser> {
   const u = await WidgetUser.open(node.url, widget.apiKey, id);
   users.push(u);
@@ -49,10 +54,7 @@ beforeAll(async () => {
   services = requireServices();
   database = await freshDatabase(services.databaseUrl, 'processes');
   // Both start at once on an empty database: the migrations serialize on their lock.
-  [a, b] = await Promise.all([
-    startNode({ name: 'node-a', databaseUrl: database.url, redisUrl: services.redisUrl, env: nodeEnv }),
-    startNode({ name: 'node-b', databaseUrl: database.url, redisUrl: services.redisUrl, env: nodeEnv }),
-  ]);
+  [a, b] = await Promise.all([node('node-a'), node('node-b')]);
   widget = await createWidget(a.url, 'cluster');
   // Let each process's stream reader start polling before anything is broadcast.
   await sleep(500);
@@ -362,12 +364,7 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
 
   it('lets a user whose process died reconnect to another one and fill the gap from there', async () => {
     // A third process, so the two others stay up for the tests after this one.
-    const c = await startNode({
-      name: 'node-c',
-      databaseUrl: database!.url,
-      redisUrl: services.redisUrl,
-      env: nodeEnv,
-    });
+    const c = await node('node-c');
     try {
       const lena = await WidgetUser.open(c.url, widget.apiKey, 'lena');
       users.push(lena);
@@ -401,12 +398,7 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
   });
 
   it('a process told to stop (SIGTERM) closes its own live connections only: the other process’s stay up', async () => {
-    const d = await startNode({
-      name: 'node-d',
-      databaseUrl: database!.url,
-      redisUrl: services.redisUrl,
-      env: nodeEnv,
-    });
+    const d = await node('node-d');
     try {
       const onD = await WidgetUser.open(d.url, widget.apiKey, `on-d-${randomUUID()}`);
       users.push(onD);

@@ -142,6 +142,10 @@ describe('live gateway: what a message may say', () => {
       'https://[::ffff:192.168.1.1]/a.png',
       'http://example.com/a.png',
       'https://user:secret@example.com/a.png',
+      // Spaces, controls and invisible formatting the URL parser would drop or hide.
+      'https://cdn.example.com/\ta.png',
+      'https://cdn.example.com/\u202Egnp.exe',
+      'https://cdn.example.com/a\u00A0b.png',
     ]) {
       const error = await refused('message:send', { id: randomUUID(), roomId, type: 'IMAGE', mediaUrl });
       expect(error.validationError).toHaveProperty('/mediaUrl');

@@ -78,6 +78,7 @@ describe('POST /v1/external/assets/refresh', () => {
       [{ resourceUrl: `${ownUrl()} `, ttl: 900 }, '/resourceUrl'],
       [{ resourceUrl: `${ownUrl()}\n`, ttl: 900 }, '/resourceUrl'],
       [{ resourceUrl: ownUrl().replace('/v1/', '/v1/\t'), ttl: 900 }, '/resourceUrl'],
+      [{ resourceUrl: `${ownUrl()}\u00A0`, ttl: 900 }, '/resourceUrl'],
       [{ ttl: 900 }, '/resourceUrl'],
       [{ resourceUrl: ownUrl(), ttl: 899 }, '/ttl'],
       [{ resourceUrl: ownUrl(), ttl: 3601 }, '/ttl'],

@@ -7,7 +7,7 @@ afterEach(() => {
 });
 
 describe('pickLanguage', () => {
-  it('takes the option first: any tag starting en is English, anything else Spanish', () => {
+  it('takes the option first: `en` or `en-<region>`, in any case, is English; anything else Spanish', () => {
     document.documentElement.lang = 'en';
     expect(['en', 'EN', 'en-GB', 'en_US', 'es', 'es-MX', 'fr', '', 'english'].map(pickLanguage)).toEqual([
       'en',

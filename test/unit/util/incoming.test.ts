@@ -6,17 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { usableMessage, usableMessages } from '../../../src/util/incoming.ts';
 import { upsertRooms } from '../../../src/stores/rooms.ts';
 import type { Room } from '../../../types/index.ts';
+import { rawMessage } from '../../raw-message.ts';
 
-const base = {
-  id: 'm1',
-  roomId: 'r1',
-  senderId: 'bot-1',
-  createdAt: '2026-11-23T10:00:00.000Z',
-  timestamp: 1795428000000,
-  by: 'bot',
-  status: 'DELIVERED',
-  seq: 4,
-};
+const base = rawMessage('m1', 'r1', { seq: 4 });
 
 describe('usableMessage', () => {
   it('keeps well-formed messages of every kind as they are (the same object)', () => {

@@ -771,6 +771,8 @@ describe('sendMessage', () => {
       // A tab or line break the URL parser would drop silently (no widget would show it).
       { type: 'IMAGE', roomId: 'r1', mediaUrl: 'https://cdn.example/\ta.png' },
       { type: 'DOCUMENT', roomId: 'r1', mediaUrl: 'https://cdn.example/a.pdf\njavascript:alert(1)' },
+      // Invisible formatting too: a direction control makes 'gnp.exe' read 'exe.png'.
+      { type: 'FILE', roomId: 'r1', mediaUrl: 'https://cdn.example/\u202Egnp.exe' },
       { type: 'LOCATION', roomId: 'r1', lat: 'north', lng: '0' },
       { type: 'POSTBACK', roomId: 'r1', text: 'x', payload: 'not an object' },
       { type: 'EVENT', roomId: 'r1', description: 'no slug' },
