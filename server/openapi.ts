@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { ROUTES } from '../types/index.ts';
-import { ErrorBodySchema } from '../types/schemas/index.ts';
+import { errorResponses } from './routes/common.ts';
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -18,17 +18,23 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       // The widget API (all but opening a session) needs the session's Bearer token.
       const widgetApi =
         url.startsWith('/v1/widget/') && url !== ROUTES.widgetSession && url !== ROUTES.createWidget;
-      // What any operation may also answer, with the error body: 400 for a malformed path, query
-      // or body; 413 and 415 for a body too large or not JSON; 500 for an unexpected failure.
-      const given = (schema?.response ?? {}) as Record<string, unknown>;
-      const also: Record<string, unknown> = { 500: ErrorBodySchema };
-      if (schema?.params || schema?.querystring || schema?.body) also['400'] = ErrorBodySchema;
-      if (schema?.body) Object.assign(also, { 413: ErrorBodySchema, 415: ErrorBodySchema });
-      const response = { ...also, ...given };
+      // What any operation may also answer, with the error body (the routes list only their own):
+      // 400 for a malformed path, query or body; 413 and 415 for a body too large or not JSON; 500
+      // for an unexpected failure. An operation without a response schema (the widget API) keeps
+      // an undescribed 200 beside them.
+      const given = (schema?.response ?? { 200: { description: 'Default Response' } }) as Record<
+        string,
+        unknown
+      >;
+      const also = errorResponses(
+        500,
+        ...(schema?.params || schema?.querystring || schema?.body ? [400] : []),
+        ...(schema?.body ? [413, 415] : []),
+      );
       return {
         schema: {
           ...schema,
-          ...(Object.keys(given).length ? { response } : {}),
+          response: { ...also, ...given },
           ...(widgetApi && !schema?.security ? { security: [{ widgetSession: [] }] } : {}),
         },
         url,

@@ -26,7 +26,7 @@ export async function assetRoutes(app: FastifyInstance): Promise<void> {
           'Signs an address of the media this service serves for ttl seconds (900-3600). Addresses that are not its own media: 422 E1126 SIGNED_URL_ERROR.',
         security: [{ basicAuth: [] }],
         body: AssetsRefreshBody,
-        response: { 200: SignedUrlResult, ...errorResponses(400, 401, 422) },
+        response: { 200: SignedUrlResult, ...errorResponses(401, 422) },
       },
       onRequest: requireBasic(charla.config),
     },

@@ -88,7 +88,7 @@ export async function botMessageRoutes(app: FastifyInstance): Promise<void> {
         security: [{ basicAuth: [] }],
         params: BotIdParams,
         body: BotMessageSchema,
-        response: { 200: BotMessageResult, ...errorResponses(400, 401, 403, 404, 422) },
+        response: { 200: BotMessageResult, ...errorResponses(401, 403, 404, 422) },
       },
       validatorCompiler: validatorCompiler({ body: checkBotMessage }),
       onRequest: requireBasic(charla.config),

@@ -89,7 +89,7 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
         security: [{ basicAuth: [] }, { companyToken: [] }],
         params: RoomIdParams,
         body: RoomPostBody,
-        response: { 200: RoomPostResult, ...errorResponses(400, 401, 404) },
+        response: { 200: RoomPostResult, ...errorResponses(401, 404) },
       },
       validatorCompiler: validatorCompiler({ body: checkRoomPost }),
       onRequest: requireBasic(charla.config, { allowCompanyToken: true }),

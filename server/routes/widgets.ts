@@ -282,7 +282,7 @@ export async function widgetRoutes(app: FastifyInstance): Promise<void> {
           'Creates a widget with a new bot (`bot: {}`) or an existing one (`bot: { id }`), and issues its API key. Content-Type must be application/json.',
         security: [{ basicAuth: [] }, { companyToken: [] }],
         body: WidgetCreateBody,
-        response: { 200: WidgetCreateResult, ...errorResponses(400, 401, 404, 415) },
+        response: { 200: WidgetCreateResult, ...errorResponses(401, 404) },
       },
       validatorCompiler: validatorCompiler({ body: checkWidgetCreate }),
       onRequest: [

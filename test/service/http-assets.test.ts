@@ -220,6 +220,14 @@ describe('GET /v1/openapi.json', () => {
       if (method !== 'get' && method !== 'delete')
         expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(['413', '415']));
     }
+    // Every operation, the widget API's too, says it may fail unexpectedly (500), beside its 200.
+    for (const [path, ops] of Object.entries(
+      doc.paths as Record<string, Record<string, { responses: object }>>,
+    ))
+      for (const [method, op] of Object.entries(ops))
+        expect(Object.keys(op.responses), `${method} ${path}`).toEqual(
+          expect.arrayContaining(['200', '500']),
+        );
     const list = doc.paths['/v1/campaigns'].get;
     const required = list.parameters
       .filter((p: { required?: boolean }) => p.required)
