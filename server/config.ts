@@ -133,20 +133,19 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     logger: { level: logLevel },
     production,
     instanceId: env['CHARLA_INSTANCE_ID'] ?? `${host}:${port}:${process.pid}`,
-    demoValues: production
-      ? []
-      : [
-          ...(clientId ? [] : [`CHARLA_CLIENT_ID (${DEMO.clientId})`]),
-          ...(clientSecret ? [] : [`CHARLA_CLIENT_SECRET (${DEMO.clientSecret})`]),
-          ...(companyToken ? [] : [`CHARLA_COMPANY_TOKEN (${DEMO.companyToken})`]),
-          ...(hasSigningKeys ? [] : ['CHARLA_SIGNING_SECRET (a demo signing key)']),
-        ],
+    // Empty in production, which refuses to start without every one of them (above).
+    demoValues: [
+      ...(clientId ? [] : [`CHARLA_CLIENT_ID (${DEMO.clientId})`]),
+      ...(clientSecret ? [] : [`CHARLA_CLIENT_SECRET (${DEMO.clientSecret})`]),
+      ...(companyToken ? [] : [`CHARLA_COMPANY_TOKEN (${DEMO.companyToken})`]),
+      ...(hasSigningKeys ? [] : ['CHARLA_SIGNING_SECRET (a demo signing key)']),
+    ],
   };
 }
 
 /**
- * What a process with this configuration should warn about when it starts (beside the demo
- * credentials). In production without CHARLA_PUBLIC_URL, the service's own address is each
+ * What a process with this configuration should warn about when it starts: the demo values in
+ * use, and the following. In production without CHARLA_PUBLIC_URL, the service's own address is each
  * request's Host (or a trusted proxy's X-Forwarded-Host): a proxy that passes the client's Host
  * through lets a caller choose the host of the signed media addresses it is given.
  */

@@ -65,7 +65,7 @@ export const MEDIA_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
  */
 export const URL_FORBIDDEN_CHAR_PATTERN =
   '[\\u0000-\\u0020\\u007f-\\u00a0\\u00ad\\u061c\\u1680\\u180e\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u206f\\u3000\\ufeff]';
-/** The reason every check gives for one (the service, charla/api, sendMessage). */
+/** The reason the service and charla/api give for one (sendMessage says it in its own words). */
 export const URL_FORBIDDEN_CHAR_REASON = 'must not contain spaces or control characters';
 
 /** Largest socket event the service reads, in bytes (64 KB): a larger one ends the connection. */
