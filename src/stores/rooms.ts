@@ -1,6 +1,5 @@
 /** Rooms of the user: upsert by id, newest activity first. */
 import type { Member, Message, Room } from '../../types/index.ts';
-import { usableMessage } from '../util/incoming.ts';
 
 /** Sort key: last activity, then creation. */
 function activity(room: Room): string {
@@ -10,10 +9,7 @@ function activity(room: Room): string {
 /** Upserts rooms (keeping fields the newer copy lacks) and orders by last activity. */
 export function upsertRooms(list: readonly Room[], incoming: readonly Room[]): Room[] {
   const byId = new Map(list.map((r) => [r.id, r] as const));
-  for (let room of incoming) {
-    // A last message from the network the previews can show (a malformed one is a placeholder).
-    const last = room.lastMessage && usableMessage(room.lastMessage);
-    if (last !== room.lastMessage) room = { ...room, lastMessage: last || null };
+  for (const room of incoming) {
     const current = byId.get(room.id);
     byId.set(room.id, current ? ({ ...current, ...room } as Room) : room);
   }

@@ -6,7 +6,7 @@
  * announcements. Such a message is kept as type `UNSUPPORTED` with what can
  * still be told (id, room, sender, time, status): the neutral placeholder.
  */
-import type { Message } from '../../types/index.ts';
+import type { Message, Room } from '../../types/index.ts';
 
 /** What a field must be when present: s string, n number, o plain object, a array, l string or number. */
 const FIELDS: Record<string, string> = {
@@ -83,6 +83,12 @@ export function usableMessage(value: unknown): Message | null {
   const kept: Record<string, unknown> = { type: 'UNSUPPORTED' };
   for (const k of KEPT) if (m[k] !== undefined && fits(m[k], FIELDS[k] ?? 'l')) kept[k] = m[k];
   return kept as unknown as Message;
+}
+
+/** A room from the network whose last message the previews can show (see {@link usableMessage}). */
+export function usableRoom(room: Room): Room {
+  const last = room.lastMessage && usableMessage(room.lastMessage);
+  return last === room.lastMessage ? room : { ...room, lastMessage: last || null };
 }
 
 /** The usable messages of a list from the network (see {@link usableMessage}). */

@@ -45,7 +45,7 @@ import { ACK_TIMEOUT_MS, createSocket, request, retryAfterMs, type LiveSocket } 
 import { Emitter } from '../util/emitter.ts';
 import { pickLanguage } from '../i18n/pick.ts';
 import { isExpiredSignedUrl, isSafeUrl, isServiceMedia, normalizeBaseUrl } from '../util/url.ts';
-import { usableMessages } from '../util/incoming.ts';
+import { usableMessages, usableRoom } from '../util/incoming.ts';
 import { storedUserId } from '../util/user-id.ts';
 import { uuid } from '../util/uuid.ts';
 import { requireGetMessages, requireId, requireSendable, toOutgoingMessage } from '../util/validate.ts';
@@ -520,13 +520,12 @@ export class WidgetCore {
       for (let page = 0; page < 100; page++) {
         const result = await request(socket, 'messages:sync', { after: point }, this.#ackTimeout);
         if (epoch !== this.#epoch || this.#destroyed) return;
-        this.#applySync(result, point);
+        const usable = this.#applySync(result, point);
         last = result;
         // A room gives at most a capped page per sync: when what is held still
         // ends below the room's lastSeq, ask again from there.
         const counts = new Map<string, number>();
-        for (const m of usableMessages(result.messages))
-          counts.set(m.roomId, (counts.get(m.roomId) ?? 0) + 1);
+        for (const m of usable) counts.set(m.roomId, (counts.get(m.roomId) ?? 0) + 1);
         const held = this.stores.w.$messagesByRoom.get();
         const behind = (result.rooms ?? []).filter((r) => {
           if (!(r.id in point) || !counts.has(r.id) || typeof r.lastSeq !== 'number') return false;
@@ -570,7 +569,8 @@ export class WidgetCore {
    * already count what was missed). Messages after a sync point are news
    * (announced as `message`); a room's latest page without one is history.
    */
-  #applySync(result: SyncResult, after: Record<string, number>): void {
+  /** Applies a sync page; returns its messages as kept (usable ones only). */
+  #applySync(result: SyncResult, after: Record<string, number>): Message[] {
     const w = this.stores.w;
     if (Array.isArray(result.rooms)) {
       const held = new Map(w.$rooms.get().map((r) => [r.id, r] as const));
@@ -583,16 +583,17 @@ export class WidgetCore {
       w.$rooms.set(
         upsertRooms(
           [],
-          result.rooms.map((r) => ({ ...(held.get(r.id) ?? {}), ...r }) as Room),
+          result.rooms.map((r) => usableRoom({ ...(held.get(r.id) ?? {}), ...r } as Room)),
         ),
       );
       const unread: Record<string, number> = {};
       for (const r of result.rooms) unread[r.id] = r.unread;
       w.$unreadByRoom.set(unread);
     }
-    if (Array.isArray(result.messages)) {
-      this.handleIncoming(result.messages, { announce: (m) => m.roomId in after, countUnread: false });
-    }
+    return this.handleIncoming(result.messages ?? [], {
+      announce: (m) => m.roomId in after,
+      countUnread: false,
+    });
   }
 
   #handleDisconnect(socket: LiveSocket, reason: string): void {
@@ -671,10 +672,10 @@ export class WidgetCore {
   handleIncoming(
     received: readonly Message[],
     how: { announce?: (m: Message) => boolean; countUnread?: boolean } = {},
-  ): void {
+  ): Message[] {
     // What the network sent, made safe to keep and show (a malformed message is a placeholder).
     const messages = usableMessages(received);
-    if (messages.length === 0) return;
+    if (messages.length === 0) return messages;
     const announce = how.announce ?? (() => true);
     const countUnread = how.countUnread ?? true;
     const added = this.upsert(messages, true);
@@ -699,6 +700,7 @@ export class WidgetCore {
     if (unreadChanged) this.stores.w.$unreadByRoom.set(unread);
     if (ui.open && current !== null && added.some((m) => m.roomId === current && m.senderId !== me))
       this.markCurrentRead();
+    return messages;
   }
 
   /** Upserts messages into their rooms; returns the ones not held before. */
@@ -730,7 +732,8 @@ export class WidgetCore {
   /** Adds or updates a room; a room learned while live is complete up to its lastSeq. */
   upsertRoom(room: Room, onlyIfNew = false): void {
     this.#noteBaseline(room, onlyIfNew);
-    this.stores.w.$rooms.set(upsertRooms(this.stores.w.$rooms.get(), [room]));
+    // A room from the network (fetched, updated, opened): its last message made usable.
+    this.stores.w.$rooms.set(upsertRooms(this.stores.w.$rooms.get(), [usableRoom(room)]));
   }
 
   #handleStatus(change: StatusChange): void {
@@ -1128,7 +1131,7 @@ export class WidgetCore {
   async fetchRooms(): Promise<Room[]> {
     const res = await this.#call(() => this.rest.get<{ rooms: Room[] }>(ROUTES.widgetRooms));
     const rooms = res.rooms ?? [];
-    this.stores.w.$rooms.set(upsertRooms(this.stores.w.$rooms.get(), rooms));
+    this.stores.w.$rooms.set(upsertRooms(this.stores.w.$rooms.get(), rooms.map(usableRoom)));
     return rooms;
   }
 

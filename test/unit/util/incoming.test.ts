@@ -3,7 +3,7 @@
  * kind makes the message an UNSUPPORTED placeholder that keeps its id, room, sender and time.
  */
 import { describe, expect, it } from 'vitest';
-import { usableMessage, usableMessages } from '../../../src/util/incoming.ts';
+import { usableMessage, usableMessages, usableRoom } from '../../../src/util/incoming.ts';
 import { upsertRooms } from '../../../src/stores/rooms.ts';
 import type { Room } from '../../../types/index.ts';
 import { rawMessage } from '../../raw-message.ts';
@@ -91,9 +91,9 @@ describe('usableMessage', () => {
       lastMessageAt: base.createdAt,
       lastMessage: { ...base, type: 'TEXT', text: { evil: true } },
     } as unknown as Room;
-    const [kept] = upsertRooms([], [room]);
+    const [kept] = upsertRooms([], [usableRoom(room)]);
     expect((kept?.lastMessage as unknown as { type: string }).type).toBe('UNSUPPORTED');
     const fine = { ...room, lastMessage: { ...base, type: 'TEXT', text: 'hola' } } as unknown as Room;
-    expect(upsertRooms([], [fine])[0]?.lastMessage).toBe(fine.lastMessage);
+    expect(usableRoom(fine)).toBe(fine);
   });
 });
