@@ -254,7 +254,7 @@ type Maker = (opts: BootOptions, untrack: Untrack) => WidgetLike;
 
 type Listener = (detail: unknown) => void;
 
-/** The full bundle is on the page: the real instance, no handle in between. */
+/** The full bundle is on the page: its own handle of the instance (src/widget/handle.ts), made at once. */
 function direct(full: FullApi, opts: BootOptions, untrack: Untrack): WidgetLike {
   const instance = full.createWidget(opts);
   const destroyReal = instance.destroy.bind(instance);
@@ -423,8 +423,8 @@ export function boot(
 
 /**
  * boot() for the self-contained bundle, which is its own full bundle: widgets
- * are real instances at once, so the lazy handle and the lite launcher stay
- * out of charla.iife.js.
+ * are made at once (the full bundle's handles), so the lazy handle and the
+ * lite launcher stay out of charla.iife.js.
  */
 export function bootFull(
   script: HTMLOrSVGScriptElement | null,

@@ -79,7 +79,6 @@ export class CharlaContactForm extends LitElement {
     try {
       await this.actions.submitContactInfo(this.message, { name, phone, email });
       this.sent = true;
-      this.#typed.delete(this.#key);
     } catch {
       await this.#fail(t('sendFailed'));
     } finally {
@@ -108,13 +107,14 @@ export class CharlaContactForm extends LitElement {
     }
   }
 
+  override willUpdate(): void {
+    // Answered (here, in another tab, before a reload): nothing typed is kept for it.
+    if (this.sent || this.answered) this.#typed.delete(this.#key);
+  }
+
   override render(): unknown {
     const t = translator(this.language);
-    if (this.sent || this.answered) {
-      // Answered (here, in another tab, before a reload): nothing typed is kept for it.
-      this.#typed.delete(this.#key);
-      return html`<p class="done" role="status">${t('submitted')}</p>`;
-    }
+    if (this.sent || this.answered) return html`<p class="done" role="status">${t('submitted')}</p>`;
     const off = this.disabled || this.sending;
     const kept = this.#typed.get(this.#key) ?? {};
     return html`<form

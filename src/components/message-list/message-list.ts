@@ -190,13 +190,13 @@ export class CharlaMessageList extends LitElement {
     // behind the button like anything arriving once the view is away from the end. So does what
     // arrives while the user types in a row's field (the contact form): followed, a burst would
     // take that row out of view, and out of the page with the focus in it.
-    const typing = this.#typingInRow();
+    const typing = this.anchor.mode === 'bottom' && this.#typingInRow();
     if (this.anchor.mode === 'bottom' && !this.#release && !typing) this.#arrivals = incoming;
     else {
       // The user's own message brings the view down; others' wait behind the button.
       if (fresh.some((m) => isOwn(m, userId))) this.anchor = { mode: 'bottom' };
       else {
-        if (typing && this.anchor.mode === 'bottom') this.#setAnchor({ mode: 'free' });
+        if (typing) this.#setAnchor({ mode: 'free' });
         this.unseenBelow += incoming.length;
       }
     }

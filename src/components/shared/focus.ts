@@ -1,6 +1,8 @@
 /**
- * Focus moves for controls that go away or are disabled once used (WCAG 2.4.3): the browser
- * would drop focus on <body>. Only ever called when focus was inside the widget.
+ * Focus in the widget's shadow trees. Focus moves for controls that go away or are disabled once
+ * used (WCAG 2.4.3: the browser would drop focus on <body>), only ever called when focus was
+ * inside the widget; and reading where focus is and where Tab stops (tabStops,
+ * deepActiveElement), through shadow roots.
  */
 
 /** Focus goes to the chat's text field: the composer of the nearest enclosing shadow root that has one. */

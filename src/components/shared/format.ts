@@ -57,7 +57,8 @@ export function formatBytes(bytes: number): string {
  * (U+2066–U+2069) and marks (U+200E, U+200F, U+061C). In a name or a file name they serve only to
  * disguise it ("invoice\u202Efdp.exe" shows as "invoiceexe.pdf"); message text keeps them.
  */
-const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+export const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const BIDI_CONTROLS = new RegExp(BIDI_CONTROL.source, 'g');
 
 /** A name or file name as shown: without directional formatting characters, trimmed. */
 export function plainName(name: string | null | undefined): string {

@@ -5,6 +5,7 @@
  */
 import { E164_PATTERN, URL_FORBIDDEN_CHAR_PATTERN } from '../../../types/limits.ts';
 import { parseSafeUrl } from '../../util/url.ts';
+import { BIDI_CONTROL } from './format.ts';
 
 /** Where rendered http addresses may point: narrower than util/url.ts's local hosts (no `*.localhost`). */
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -85,16 +86,13 @@ export function linkify(text: string): TextSegment[] {
   return out;
 }
 
-/** Direction controls: inside an address they make what it shows differ from where it goes. */
-const DIRECTION_CONTROLS = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/;
-
 /**
  * Links in text may be any http(s) host (they open in a new tab); media stays under {@link safeUrl}.
  * Not a link: an address with a user part (`https://bank.example@evil.example/` goes to
  * evil.example) or with a direction control (`report\u202Efdp.exe` reads as `reportexe.pdf`).
  */
 function safeHttpUrl(value: string): string | null {
-  if (DIRECTION_CONTROLS.test(value)) return null;
+  if (BIDI_CONTROL.test(value)) return null;
   try {
     const url = new URL(value);
     if (url.username || url.password) return null;

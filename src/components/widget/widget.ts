@@ -186,12 +186,12 @@ export class CharlaWidget extends LitElement {
     const root = this.renderRoot as ShadowRoot;
     if (!this.#themeSheet && root?.adoptedStyleSheets) {
       this.#themeSheet = new CSSStyleSheet();
+      this.#themeSheet.insertRule(':host{}');
       root.adoptedStyleSheets = [...root.adoptedStyleSheets, this.#themeSheet];
     }
     const sheet = this.#themeSheet;
     if (sheet) {
       // One property at a time through the CSSOM: a value can never end the rule or start another.
-      if (!sheet.cssRules.length) sheet.insertRule(':host{}');
       const style = (sheet.cssRules[0] as CSSStyleRule).style;
       for (let i = style.length; i--;) style.removeProperty(style.item(i));
       for (const [name, value] of Object.entries(themeProperties(theme))) style.setProperty(name, value);
@@ -215,11 +215,11 @@ export class CharlaWidget extends LitElement {
   }
 
   #handleKeyDown(event: KeyboardEvent): void {
-    if (event.defaultPrevented) return;
+    // Every key typed in the panel comes here: only Tab and Esc are the panel's.
+    if (event.defaultPrevented || (event.key !== 'Tab' && event.key !== 'Escape')) return;
     // Esc and Tab inside an open image viewer are the viewer's (a modal dialog of its own).
     if (event.composedPath().some((n) => n instanceof HTMLDialogElement)) return;
     if (event.key === 'Tab') return this.#fullScreen.tabAround(event, this.#panel, this.shadowRoot!);
-    if (event.key !== 'Escape') return;
     event.preventDefault();
     this.#returnFocus = true;
     this.context?.actions.close();
