@@ -55,12 +55,41 @@ const median = (xs) => {
 };
 const round = (x) => Math.round(x * 100) / 100;
 
+/**
+ * The page may bundle the widget's dependencies (and theirs) and nothing else from node_modules:
+ * a test-only library pulled in through the fixture (as @testing-library/dom once was, 2.5x the
+ * launcher time) would be measured as the widget's start-up.
+ */
+function widgetPackages() {
+  const seen = new Set();
+  const visit = (name) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const file = join(root, 'node_modules', name, 'package.json');
+    if (!existsSync(file)) return;
+    for (const dep of Object.keys(JSON.parse(readFileSync(file, 'utf8')).dependencies ?? {})) visit(dep);
+  };
+  const own = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).dependencies ?? {};
+  for (const name of Object.keys(own)) visit(name);
+  return seen;
+}
+const allowedPackages = widgetPackages();
+const foreignPackages = new Set();
+const onlyWidgetDependencies = {
+  name: 'charla-render-only-widget-dependencies',
+  moduleParsed({ id }) {
+    const m = /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(id);
+    if (m && !allowedPackages.has(m[1].replaceAll('\\', '/'))) foreignPackages.add(m[1]);
+  },
+};
+
 const out = mkdtempSync(join(tmpdir(), 'charla-render-'));
 await build({
   configFile: false,
   logLevel: 'silent',
   root,
   define: { 'process.env.NODE_ENV': '"production"' },
+  plugins: [onlyWidgetDependencies],
   build: {
     outDir: out,
     emptyOutDir: true,
@@ -75,6 +104,12 @@ await build({
     rollupOptions: { output: { banner: 'window.__t0=performance.now();' } },
   },
 });
+if (foreignPackages.size > 0) {
+  console.error(
+    `render: the bench page bundles packages the widget does not depend on: ${[...foreignPackages].join(', ')}`,
+  );
+  process.exit(1);
+}
 const pageJs = readFileSync(join(out, 'page.js'));
 rmSync(out, { recursive: true, force: true });
 const loaderFile = join(root, 'dist', 'charla-loader.iife.js');

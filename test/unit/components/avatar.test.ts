@@ -1,7 +1,8 @@
 /** Avatars: a picture that fails to load shows initials, as an unsafe address does, and is not asked for again. */
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../../src/define.ts';
-import { makeContext, mountElement, settle } from './fixture.ts';
+import { makeContext, settle } from './fixture.ts';
+import { mountElement } from './mount.ts';
 
 afterEach(() => document.body.replaceChildren());
 

@@ -3,7 +3,6 @@
  * record their calls. It stands in for the widget core at the component
  * boundary (src/widget/context.ts).
  */
-import { within } from '@testing-library/dom';
 import { atom } from 'nanostores';
 import type { Contact, Message, Room, WidgetPublicConfig } from '../../../types/index.ts';
 import type {
@@ -180,18 +179,6 @@ export async function settle(el: Element, rounds = 3): Promise<void> {
     await (el as unknown as { updateComplete?: Promise<unknown> }).updateComplete;
     await new Promise((r) => setTimeout(r, 0));
   }
-}
-
-/**
- * One of the widget's elements on the page with this context, rendered: the element, queries
- * within its shadow root, and the context's stores and recorded calls.
- */
-export async function mountElement<T extends HTMLElement>(tag: string, f = makeContext()) {
-  const el = document.createElement(tag) as T & { context?: WidgetContext };
-  el.context = f.context;
-  document.body.append(el);
-  await settle(el);
-  return { el, q: within(el.shadowRoot as unknown as HTMLElement), ...f };
 }
 
 /** Every element in a tree of shadow roots matching a selector. */

@@ -1,7 +1,8 @@
 /** Contacts in the home menu and the room contacts: named in the widget's language only. */
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../../src/define.ts';
-import { makeContext, mountElement } from './fixture.ts';
+import { makeContext } from './fixture.ts';
+import { mountElement } from './mount.ts';
 
 afterEach(() => document.body.replaceChildren());
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import '../../../src/define.ts';
-import { makeContext, mountElement as mount, msg, room, settle } from './fixture.ts';
+import { makeContext, msg, room, settle } from './fixture.ts';
+import { mountElement as mount } from './mount.ts';
 
 afterEach(() => document.body.replaceChildren());
 
