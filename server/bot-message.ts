@@ -13,14 +13,13 @@ import {
   DEFAULT_BUTTON_TEXT,
   MEDIA_URL_MAX,
   MEDIA_URL_PATTERN,
-  URL_FORBIDDEN_CHAR_PATTERN,
-  URL_FORBIDDEN_CHAR_REASON,
   VIDEO_MAX_BYTES,
   VIDEO_MEDIA_TYPES,
   type BotContact,
   type BotMessageContent,
   type MessageOption,
 } from '../types/index.ts';
+import { parseAddress } from '../types/urls.ts';
 import type { Charla, NewMessageInput } from './context.ts';
 import { ApiError } from './http/errors.ts';
 import type { Queryable } from './store/db.ts';
@@ -126,8 +125,6 @@ export function toWidgetMessage(content: BotMessageContent): PreparedMessage {
   }
 }
 
-const URL_FORBIDDEN_CHAR = new RegExp(URL_FORBIDDEN_CHAR_PATTERN);
-
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 /** NAT64's well-known prefix (RFC 6052): the IPv4 address is the last 32 bits. */
@@ -194,16 +191,10 @@ function isPrivateAddress(host: string): boolean {
  * allows it (tests, the demo). Null when allowed, else the reason.
  */
 export function mediaUrlProblem(raw: string, allowLoopback: boolean): string | null {
-  // The URL parser drops tabs and line breaks silently: the address stored would not be the one
-  // checked, and a widget refuses it (src/components/shared/safe-url.ts). Refused here instead.
-  if (URL_FORBIDDEN_CHAR.test(raw)) return URL_FORBIDDEN_CHAR_REASON;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return 'must be an absolute address';
-  }
-  if (url.username || url.password) return 'must not carry credentials';
+  // A tab or line break, which the URL parser drops silently, would make the address stored
+  // differ from the one checked (and a widget refuses it): parseAddress refuses those first.
+  const url = parseAddress(raw);
+  if (typeof url === 'string') return url;
   if (url.hostname.endsWith('.')) return 'must name its host without a trailing dot';
   const loopback = LOOPBACK_HOSTS.has(url.hostname);
   if (loopback)

@@ -6,12 +6,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AssetsRefreshBody, SignedUrlResult } from '../../types/schemas/index.ts';
-import { ROUTES, URL_FORBIDDEN_CHAR_PATTERN, URL_FORBIDDEN_CHAR_REASON } from '../../types/index.ts';
+import { ROUTES } from '../../types/index.ts';
+import { parseAddress } from '../../types/urls.ts';
 import { requireBasic } from '../http/auth.ts';
 import { ApiError, validationFailed } from '../http/errors.ts';
 import { errorResponses } from './common.ts';
-
-const URL_FORBIDDEN_CHAR = new RegExp(URL_FORBIDDEN_CHAR_PATTERN);
 
 export async function assetRoutes(app: FastifyInstance): Promise<void> {
   const charla = app.charla;
@@ -32,17 +31,11 @@ export async function assetRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { resourceUrl, ttl } = request.body;
-      // Not an address at all is the caller's format mistake (400); a valid one that is not
-      // this service's media is what cannot be signed (422).
-      // As every address: the URL parser would drop a tab or line break silently.
-      if (URL_FORBIDDEN_CHAR.test(resourceUrl))
-        throw validationFailed({ '/resourceUrl': URL_FORBIDDEN_CHAR_REASON });
-      if (!URL.canParse(resourceUrl))
-        throw validationFailed({ '/resourceUrl': 'must be a valid https address' });
-      // As every other media address the service takes: no user name or password in it (a
-      // signed address would silently drop them).
-      const { username, password } = new URL(resourceUrl);
-      if (username || password) throw validationFailed({ '/resourceUrl': 'must not carry credentials' });
+      // Not an address at all, or one no address check takes (a space or control character,
+      // credentials), is the caller's format mistake (400); a valid one that is not this
+      // service's media is what cannot be signed (422).
+      const problem = parseAddress(resourceUrl);
+      if (typeof problem === 'string') throw validationFailed({ '/resourceUrl': problem });
       const key = charla.signer.mediaKeyOf(resourceUrl, charla.ownBaseUrls(request));
       const exists =
         key !== null &&

@@ -34,13 +34,10 @@ import {
   SHORT_TEXT_MAX,
   SIGNED_URL_TTL_MAX,
   SIGNED_URL_TTL_MIN,
-  URL_FORBIDDEN_CHAR_PATTERN,
-  URL_FORBIDDEN_CHAR_REASON,
   UUID_PATTERN,
 } from '../../types/limits.ts';
-
-const URL_FORBIDDEN_CHAR = new RegExp(URL_FORBIDDEN_CHAR_PATTERN);
 import { originHostProblem } from '../../types/origins.ts';
+import { parseAddress } from '../../types/urls.ts';
 
 export type Problems = Record<string, string>;
 
@@ -120,14 +117,8 @@ export function isHttpsUrl(value: unknown, options: ValidateOptions = {}): value
 export function videoAddressProblem(value: string, options: ValidateOptions = {}): string | null {
   if (!MEDIA_URL.test(value)) return 'must be an absolute https:// address';
   if (chars(value) > MEDIA_URL_MAX) return `must be at most ${MEDIA_URL_MAX} characters`;
-  if (URL_FORBIDDEN_CHAR.test(value)) return URL_FORBIDDEN_CHAR_REASON;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'must be an absolute address';
-  }
-  if (url.username || url.password) return 'must not carry credentials';
+  const url = parseAddress(value);
+  if (typeof url === 'string') return url;
   if (url.hostname.endsWith('.')) return 'must name its host without a trailing dot';
   const https = url.protocol === 'https:';
   const loopback = LOOPBACK.has(url.hostname);
@@ -162,13 +153,7 @@ export function mediaUrlField(message: unknown, problems: Problems, prefix = '')
 export function isResourceUrl(value: unknown): value is string {
   if (typeof value !== 'string' || !HTTPS_ADDRESS.test(value) || chars(value) > RESOURCE_URL_MAX)
     return false;
-  if (URL_FORBIDDEN_CHAR.test(value)) return false;
-  try {
-    const url = new URL(value);
-    return !url.username && !url.password;
-  } catch {
-    return false;
-  }
+  return typeof parseAddress(value) !== 'string';
 }
 
 function httpsUrl(p: Problems, path: string, value: unknown, options: ValidateOptions): void {

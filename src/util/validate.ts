@@ -13,14 +13,12 @@ import {
   GET_MESSAGES_LIMIT_MAX,
   MAX_EVENT_BYTES,
   MEDIA_URL_MAX,
-  URL_FORBIDDEN_CHAR_PATTERN,
   MESSAGE_TEXT_MAX,
   NOT_BLANK_PATTERN,
   SHORT_TEXT_MAX,
 } from '../../types/limits.ts';
-
-const URL_FORBIDDEN_CHAR = new RegExp(URL_FORBIDDEN_CHAR_PATTERN);
 import type { AddMembersItem, Contact, OutgoingMessage } from '../../types/index.ts';
+import { hasForbiddenChar } from '../../types/urls.ts';
 import { CharlaError, invalidArgument } from '../transport/errors.ts';
 import { parseSafeUrl } from './url.ts';
 import { isUuid } from './uuid.ts';
@@ -64,7 +62,7 @@ function requireMediaUrl(value: unknown, field: string): string {
   if (typeof value === 'string' && value.length > MEDIA_URL_MAX)
     throw mustBe(field, `at most ${MEDIA_URL_MAX} characters (it has ${value.length})`);
   // As the service: no spaces or control characters (the URL parser would drop them silently).
-  if (typeof value === 'string' && URL_FORBIDDEN_CHAR.test(value))
+  if (typeof value === 'string' && hasForbiddenChar(value))
     throw mustBe(field, 'an address without spaces or control characters');
   const url = parseSafeUrl(value);
   // As the service: no credentials in it, no trailing dot on its host.

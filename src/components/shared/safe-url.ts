@@ -3,19 +3,18 @@
  * `src` or an `href`: https anywhere, http only on the developer's own machine.
  * `tel:` and `mailto:` links are built from validated values, never passed through.
  */
-import { E164_PATTERN, URL_FORBIDDEN_CHAR_PATTERN } from '../../../types/limits.ts';
+import { E164_PATTERN } from '../../../types/limits.ts';
+import { hasForbiddenChar } from '../../../types/urls.ts';
 import { parseSafeUrl } from '../../util/url.ts';
 import { BIDI_CONTROL } from './format.ts';
 
 /** Where rendered http addresses may point: narrower than util/url.ts's local hosts (no `*.localhost`). */
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-const FORBIDDEN = new RegExp(URL_FORBIDDEN_CHAR_PATTERN);
-
 /** The address normalised by the URL parser, or null when it may not be used. */
 export function safeUrl(value: unknown): string | null {
   // Control characters and whitespace inside an address are a smuggling trick, never a real URL.
-  if (typeof value === 'string' && FORBIDDEN.test(value)) return null;
+  if (typeof value === 'string' && hasForbiddenChar(value)) return null;
   const url = parseSafeUrl(value);
   return url && (url.protocol === 'https:' || LOCAL_HOSTS.has(url.hostname)) ? url.href : null;
 }
