@@ -19,7 +19,8 @@ import { CAMPAIGN_LIST_LIMIT_DEFAULT, CAMPAIGN_LIST_PAGE_DEFAULT } from '../../t
 import type { Charla } from '../context.ts';
 import { ApiError, validationFailed } from '../http/errors.ts';
 import { prepareBotMessage } from '../bot-message.ts';
-import { listRange, parseDate } from './dates.ts';
+import { parseDate } from '../../types/dates.ts';
+import { listRange } from './dates.ts';
 
 export interface CampaignRow {
   id: string;

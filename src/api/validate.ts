@@ -37,15 +37,14 @@ import {
   UUID_PATTERN,
 } from '../../types/limits.ts';
 import { originHostProblem } from '../../types/origins.ts';
+import { parseDate, ZONED_DATE_TIME_PATTERN } from '../../types/dates.ts';
 import { parseAddress } from '../../types/urls.ts';
 
 export type Problems = Record<string, string>;
 
 const E164 = new RegExp(E164_PATTERN);
 const UUID = new RegExp(UUID_PATTERN);
-const DATE_OR_DATE_TIME =
-  /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}(:?\d{2})?)?)?$/;
-const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})$/;
+const ZONED_DATE_TIME = new RegExp(ZONED_DATE_TIME_PATTERN);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const ORIGIN = new RegExp(ORIGIN_PATTERN);
 const HEX_COLOUR = new RegExp(HEX_COLOUR_PATTERN);
@@ -171,13 +170,14 @@ export function isE164(value: unknown): value is string {
   return typeof value === 'string' && E164.test(value);
 }
 
-/** True when the text is a date or date-time the service accepts and that names a real instant. */
+/** True when the text is a date or date-time the service accepts: a real one, read as it reads it. */
 function isDate(value: unknown): boolean {
-  return typeof value === 'string' && DATE_OR_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
+  return typeof value === 'string' && parseDate(value) !== null;
 }
 
+/** True for a real date-time that names its time zone (`Z` or an offset), as scheduledAt must. */
 function isZonedDateTime(value: unknown): boolean {
-  return typeof value === 'string' && ZONED_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
+  return typeof value === 'string' && ZONED_DATE_TIME.test(value) && parseDate(value) !== null;
 }
 
 export function checkId(p: Problems, path: string, value: unknown): void {

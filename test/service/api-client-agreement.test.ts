@@ -270,6 +270,64 @@ describe('the client and the service agree on', () => {
     expect(await disagreements(cases)).toEqual([]);
   });
 
+  it('dates: the list filters and scheduledAt (real dates, offsets within ±14:00, +05 as +05:00)', async () => {
+    const year = new Date().getUTCFullYear() + 1;
+    const listCase = (startAt: string, expected: Case['expect']): Case => {
+      const query = { botId, startAt, endAt: '9999-12-31' };
+      return {
+        what: `list startAt ${startAt}`,
+        client: () => client.listCampaigns(query as never),
+        service: () =>
+          call(
+            server,
+            'GET',
+            `/v1/campaigns?${new URLSearchParams(query as Record<string, string>).toString()}`,
+          ),
+        expect: expected,
+      };
+    };
+    const scheduledCase = (scheduledAt: string, expected: Case['expect']): Case => {
+      const campaign = {
+        name: 'Fechas',
+        elementName: 'dates',
+        botId,
+        recipients: ['r1'],
+        message: { type: 'text', text: 'Hola' },
+        scheduledAt,
+      };
+      return {
+        what: `scheduledAt ${scheduledAt}`,
+        client: () => client.createCampaign(campaign as never),
+        service: () => call(server, 'POST', '/v1/campaigns', { body: campaign }),
+        expect: expected,
+      };
+    };
+    const cases: Case[] = [
+      listCase('2026-02-28', 'taken'),
+      listCase('2028-02-29', 'taken'),
+      listCase('2026-02-29', 'refused'),
+      listCase('2026-04-31', 'refused'),
+      listCase('0000-01-01', 'refused'),
+      listCase('2026-01-01 10:00', 'taken'),
+      listCase('2026-01-01T10:00+05', 'taken'),
+      listCase('2026-01-01T10:00+0530', 'taken'),
+      listCase('2026-01-01T24:00', 'refused'),
+      listCase('2026-01-01T10:00+14:01', 'refused'),
+      scheduledCase(`${year}-06-01T10:00:00Z`, 'taken'),
+      scheduledCase(`${year}-06-01T10:00+05`, 'taken'),
+      scheduledCase(`${year}-06-01T10:00-0330`, 'taken'),
+      scheduledCase(`${year}-06-01T10:00:00.123456789+05:30`, 'taken'),
+      scheduledCase(`${year}-06-01T10:00+14:01`, 'refused'),
+      scheduledCase(`${year}-06-01T10:00+15`, 'refused'),
+      scheduledCase(`${year}-06-01T10:00`, 'refused'),
+      scheduledCase(`${year}-06-01 10:00Z`, 'refused'),
+      scheduledCase(`${year}-06-01`, 'refused'),
+      scheduledCase(`${year}-02-30T10:00Z`, 'refused'),
+      scheduledCase(`${year}-06-01T23:60Z`, 'refused'),
+    ];
+    expect(await disagreements(cases)).toEqual([]);
+  });
+
   it('the assets refresh’s resourceUrl: a valid address or not', async () => {
     const refreshCase = (resourceUrl: unknown, expected: Case['expect']): Case => ({
       what: `resourceUrl ${JSON.stringify(resourceUrl).slice(0, 60)}`,

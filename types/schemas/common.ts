@@ -11,6 +11,7 @@ import {
   SHORT_TEXT_MAX,
   UUID_PATTERN,
 } from '../limits.ts';
+import { DATE_OR_DATE_TIME_PATTERN, ZONED_DATE_TIME_PATTERN } from '../dates.ts';
 
 /** A non-empty identifier. */
 export const Id = Type.String({ minLength: 1, maxLength: 200 });
@@ -31,12 +32,12 @@ export const AnyObject = Type.Record(Type.String(), Type.Unknown());
 
 /** A calendar date or date-time; the service also checks that it parses. */
 export const DateOrDateTime = Type.String({
-  pattern: '^\\d{4}-\\d{2}-\\d{2}([Tt ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}(:?\\d{2})?)?)?$',
+  pattern: DATE_OR_DATE_TIME_PATTERN,
   description: 'date (YYYY-MM-DD) or ISO 8601 date-time',
 });
 /** ISO 8601 date-time that names its time zone (Z or an offset). */
 export const ZonedDateTime = Type.String({
-  pattern: '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:?\\d{2})$',
+  pattern: ZONED_DATE_TIME_PATTERN,
   description: 'ISO 8601 date-time with time zone',
 });
 /** An absolute https address (http on loopback is accepted by the service only when configured). */
