@@ -19,6 +19,7 @@ import { CAMPAIGN_LIST_LIMIT_DEFAULT, CAMPAIGN_LIST_PAGE_DEFAULT } from '../../t
 import type { Charla } from '../context.ts';
 import { ApiError, validationFailed } from '../http/errors.ts';
 import { prepareBotMessage } from '../bot-message.ts';
+import { refuseBotIds } from '../live/rooms.ts';
 import { parseDate } from '../../types/dates.ts';
 import { listRange } from './dates.ts';
 
@@ -88,6 +89,8 @@ export function onCampaignCreated(charla: Charla, listener: CampaignListener | n
  */
 export async function createCampaign(charla: Charla, body: CampaignCreateBody): Promise<Campaign> {
   const scheduledAt = body.scheduledAt === undefined ? null : futureInstant(body.scheduledAt, '/scheduledAt');
+  // Recipients are people: a bot's id would make the bot a visitor of its own room.
+  await refuseBotIds(charla.db, Object.fromEntries(body.recipients.map((r, i) => [`/recipients/${i}`, r])));
   await prepareBotMessage(charla, body.botId, body.message as BotMessageContent, '/message');
   const recipients = [...new Set(body.recipients)];
   const id = randomUUID();

@@ -84,6 +84,11 @@ export interface FlowFile {
   flows: Record<string, Flow>;
 }
 
+/** The file's flow of this id: its own keys only ('constructor' or '__proto__' names no flow). */
+function flowIn(file: FlowFile | undefined, flowId: string): Flow | undefined {
+  return file && Object.hasOwn(file.flows, flowId) ? file.flows[flowId] : undefined;
+}
+
 interface FlowState {
   flow_id: string;
   step_id: string | null;
@@ -343,9 +348,9 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
         flowId = t.slice(5);
         index = 0;
       } else {
-        index = file.flows[flowId]?.steps.findIndex((s) => s.id === t) ?? -1;
+        index = flowIn(file, flowId)?.steps.findIndex((s) => s.id === t) ?? -1;
       }
-      const flow = file.flows[flowId];
+      const flow = flowIn(file, flowId);
       const step = flow?.steps[index];
       if (!flow || !step) break;
       const scope = { params: state.params, answers: state.answers, user, assets: deps.assets() };
@@ -395,7 +400,7 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
     const sent = state?.sent ?? [];
     const forFlow = replyTo === undefined || sent.length === 0 || sent.includes(replyTo);
     // An option that names a flow starts it, wherever the user is.
-    if (typeof payload['flow'] === 'string' && payload['flow'] in file.flows) {
+    if (typeof payload['flow'] === 'string' && flowIn(file, payload['flow'])) {
       const s = state ?? {
         flow_id: payload['flow'],
         step_id: null,
@@ -407,8 +412,9 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
       return run(ctx, { ...s, flow_id: payload['flow'] }, `flow:${payload['flow']}`);
     }
     if (!forFlow) return;
-    if (state?.waiting && state.step_id && file.flows[state.flow_id]) {
-      const flow = file.flows[state.flow_id] as Flow;
+    const waitingIn = state?.waiting && state.step_id ? flowIn(file, state.flow_id) : undefined;
+    if (state && waitingIn) {
+      const flow = waitingIn;
       const index = flow.steps.findIndex((s) => s.id === state.step_id);
       const step = flow.steps[index];
       if (step) {
@@ -439,7 +445,7 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
   };
 
   return {
-    has: (botId, flowId) => Boolean(fileFor(botId)?.flows[flowId]),
+    has: (botId, flowId) => flowIn(fileFor(botId), flowId) !== undefined,
     start({ roomId, botId, userId, flowId, params }) {
       return enqueue(roomId, userId, async () => {
         const prev = await loadState(roomId, userId);

@@ -5,7 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../store/db.ts';
 import type { MemberType } from '../../types/index.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError, validationFailed } from '../http/errors.ts';
 import type { Hub } from './hub.ts';
 import type { Identity } from './session.ts';
 import { loadMember, loadMembers, loadRoom } from './store.ts';
@@ -15,6 +15,25 @@ export interface MemberInput {
   names?: string | null | undefined;
   memberType?: MemberType;
   botId?: string | null;
+}
+
+/**
+ * Refuses ids that are bots' (400 naming each field): a person (a session's user, a contact, a
+ * member, a recipient) is never a bot. The bot is a member of each of its rooms under its own id,
+ * so a user by that id would be in all of them, reading and writing every visitor's
+ * conversation. `ids` maps each field's path to the id given there. Bot ids are unique in the
+ * storage, so a bot of any company counts.
+ */
+export async function refuseBotIds(db: Queryable, ids: Record<string, string>): Promise<void> {
+  const given = [...new Set(Object.values(ids))];
+  if (given.length === 0) return;
+  const found = await db.query<{ id: string }>('SELECT id FROM bots WHERE id = ANY($1)', [given]);
+  if (found.rows.length === 0) return;
+  const bots = new Set(found.rows.map((r) => r.id));
+  const problems: Record<string, string> = {};
+  for (const [path, id] of Object.entries(ids))
+    if (bots.has(id)) problems[path] = 'is a bot’s id: a person cannot have it';
+  throw validationFailed(problems);
 }
 
 /**

@@ -265,6 +265,9 @@ export class Sessions {
     origin: string | undefined,
   ): Promise<{ claims: SessionClaims; access: WidgetAccess }> {
     const claims = this.verify(token);
+    // No session is issued to a bot's id (refuseBotIds); one issued before that rule is refused too.
+    if (claims.uid === claims.bid)
+      throw new ApiError('UNAUTHORIZED', { message: 'A session cannot be the bot’s.' });
     const access = await this.accessByKeyId(claims.key);
     if (!access || !access.keyActive || access.widgetId !== claims.wid) {
       throw new ApiError('UNAUTHORIZED', { message: 'The API key of this session was revoked.' });

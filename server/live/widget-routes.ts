@@ -51,7 +51,7 @@ import {
 } from './session.ts';
 import type { LiveMessaging } from './messaging.ts';
 import { history, loadMembers, loadRoom, loadRooms, membership, roomIdsOf } from './store.ts';
-import { claimSessionUser } from './rooms.ts';
+import { claimSessionUser, refuseBotIds } from './rooms.ts';
 import { mediaSentIn, mediaVisible } from './media-rooms.ts';
 import type { FlowRunner } from './flows.ts';
 import type { Hub } from './hub.ts';
@@ -139,6 +139,9 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     const access = await sessions.accessByKey(body.apiKey);
     checkOrigin(access, originOf(request));
     const identity = checkIdentity(access, body.userId, body.userHash);
+    // The bot's id is public (every session answer names it): as a user id it would open every
+    // conversation of the bot.
+    if (body.userId !== undefined) await refuseBotIds(db, { '/userId': body.userId });
     const userId = body.userId ?? randomUUID();
     const names = body.userNames ?? null;
     // Users are per company: a user id verified on one widget must be proven on every one of them.
@@ -206,6 +209,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
   r.post(ROUTES.widgetDirectRoom, { schema: { body: OpenRoomWithUserBody } }, async (request) => {
     const { claims } = session(request);
     const other = { id: String(request.body.id), names: request.body.names ?? null };
+    await refuseBotIds(db, { '/id': other.id });
     const { roomId } = await rooms.openDirect(claims.cid, { id: claims.uid }, other);
     const room = await loadRoom(db, roomId, claims.uid);
     if (!room) throw new ApiError('NOT_FOUND');
@@ -235,6 +239,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
         typeof m === 'string'
           ? { userId: m }
           : { userId: String(m.id), ...(m.names !== undefined ? { names: m.names } : {}) };
+      await refuseBotIds(db, { [typeof m === 'string' ? '/member' : '/member/id']: input.userId });
       const { added } = await rooms.addMember(roomId, input);
       return ok([added ? `${input.userId} added` : `${input.userId} is already a member`]);
     },
@@ -246,6 +251,13 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     async (request) => {
       const { roomId } = request.params;
       await requireMember(request, roomId);
+      // All checked before any is added: a refused list adds nobody.
+      await refuseBotIds(
+        db,
+        Object.fromEntries(
+          request.body.members.map((item, i) => [`/members/${i}/referenceId`, item.referenceId]),
+        ),
+      );
       const message: string[] = [];
       for (const item of request.body.members) {
         const memberType: MemberType = item.memberType ?? 'Client';
@@ -265,6 +277,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     const { claims } = session(request);
     const { userId } = request.body;
     const mine = await membership(db, roomId, claims.uid);
+    if (mine && mine.companyId === claims.cid) await refuseBotIds(db, { '/userId': userId });
     if (!mine || mine.companyId !== claims.cid) {
       // A user may join a group room of their company by themselves; anything
       // else needs a member to do it.
@@ -343,7 +356,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     if (!request.isMultipart()) {
       throw new ApiError('UNSUPPORTED_CONTENT_TYPE', { message: 'Send the file as multipart/form-data.' });
     }
-    const file = await request.file();
+    const file = await request.file().catch(unreadableUpload);
     if (!file)
       throw new ApiError('VALIDATION_ERROR', {
         message: 'No file in the request.',
@@ -373,7 +386,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
         throw err;
       }
     }
-    const data = await file.toBuffer();
+    const data = await file.toBuffer().catch(unreadableUpload);
     const max = type === 'IMAGE' ? UPLOAD_IMAGE_MAX_BYTES : UPLOAD_MEDIA_MAX_BYTES;
     if (data.length > max || file.file.truncated) {
       throw new ApiError('PAYLOAD_TOO_LARGE', { message: `The file is over ${max / (1024 * 1024)} MB.` });
@@ -407,6 +420,20 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     if (!(await mediaVisible(db, key, claims.cid, claims.uid))) throw new ApiError('NOT_A_MEMBER');
     return { signedUrl: signer.sign(key, MEDIA_URL_TTL_DEFAULT, app.charla.baseUrlFor(request)) };
   });
+}
+
+/**
+ * A multipart body the parser cannot read (no boundary, cut short before its closing boundary)
+ * is the client's mistake: 400, not the parser's plain Error answered as a 500. The plugin's own
+ * errors carry their status (413 for a file over the limit) and stay as they are.
+ */
+function unreadableUpload(err: unknown): never {
+  if (err instanceof ApiError || typeof (err as { statusCode?: unknown } | null)?.statusCode === 'number')
+    throw err;
+  throw validationFailed(
+    { '/file': 'must be sent as a whole multipart/form-data body' },
+    `The upload could not be read: ${err instanceof Error ? err.message : 'malformed body'}.`,
+  );
 }
 
 /** A refused origin gets no Access-Control-Allow-Origin. */

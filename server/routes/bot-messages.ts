@@ -19,6 +19,7 @@ import { requireBasic } from '../http/auth.ts';
 import { validationFailed } from '../http/errors.ts';
 import { check, validatorCompiler, type Checked } from '../http/validation.ts';
 import { sendBotMessage } from '../bot-message.ts';
+import { refuseBotIds } from '../live/rooms.ts';
 import { errorResponses } from './common.ts';
 
 const withoutRecipient = new WeakMap<object, TSchema>();
@@ -100,6 +101,8 @@ export async function botMessageRoutes(app: FastifyInstance): Promise<void> {
         throw validationFailed({ '/botId': 'must match the botId of the path' });
       }
       const { userId, botId: _ignored, ...content } = body;
+      // The user is a person: a bot's id would make the bot a visitor of its own room.
+      await refuseBotIds(charla.db, { '/userId': userId });
       const { messageId } = await sendBotMessage(charla, botId, userId, content as BotMessageContent);
       return { success: true, messageId };
     },

@@ -84,6 +84,26 @@ describe('the widget API refuses text that cannot be stored', () => {
     await expect400(res, '/roomId');
     expect((await h.app.charla.db.query('SELECT key FROM media')).rows.length).toBe(before);
   });
+
+  it('answers 400 for a multipart body it cannot read (no boundary, cut short), and stores no file', async () => {
+    const before = (await h.app.charla.db.query('SELECT key FROM media')).rows.length;
+    const part =
+      '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n' +
+      'Content-Type: text/plain\r\n\r\nhello';
+    const bodies: [string, string][] = [
+      ['multipart/form-data', `${part}\r\n--XyZ--\r\n`],
+      ['multipart/form-data; boundary=XyZ', part],
+    ];
+    for (const [type, body] of bodies) {
+      const res = await fetch(h.baseUrl + ROUTES.widgetUpload, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': type },
+        body,
+      });
+      await expect400(res, '/file');
+    }
+    expect((await h.app.charla.db.query('SELECT key FROM media')).rows.length).toBe(before);
+  });
 });
 
 describe('the widget API checks bodies as sent', () => {

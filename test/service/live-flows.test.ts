@@ -174,6 +174,28 @@ describe('the demo bot', () => {
       body: {},
     });
     expect(unknown.status).toBe(404);
+    // Names every object inherits are no flows of the bot's either.
+    for (const flowId of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const inherited = await h.call('POST', routePath(ROUTES.widgetFlow, { flowId }), { token, body: {} });
+      expect(inherited.status, flowId).toBe(404);
+    }
+  });
+
+  it('takes an option naming an inherited member as a flow for no flow: the bot answers as to any text', async () => {
+    const { socket, roomId, got } = await visitor();
+    await liveOf(h.app).flows.idle();
+    const before = got.length;
+    const ack = await emitAck(socket, 'message:send', {
+      id: randomUUID(),
+      roomId,
+      type: 'POSTBACK',
+      text: 'Menú',
+      payload: { flow: 'constructor' },
+    });
+    expect(ack.ok).toBe(true);
+    await liveOf(h.app).flows.idle();
+    // The turn did not fail halfway: the bot answered it (its fallback), after the visitor's own choice.
+    await waitFor(() => got.slice(before).some((m) => m.senderId === 'demo-bot'), 5000, 'bot answer');
   });
 
   it('leaves a choice on a message the business sent to the business: no fallback, the menu still waits', async () => {
