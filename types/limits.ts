@@ -140,7 +140,10 @@ export const RESOURCE_URL_MAX = 4096;
  */
 // Non-ASCII as "not 0000-007F", not a range up to FFFF: the same answer with and without the
 // `u` flag (with it, an emoji is one code point past FFFF; without, two surrogates).
-export const ORIGIN_PATTERN = '^https?://(\\*\\.)?(?:[A-Za-z0-9.-]|[^\\u0000-\\u007F])+(:[0-9]{1,5})?$';
+// The scheme in any case and one trailing slash are taken as pasted from an address bar
+// (`HTTPS://shop.example.com/`); the stored origin is the browser's spelling all the same.
+export const ORIGIN_PATTERN =
+  '^[Hh][Tt][Tt][Pp][Ss]?://(\\*\\.)?(?:[A-Za-z0-9.-]|[^\\u0000-\\u007F])+(:[0-9]{1,5})?/?$';
 /** Longest origin pattern, in characters. */
 export const ORIGIN_MAX = 300;
 /** Most origins in a whiteList or blackList. */

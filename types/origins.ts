@@ -8,7 +8,7 @@
 import { DNS_HOST_MAX, DNS_LABEL_PATTERN, PORT_MAX, PORT_MIN } from './limits.ts';
 
 const LABEL = new RegExp(DNS_LABEL_PATTERN);
-const SHAPE = /^(https?):\/\/(\*\.)?([^:]+)(?::([0-9]+))?$/;
+const SHAPE = /^(https?):\/\/(\*\.)?([^:/]+)(?::([0-9]+))?\/?$/i;
 
 /** A wildcard's host may be one label only here: `http://*.localhost:3000` for local development. */
 const SINGLE_LABEL_WILDCARD_HOSTS = new Set(['localhost']);
@@ -38,7 +38,7 @@ export function originHostProblem(pattern: string): string | null {
   const m = SHAPE.exec(pattern);
   if (!m) return null; // the shape's own check names it
   const wildcard = m[2] !== undefined;
-  const host = asciiHost(m[1] ?? 'https', m[3] ?? '')?.replace(/\.$/, '');
+  const host = asciiHost((m[1] ?? 'https').toLowerCase(), m[3] ?? '')?.replace(/\.$/, '');
   const labels = host?.split('.') ?? [];
   if (!host || host.length > DNS_HOST_MAX || !labels.every((label) => LABEL.test(label)))
     return 'must name a host: labels of 1 to 63 letters, digits or hyphens (not at either end), separated by dots';

@@ -135,6 +135,11 @@ describe('the client and the service agree on', () => {
       'https://😀.example',
       'https://*.españa.es',
       'http://*.localhost:3000',
+      // As pasted from an address bar: the scheme in any case, one trailing slash.
+      'https://a.com/',
+      'HTTPS://a.com',
+      'Http://localhost:3000/',
+      'https://*.example.com:8443/',
     ];
     const refused = [
       'https://a.com:0',
@@ -157,6 +162,9 @@ describe('the client and the service agree on', () => {
       'https://*.com',
       'https://*.bücher',
       `https://${'ü'.repeat(60)}.com`,
+      'https://a.com//',
+      'https://a.com/shop',
+      'https://a.com/?x',
     ];
     const cases: Case[] = [];
     for (const list of ['whiteList', 'blackList'] as const) {

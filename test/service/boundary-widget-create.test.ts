@@ -84,6 +84,7 @@ describe('POST /v1/widget/create at its edges', () => {
             'https://example.com:00080',
             'https://Shop.Example.com:443',
             'https://*.example.org:08443',
+            'HTTPS://Shop.example.net/',
           ],
           blackList: ['https://shop.example.com:0443'],
         },
@@ -91,7 +92,12 @@ describe('POST /v1/widget/create at its edges', () => {
     });
     expect(res.status, res.text).toBe(200);
     const canonical = {
-      whiteList: ['https://example.com:80', 'https://shop.example.com', 'https://*.example.org:8443'],
+      whiteList: [
+        'https://example.com:80',
+        'https://shop.example.com',
+        'https://*.example.org:8443',
+        'https://shop.example.net',
+      ],
       blackList: ['https://shop.example.com'],
     };
     expect(res.body.data.Widget.credentials).toEqual(canonical);
