@@ -9,6 +9,8 @@ export const en: Catalogue = {
     'Chat unavailable, {count} unread message|Chat unavailable, {count} unread messages',
   closeChat: 'Close chat',
   chat: 'Chat',
+  someone: 'Someone',
+  serviceSender: 'Customer service',
   back: 'Back',
   home: 'Conversations',
   rooms: 'Your conversations',

@@ -10,6 +10,8 @@ export const es = {
     'Chat no disponible, {count} mensaje sin leer|Chat no disponible, {count} mensajes sin leer',
   closeChat: 'Cerrar chat',
   chat: 'Chat',
+  someone: 'Alguien',
+  serviceSender: 'Atención al cliente',
   back: 'Volver',
   home: 'Conversaciones',
   rooms: 'Tus conversaciones',

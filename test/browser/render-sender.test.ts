@@ -35,7 +35,8 @@ it('reads each message with its sender, and announces an arrival once', async ()
   const { list, rows } = listOf(widget);
   await waitFor(() => rows().length === 2, 'two rows');
   const spoken = await spokenText();
-  expect(spoken).toContain('Panadería La Espiga:|¿En qué te ayudo?');
+  // The bot's message without a sender's name: the bot's, by its name (never the room's).
+  expect(spoken).toContain('Asistente:|¿En qué te ayudo?');
   expect(spoken).toContain('Tú:|Quiero una hogaza');
 
   f.stores.$currentMessages.set([

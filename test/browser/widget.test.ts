@@ -192,7 +192,16 @@ describe('<charla-widget> announcements of messages off screen (WCAG 4.1.3)', ()
 
   it('leaves the open room’s messages to its log (said once), and announces other rooms’ and the home menu’s', async () => {
     const f = makeContext({ ui: { open: true, view: 'chat' } });
-    f.stores.$rooms.set([room(), room({ id: 'r2', name: 'Ventas', bot: null, type: 'direct' })]);
+    f.stores.$rooms.set([
+      room(),
+      room({
+        id: 'r2',
+        name: 'Ventas',
+        bot: null,
+        type: 'direct',
+        membersInfo: [{ referenceId: 'bot9', names: 'Ventas' } as never],
+      }),
+    ]);
     const widget = await mountWidget(f);
     const { list } = listOf(widget);
     await waitFor(() => list?.shadowRoot?.querySelector('[role=log]'), 'the message list');
@@ -203,7 +212,7 @@ describe('<charla-widget> announcements of messages off screen (WCAG 4.1.3)', ()
     await quiet();
     expect(log).toEqual(['Nuevo mensaje de Bob Ruiz: Hola']);
     expect(own).toEqual([]);
-    // Another room while this one is open: the widget's region says it (a bot's message: the room's name).
+    // Another room while this one is open: the widget's region says it (a message without names: its sender as the room knows them).
     arrive(widget, f, { roomId: 'r2', senderId: 'bot9', senderNames: undefined, by: 'bot' });
     await waitFor(() => own.length === 1, 'the other room’s announcement');
     f.context.actions.showHomeMenu();

@@ -8,7 +8,14 @@ import { translator, type Translate } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
 import type { WidgetContext } from '../../widget/context.ts';
 import { deepActiveElement } from '../shared/focus.ts';
-import { formatDay, messageDate, roomName, senderName, summarize } from '../shared/format.ts';
+import {
+  formatDay,
+  messageDate,
+  senderLabels,
+  senderName,
+  summarize,
+  type SenderLabels,
+} from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { AT_BOTTOM_PX, chatLayout } from './chat-layout.ts';
 import { answerOf, isOwn, rowInfo } from './items.ts';
@@ -73,8 +80,8 @@ export class CharlaMessageList extends LitElement {
   #items: readonly Message[] = [];
   #userId: string | null = null;
   #groupRoom = false;
-  /** The room as its messages without a sender's name are said to come from (roomName). */
-  #roomLabel = '';
+  /** Who the room's messages without a sender's name are said to come from (senderName). */
+  #senders: SenderLabels = { members: new Map(), service: '', someone: '' };
   #roomId: string | null = null;
   #knownIds = new Set<string>();
   #seenIds = new Set<string>();
@@ -134,7 +141,7 @@ export class CharlaMessageList extends LitElement {
     const messages = this.#stores.get('$currentMessages') ?? [];
     const userId = this.#stores.get('$user')?.id ?? null;
     const room = this.#stores.get('$rooms')?.find((r) => r.id === roomId);
-    this.#roomLabel = roomName(room, userId, translator(this.#stores.get('$language')));
+    this.#senders = senderLabels(room, translator(this.#stores.get('$language')));
     if (roomId !== this.#roomId) this.#resetRoom(roomId, messages);
     if (messages !== this.#items) this.#trackArrivals(messages, userId);
     this.#items = messages;
@@ -181,8 +188,7 @@ export class CharlaMessageList extends LitElement {
     if (incoming.length) {
       const next = incoming.map((m) => ({
         id: String(m.id),
-        // A message without a sender's name (a bot's, a system's) is from the room as the header names it.
-        text: t('newMessageFrom', { name: senderName(m, this.#roomLabel), text: summarize(m, t) }),
+        text: t('newMessageFrom', { name: senderName(m, this.#senders), text: summarize(m, t) }),
       }));
       this.announcements = [...this.announcements, ...next].slice(-ANNOUNCEMENTS_KEPT);
     }
@@ -409,7 +415,7 @@ export class CharlaMessageList extends LitElement {
       .actions=${this.context?.actions}
       language=${language}
       .dayLabel=${row.newDay ? formatDay(messageDate(m), language, t) : ''}
-      .roomLabel=${this.#roomLabel}
+      .senderLabel=${senderName(m, this.#senders)}
       ?own=${row.own}
       ?grouped=${row.grouped}
       ?show-sender=${row.showSender}

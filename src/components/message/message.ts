@@ -4,7 +4,7 @@ import type { DocumentMessage, Message, MessageStatus, PostbackMessage } from '.
 import { MediaRefreshController } from '../../controllers/media-refresh.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import type { WidgetActions } from '../../widget/context.ts';
-import { formatTime, messageDate, plainName, senderName, summarize } from '../shared/format.ts';
+import { formatTime, messageDate, plainName, summarize } from '../shared/format.ts';
 import { focusComposer } from '../shared/focus.ts';
 import { icons } from '../shared/icons.ts';
 import { renderCall, renderContacts, renderOptions, renderQuickReplies } from '../messages/interactive.ts';
@@ -98,8 +98,8 @@ export class CharlaMessage extends LitElement {
   @property({ attribute: false }) answer?: PostbackMessage;
   /** A date separator shown above the message (the first of its day), or empty. */
   @property({ attribute: false }) dayLabel = '';
-  /** The room as its header names it: who wrote a message without a sender's name (the list's roomName). */
-  @property({ attribute: false }) roomLabel = '';
+  /** Who wrote the message, as the list names its sender (senderName): said first to screen readers. */
+  @property({ attribute: false }) senderLabel = '';
 
   readonly #media = new MediaRefreshController(this, () =>
     this.actions ? (url: string) => this.actions!.refreshMediaUrl(url) : undefined,
@@ -211,7 +211,7 @@ export class CharlaMessage extends LitElement {
     // A call button's header heads the whole message, above its text.
     const header = m.interactive?.kind === 'voice_call' ? m.interactive.header : undefined;
     // Who wrote it, said first to screen readers (the eye has the bubble's side and colour).
-    const sender = this.own ? t('you') : senderName(m, this.roomLabel);
+    const sender = this.own ? t('you') : this.senderLabel || plainName(m.senderNames);
     return html`<div class="row" part="message">
       ${
         this.showSender && !this.own && m.senderNames

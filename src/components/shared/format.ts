@@ -83,12 +83,40 @@ export function roomName(room: Room | undefined, userId: string | null | undefin
   );
 }
 
+/** What a message without a name of its own is credited to (see senderName). */
+export interface SenderLabels {
+  /** The room's members with a name, and its bot, by id. */
+  members: ReadonlyMap<string, string>;
+  /** The business's systems (a room post): the room's company, else a neutral word. */
+  service: string;
+  /** A person who gave no name. */
+  someone: string;
+}
+
+/** The labels of a room's senders: its bot and members, and the service as its company. */
+export function senderLabels(room: Room | undefined, t: Translate): SenderLabels {
+  const members = new Map<string, string>();
+  const bot = room?.bot;
+  if (bot && typeof bot.name === 'string' && plainName(bot.name)) members.set(bot.id, plainName(bot.name));
+  for (const m of room?.membersInfo ?? []) {
+    const name = plainName(m.names);
+    if (name) members.set(m.referenceId, name);
+  }
+  const company = plainName(room?.company?.name);
+  return { members, service: company || t('serviceSender'), someone: t('someone') };
+}
+
 /**
- * Who wrote a message, as the user is told: its sender's name, else `room`, the roomName of its
- * room (a room post carries no name).
+ * Who wrote a message, as the user is told: its sender's name, else the name the room knows its
+ * sender by, else what it is: a person (`someone`) or the service (a room post carries no name).
+ * Never the room's own name: in a room with Ana, a post of the business is not Ana's.
  */
-export function senderName(m: Message, room: string): string {
-  return plainName(m.senderNames) || room;
+export function senderName(m: Message, labels: SenderLabels): string {
+  return (
+    plainName(m.senderNames) ||
+    labels.members.get(m.senderId) ||
+    (m.by === 'user' || m.by === 'bot' ? labels.someone : labels.service)
+  );
 }
 
 /** Initials for an avatar without a picture. */

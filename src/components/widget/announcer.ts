@@ -4,7 +4,7 @@ import type { Message } from '../../../types/index.ts';
 import { translator } from '../../i18n/index.ts';
 import type { WidgetContext } from '../../widget/context.ts';
 import { isOwn } from '../message-list/items.ts';
-import { roomName, senderName } from '../shared/format.ts';
+import { senderLabels, senderName } from '../shared/format.ts';
 
 /** Messages that arrive within this time of the first are announced together ("3 mensajes nuevos"). */
 const GATHER_MS = 1000;
@@ -47,7 +47,7 @@ export class Announcer implements ReactiveController {
     const t = translator(stores.$language.get());
     const m = news[0];
     const room = stores.$rooms.get().find((r) => r.id === m.roomId);
-    const name = senderName(m, roomName(room, stores.$user.get()?.id, t));
+    const name = senderName(m, senderLabels(room, t));
     const text =
       news.length > 1 ? t('announceMessages', { count: news.length }) : t('announceMessageFrom', { name });
     this.#said = { n: this.#said.n + 1, text };

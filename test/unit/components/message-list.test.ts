@@ -84,14 +84,22 @@ describe('<charla-message-list>', () => {
     expect(log().textContent).toContain('Nuevo mensaje de Evil: hola');
   });
 
-  it("announces a message without a sender's name (a bot's over HTTP) as from the room the header names", async () => {
+  it("announces a message without a sender's name from its sender: the bot by name, a business post as its company", async () => {
     const f = makeContext();
-    f.stores.$rooms.set([room({ id: 'r1', name: 'Panadería La Espiga' })]);
+    f.stores.$rooms.set([
+      room({ id: 'r1', name: 'Sala de pedidos', company: { id: 'c1', name: 'Panadería La Espiga' } }),
+    ]);
     f.stores.$currentRoomId.set('r1');
     const { el, log, stores } = await mount(f);
-    stores.$currentMessages.set([msg({ text: 'Tu pedido está listo', timestamp: Date.now() })]);
+    stores.$currentMessages.set([
+      msg({ text: 'Tu pedido está listo', timestamp: Date.now() }),
+      msg({ text: 'Envío en camino', by: 'charla', senderId: 'ops-1', timestamp: Date.now() }),
+    ]);
     await settle(el);
-    expect(log().textContent).toContain('Nuevo mensaje de Panadería La Espiga: Tu pedido está listo');
+    expect(log().textContent).toContain('Nuevo mensaje de Asistente: Tu pedido está listo');
+    expect(log().textContent).toContain('Nuevo mensaje de Panadería La Espiga: Envío en camino');
+    // Never the room's own name.
+    expect(log().textContent).not.toContain('Sala de pedidos');
   });
 
   it('does not announce the user’s own messages nor backfilled history', async () => {
