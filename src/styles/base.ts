@@ -6,6 +6,13 @@
 import { css } from 'lit';
 
 export const base = css`
+  /*
+   * The text properties every part inherits, important: a page rule on the element itself
+   * (* { all: unset } lets <charla-widget> inherit white-space: pre, word-break, text-indent,
+   * cursor from <html>) outranks the widget's normal :host declarations, but not its important
+   * ones (the shadow tree's important declarations win over the page's). The theme still
+   * reaches them through the --charla-* properties.
+   */
   :host {
     box-sizing: border-box;
     font-family: var(
@@ -17,16 +24,25 @@ export const base = css`
       'Helvetica Neue',
       Arial,
       sans-serif
-    );
-    font-size: var(--charla-font-size, 14px);
-    line-height: 1.45;
-    color: var(--charla-color-text, #1f2328);
-    text-align: start;
-    letter-spacing: normal;
-    word-spacing: normal;
-    text-transform: none;
-    font-style: normal;
-    font-weight: 400;
+    ) !important;
+    font-size: var(--charla-font-size, 14px) !important;
+    line-height: 1.45 !important;
+    color: var(--charla-color-text, #1f2328) !important;
+    text-align: start !important;
+    text-indent: 0 !important;
+    text-shadow: none !important;
+    letter-spacing: normal !important;
+    word-spacing: normal !important;
+    text-transform: none !important;
+    white-space: normal !important;
+    word-break: normal !important;
+    overflow-wrap: normal !important;
+    hyphens: manual !important;
+    font-style: normal !important;
+    font-weight: 400 !important;
+    font-variant: normal !important;
+    cursor: auto !important;
+    -webkit-text-fill-color: currentcolor !important;
   }
   :host([hidden]) {
     display: none !important;
@@ -172,6 +188,9 @@ export const tokens = css`
     all: initial;
     visibility: inherit;
     direction: ltr;
+    /* Important as base's text properties are: a page's :root { color-scheme: dark } with
+       * { all: unset } would otherwise reach the widget's controls. */
+    color-scheme: normal !important;
     --charla-color-primary: #2563eb;
     --charla-color-on-primary: #ffffff;
     /* The brand colour as the edge of a control, 3:1 against the surface (theme.ts's edgeOn). */
@@ -193,7 +212,7 @@ export const tokens = css`
   }
   @media (prefers-color-scheme: dark) {
     :host([color-scheme='auto']) {
-      color-scheme: dark;
+      color-scheme: dark !important;
       --charla-color-surface: #16181c;
       --charla-color-primary-edge: var(--_edge-dark, var(--charla-color-primary));
       --charla-color-surface-alt: #1f2227;

@@ -656,6 +656,9 @@ function everyKindOfMessage() {
     msg({ type: 'VIDEO', mediaUrl: 'http://localhost:1/v.mp4', caption: 'Un vídeo' }),
     msg({ type: 'DOCUMENT', mediaUrl: 'http://localhost:1/informe.pdf' }),
     msg({ type: 'LOCATION', lat: '40.4168', lng: '-3.7038' }),
+    // The user's own cards, on the brand colour: their second line too (the default brand).
+    msg({ type: 'DOCUMENT', mediaUrl: 'http://localhost:1/mio.pdf', senderId: 'me', by: 'user' }),
+    msg({ type: 'LOCATION', lat: '40.4', lng: '-3.7', senderId: 'me', by: 'user' }),
     msg({ type: 'POSTBACK', text: 'Planes', payload: {} }),
     msg({ type: 'EVENT', slug: 'joined', description: 'Ana se unió a la conversación', eventPayload: {} }),
     msg({ type: 'STICKER' }),
