@@ -23,6 +23,7 @@
  *   (the handle) when `data-init="true"` created one, and `detail.Charla`.
  */
 import { isEnglish } from '../i18n/pick.ts';
+import { isProbe } from './probes.ts';
 
 /**
  * What the loader rejects and throws with: an Error shaped as a CharlaError
@@ -377,7 +378,8 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
       if (prop === 'destroy') return destroy;
       if (prop === 'on') return on;
       if (prop === 'off') return off;
-      if (prop === 'then' || typeof prop === 'symbol') return undefined;
+      // Not methods: nothing is queued for them (JSON.stringify(handle) would call toJSON).
+      if (typeof prop === 'symbol' || isProbe(prop)) return undefined;
       // The full bundle's handle (src/widget/handle.ts): its methods need no binding and return promises.
       if (real) return real[prop];
       // The instance's values (not methods) exist once it does: read them from `await handle.ready`.

@@ -15,6 +15,7 @@ import type { FullApi } from './boot.ts';
 import { createWidget, widgets } from './create-widget.ts';
 import type { WidgetOptions } from './core.ts';
 import type { WidgetInstance } from './instance.ts';
+import { isProbe } from './probes.ts';
 
 /**
  * Called as they are, as on the loader's handle: `destroy` returns nothing,
@@ -22,19 +23,6 @@ import type { WidgetInstance } from './instance.ts';
  */
 const PLAIN = new Set<PropertyKey>(['destroy', 'addCleanup']);
 
-/**
- * Names other code probes any object for (promises, JSON, test matchers, React,
- * DOM checks): not widget methods, and a rejecting function there would be called
- * (`await handle` would hang, JSON.stringify would leave an unhandled rejection).
- */
-const PROBES = new Set<PropertyKey>([
-  'then',
-  'toJSON',
-  'constructor',
-  'asymmetricMatch',
-  '$$typeof',
-  'nodeType',
-]);
 const OBJECT = Object.prototype as Record<PropertyKey, unknown>;
 
 /** The promise of what `fn` returns (or throws): a void method's undefined, a promise method's own answer. */
@@ -49,7 +37,7 @@ function promised(
 export function scriptHandle(instance: WidgetInstance): WidgetInstance {
   const handle: WidgetInstance = new Proxy(instance, {
     get(target, prop) {
-      if (PROBES.has(prop)) return undefined;
+      if (isProbe(prop)) return undefined;
       const value: unknown = Reflect.get(target, prop);
       // Symbols and what every object inherits (toString, valueOf) as they are. Compared by value: a page that
       // put `open` on Object.prototype still gets the widget's open, wrapped, not the bare method (it would throw).

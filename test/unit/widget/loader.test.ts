@@ -603,6 +603,28 @@ describe('script-tag boot', () => {
     );
     await expectPromiseContract(loaded?.widgetInstance as Record<string, unknown>);
   });
+  it('a handle probed before the full bundle arrives (JSON.stringify in a charla:load listener) queues nothing for it', async () => {
+    const rejections: unknown[] = [];
+    const onRejection = (e: unknown) => rejections.push(e);
+    process.on('unhandledRejection', onRejection);
+    try {
+      const charla = boot(script({}), loadFull, '0.1.0');
+      const handle = charla.createWidget(offlineOptions('KEY-probes-early00')) as unknown as Record<
+        PropertyKey,
+        unknown
+      >;
+      // Before the bundle: an analytics script serialises the event's detail.
+      expect(JSON.stringify({ detail: { widgetInstance: handle } })).toBe('{"detail":{"widgetInstance":{}}}');
+      for (const probe of ['then', 'toJSON', 'constructor', 'asymmetricMatch', '$$typeof', 'nodeType'])
+        expect(handle[probe], probe).toBeUndefined();
+      // The bundle arrives and runs what was queued: nothing for the probes, so nothing fails.
+      await hover(handle);
+      await new Promise((r) => setTimeout(r, 10));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+  });
   it("a handle answers other code's probes (then, toJSON, symbols, matchers) with undefined, and a polluted Object.prototype changes none of its methods", async () => {
     const rejections: unknown[] = [];
     const onRejection = (e: unknown) => rejections.push(e);
