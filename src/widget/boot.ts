@@ -510,7 +510,9 @@ function setUp(
   let widgetInstance: WidgetLike | undefined;
   // A tag's data-init widget takes that tag's attributes only, whichever tag set up window.Charla.
   // The same tag twice (a page or CMS that repeats the snippet) is one widget, not two launchers.
-  if (mine.apiKey && (script as HTMLScriptElement).dataset['init'] === 'true') {
+  const init = (script as HTMLScriptElement).dataset['init'] === 'true';
+  if (init && !mine.apiKey) console.warn('Charla: data-init needs data-api-key');
+  if (mine.apiKey && init) {
     const same = JSON.stringify(mine);
     widgetInstance = charla[INITS]?.get(same);
     if (!widgetInstance || !charla.widgets.includes(widgetInstance)) {

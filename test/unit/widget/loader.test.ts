@@ -215,6 +215,18 @@ describe('script-tag boot', () => {
     expect(document.body.querySelector('charla-loader')).toBeNull();
   });
 
+  it('data-init="true" without data-api-key makes nothing, and says why in the console', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const charla = boot(script({ init: 'true' }), loadFull, '0.1.0');
+      expect(charla.widgets).toHaveLength(0);
+      expect(document.body.querySelector('charla-loader')).toBeNull();
+      expect(warn.mock.calls.map((c) => String(c[0]))).toContain('Charla: data-init needs data-api-key');
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('queues calls until the full bundle loads on first interaction, then hands over', async () => {
     const charla = boot(script({}), loadFull, '0.1.0');
     const handle = charla.createWidget({
