@@ -155,7 +155,7 @@ export function validateFlowFile(f: FlowFile, name = 'flow file'): void {
       const targets = [...Object.values(step.branch ?? {}), ...(step.next ? [step.next] : [])];
       for (const t of targets) {
         if (!TARGET.test(t)) fail(`bad target ${t} in ${flowId}/${step.id}`);
-        if (t.startsWith('flow:') && !(t.slice(5) in f.flows))
+        if (t.startsWith('flow:') && !Object.hasOwn(f.flows, t.slice(5)))
           fail(`unknown flow ${t} in ${flowId}/${step.id}`);
         if (t !== 'end' && !t.startsWith('flow:') && !ids.has(t))
           fail(`unknown step ${t} in ${flowId}/${step.id}`);
@@ -164,7 +164,7 @@ export function validateFlowFile(f: FlowFile, name = 'flow file'): void {
   }
   for (const key of ['greeting', 'fallback'] as const) {
     const v = f[key];
-    if (v !== undefined && !(v in f.flows)) fail(`${key} names no flow`);
+    if (v !== undefined && !Object.hasOwn(f.flows, v)) fail(`${key} names no flow`);
   }
 }
 

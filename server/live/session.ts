@@ -18,6 +18,7 @@ import type { Db } from '../store/db.ts';
 import { SESSION_TTL_SECONDS } from '../../types/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { listsOf, originAllowed, type OriginLists } from './origin.ts';
+import { isBotId } from './rooms.ts';
 
 export interface SessionClaims {
   v: 1;
@@ -145,6 +146,8 @@ export class Sessions {
   private readonly cache = new Map<number, { at: number; access: WidgetAccess | null }>();
   /** Whether a user (company + user id) is verified; `true` never goes back, so it is kept. */
   private readonly verifiedUsers = new Map<string, { at: number; verified: boolean }>();
+  /** Whether a user id is a bot's (see isBot). */
+  private readonly botUsers = new Map<string, { at: number; bot: boolean }>();
 
   constructor(
     private readonly db: Db,
@@ -183,6 +186,17 @@ export class Sessions {
     if (this.verifiedUsers.size > 10_000) this.verifiedUsers.clear();
     this.verifiedUsers.set(key, { at: Date.now(), verified });
     return verified;
+  }
+
+  /** Whether a session's user id is a bot's of the company; a bot stays one, so `true` is kept. */
+  private async isBot(companyId: string, userId: string): Promise<boolean> {
+    const key = `${companyId}\n${userId}`;
+    const hit = this.botUsers.get(key);
+    if (hit && (hit.bot || Date.now() - hit.at < CACHE_MS)) return hit.bot;
+    const bot = await isBotId(this.db, companyId, userId);
+    if (this.botUsers.size > 10_000) this.botUsers.clear();
+    this.botUsers.set(key, { at: Date.now(), bot });
+    return bot;
   }
 
   /** A user id just became verified in this process: its unproven sessions stop at once here. */
@@ -266,8 +280,8 @@ export class Sessions {
   ): Promise<{ claims: SessionClaims; access: WidgetAccess }> {
     const claims = this.verify(token);
     // No session is issued to a bot's id (refuseBotIds); one issued before that rule is refused too.
-    if (claims.uid === claims.bid)
-      throw new ApiError('UNAUTHORIZED', { message: 'A session cannot be the bot’s.' });
+    if (claims.uid === claims.bid || (await this.isBot(claims.cid, claims.uid)))
+      throw new ApiError('UNAUTHORIZED', { message: 'A session cannot be a bot’s.' });
     const access = await this.accessByKeyId(claims.key);
     if (!access || !access.keyActive || access.widgetId !== claims.wid) {
       throw new ApiError('UNAUTHORIZED', { message: 'The API key of this session was revoked.' });

@@ -141,7 +141,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     const identity = checkIdentity(access, body.userId, body.userHash);
     // The bot's id is public (every session answer names it): as a user id it would open every
     // conversation of the bot.
-    if (body.userId !== undefined) await refuseBotIds(db, { '/userId': body.userId });
+    if (body.userId !== undefined) await refuseBotIds(db, access.companyId, { '/userId': body.userId });
     const userId = body.userId ?? randomUUID();
     const names = body.userNames ?? null;
     // Users are per company: a user id verified on one widget must be proven on every one of them.
@@ -209,7 +209,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
   r.post(ROUTES.widgetDirectRoom, { schema: { body: OpenRoomWithUserBody } }, async (request) => {
     const { claims } = session(request);
     const other = { id: String(request.body.id), names: request.body.names ?? null };
-    await refuseBotIds(db, { '/id': other.id });
+    await refuseBotIds(db, claims.cid, { '/id': other.id });
     const { roomId } = await rooms.openDirect(claims.cid, { id: claims.uid }, other);
     const room = await loadRoom(db, roomId, claims.uid);
     if (!room) throw new ApiError('NOT_FOUND');
@@ -239,7 +239,9 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
         typeof m === 'string'
           ? { userId: m }
           : { userId: String(m.id), ...(m.names !== undefined ? { names: m.names } : {}) };
-      await refuseBotIds(db, { [typeof m === 'string' ? '/member' : '/member/id']: input.userId });
+      await refuseBotIds(db, session(request).claims.cid, {
+        [typeof m === 'string' ? '/member' : '/member/id']: input.userId,
+      });
       const { added } = await rooms.addMember(roomId, input);
       return ok([added ? `${input.userId} added` : `${input.userId} is already a member`]);
     },
@@ -254,6 +256,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       // All checked before any is added: a refused list adds nobody.
       await refuseBotIds(
         db,
+        session(request).claims.cid,
         Object.fromEntries(
           request.body.members.map((item, i) => [`/members/${i}/referenceId`, item.referenceId]),
         ),
@@ -277,7 +280,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     const { claims } = session(request);
     const { userId } = request.body;
     const mine = await membership(db, roomId, claims.uid);
-    if (mine && mine.companyId === claims.cid) await refuseBotIds(db, { '/userId': userId });
+    if (mine && mine.companyId === claims.cid) await refuseBotIds(db, claims.cid, { '/userId': userId });
     if (!mine || mine.companyId !== claims.cid) {
       // A user may join a group room of their company by themselves; anything
       // else needs a member to do it.

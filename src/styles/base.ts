@@ -36,7 +36,6 @@ export const base = css`
     text-transform: none !important;
     white-space: normal !important;
     word-break: normal !important;
-    overflow-wrap: normal !important;
     hyphens: manual !important;
     font-style: normal !important;
     font-weight: 400 !important;

@@ -75,6 +75,9 @@ describe('a session', () => {
     const { token } = sessions.issue(access, widget.botId);
     const rooms = await h.call('GET', ROUTES.widgetRooms, { token });
     expect(rooms.status).toBe(401);
+    // Another widget's bot, named on this widget: refused alike.
+    const forOther = sessions.issue(access, other.botId);
+    expect((await h.call('GET', ROUTES.widgetRooms, { token: forOther.token })).status).toBe(401);
     const read = await h.call('GET', routePath(ROUTES.widgetRoomMessages, { roomId: alice.botRoomId }), {
       token,
     });

@@ -87,7 +87,7 @@ export function roomName(room: Room | undefined, userId: string | null | undefin
 export interface SenderLabels {
   /** The room's members with a name, and its bot, by id. */
   members: ReadonlyMap<string, string>;
-  /** The business's systems (a room post): the room's company, else a neutral word. */
+  /** The business's systems and bots (a room post, an unnamed bot): the room's company, else a neutral word. */
   service: string;
   /** A person who gave no name. */
   someone: string;
@@ -115,7 +115,8 @@ export function senderName(m: Message, labels: SenderLabels): string {
   return (
     plainName(m.senderNames) ||
     labels.members.get(m.senderId) ||
-    (m.by === 'user' || m.by === 'bot' ? labels.someone : labels.service)
+    // People (the service's own split: user, client); the rest speak for the business.
+    (m.by === 'user' || m.by === 'client' ? labels.someone : labels.service)
   );
 }
 

@@ -67,6 +67,14 @@ describe('<charla-message> sender for assistive technology', () => {
     ]);
   });
 
+  it('names an unnamed client (a person) as someone, and an unnamed bot the room does not know as the business', async () => {
+    expect(await prefixOf(msg({ text: 'Hola', by: 'client', senderId: 'c-9' }))).toEqual(['Alguien: ']);
+    document.body.replaceChildren();
+    expect(await prefixOf(msg({ text: 'Aviso', by: 'bot', senderId: 'bot-x' }))).toEqual([
+      'Panadería La Espiga: ',
+    ]);
+  });
+
   it('names the bot of a bot room by its name, and the service without a company by a neutral word', async () => {
     const botRoom = room({ company: { id: 'c1', name: '' } });
     expect(
