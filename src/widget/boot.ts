@@ -510,7 +510,7 @@ function setUp(
   let widgetInstance: WidgetLike | undefined;
   // A tag's data-init widget takes that tag's attributes only, whichever tag set up window.Charla.
   // The same tag twice (a page or CMS that repeats the snippet) is one widget, not two launchers.
-  const init = (script as HTMLScriptElement).dataset['init'] === 'true';
+  const init = (script as HTMLScriptElement | null)?.dataset['init'] === 'true';
   if (init && !mine.apiKey) console.warn('Charla: data-init needs data-api-key');
   if (mine.apiKey && init) {
     const same = JSON.stringify(mine);

@@ -215,6 +215,13 @@ describe('script-tag boot', () => {
     expect(document.body.querySelector('charla-loader')).toBeNull();
   });
 
+  it('without a script element (a module script, document.currentScript null) sets up window.Charla and makes nothing', () => {
+    const charla = boot(null, loadFull, '0.1.0');
+    expect(window.Charla).toBe(charla);
+    expect(charla.widgets).toHaveLength(0);
+    expect(document.body.querySelector('charla-loader')).toBeNull();
+  });
+
   it('data-init="true" without data-api-key makes nothing, and says why in the console', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
