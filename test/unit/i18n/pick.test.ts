@@ -6,20 +6,25 @@ afterEach(() => {
   document.documentElement.lang = '';
 });
 
+/** What `pick` answers for each input, as `{ input: answer }`. */
+const answers = (inputs: string[], pick: (input: string) => string) =>
+  Object.fromEntries(inputs.map((input) => [input, pick(input)]));
+
 describe('pickLanguage', () => {
   it('takes the option first: `en` or `en-<region>`, in any case, is English; anything else Spanish', () => {
     document.documentElement.lang = 'en';
-    expect(['en', 'EN', 'en-GB', 'en_US', 'es', 'es-MX', 'fr', '', 'english'].map(pickLanguage)).toEqual([
-      'en',
-      'en',
-      'en',
-      'es',
-      'es',
-      'es',
-      'es',
-      'es',
-      'es',
-    ]);
+    const options = ['en', 'EN', 'en-GB', 'en_US', 'es', 'es-MX', 'fr', '', 'english'];
+    expect(answers(options, pickLanguage)).toEqual({
+      en: 'en',
+      EN: 'en',
+      'en-GB': 'en',
+      en_US: 'es',
+      es: 'es',
+      'es-MX': 'es',
+      fr: 'es',
+      '': 'es',
+      english: 'es',
+    });
   });
 
   it("without an option reads the page's <html lang>", () => {
@@ -27,15 +32,15 @@ describe('pickLanguage', () => {
       document.documentElement.lang = lang;
       return pickLanguage(undefined);
     };
-    expect(['en', 'en-US', 'En-au', 'es', 'es-419', 'de', 'eng', ''].map(read)).toEqual([
-      'en',
-      'en',
-      'en',
-      'es',
-      'es',
-      'es',
-      'es',
-      'es',
-    ]);
+    expect(answers(['en', 'en-US', 'En-au', 'es', 'es-419', 'de', 'eng', ''], read)).toEqual({
+      en: 'en',
+      'en-US': 'en',
+      'En-au': 'en',
+      es: 'es',
+      'es-419': 'es',
+      de: 'es',
+      eng: 'es',
+      '': 'es',
+    });
   });
 });

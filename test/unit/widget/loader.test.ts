@@ -49,6 +49,12 @@ function script(data: Record<string, string>, src = 'https://cdn.charla.test/cha
   return s;
 }
 
+/** Where the small launcher's button is placed (its inline insets, set through the CSSOM). */
+function inset(button: HTMLElement) {
+  const { top, right, bottom, left } = button.style;
+  return { top, right, bottom, left };
+}
+
 /** Hovers the (only) small launcher: the bundle loads; resolves with the instance. */
 function hover(handle: Record<string, unknown>): Promise<unknown> {
   const button = document.body.querySelector('charla-loader')?.shadowRoot?.querySelector('button');
@@ -197,12 +203,7 @@ describe('script-tag boot', () => {
     expect(host.shadowRoot?.querySelector('style')).toBeNull();
     expect(host.shadowRoot?.adoptedStyleSheets.length).toBe(1);
     expect(host.dataset['p']).toBe('br');
-    expect([button.style.bottom, button.style.right, button.style.top, button.style.left]).toEqual([
-      '24px',
-      '24px',
-      '',
-      '',
-    ]);
+    expect(inset(button)).toEqual({ top: '', right: '24px', bottom: '24px', left: '' });
     expect(host.lang).toBe('es');
   });
 
@@ -248,12 +249,7 @@ describe('script-tag boot', () => {
     const host = document.body.querySelector('charla-loader') as HTMLElement;
     const button = host.shadowRoot?.querySelector('button') as HTMLButtonElement;
     expect(host.dataset['p']).toBe('tl');
-    expect([button.style.top, button.style.left, button.style.bottom, button.style.right]).toEqual([
-      '24px',
-      '24px',
-      '',
-      '',
-    ]);
+    expect(inset(button)).toEqual({ top: '24px', right: '', bottom: '', left: '24px' });
     button.click();
     expect(button.getAttribute('aria-busy')).toBe('true');
     const real = (await (handle['ready'] as Promise<WidgetInstance>)) as WidgetInstance;
