@@ -43,10 +43,14 @@ export interface NewMessageInput {
 export interface Messaging {
   /** The room of a bot and a user, created on first need with both as members. */
   ensureBotRoom(input: { botId: string; userId: string; userNames?: string }): Promise<{ roomId: string }>;
-  /** The room's id and company, its bot and the bot's name, or null when there is no such room. */
-  findRoom(
-    roomId: string,
-  ): Promise<{ id: string; companyId: string; botId: string | null; botName: string | null } | null>;
+  /** The room's id, company and type, its bot and the bot's name, or null when there is no such room. */
+  findRoom(roomId: string): Promise<{
+    id: string;
+    companyId: string;
+    type: string;
+    botId: string | null;
+    botName: string | null;
+  } | null>;
   /**
    * Stores idempotently by id (a second call with the same id stores nothing
    * and returns the stored copy with duplicate true), gives the room's next

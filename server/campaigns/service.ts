@@ -90,11 +90,7 @@ export function onCampaignCreated(charla: Charla, listener: CampaignListener | n
 export async function createCampaign(charla: Charla, body: CampaignCreateBody): Promise<Campaign> {
   const scheduledAt = body.scheduledAt === undefined ? null : futureInstant(body.scheduledAt, '/scheduledAt');
   // Recipients are people: a bot's id would make the bot a visitor of its own room.
-  await refuseBotIds(
-    charla.db,
-    charla.config.companyId,
-    Object.fromEntries(body.recipients.map((r, i) => [`/recipients/${i}`, r])),
-  );
+  await refuseBotIds(charla.db, charla.config.companyId, body.recipients, (i) => `/recipients/${i}`);
   await prepareBotMessage(charla, body.botId, body.message as BotMessageContent, '/message');
   const recipients = [...new Set(body.recipients)];
   const id = randomUUID();

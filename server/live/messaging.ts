@@ -414,14 +414,17 @@ export function createMessaging(
       const r = await db.query<{
         id: string;
         company_id: string;
+        type: string;
         bot_id: string | null;
         bot_name: string | null;
       }>(
-        'SELECT r.id, r.company_id, r.bot_id, b.name AS bot_name FROM rooms r LEFT JOIN bots b ON b.id = r.bot_id WHERE r.id = $1 AND NOT r.deleted',
+        'SELECT r.id, r.company_id, r.type, r.bot_id, b.name AS bot_name FROM rooms r LEFT JOIN bots b ON b.id = r.bot_id WHERE r.id = $1 AND NOT r.deleted',
         [roomId],
       );
       const row = r.rows[0];
-      return row ? { id: row.id, companyId: row.company_id, botId: row.bot_id, botName: row.bot_name } : null;
+      return row
+        ? { id: row.id, companyId: row.company_id, type: row.type, botId: row.bot_id, botName: row.bot_name }
+        : null;
     },
 
     async deliver(input) {

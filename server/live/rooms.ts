@@ -17,31 +17,32 @@ export interface MemberInput {
   botId?: string | null;
 }
 
+/** The ids of the company's bots (they are few). */
+export async function botIdsOf(db: Queryable, companyId: string): Promise<Set<string>> {
+  const found = await db.query<{ id: string }>('SELECT id FROM bots WHERE company_id = $1', [companyId]);
+  return new Set(found.rows.map((r) => r.id));
+}
+
 /**
  * Refuses ids that are bots' of the company (400 naming each field): a person (a session's user,
  * a contact, a member, a recipient) is never a bot. The bot is a member of each of its rooms
  * under its own id, so a user by that id would be in all of them, reading and writing every
- * visitor's conversation. `ids` maps each field's path to the id given there. The company's bots
- * are few: read once and compared here, however many ids (a campaign's 100,000 recipients).
+ * visitor's conversation. `pathOf(i)` names the field of `ids[i]`, made only for a bot's id: the
+ * company's bots are read once and compared here, however many ids (a campaign's 100,000).
  */
 export async function refuseBotIds(
   db: Queryable,
   companyId: string,
-  ids: Record<string, string>,
+  ids: readonly string[],
+  pathOf: (index: number) => string,
 ): Promise<void> {
-  const found = await db.query<{ id: string }>('SELECT id FROM bots WHERE company_id = $1', [companyId]);
-  if (found.rows.length === 0) return;
-  const bots = new Set(found.rows.map((r) => r.id));
+  const bots = await botIdsOf(db, companyId);
+  if (bots.size === 0) return;
   const problems: Record<string, string> = {};
-  for (const [path, id] of Object.entries(ids))
-    if (bots.has(id)) problems[path] = 'is a bot’s id: a person cannot have it';
+  ids.forEach((id, i) => {
+    if (bots.has(id)) problems[pathOf(i)] = 'is a bot’s id: a person cannot have it';
+  });
   if (Object.keys(problems).length > 0) throw validationFailed(problems);
-}
-
-/** Whether `userId` is one of the company's bots (a session must never be one). */
-export async function isBotId(db: Queryable, companyId: string, userId: string): Promise<boolean> {
-  const r = await db.query('SELECT 1 FROM bots WHERE id = $1 AND company_id = $2', [userId, companyId]);
-  return r.rows.length > 0;
 }
 
 /**

@@ -18,7 +18,7 @@ import type { Db } from '../store/db.ts';
 import { SESSION_TTL_SECONDS } from '../../types/index.ts';
 import { ApiError } from '../http/errors.ts';
 import { listsOf, originAllowed, type OriginLists } from './origin.ts';
-import { isBotId } from './rooms.ts';
+import { botIdsOf } from './rooms.ts';
 
 export interface SessionClaims {
   v: 1;
@@ -146,8 +146,8 @@ export class Sessions {
   private readonly cache = new Map<number, { at: number; access: WidgetAccess | null }>();
   /** Whether a user (company + user id) is verified; `true` never goes back, so it is kept. */
   private readonly verifiedUsers = new Map<string, { at: number; verified: boolean }>();
-  /** Whether a user id is a bot's (see isBot). */
-  private readonly botUsers = new Map<string, { at: number; bot: boolean }>();
+  /** Each company's bot ids (see botsOf). */
+  private readonly companyBots = new Map<string, { at: number; ids: Set<string> }>();
 
   constructor(
     private readonly db: Db,
@@ -188,15 +188,13 @@ export class Sessions {
     return verified;
   }
 
-  /** Whether a session's user id is a bot's of the company; a bot stays one, so `true` is kept. */
-  private async isBot(companyId: string, userId: string): Promise<boolean> {
-    const key = `${companyId}\n${userId}`;
-    const hit = this.botUsers.get(key);
-    if (hit && (hit.bot || Date.now() - hit.at < CACHE_MS)) return hit.bot;
-    const bot = await isBotId(this.db, companyId, userId);
-    if (this.botUsers.size > 10_000) this.botUsers.clear();
-    this.botUsers.set(key, { at: Date.now(), bot });
-    return bot;
+  /** The company's bot ids, read at most once per CACHE_MS per company (not per user or request). */
+  private async botsOf(companyId: string): Promise<Set<string>> {
+    const hit = this.companyBots.get(companyId);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.ids;
+    const ids = await botIdsOf(this.db, companyId);
+    this.companyBots.set(companyId, { at: Date.now(), ids });
+    return ids;
   }
 
   /** A user id just became verified in this process: its unproven sessions stop at once here. */
@@ -279,14 +277,14 @@ export class Sessions {
     origin: string | undefined,
   ): Promise<{ claims: SessionClaims; access: WidgetAccess }> {
     const claims = this.verify(token);
-    // No session is issued to a bot's id (refuseBotIds); one issued before that rule is refused too.
-    if (claims.uid === claims.bid || (await this.isBot(claims.cid, claims.uid)))
-      throw new ApiError('UNAUTHORIZED', { message: 'A session cannot be a bot’s.' });
     const access = await this.accessByKeyId(claims.key);
     if (!access || !access.keyActive || access.widgetId !== claims.wid) {
       throw new ApiError('UNAUTHORIZED', { message: 'The API key of this session was revoked.' });
     }
     checkOrigin(access, origin);
+    // No session is issued to a bot's id (refuseBotIds); one issued before that rule is refused too.
+    if ((await this.botsOf(claims.cid)).has(claims.uid))
+      throw new ApiError('UNAUTHORIZED', { message: 'A session cannot be a bot’s.' });
     if (claims.idv !== 1 && (await this.isVerified(claims.cid, claims.uid))) {
       throw new ApiError('UNAUTHORIZED', {
         message:

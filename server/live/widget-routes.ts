@@ -141,7 +141,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     const identity = checkIdentity(access, body.userId, body.userHash);
     // The bot's id is public (every session answer names it): as a user id it would open every
     // conversation of the bot.
-    if (body.userId !== undefined) await refuseBotIds(db, access.companyId, { '/userId': body.userId });
+    if (body.userId !== undefined) await refuseBotIds(db, access.companyId, [body.userId], () => '/userId');
     const userId = body.userId ?? randomUUID();
     const names = body.userNames ?? null;
     // Users are per company: a user id verified on one widget must be proven on every one of them.
@@ -209,7 +209,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
   r.post(ROUTES.widgetDirectRoom, { schema: { body: OpenRoomWithUserBody } }, async (request) => {
     const { claims } = session(request);
     const other = { id: String(request.body.id), names: request.body.names ?? null };
-    await refuseBotIds(db, claims.cid, { '/id': other.id });
+    await refuseBotIds(db, claims.cid, [other.id], () => '/id');
     const { roomId } = await rooms.openDirect(claims.cid, { id: claims.uid }, other);
     const room = await loadRoom(db, roomId, claims.uid);
     if (!room) throw new ApiError('NOT_FOUND');
@@ -239,9 +239,9 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
         typeof m === 'string'
           ? { userId: m }
           : { userId: String(m.id), ...(m.names !== undefined ? { names: m.names } : {}) };
-      await refuseBotIds(db, session(request).claims.cid, {
-        [typeof m === 'string' ? '/member' : '/member/id']: input.userId,
-      });
+      await refuseBotIds(db, session(request).claims.cid, [input.userId], () =>
+        typeof m === 'string' ? '/member' : '/member/id',
+      );
       const { added } = await rooms.addMember(roomId, input);
       return ok([added ? `${input.userId} added` : `${input.userId} is already a member`]);
     },
@@ -257,9 +257,8 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       await refuseBotIds(
         db,
         session(request).claims.cid,
-        Object.fromEntries(
-          request.body.members.map((item, i) => [`/members/${i}/referenceId`, item.referenceId]),
-        ),
+        request.body.members.map((item) => item.referenceId),
+        (i) => `/members/${i}/referenceId`,
       );
       const message: string[] = [];
       for (const item of request.body.members) {
@@ -280,16 +279,15 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     const { claims } = session(request);
     const { userId } = request.body;
     const mine = await membership(db, roomId, claims.uid);
-    if (mine && mine.companyId === claims.cid) await refuseBotIds(db, claims.cid, { '/userId': userId });
-    if (!mine || mine.companyId !== claims.cid) {
+    if (mine && mine.companyId === claims.cid) {
+      // A member may bring anyone in, but no bot (a non-member may only come in as themselves).
+      await refuseBotIds(db, claims.cid, [userId], () => '/userId');
+    } else {
       // A user may join a group room of their company by themselves; anything
       // else needs a member to do it.
       const room = await messaging.findRoom(roomId);
-      const r2 = room
-        ? await db.query<{ type: string }>('SELECT type FROM rooms WHERE id = $1', [roomId])
-        : null;
       const selfJoinGroup =
-        room && room.companyId === claims.cid && userId === claims.uid && r2?.rows[0]?.type === 'group';
+        room && room.companyId === claims.cid && userId === claims.uid && room.type === 'group';
       if (!selfJoinGroup) throw new ApiError('NOT_A_MEMBER');
       // Taken out by another member: only a member can let them back in.
       if (await rooms.wasRemoved(roomId, userId))

@@ -102,7 +102,7 @@ export async function botMessageRoutes(app: FastifyInstance): Promise<void> {
       }
       const { userId, botId: _ignored, ...content } = body;
       // The user is a person: a bot's id would make the bot a visitor of its own room.
-      await refuseBotIds(charla.db, charla.config.companyId, { '/userId': userId });
+      await refuseBotIds(charla.db, charla.config.companyId, [userId], () => '/userId');
       const { messageId } = await sendBotMessage(charla, botId, userId, content as BotMessageContent);
       return { success: true, messageId };
     },
