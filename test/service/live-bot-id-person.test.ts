@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, routePath } from '../../types/routes.ts';
 import { liveOf } from '../../server/live/index.ts';
-import { BASIC, collect, sendText, startLive, waitFor, type LiveHarness } from './helpers/live.ts';
+import { call } from './helpers/http.ts';
+import { collect, sendText, startLive, waitFor, type LiveHarness } from './helpers/live.ts';
 import { people, type Person } from './helpers/people.ts';
 
 let h: LiveHarness;
@@ -24,26 +25,19 @@ beforeAll(async () => {
   widget = await h.createWidget({ type: 'group' });
   other = await h.createWidget();
   [alice, bob] = await people(h, widget.apiKey, 'Alice', 'Bob');
-  // Alice says something private to the bot: what a user by the bot's id would read.
-  const socket = await h.connect(alice.token);
-  expect((await sendText(socket, alice.botRoomId, 'mi código es 482913')).ok).toBe(true);
-  socket.close();
 });
 afterAll(async () => {
   await h?.close();
 });
 
-async function refusal(res: Response): Promise<{ status: number; key: string; fields: string[] }> {
-  const body = (await res.json()) as { error: { key: string }; validationError?: Record<string, string> };
-  return { status: res.status, key: body.error?.key, fields: Object.keys(body.validationError ?? {}).sort() };
-}
+type Answer = { status: number; body: { error?: { key: string }; validationError?: Record<string, string> } };
 
-const business = (method: string, path: string, body: unknown) =>
-  fetch(h.baseUrl + path, {
-    method,
-    headers: { authorization: BASIC, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+/** Status, error key and the fields named, of a widget call's Response or a business call's answer. */
+async function refusal(res: Response | Answer): Promise<{ status: number; key?: string; fields: string[] }> {
+  const { status, body } =
+    res instanceof Response ? { status: res.status, body: (await res.json()) as Answer['body'] } : res;
+  return { status, key: body.error?.key, fields: Object.keys(body.validationError ?? {}).sort() };
+}
 
 async function count(sql: string, params: unknown[]): Promise<number> {
   const { rows } = await h.app.charla.db.query<{ n: string }>(sql, params);
@@ -148,15 +142,14 @@ describe('a person named by a visitor', () => {
       body: { userId: widget.botId },
     });
     expect(await refusal(res)).toEqual({ status: 400, key: 'VALIDATION_ERROR', fields: ['/userId'] });
+    expect(await count('SELECT count(*) AS n FROM room_members WHERE room_id = $1', [direct.id])).toBe(2);
   });
 });
 
 describe('a person named by the business', () => {
   it('a bot message to the bot’s own id: 400 naming /userId, nothing sent', async () => {
-    const res = await business('POST', routePath(ROUTES.botMessages, { botId: widget.botId }), {
-      userId: widget.botId,
-      type: 'text',
-      text: 'Hola',
+    const res = await call(h.baseUrl, 'POST', routePath(ROUTES.botMessages, { botId: widget.botId }), {
+      body: { userId: widget.botId, type: 'text', text: 'Hola' },
     });
     expect(await refusal(res)).toEqual({ status: 400, key: 'VALIDATION_ERROR', fields: ['/userId'] });
     expect(
@@ -168,12 +161,14 @@ describe('a person named by the business', () => {
 
   it('a campaign with a bot among its recipients: 400 naming that recipient, no campaign stored', async () => {
     const before = await count('SELECT count(*) AS n FROM campaigns', []);
-    const res = await business('POST', ROUTES.createCampaign, {
-      name: 'Rebajas',
-      elementName: 'bots',
-      botId: widget.botId,
-      recipients: [alice.id, other.botId, bob.id],
-      message: { type: 'text', text: 'Hola' },
+    const res = await call(h.baseUrl, 'POST', ROUTES.createCampaign, {
+      body: {
+        name: 'Rebajas',
+        elementName: 'bots',
+        botId: widget.botId,
+        recipients: [alice.id, other.botId, bob.id],
+        message: { type: 'text', text: 'Hola' },
+      },
     });
     expect(await refusal(res)).toEqual({ status: 400, key: 'VALIDATION_ERROR', fields: ['/recipients/1'] });
     expect(await count('SELECT count(*) AS n FROM campaigns', [])).toBe(before);

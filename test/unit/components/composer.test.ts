@@ -4,13 +4,11 @@ import '../../../src/define.ts';
 import { classifyFile, type CharlaComposer } from '../../../src/components/composer/composer.ts';
 import { UPLOAD_IMAGE_MAX_BYTES } from '../../../types/limits.ts';
 import { makeContext, settle } from './fixture.ts';
+import { mountElement } from './mount.ts';
 
-async function mount() {
-  const f = makeContext();
-  const el = document.createElement('charla-composer') as CharlaComposer;
-  el.context = f.context;
-  document.body.append(el);
-  await settle(el);
+/** A composer on the page with this context (a new one unless given: another composer of the same widget). */
+async function mount(f = makeContext()) {
+  const { el } = await mountElement<CharlaComposer>('charla-composer', f);
   const q = within(el.shadowRoot as unknown as HTMLElement);
   const area = q.getByRole('textbox', { name: 'Mensaje' }) as HTMLTextAreaElement;
   const send = q.getByRole('button', { name: 'Enviar' }) as HTMLButtonElement;
@@ -19,7 +17,7 @@ async function mount() {
     area.dispatchEvent(new Event('input'));
     await settle(el);
   };
-  return { el, q, area, send, type, ...f };
+  return { ...f, el, q, area, send, type };
 }
 
 afterEach(() => {
@@ -45,11 +43,7 @@ describe('<charla-composer>', () => {
     await first.type('borrador para r1');
     // The panel closes: its view, and this composer, go; the next opening makes a new one.
     first.el.remove();
-    const again = document.createElement('charla-composer') as CharlaComposer;
-    again.context = first.context;
-    document.body.append(again);
-    await settle(again);
-    const area = again.shadowRoot!.querySelector('textarea')!;
+    const { el: again, area } = await mount(first);
     expect(area.value).toBe('borrador para r1');
     // Another room has its own (empty) draft; coming back finds this one.
     first.stores.$currentRoomId.set('r2');
@@ -62,24 +56,15 @@ describe('<charla-composer>', () => {
     area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
     await settle(again);
     again.remove();
-    const third = document.createElement('charla-composer') as CharlaComposer;
-    third.context = first.context;
-    document.body.append(third);
-    await settle(third);
-    expect(third.shadowRoot!.querySelector('textarea')!.value).toBe('');
+    const third = await mount(first);
+    expect(third.area.value).toBe('');
   });
 
   it('keeps what was typed before the session named the room, once it does', async () => {
     const f = makeContext();
     f.stores.$currentRoomId.set(null);
-    const el = document.createElement('charla-composer') as CharlaComposer;
-    el.context = f.context;
-    document.body.append(el);
-    await settle(el);
-    const area = el.shadowRoot!.querySelector('textarea')!;
-    area.value = 'escrito antes de conectar';
-    area.dispatchEvent(new Event('input'));
-    await settle(el);
+    const { el, area, type } = await mount(f);
+    await type('escrito antes de conectar');
     f.stores.$currentRoomId.set('bot-room');
     await settle(el);
     expect(area.value).toBe('escrito antes de conectar');

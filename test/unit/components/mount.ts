@@ -17,5 +17,5 @@ export async function mountElement<T extends HTMLElement>(tag: string, f = makeC
   el.context = f.context;
   document.body.append(el);
   await settle(el);
-  return { el, q: within(el.shadowRoot as unknown as HTMLElement), ...f };
+  return { ...f, el, q: within(el.shadowRoot as unknown as HTMLElement) };
 }
