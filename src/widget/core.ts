@@ -565,11 +565,11 @@ export class WidgetCore {
   }
 
   /**
-   * Applies a sync answer. Unread counts come from the service's rooms (they
-   * already count what was missed). Messages after a sync point are news
-   * (announced as `message`); a room's latest page without one is history.
+   * Applies a sync page; returns its messages as kept (usable ones only). Unread
+   * counts come from the service's rooms (they already count what was missed).
+   * Messages after a sync point are news (announced as `message`); a room's
+   * latest page without one is history.
    */
-  /** Applies a sync page; returns its messages as kept (usable ones only). */
   #applySync(result: SyncResult, after: Record<string, number>): Message[] {
     const w = this.stores.w;
     if (Array.isArray(result.rooms)) {
@@ -668,7 +668,10 @@ export class WidgetCore {
   /* Incoming                                                            */
   /* ------------------------------------------------------------------ */
 
-  /** Messages from the service (live or gap fill): upsert, settle pending sends, tell the host. */
+  /**
+   * Messages from the service (live or gap fill): upsert, settle pending sends, tell the host.
+   * Returns the messages as kept (a malformed one as its placeholder).
+   */
   handleIncoming(
     received: readonly Message[],
     how: { announce?: (m: Message) => boolean; countUnread?: boolean } = {},
@@ -1126,13 +1129,6 @@ export class WidgetCore {
     const room = unwrap<Room>(res, 'room');
     this.upsertRoom(room, true);
     return room;
-  }
-
-  async fetchRooms(): Promise<Room[]> {
-    const res = await this.#call(() => this.rest.get<{ rooms: Room[] }>(ROUTES.widgetRooms));
-    const rooms = res.rooms ?? [];
-    this.stores.w.$rooms.set(upsertRooms(this.stores.w.$rooms.get(), rooms.map(usableRoom)));
-    return rooms;
   }
 
   async fetchMembers(roomId: string): Promise<Member[]> {
