@@ -2,7 +2,7 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import { property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { virtualize, type VirtualizerHostElement } from '@lit-labs/virtualizer/virtualize.js';
-import type { Message } from '../../../types/index.ts';
+import type { Message, Room } from '../../../types/index.ts';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
@@ -82,6 +82,8 @@ export class CharlaMessageList extends LitElement {
   #groupRoom = false;
   /** Who the room's messages without a sender's name are said to come from (senderName). */
   #senders: SenderLabels = { members: new Map(), service: '', someone: '' };
+  /** What #senders was made from: made again only when the room object or the language changes. */
+  #sendersOf: [Room | undefined, string] | undefined;
   #roomId: string | null = null;
   #knownIds = new Set<string>();
   #seenIds = new Set<string>();
@@ -141,7 +143,11 @@ export class CharlaMessageList extends LitElement {
     const messages = this.#stores.get('$currentMessages') ?? [];
     const userId = this.#stores.get('$user')?.id ?? null;
     const room = this.#stores.get('$rooms')?.find((r) => r.id === roomId);
-    this.#senders = senderLabels(room, translator(this.#stores.get('$language')));
+    const language = this.#stores.get('$language') ?? 'es';
+    if (!this.#sendersOf || this.#sendersOf[0] !== room || this.#sendersOf[1] !== language) {
+      this.#senders = senderLabels(room, translator(language));
+      this.#sendersOf = [room, language];
+    }
     if (roomId !== this.#roomId) this.#resetRoom(roomId, messages);
     if (messages !== this.#items) this.#trackArrivals(messages, userId);
     this.#items = messages;
@@ -415,7 +421,7 @@ export class CharlaMessageList extends LitElement {
       .actions=${this.context?.actions}
       language=${language}
       .dayLabel=${row.newDay ? formatDay(messageDate(m), language, t) : ''}
-      .senderLabel=${senderName(m, this.#senders)}
+      .senderLabel=${row.own ? '' : senderName(m, this.#senders)}
       ?own=${row.own}
       ?grouped=${row.grouped}
       ?show-sender=${row.showSender}

@@ -97,7 +97,8 @@ export interface SenderLabels {
 export function senderLabels(room: Room | undefined, t: Translate): SenderLabels {
   const members = new Map<string, string>();
   const bot = room?.bot;
-  if (bot && typeof bot.name === 'string' && plainName(bot.name)) members.set(bot.id, plainName(bot.name));
+  const botName = typeof bot?.name === 'string' ? plainName(bot.name) : '';
+  if (bot && botName) members.set(bot.id, botName);
   for (const m of room?.membersInfo ?? []) {
     const name = plainName(m.names);
     if (name) members.set(m.referenceId, name);

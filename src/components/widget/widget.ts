@@ -183,8 +183,10 @@ export class CharlaWidget extends LitElement {
     // element's style: the page's `charla-widget { --charla-color-primary: … }` beats a shadow
     // root's `:host` rules, where it could not beat an inline style. Every value here was
     // validated by themeProperties (hex colours, a font name of letters, digits, spaces, _ and -).
+    // Made on the first theme with properties (not for the empty theme before the configuration).
+    const properties = Object.entries(themeProperties(theme));
     const root = this.renderRoot as ShadowRoot;
-    if (!this.#themeSheet && root?.adoptedStyleSheets) {
+    if (!this.#themeSheet && properties.length > 0 && root?.adoptedStyleSheets) {
       this.#themeSheet = new CSSStyleSheet();
       this.#themeSheet.insertRule(':host{}');
       root.adoptedStyleSheets = [...root.adoptedStyleSheets, this.#themeSheet];
@@ -194,7 +196,7 @@ export class CharlaWidget extends LitElement {
       // One property at a time through the CSSOM: a value can never end the rule or start another.
       const style = (sheet.cssRules[0] as CSSStyleRule).style;
       for (let i = style.length; i--;) style.removeProperty(style.item(i));
-      for (const [name, value] of Object.entries(themeProperties(theme))) style.setProperty(name, value);
+      for (const [name, value] of properties) style.setProperty(name, value);
     }
     this.position = panelPosition(theme?.['position'] ?? this.defaultPosition);
     const scheme = theme?.['colorScheme'] === 'auto' || theme?.['darkMode'] === true;
