@@ -6,13 +6,6 @@
 import { css } from 'lit';
 
 export const base = css`
-  /*
-   * The text properties every part inherits, important: a page rule on the element itself
-   * (* { all: unset } lets <charla-widget> inherit white-space: pre, word-break, text-indent,
-   * cursor from <html>) outranks the widget's normal :host declarations, but not its important
-   * ones (the shadow tree's important declarations win over the page's). The theme still
-   * reaches them through the --charla-* properties.
-   */
   :host {
     box-sizing: border-box;
     font-family: var(
@@ -24,24 +17,16 @@ export const base = css`
       'Helvetica Neue',
       Arial,
       sans-serif
-    ) !important;
-    font-size: var(--charla-font-size, 14px) !important;
-    line-height: 1.45 !important;
-    color: var(--charla-color-text, #1f2328) !important;
-    text-align: start !important;
-    text-indent: 0 !important;
-    text-shadow: none !important;
-    letter-spacing: normal !important;
-    word-spacing: normal !important;
-    text-transform: none !important;
-    white-space: normal !important;
-    word-break: normal !important;
-    hyphens: manual !important;
-    font-style: normal !important;
-    font-weight: 400 !important;
-    font-variant: normal !important;
-    cursor: auto !important;
-    -webkit-text-fill-color: currentcolor !important;
+    );
+    font-size: var(--charla-font-size, 14px);
+    line-height: 1.45;
+    color: var(--charla-color-text, #1f2328);
+    text-align: start;
+    letter-spacing: normal;
+    word-spacing: normal;
+    text-transform: none;
+    font-style: normal;
+    font-weight: 400;
   }
   :host([hidden]) {
     display: none !important;
@@ -183,13 +168,47 @@ export const base = css`
  * (visibility) still reaches the widget. The widget's languages read left to right.
  */
 export const tokens = css`
+  /*
+   * The text properties every part inherits, important on <charla-widget> (the one host the page
+   * can reach): a page rule on the element itself (* { all: unset } makes it inherit white-space:
+   * pre, word-break, text-indent, cursor, :root's color-scheme from <html>) outranks the normal
+   * :host declarations here, but not the important ones (the shadow tree's important declarations
+   * win over the page's). The theme still reaches them through the --charla-* properties; the
+   * hosts inside keep base's normal ones, so a part may still set them on a child element.
+   */
   :host {
     all: initial;
     visibility: inherit;
     direction: ltr;
-    /* Important as base's text properties are: a page's :root { color-scheme: dark } with
-       * { all: unset } would otherwise reach the widget's controls. */
     color-scheme: normal !important;
+    font-family: var(
+      --charla-font-family,
+      system-ui,
+      -apple-system,
+      'Segoe UI',
+      Roboto,
+      'Helvetica Neue',
+      Arial,
+      sans-serif
+    ) !important;
+    font-size: var(--charla-font-size, 14px) !important;
+    line-height: 1.45 !important;
+    color: var(--charla-color-text, #1f2328) !important;
+    text-align: start !important;
+    text-indent: 0 !important;
+    text-shadow: none !important;
+    letter-spacing: normal !important;
+    word-spacing: normal !important;
+    text-transform: none !important;
+    white-space: normal !important;
+    word-break: normal !important;
+    overflow-wrap: normal !important;
+    hyphens: manual !important;
+    font-style: normal !important;
+    font-weight: 400 !important;
+    font-variant: normal !important;
+    cursor: auto !important;
+    -webkit-text-fill-color: currentcolor !important;
     --charla-color-primary: #2563eb;
     --charla-color-on-primary: #ffffff;
     /* The brand colour as the edge of a control, 3:1 against the surface (theme.ts's edgeOn). */
