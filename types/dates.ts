@@ -37,7 +37,7 @@ function utc(year: number, month: number, day: number, h = 0, mi = 0, s = 0, ms 
  * four digits and PostgreSQL's timestamps both hold; `9999-12-31T23:00-05:00`
  * is in year 10000 once in UTC, so it is refused, not stored).
  */
-export const MIN_INSTANT_MS = utc(1, 0, 1);
+const MIN_INSTANT_MS = utc(1, 0, 1);
 export const MAX_INSTANT_MS = utc(9999, 11, 31, 23, 59, 59, 999);
 
 function daysIn(year: number, month: number): number {
