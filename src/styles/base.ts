@@ -5,19 +5,22 @@
  */
 import { css } from 'lit';
 
+/** The widget's font: the theme's (--charla-font-family), else the system's. */
+const fontFamily = css`var(
+  --charla-font-family,
+  system-ui,
+  -apple-system,
+  'Segoe UI',
+  Roboto,
+  'Helvetica Neue',
+  Arial,
+  sans-serif
+)`;
+
 export const base = css`
   :host {
     box-sizing: border-box;
-    font-family: var(
-      --charla-font-family,
-      system-ui,
-      -apple-system,
-      'Segoe UI',
-      Roboto,
-      'Helvetica Neue',
-      Arial,
-      sans-serif
-    );
+    font-family: ${fontFamily};
     font-size: var(--charla-font-size, 14px);
     line-height: 1.45;
     color: var(--charla-color-text, #1f2328);
@@ -181,16 +184,7 @@ export const tokens = css`
     visibility: inherit;
     direction: ltr;
     color-scheme: normal !important;
-    font-family: var(
-      --charla-font-family,
-      system-ui,
-      -apple-system,
-      'Segoe UI',
-      Roboto,
-      'Helvetica Neue',
-      Arial,
-      sans-serif
-    ) !important;
+    font-family: ${fontFamily} !important;
     font-size: var(--charla-font-size, 14px) !important;
     line-height: 1.45 !important;
     color: var(--charla-color-text, #1f2328) !important;
