@@ -11,6 +11,7 @@ import { migrate } from './store/migrate.ts';
 import { coreMigrations } from './store/core-migrations.ts';
 import { liveMigrations } from './live/migrations.ts';
 import { createSigner } from './signing.ts';
+import { recordSigningKeys } from './signing-keys.ts';
 import { ApiError, installErrorHandling, sendError } from './http/errors.ts';
 import { installJsonParser } from './http/json.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -100,6 +101,8 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
     config.companyId,
     config.companyName,
   ]);
+  for (const warning of await recordSigningKeys(db, config.signingKeys, config.instanceId))
+    app.log.warn(warning);
 
   const baseUrlFor = (request?: FastifyRequest) => {
     if (config.publicBaseUrl) return config.publicBaseUrl.replace(/\/$/, '');

@@ -153,4 +153,17 @@ END
 $list$;
 `,
   },
+  {
+    // server/signing-keys.ts: a fingerprint of each signing key (never the key), to tell a process
+    // that signs with another key than the others of its database.
+    id: '004_signing_keys',
+    sql: `
+CREATE TABLE IF NOT EXISTS signing_keys (
+  key_id text PRIMARY KEY,
+  fingerprint text NOT NULL,
+  instance_id text NOT NULL,
+  seen_at timestamptz NOT NULL DEFAULT now()
+);
+`,
+  },
 ];
