@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { lockDataDir } from './dir-lock.ts';
 
 export interface QueryResult<T> {
   rows: T[];
@@ -49,9 +50,16 @@ export async function openDb(options: DbOptions): Promise<Db> {
   if (url === 'memory://') {
     return pgliteDb(await memoryPglite(options.memoryTemplate, warn));
   }
-  const lite = new PGlite(options.dataDir ?? './.charla-data');
-  await lite.waitReady;
-  return pgliteDb(lite);
+  const release = await lockDataDir(options.dataDir ?? './.charla-data');
+  try {
+    const lite = new PGlite(options.dataDir ?? './.charla-data');
+    await lite.waitReady;
+    const db = pgliteDb(lite);
+    return { ...db, close: () => db.close().finally(release) };
+  } catch (err) {
+    await release();
+    throw err;
+  }
 }
 
 /** A new in-memory PGlite, from the template dump when one is given and loads. */

@@ -1,0 +1,59 @@
+/**
+ * Embedded storage serves one process (server/store/dir-lock.ts): a second
+ * opening of a PGlite directory that a live process holds is refused, naming
+ * that process and what to do; a lock whose process is gone is taken over,
+ * and closing the store lets the directory be opened again.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDb } from '../../server/store/db.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'charla-dir-lock-'));
+const lockFile = join(dir, 'charla.lock');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function roundTrip(db: Awaited<ReturnType<typeof openDb>>, value: string) {
+  await db.query('CREATE TABLE IF NOT EXISTS t (v text)');
+  await db.query('INSERT INTO t (v) VALUES ($1)', [value]);
+  return (await db.query<{ v: string }>('SELECT v FROM t ORDER BY v')).rows.map((r) => r.v);
+}
+
+describe('one process per PGlite directory', () => {
+  it('refuses a second opening while the first is open, and opens again once it is closed', async () => {
+    const first = await openDb({ dataDir: dir });
+    expect(readFileSync(lockFile, 'utf8').trim()).toBe(String(process.pid));
+    await expect(openDb({ dataDir: dir })).rejects.toThrow(
+      new RegExp(`Another Charla process \\(pid ${process.pid}\\) uses the data directory .*DATABASE_URL`),
+    );
+    expect(await roundTrip(first, 'a')).toEqual(['a']);
+    await first.close();
+
+    const second = await openDb({ dataDir: dir });
+    expect(await roundTrip(second, 'b')).toEqual(['a', 'b']);
+    await second.close();
+  });
+
+  it('refuses while another live process holds the lock; takes it over once that process is gone', async () => {
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const exited = new Promise((resolve) => other.once('exit', resolve));
+    try {
+      writeFileSync(lockFile, `${other.pid}\n`);
+      await expect(openDb({ dataDir: dir })).rejects.toThrow(
+        `Another Charla process (pid ${other.pid}) uses the data directory`,
+      );
+      expect(readFileSync(lockFile, 'utf8').trim()).toBe(String(other.pid));
+    } finally {
+      other.kill('SIGKILL');
+      await exited;
+    }
+    // Its process died without releasing the lock (kill -9): the next start takes it over.
+    const db = await openDb({ dataDir: dir });
+    expect(readFileSync(lockFile, 'utf8').trim()).toBe(String(process.pid));
+    expect(await roundTrip(db, 'c')).toEqual(['a', 'b', 'c']);
+    await db.close();
+    expect(() => readFileSync(lockFile)).toThrow(/ENOENT/);
+  });
+});
