@@ -23,8 +23,10 @@ export interface SchedulerOptions {
   instanceId: string;
   /** A claim not renewed for this long is taken over. */
   staleAfterMs: number;
-  /** Campaigns claimed per tick. */
+  /** Campaigns claimed per call of runDueCampaigns. */
   claimBatch?: number;
+  /** Campaigns sent at once by this process (default CAMPAIGN_LANES). */
+  lanes?: number;
   /** Recipients read per query. */
   recipientBatch?: number;
   /** Asked between recipients: stop early (shutdown). */
@@ -42,8 +44,23 @@ export function campaignMessageId(campaignId: string, userId: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** Claims due campaigns for this instance; returns their ids. */
-export async function claimDueCampaigns(charla: Charla, options: SchedulerOptions): Promise<string[]> {
+/**
+ * Campaigns sent side by side by one process: a campaign of 100,000 recipients
+ * does not hold back one that is due now, which starts in another lane.
+ */
+export const CAMPAIGN_LANES = 4;
+
+/**
+ * Claims due campaigns for this instance; returns their ids. `exclude`: the
+ * campaigns this process is sending now (its own IN_PROGRESS claims are
+ * otherwise claimable, so that a restarted process with the same instance id
+ * resumes them).
+ */
+export async function claimDueCampaigns(
+  charla: Charla,
+  options: SchedulerOptions,
+  exclude: readonly string[] = [],
+): Promise<string[]> {
   return charla.db.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: string }>(
       `SELECT id FROM campaigns
@@ -52,10 +69,11 @@ export async function claimDueCampaigns(charla: Charla, options: SchedulerOption
           OR status = 'PENDING'
           OR (status = 'IN_PROGRESS' AND (claimed_by = $1 OR claimed_by IS NULL
               OR claimed_at < now() - make_interval(secs => $2::double precision / 1000))))
+         AND NOT (id = ANY($5::text[]))
        ORDER BY COALESCE(scheduled_at, created_at), id
        LIMIT $3
        FOR UPDATE SKIP LOCKED`,
-      [options.instanceId, options.staleAfterMs, options.claimBatch ?? 5, charla.config.companyId],
+      [options.instanceId, options.staleAfterMs, options.claimBatch ?? 5, charla.config.companyId, exclude],
     );
     const ids = rows.map((r) => r.id);
     if (ids.length) {
@@ -161,21 +179,62 @@ export async function runCampaign(
   return done.rowCount > 0;
 }
 
+/** The campaigns each service (its Charla) is sending now, and its queue of claims. */
+const sending = new WeakMap<Charla, { running: Set<string>; claims: Promise<unknown> }>();
+
+function sendingOf(charla: Charla) {
+  let state = sending.get(charla);
+  if (!state) sending.set(charla, (state = { running: new Set(), claims: Promise.resolve() }));
+  return state;
+}
+
 /**
- * One tick: claim a campaign and run it, up to claimBatch of them. One claim
- * at a time: a claim is renewed only while its campaign runs, so a queue of
- * claims held while another runs would look stale to the other processes.
- * Returns how many were claimed.
+ * Claims the next due campaign that this process is not sending already and
+ * counts it as running, or answers undefined. One claim at a time per process:
+ * two lanes claiming at once would both see the same campaign as free.
+ */
+function claimNext(charla: Charla, options: SchedulerOptions): Promise<string | undefined> {
+  const state = sendingOf(charla);
+  const claim = state.claims.then(async () => {
+    const [id] = await claimDueCampaigns(charla, { ...options, claimBatch: 1 }, [...state.running]);
+    if (id !== undefined) state.running.add(id);
+    return id;
+  });
+  state.claims = claim.catch(() => undefined);
+  return claim;
+}
+
+/** Sends a campaign claimNext answered; it stops counting as running when done. */
+async function send(charla: Charla, id: string, options: SchedulerOptions): Promise<void> {
+  try {
+    await runCampaign(charla, id, options);
+  } finally {
+    sendingOf(charla).running.delete(id);
+  }
+}
+
+/**
+ * Sends due campaigns until none is left or claimBatch were claimed, up to
+ * `lanes` at once; each lane claims its next campaign when its own is done (a
+ * claim is renewed only while its campaign is sent, so claims are never held
+ * in a queue: they would look stale to the other processes). Returns how many
+ * were claimed.
  */
 export async function runDueCampaigns(charla: Charla, options: SchedulerOptions): Promise<number> {
   const most = options.claimBatch ?? 5;
   let claimed = 0;
-  while (claimed < most && !options.shouldStop?.()) {
-    const [id] = await claimDueCampaigns(charla, { ...options, claimBatch: 1 });
-    if (id === undefined) break;
-    claimed++;
-    await runCampaign(charla, id, options);
-  }
+  const lane = async () => {
+    while (claimed < most && !options.shouldStop?.()) {
+      claimed++;
+      const id = await claimNext(charla, options);
+      if (id === undefined) {
+        claimed--;
+        return;
+      }
+      await send(charla, id, options);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(most, options.lanes ?? CAMPAIGN_LANES) }, lane));
   return claimed;
 }
 
@@ -193,13 +252,18 @@ export async function releaseClaims(charla: Charla, instanceId: string): Promise
   return r.rowCount;
 }
 
-/** The loop of one process: a tick every intervalMs, and at once when poked. */
+/**
+ * The loop of one process: fills its lanes every intervalMs, at once when
+ * poked (a PENDING campaign was created), and whenever a lane is freed.
+ */
 export class CampaignScheduler {
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private filling: Promise<void> | null = null;
+  private readonly sends = new Set<Promise<void>>();
   private stopped = true;
   private again = false;
   private readonly options: SchedulerOptions;
+  private readonly lanes: number;
 
   constructor(
     private readonly charla: Charla,
@@ -213,6 +277,7 @@ export class CampaignScheduler {
       ...options,
       shouldStop: () => this.stopped,
     };
+    this.lanes = options.lanes ?? CAMPAIGN_LANES;
   }
 
   start(): void {
@@ -222,10 +287,10 @@ export class CampaignScheduler {
     this.schedule(0);
   }
 
-  /** Runs a tick soon (a PENDING campaign was just created). */
+  /** Fills the free lanes soon (a PENDING campaign was just created, or a lane was freed). */
   poke(): void {
     if (this.stopped) return;
-    if (this.running) {
+    if (this.filling) {
       this.again = true;
       return;
     }
@@ -238,7 +303,8 @@ export class CampaignScheduler {
     onCampaignCreated(this.charla, null);
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.running;
+    await this.filling;
+    await Promise.all(this.sends);
     if (wasRunning) await releaseClaims(this.charla, this.options.instanceId);
   }
 
@@ -251,20 +317,28 @@ export class CampaignScheduler {
 
   private tick(): void {
     this.timer = null;
-    if (this.stopped || this.running) return;
+    if (this.stopped || this.filling) return;
     this.again = false;
-    this.running = (async () => {
-      try {
-        // Keep going while there was work: a big backlog drains without waiting a full interval.
-        while (!this.stopped && (await runDueCampaigns(this.charla, this.options)) > 0) {
-          /* next batch */
-        }
-      } catch (err) {
-        this.onError(err);
-      }
-    })().finally(() => {
-      this.running = null;
-      this.schedule(this.again ? 0 : this.intervalMs);
-    });
+    this.filling = this.fill()
+      .catch(this.onError)
+      .finally(() => {
+        this.filling = null;
+        this.schedule(this.again ? 0 : this.intervalMs);
+      });
+  }
+
+  /** Claims a campaign for each free lane, while any is due; a lane freed pokes the loop. */
+  private async fill(): Promise<void> {
+    while (!this.stopped && this.sends.size < this.lanes) {
+      const id = await claimNext(this.charla, this.options);
+      if (id === undefined) return;
+      const sent: Promise<void> = send(this.charla, id, this.options)
+        .catch(this.onError)
+        .finally(() => {
+          this.sends.delete(sent);
+          this.poke();
+        });
+      this.sends.add(sent);
+    }
   }
 }

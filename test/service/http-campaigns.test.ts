@@ -445,7 +445,7 @@ describe('PUT /v1/campaigns/{id}', () => {
 });
 
 describe('the campaign scheduler', () => {
-  it('holds one claim at a time: a due campaign waiting behind a running one stays unclaimed', async () => {
+  it('claims only what a lane is sending: with one lane, a due campaign waiting behind a running one stays unclaimed', async () => {
     const charla = server.app.charla;
     const first = (await createCampaign({ scheduledAt: inSeconds(3600), recipients: [uid('u'), uid('u')] }))
       .body.data.id;
@@ -459,6 +459,7 @@ describe('the campaign scheduler', () => {
     const seen: Array<Promise<{ rows: Array<{ claimed_by: string | null }> }>> = [];
     await runDueCampaigns(charla, {
       ...opts('node-a'),
+      lanes: 1,
       shouldStop: () => {
         seen.push(
           charla.db.query<{ claimed_by: string | null }>(
@@ -733,6 +734,64 @@ describe('the campaign scheduler', () => {
         return r.rows[0]?.status === 'COMPLETED';
       });
     } finally {
+      await own.close();
+    }
+  }, 120_000);
+
+  it('sends campaigns side by side: one held up does not hold back those due after it', async () => {
+    const own = await startServer({ scheduler: true, schedulerIntervalMs: 100 });
+    const charla = own.app.charla;
+    const original = charla.messaging.deliver;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The first campaign's messages wait until the test lets them go, as a campaign of 100,000 recipients would.
+    charla.messaging.deliver = async (input) => {
+      if ((input as { text?: unknown }).text === 'Big news') await held;
+      return original.call(charla.messaging, input);
+    };
+    const state = async (id: string) =>
+      (
+        await charla.db.query<{ status: string; delivered_messages: number }>(
+          'SELECT status, delivered_messages FROM campaigns WHERE id = $1',
+          [id],
+        )
+      ).rows[0];
+    try {
+      const bot = await createBot(own);
+      const post = async (name: string, text: string, extra: Record<string, unknown> = {}) =>
+        (
+          await call(own, 'POST', '/v1/campaigns', {
+            body: {
+              name,
+              elementName: name,
+              botId: bot,
+              recipients: [uid('r'), uid('r'), uid('r')],
+              message: { type: 'text', text },
+              ...extra,
+            },
+          })
+        ).body.data.id as string;
+      const big = await post('big', 'Big news');
+      await until(async () => (await state(big))?.status === 'IN_PROGRESS');
+      const now = await post('now', 'Hola');
+      const soon = await post('soon', 'Hola', { scheduledAt: inSeconds(1) });
+      for (const id of [now, soon]) {
+        const done = await until(async () => {
+          const s = await state(id);
+          return s?.status === 'COMPLETED' ? s : null;
+        });
+        expect(done.delivered_messages).toBe(3);
+      }
+      expect(await state(big)).toMatchObject({ status: 'IN_PROGRESS', delivered_messages: 0 });
+      release();
+      const bigDone = await until(async () => {
+        const s = await state(big);
+        return s?.status === 'COMPLETED' ? s : null;
+      });
+      expect(bigDone.delivered_messages).toBe(3);
+    } finally {
+      release();
+      charla.messaging.deliver = original;
       await own.close();
     }
   }, 120_000);
