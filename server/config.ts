@@ -1,4 +1,5 @@
 /** The service's configuration, from the environment or from buildApp's options. */
+import { isIP, isIPv4 } from 'node:net';
 
 export interface Config {
   port: number;
@@ -99,21 +100,20 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     'milliseconds',
     true,
   );
-  const loopbackMedia = env['CHARLA_ALLOW_LOOPBACK_MEDIA'];
   const publicBaseUrl = env['CHARLA_PUBLIC_URL'] || undefined;
   // Signed media addresses are built on it: a value without its scheme would make broken links.
   if (publicBaseUrl !== undefined && !(/^https?:\/\//i.test(publicBaseUrl) && URL.canParse(publicBaseUrl)))
     throw new Error(
       `CHARLA_PUBLIC_URL must be an http(s) address such as https://chat.example.com (it is "${publicBaseUrl}").`,
     );
-  const port = Number(env['PORT'] ?? 8080);
-  const host = env['HOST'] ?? '127.0.0.1';
+  const port = portOf(env['PORT']);
+  const host = env['HOST'] || '127.0.0.1';
   return {
     ...defaultConfig(),
     port,
     host,
     databaseUrl: env['DATABASE_URL'] || undefined,
-    dataDir: env['CHARLA_DATA_DIR'] ?? './.charla-data',
+    dataDir: env['CHARLA_DATA_DIR'] || './.charla-data',
     redisUrl: env['REDIS_URL'] || undefined,
     clientId: clientId ?? DEMO.clientId,
     clientSecret: clientSecret ?? DEMO.clientSecret,
@@ -123,10 +123,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     signingKeys: parseSigningKeys(signingSecret, signingList),
     publicBaseUrl,
     trustProxy: parseTrustProxy(env['CHARLA_TRUST_PROXY']),
-    allowLoopbackMedia: loopbackMedia === '1' ? true : loopbackMedia === '0' ? false : !production,
-    scheduler: env['CHARLA_SCHEDULER'] !== '0',
-    seedDemo: env['CHARLA_SEED_DEMO'] !== '0' && !production,
-    serveStatic: env['CHARLA_SERVE_STATIC'] !== '0',
+    allowLoopbackMedia: onOff(env, 'CHARLA_ALLOW_LOOPBACK_MEDIA', !production),
+    scheduler: onOff(env, 'CHARLA_SCHEDULER', true),
+    seedDemo: onOff(env, 'CHARLA_SEED_DEMO', true) && !production,
+    serveStatic: onOff(env, 'CHARLA_SERVE_STATIC', true),
     socketRate,
     socketBurst,
     requestTimeoutMs,
@@ -213,15 +213,54 @@ function positiveNumber(
   return value;
 }
 
+/** An on/off switch: `1`, `true`, `on`, `yes` or `0`, `false`, `off`, `no` (any case); unset gives the default. */
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '') return fallback;
+  if (['1', 'true', 'on', 'yes'].includes(value)) return true;
+  if (['0', 'false', 'off', 'no'].includes(value)) return false;
+  throw new Error(`${name} must be 1 (on) or 0 (off) (it is "${raw}").`);
+}
+
+/** PORT: a port number, 0 (any free port) to 65535; unset gives 8080. */
+function portOf(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 8080;
+  const port = Number(raw);
+  if (!/^\s*\d+\s*$/.test(raw) || port > 65535)
+    throw new Error(`PORT must be a port number from 0 to 65535 (it is "${raw}").`);
+  return port;
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
 /**
- * CHARLA_TRUST_PROXY: unset -> 'loopback'; `true`/`false`; or addresses, CIDR ranges and the names loopback, linklocal, uniquelocal, comma-separated.
+ * CHARLA_TRUST_PROXY: unset -> 'loopback'; `true`/`false`; or addresses, CIDR ranges (`10.0.0.0/8`,
+ * `10.0.0.0/255.0.0.0`, `fd00::/8`) and the names loopback, linklocal, uniquelocal, comma-separated.
+ * Anything else stops the start, naming the entry.
  */
 export function parseTrustProxy(value: string | undefined): boolean | string {
   const v = (value ?? '').trim();
   if (v === '') return 'loopback';
   if (v === 'true') return true;
   if (v === 'false') return false;
+  for (const entry of v.split(',').map((e) => e.trim())) {
+    if (!PROXY_NAMES.includes(entry) && !isAddressOrRange(entry)) {
+      throw new Error(
+        `CHARLA_TRUST_PROXY must be true, false, or addresses, CIDR ranges and ${PROXY_NAMES.join(', ')}, comma-separated ("${entry}" is none of them).`,
+      );
+    }
+  }
   return v;
+}
+
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', range, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (range === undefined) return true;
+  if (family === 4 && isIPv4(range)) return true;
+  return /^\d{1,3}$/.test(range) && Number(range) <= (family === 4 ? 32 : 128);
 }
 
 /** CHARLA_SIGNING_KEYS="k2:secret2,k1:secret1" (first signs) or one CHARLA_SIGNING_SECRET as k1. */

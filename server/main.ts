@@ -12,9 +12,11 @@ await app.listen({ port: config.port, host: config.host });
 const shown = app.charla.baseUrlFor();
 // Without the static files (CHARLA_SERVE_STATIC=0) there are no pages to open here: the API's address.
 console.log(
-  config.serveStatic
-    ? `\n  Charla is running: open ${shown}/\n  QA console: ${shown}/console.html\n`
-    : `\n  Charla is running: the API at ${shown}/v1/ (no pages: CHARLA_SERVE_STATIC=0)\n`,
+  !config.serveStatic
+    ? `\n  Charla is running: the API at ${shown}/v1/ (no pages: CHARLA_SERVE_STATIC=0)\n`
+    : config.seedDemo
+      ? `\n  Charla is running: open ${shown}/\n  QA console: ${shown}/console.html\n`
+      : `\n  Charla is running: the API at ${shown}/v1/, the widget at ${shown}/charla.js (no demo pages without the demo data)\n`,
 );
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

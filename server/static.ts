@@ -1,8 +1,8 @@
 /**
  * Serves the built widget (`/charla.js` is the script-tag loader,
  * `/charla.iife.js` the full bundle, `/dist/*` everything built, the demo
- * pages' bundles in `/dist/demo/`) and the demo pages at `/`, the SPA demo
- * also at `/spa/` and every route under it.
+ * pages' bundles in `/dist/demo/`) and, with the demo data (config.seedDemo),
+ * the demo pages at `/`, the SPA demo also at `/spa/` and every route under it.
  *
  * The demo pages are sent with a strict Content-Security-Policy (no inline
  * script or style, nothing from elsewhere but media), so every visit to the
@@ -79,7 +79,9 @@ export async function staticPlugin(app: FastifyInstance): Promise<void> {
   };
   app.get('/charla.js', script('charla-loader.iife.js'));
   app.get('/charla.iife.js', script('charla.iife.js'));
-  if (existsSync(DEMO_DIR)) {
+  // The demo pages embed the demo seed's keys: without its data (CHARLA_SEED_DEMO=0, production)
+  // they would be a public shop and QA console whose widgets cannot start.
+  if (app.charla.config.seedDemo && existsSync(DEMO_DIR)) {
     await app.register(fastifyStatic, {
       root: DEMO_DIR,
       prefix: '/',

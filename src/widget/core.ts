@@ -399,7 +399,12 @@ export class WidgetCore {
       await this.ensureSession();
     } catch (error) {
       this.#setConnection('error');
-      throw this.#reportError(error, 'connect');
+      const e = this.#reportError(error, 'connect');
+      // Refused (a key, origin or userHash the service does not take): the page's developer may have
+      // no `error` listener, and the browser's console shows only the status. A network failure is
+      // retried and says nothing here.
+      if (!e.transient) console.warn(`Charla cannot start: ${e.message}`);
+      throw e;
     }
     const done = new Promise<void>((resolve, reject) => {
       this.#firstSync = { resolve, reject };

@@ -48,6 +48,21 @@ describe('the demo as served', () => {
     expect(html).not.toMatch(/<style[\s>]|\sstyle=/i);
   });
 
+  it('without the demo data (CHARLA_SEED_DEMO=0, production) serves the widget but no demo page', async () => {
+    const bare = await startService({ seedDemo: false });
+    try {
+      for (const path of ['/', '/index.html', '/console.html', '/group.html', '/spa/destinos'])
+        expect((await fetch(`${bare.base}${path}`)).status, path).toBe(404);
+      for (const path of ['/charla.js', '/charla.iife.js']) {
+        const res = await fetch(`${bare.base}${path}`);
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get('content-type'), path).toMatch(/javascript/);
+      }
+    } finally {
+      await bare.close();
+    }
+  });
+
   it('serves the SPA for its deep routes', async () => {
     const deep = await (await fetch(`${service.base}/spa/reserva`)).text();
     expect(deep).toContain('/dist/demo/spa.js');

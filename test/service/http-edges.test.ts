@@ -539,4 +539,48 @@ describe('configuration from the environment', () => {
     expect(configFromEnv(prod).allowLoopbackMedia).toBe(false);
     expect(configFromEnv({ ...prod, CHARLA_ALLOW_LOOPBACK_MEDIA: '1' }).allowLoopbackMedia).toBe(true);
   });
+
+  it('on/off switches take 1/0, true/false, on/off, yes/no; anything else stops the start naming the variable', () => {
+    const switches = [
+      ['CHARLA_SCHEDULER', 'scheduler'],
+      ['CHARLA_SEED_DEMO', 'seedDemo'],
+      ['CHARLA_SERVE_STATIC', 'serveStatic'],
+      ['CHARLA_ALLOW_LOOPBACK_MEDIA', 'allowLoopbackMedia'],
+    ] as const;
+    for (const [name, field] of switches) {
+      for (const off of ['0', 'false', 'OFF', ' no '])
+        expect(configFromEnv({ [name]: off })[field], off).toBe(false);
+      for (const on of ['1', 'true', 'On', 'yes'])
+        expect(configFromEnv({ [name]: on })[field], on).toBe(true);
+      expect(configFromEnv({ [name]: '' })[field]).toBe(true);
+      for (const bad of ['2', 'nope', 'disabled'])
+        expect(() => configFromEnv({ [name]: bad }), bad).toThrow(
+          `${name} must be 1 (on) or 0 (off) (it is "${bad}").`,
+        );
+    }
+  });
+
+  it('PORT: 0 to 65535, else the start stops naming it; an empty CHARLA_DATA_DIR or HOST is the default', () => {
+    expect(configFromEnv({}).port).toBe(8080);
+    expect(configFromEnv({ PORT: '0' }).port).toBe(0);
+    expect(configFromEnv({ PORT: '65535' }).port).toBe(65535);
+    for (const bad of ['abc', '-1', '65536', '80.5', '1e3'])
+      expect(() => configFromEnv({ PORT: bad }), bad).toThrow(/^PORT must be a port number from 0 to 65535/);
+    expect(configFromEnv({ CHARLA_DATA_DIR: '' }).dataDir).toBe('./.charla-data');
+    expect(configFromEnv({ HOST: '' }).host).toBe('127.0.0.1');
+  });
+
+  it('CHARLA_TRUST_PROXY: addresses, CIDR ranges and the three names pass; anything else stops the start naming the entry', () => {
+    for (const good of ['loopback', '10.0.0.0/8', '10.0.0.0/255.0.0.0', '192.168.1.7', 'fd00::/8, linklocal'])
+      expect(parseTrustProxy(good), good).toBe(good);
+    expect(parseTrustProxy('true')).toBe(true);
+    for (const [bad, entry] of [
+      ['bogus!', 'bogus!'],
+      ['10.0.0.0/33', '10.0.0.0/33'],
+      ['loopback, 10.0.0.300', '10.0.0.300'],
+      ['::1/129', '::1/129'],
+      ['1', '1'],
+    ] as const)
+      expect(() => configFromEnv({ CHARLA_TRUST_PROXY: bad }), bad).toThrow(`("${entry}" is none of them)`);
+  });
 });

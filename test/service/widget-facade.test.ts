@@ -3,7 +3,7 @@
  * real HTTP, real sockets): every method of the interface's table.
  */
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ERRORS, errorBody, type Message } from '../../types/index.ts';
 import type { SendableMessage, WidgetInstance } from '../../src/widget/instance.ts';
 import { CharlaError } from '../../src/transport/errors.ts';
@@ -525,21 +525,32 @@ describe('widgetInstance against the service', () => {
 });
 
 describe('identity verification from the widget', () => {
-  it('connects with the userHash the backend made, and is refused (401, no session) without it', async () => {
+  it('connects with the userHash the backend made, and is refused (401, no session, a console warning) with a wrong one or without it', async () => {
     const { apiKey, identitySecret } = await live.h.createWidget({
       credentials: { identityVerification: true },
     });
     const make = (userHash?: string) =>
       live.widget({ apiKey, userId: 'verified-ana', ...(userHash ? { userHash } : {}) });
-    const good = make(await userHash(identitySecret, 'verified-ana'));
-    await good.connect();
-    expect(good.stores.$connection.get()).toBe('connected');
-    const bad = make();
-    const e = await rejection(bad.connect());
-    expect(e.httpStatus).toBe(401);
-    expect(e.key).toBe('UNAUTHORIZED');
-    expect(bad.stores.$connection.get()).toBe('error');
-    expect(bad.context.stores.$lastError.get()?.code).toBe('E0401');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const good = make(await userHash(identitySecret, 'verified-ana'));
+      await good.connect();
+      expect(good.stores.$connection.get()).toBe('connected');
+      expect(warn).not.toHaveBeenCalled();
+      const bad = make('0'.repeat(64));
+      const e = await rejection(bad.connect());
+      expect(e.httpStatus).toBe(401);
+      expect(e.key).toBe('UNAUTHORIZED');
+      expect(bad.stores.$connection.get()).toBe('error');
+      expect(bad.context.stores.$lastError.get()?.code).toBe('E0401');
+      // The page's developer reads why in the console, without an `error` listener.
+      expect(warn.mock.calls).toEqual([['Charla cannot start: userHash does not match userId.']]);
+      const none = make();
+      expect((await rejection(none.connect())).key).toBe('UNAUTHORIZED');
+      expect(warn).toHaveBeenCalledTimes(2);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 
