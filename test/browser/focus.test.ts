@@ -253,6 +253,31 @@ describe('focus after a control goes away under it', () => {
     await focusLandsOn(isComposerField, 'the composer text field');
   });
 
+  for (const how of ['clicked', 'Enter on it'] as const) {
+    it(`the send button (${how}): the text goes, focus lands in the text field and typing goes on there`, async () => {
+      const f = makeContext({ ui: { open: true } });
+      const sent: string[] = [];
+      f.context.actions.sendText = (text: string) => {
+        sent.push(text);
+        return Promise.resolve(msg({ text, senderId: 'me', by: 'user' }));
+      };
+      const widget = await mountWidget(f);
+      const field = deep(widget, 'charla-chat', 'charla-composer', 'textarea') as HTMLTextAreaElement;
+      const send = deep(widget, 'charla-chat', 'charla-composer', '[part=send-button]') as HTMLButtonElement;
+      await userEvent.click(field);
+      await userEvent.keyboard('primero');
+      if (how === 'clicked') await userEvent.click(send);
+      else {
+        send.focus();
+        await userEvent.keyboard('{Enter}');
+      }
+      expect(sent).toEqual(['primero']);
+      await focusLandsOn(isComposerField, 'the composer text field');
+      await userEvent.keyboard('segundo');
+      expect(field.value).toBe('segundo');
+    });
+  }
+
   it('dismissing a composer notice: focus lands in the text field', async () => {
     const f = makeContext({ ui: { open: true } });
     const widget = await mountWidget(f);

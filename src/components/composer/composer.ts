@@ -111,8 +111,10 @@ export class CharlaComposer extends LitElement {
     this.#send();
   }
 
+  /** The send button is disabled once the text is gone: focus goes back to the field, not to <body>. */
   #handleSendClick(): void {
     this.#send();
+    this.#textarea?.focus();
   }
 
   #send(): void {
