@@ -198,6 +198,7 @@ export function createActions(core: WidgetCore): CoreActions {
     markSeen(roomId: string, ids: string[]) {
       core.markSeen(roomId, ids);
     },
+    isNews: (message: Message) => core.isNews(message),
     async openRoomWithUser(contact: Contact) {
       const c = requireContact(contact);
       const body: Record<string, unknown> = { id: c.id };

@@ -108,6 +108,11 @@ export interface WidgetActions {
   loadOlder(): Promise<void>;
   /** The user has seen these messages (they become DELIVERED_USER for the sender). */
   markSeen(roomId: string, ids: string[]): void;
+  /**
+   * True for a message the service sent as news (live, or missed while away and
+   * announced as `message`), false for history (a room's latest page, older pages).
+   */
+  isNews(message: Message): boolean;
   openRoomWithUser(contact: Contact): Promise<Room>;
   /** Adds a room contact to the current room. */
   addMember(contact: Contact): Promise<void>;

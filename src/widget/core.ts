@@ -110,6 +110,8 @@ const RETRY_DELAY_MS = 1_000;
 /** Longest wait between tries of a first connection that could not reach the service. */
 const CONNECT_RETRY_MAX_MS = 30_000;
 const SEEN_FLUSH_MS = 250;
+/** Ids of news kept for the message list to ask about (it asks as soon as a message shows). */
+const NEWS_KEPT = 1_000;
 const READ_REPORT_MS = 250;
 /** Stands in for the room of a message sent before the session named one (a UUID's length, for the size check). */
 const PENDING_ROOM = '00000000-0000-0000-0000-000000000000';
@@ -174,6 +176,8 @@ export class WidgetCore {
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   readonly #refreshes = new Map<string, Promise<string>>();
   readonly #seen = new Map<string, Set<string>>();
+  /** Messages that came as news, newest last (isNews). */
+  readonly #news = new Set<string>();
   #seenTimer: ReturnType<typeof setTimeout> | null = null;
   readonly #readTimers = new Map<string, ReturnType<typeof setTimeout>>();
   #destroyed = false;
@@ -699,7 +703,11 @@ export class WidgetCore {
     const unread = { ...this.stores.w.$unreadByRoom.get() };
     let unreadChanged = false;
     for (const m of added) {
-      if (announce(m)) this.emit('message', { roomId: m.roomId, message: m });
+      if (announce(m)) {
+        this.#news.add(messageKey(m));
+        if (this.#news.size > NEWS_KEPT) this.#news.delete(this.#news.values().next().value!);
+        this.emit('message', { roomId: m.roomId, message: m });
+      }
       if (!countUnread || m.senderId === me) continue;
       if (ui.open && current === m.roomId) continue;
       unread[m.roomId] = (unread[m.roomId] ?? 0) + 1;
@@ -709,6 +717,11 @@ export class WidgetCore {
     if (ui.open && current !== null && added.some((m) => m.roomId === current && m.senderId !== me))
       this.markCurrentRead();
     return messages;
+  }
+
+  /** The message came as news (announced as `message`), not as history: what the message list reads aloud. */
+  isNews(message: Message): boolean {
+    return this.#news.has(messageKey(message));
   }
 
   /** Upserts messages into their rooms; returns the ones not held before. */

@@ -8,7 +8,7 @@ import { ERRORS, errorBody, type Message } from '../../types/index.ts';
 import type { SendableMessage, WidgetInstance } from '../../src/widget/instance.ts';
 import { CharlaError } from '../../src/transport/errors.ts';
 import type { MembershipDetail } from '../../src/events/index.ts';
-import { waitFor } from './helpers/live.ts';
+import { BASIC, waitFor } from './helpers/live.ts';
 import { liveWidgets, rejection } from './helpers/widgets.ts';
 import { userHash } from '../../src/api/index.ts';
 
@@ -416,6 +416,34 @@ describe('widgetInstance against the service', () => {
     expect(sessions).toBe(2);
     expect(errors).toEqual(['connect:UNAUTHORIZED']);
     expect(w.stores.$connection.get()).toBe('error');
+  });
+
+  it('tells news from history: after a reload the first page is history however recent, what comes next is news', async () => {
+    const { apiKey, botId } = await live.h.createWidget();
+    const userId = `news-${randomUUID()}`;
+    const botSays = async (text: string) => {
+      const res = await fetch(`${live.h.baseUrl}/v1/bots/${botId}/messages`, {
+        method: 'POST',
+        headers: { authorization: BASIC, 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'text', userId, text }),
+      });
+      expect(res.status).toBe(200);
+    };
+    const shown = (w: WidgetInstance, text: string) =>
+      w.context.stores.$currentMessages.get().find((m) => 'text' in m && m.text === text);
+    const first = live.widget({ apiKey, userId });
+    await first.connect();
+    await botSays('hola 1');
+    await waitFor(() => !!shown(first, 'hola 1'), 5000, 'hola 1 live');
+    expect(first.context.actions.isNews(shown(first, 'hola 1')!)).toBe(true);
+    // The page reloads a moment later: the same user, a new instance, the room's latest page.
+    const second = live.widget({ apiKey, userId });
+    await second.connect();
+    await waitFor(() => !!shown(second, 'hola 1'), 5000, 'hola 1 as history');
+    expect(second.context.actions.isNews(shown(second, 'hola 1')!)).toBe(false);
+    await botSays('hola 2');
+    await waitFor(() => !!shown(second, 'hola 2'), 5000, 'hola 2 live');
+    expect(second.context.actions.isNews(shown(second, 'hola 2')!)).toBe(true);
   });
 
   it('rejects connect() with the service error when the origin is not allowed', async () => {

@@ -35,9 +35,6 @@ type Anchor = { mode: 'bottom' } | { mode: 'item'; key: string } | { mode: 'free
  */
 const OVERHANG = 500;
 
-/** Clock difference tolerated between the service and this browser when telling live messages from history. */
-const LIVE_SKEW_MS = 60_000;
-
 /** Older history is asked for when one of the first rows shows. */
 const TOP_ROWS = 2;
 const ANNOUNCEMENTS_KEPT = 10;
@@ -88,8 +85,6 @@ export class CharlaMessageList extends LitElement {
   #knownIds = new Set<string>();
   #seenIds = new Set<string>();
   #lastMessageKey: string | undefined;
-  /** When the room was shown: messages written well before it are history, however they arrive. */
-  #openedAt = 0;
   #visible = { first: -1, last: -1 };
   /** The scroller's scrollTop at the last scroll event: which way the view went. */
   #lastScrollTop = 0;
@@ -164,7 +159,6 @@ export class CharlaMessageList extends LitElement {
     // History already present when a room opens is never announced: only what comes after its last message is.
     this.#knownIds = new Set();
     this.#seenIds = new Set();
-    this.#openedAt = Date.now();
     this.#lastMessageKey = messages.length ? String(messages[messages.length - 1]!.id) : undefined;
     this.anchor = { mode: 'bottom' };
     this.unseenBelow = 0;
@@ -177,14 +171,15 @@ export class CharlaMessageList extends LitElement {
     const lastIndex = this.#lastMessageKey ? findIndexFromEnd(messages, this.#lastMessageKey) : -1;
     const fresh: Message[] = [];
     // Only the tail after the last message held can be new; history paged in above it never is.
-    // A room's first page arrives after the room opens, as a tail: its age tells it apart.
-    const since = this.#openedAt - LIVE_SKEW_MS;
+    // A room's first page arrives after the room opens, as a tail: the core tells it apart (its
+    // messages are not news), however recent they are. The user's own sends are new here.
+    const isNews = this.context!.actions.isNews;
     for (let i = messages.length - 1; i > lastIndex; i--) {
       const m = messages[i]!;
       const id = String(m.id);
       if (this.#knownIds.has(id)) continue;
       this.#knownIds.add(id);
-      if (messageDate(m).getTime() >= since) fresh.push(m);
+      if (isNews(m) || isOwn(m, userId)) fresh.push(m);
     }
     if (messages.length) this.#lastMessageKey = String(messages[messages.length - 1]!.id);
     if (fresh.length === 0) return;

@@ -116,11 +116,17 @@ describe('<charla-message-list>', () => {
     expect(log().textContent!.trim()).toBe('');
   });
 
-  it('does not announce a room’s first page of history arriving after the room opened', async () => {
+  it('does not announce a room’s first page of history arriving after the room opened, however recent', async () => {
     const f = makeContext();
+    // The core's word: the first page is history (a reload a moment after chatting), what follows is news.
+    const page = [
+      msg({ text: 'hace un momento', timestamp: Date.now() - 5_000 }),
+      msg({ text: 'recién', timestamp: Date.now() }),
+    ];
+    f.context.actions.isNews = (m) => !page.includes(m);
     const { el, log, stores } = await mount(f);
     // The store starts empty; the first page comes from the service a moment later, as a "tail".
-    stores.$currentMessages.set([msg({ text: 'de ayer' }), msg({ text: 'de anteayer' })]);
+    stores.$currentMessages.set(page);
     await settle(el);
     expect(log().textContent!.trim()).toBe('');
     stores.$currentMessages.set([
@@ -137,8 +143,10 @@ describe('<charla-message-list>', () => {
     stores.$currentMessages.set([msg({ text: 'nuevo', timestamp: Date.now() })]);
     await settle(el);
     expect(log().querySelectorAll('p')).toHaveLength(1);
+    const history = msg({ roomId: 'r2', text: 'historia de r2' });
+    f.context.actions.isNews = (m) => m !== history;
     stores.$currentRoomId.set('r2');
-    stores.$currentMessages.set([msg({ roomId: 'r2', text: 'historia de r2' })]);
+    stores.$currentMessages.set([history]);
     await settle(el);
     expect(log().querySelectorAll('p')).toHaveLength(0);
   });
