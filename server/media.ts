@@ -1,7 +1,8 @@
 /**
  * Signed media: GET /v1/media/<key>?kid=..&exp=..&sig=.. serves the bytes of
  * the media table with their content type, after the signature and expiry are
- * verified in constant time (403 SIGNATURE_INVALID otherwise). No Basic
+ * verified in constant time (403 SIGNATURE_INVALID otherwise); `download=1`
+ * asks for it as an attachment (saved under its name, not shown). No Basic
  * credentials: the signature is the permission. Host-independent, so the
  * address works behind any public name.
  */
@@ -15,7 +16,28 @@ const MediaQuery = Type.Object({
   kid: Type.Optional(Type.String({ maxLength: 100 })),
   exp: Type.Optional(Type.String({ maxLength: 20 })),
   sig: Type.Optional(Type.String({ maxLength: 200 })),
+  // The document card's download link: the same signed address plus this flag. The signature
+  // covers the key and the expiry, not the query, so the flag may be added to any signed address:
+  // it changes how the file is handed over (saved, not shown), never which file nor for how long.
+  // Only `1` is the flag; any other value is a 400 like any malformed query.
+  download: Type.Optional(Type.Literal('1')),
 });
+
+/**
+ * RFC 6266 with the RFC 8187 (5987) `filename*`: the exact name as UTF-8, percent-encoded down to
+ * the attr-chars (encodeURIComponent leaves ' ( ) * and !, the first four of which are not), so no
+ * quote, semicolon, CR or LF reaches the header; and a plain ASCII `filename` for clients that read
+ * only that one, with anything else in it made `_` (a `%` too: some clients decode it). A lone
+ * surrogate, which encodeURIComponent throws on, becomes U+FFFD.
+ */
+export function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
+  const exact = encodeURIComponent(name.replace(/\p{Cs}/gu, '\uFFFD')).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${exact}`;
+}
 
 export async function mediaRoutes(app: FastifyInstance): Promise<void> {
   const charla = app.charla;
@@ -43,7 +65,7 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const key = (request.params as Record<string, string | undefined>)['*'] ?? '';
-      const query = request.query as { kid?: string; exp?: string; sig?: string };
+      const query = request.query as { kid?: string; exp?: string; sig?: string; download?: '1' };
       if (!key || !charla.signer.verify(key, query)) throw new ApiError('SIGNATURE_INVALID');
       const { rows } = await charla.db.query<{ content_type: string; data: Uint8Array; name: string }>(
         'SELECT content_type, data, name FROM media WHERE key = $1',
@@ -59,7 +81,10 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
         .header('Content-Security-Policy', "default-src 'none'; sandbox")
         .header('Access-Control-Allow-Origin', '*')
         .header('Cross-Origin-Resource-Policy', 'cross-origin')
-        .header('Content-Disposition', `inline; filename*=UTF-8''${encodeURIComponent(media.name)}`)
+        .header(
+          'Content-Disposition',
+          contentDisposition(query.download ? 'attachment' : 'inline', media.name),
+        )
         .header('Accept-Ranges', 'bytes')
         .type(media.content_type);
       // Video and audio players seek with Range requests: one range, bytes only.

@@ -7,6 +7,7 @@ import type {
   ImageMessage,
   VideoMessage,
 } from '../../../types/index.ts';
+import { isServiceMedia } from '../../util/url.ts';
 import { fileNameOf, plainName } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import type { RenderContext } from './render-context.ts';
@@ -97,6 +98,18 @@ export function renderVideo(m: VideoMessage, r: RenderContext): TemplateResult {
     ${caption(m.caption, `caption-${m.id}`)}`;
 }
 
+/**
+ * The download link's address. The `download` attribute is ignored across origins (the page's and
+ * the service's), so the service's own signed media is asked for as an attachment (`download=1`,
+ * server/media.ts); another host's address is left alone (a parameter could break its signature).
+ */
+function downloadHref(src: string, r: RenderContext): string {
+  if (!isServiceMedia(src, r.actions?.origin ?? '')) return src;
+  const url = new URL(src);
+  url.searchParams.set('download', '1');
+  return url.href;
+}
+
 export function renderDocument(m: DocumentMessage | FileMessage, r: RenderContext): TemplateResult {
   const src = r.media.src(m.mediaUrl);
   const name = plainName(m.caption) || fileNameOf(m.mediaUrl ?? '') || r.t('document');
@@ -110,7 +123,7 @@ export function renderDocument(m: DocumentMessage | FileMessage, r: RenderContex
       src
         ? html`<a
             class="icon-button card__action"
-            href=${src}
+            href=${downloadHref(src, r)}
             target="_blank"
             rel="noopener noreferrer"
             download
