@@ -44,6 +44,12 @@ describe('campaign limits', () => {
     const at = await create({ recipients: ids });
     expect(at.status, at.text.slice(0, 300)).toBe(200);
     expect(at.body.data.totalMessages).toBe(100_000);
+    // Written in pieces (the embedded store answers other requests between them), all of them there.
+    const stored = await server.app.charla.db.query<{ n: number; first: string; last: string }>(
+      'SELECT count(*)::int AS n, min(user_id) AS first, max(user_id) AS last FROM campaign_recipients WHERE campaign_id = $1',
+      [at.body.data.id],
+    );
+    expect(stored.rows[0]).toEqual({ n: 100_000, first: 'r0', last: 'r99999' });
     const before = await snapshot(server);
     const past = await create({ recipients: [...ids, 'one-more'] });
     expectRefused(past, 400, 'VALIDATION_ERROR');
