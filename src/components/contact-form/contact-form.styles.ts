@@ -36,6 +36,13 @@ export const styles = css`
     color: var(--charla-color-danger, #b42318);
     font-size: 13px;
   }
+  /* A field's error sits under it, closer to it than to the next field. */
+  label + .error {
+    margin-top: -4px;
+  }
+  input[aria-invalid='true'] {
+    border-color: var(--charla-color-danger, #b42318);
+  }
   .done {
     margin: 0;
     color: var(--charla-color-muted, #59606a);

@@ -8,8 +8,17 @@ import { isEmail } from '../shared/safe-url.ts';
 import { base } from '../../styles/base.ts';
 import { styles } from './contact-form.styles.ts';
 
-const PHONE = /^\+?[0-9 ().-]{6,20}$/;
+/**
+ * A phone as people write it: an optional leading +, then 6 to 15 digits, each with at most two of
+ * space, dash, dot or bracket before it (and after the last). 15 is E.164's most digits; 6 lets
+ * short local numbers through (several countries have 6-digit subscriber numbers) and refuses what
+ * is no number ('((((((', '12-34'). It is not forced into E.164: a local number has no country
+ * code, and the business gets the number as typed. No maxlength on the field: a longer paste is
+ * refused with the error, never cut silently (the pattern itself allows at most 48 characters).
+ */
+const PHONE = /^\+?(?:[ ().-]{0,2}[0-9]){6,15}[ ().-]{0,2}$/;
 const FIELDS = ['name', 'phone', 'email'] as const;
+type Field = (typeof FIELDS)[number];
 /**
  * What has been typed in forms not sent yet: by widget (its actions, one object per instance,
  * gone with it) and by room and message; an answered form's entry goes.
@@ -37,7 +46,11 @@ export class CharlaContactForm extends LitElement {
    */
   @property({ type: Boolean }) answered = false;
 
-  @state() private error = '';
+  /**
+   * Each invalid field's error, shown under it; `required` (nothing typed: every field is invalid)
+   * and `form` (a failed send) are about the whole form, shown under the fields.
+   */
+  @state() private errors: Partial<Record<Field | 'required' | 'form', string>> = {};
   @state() private sending = false;
   @state() private sent = false;
 
@@ -68,19 +81,22 @@ export class CharlaContactForm extends LitElement {
     const name = String(data.get('name') ?? '').trim();
     const phone = String(data.get('phone') ?? '').trim();
     const email = String(data.get('email') ?? '').trim();
-    if (!name && !phone && !email) return this.#fail(t('requiredField'), 'name');
-    if (phone && !PHONE.test(phone)) return this.#fail(t('invalidPhone'), 'phone');
-    if (email && !isEmail(email)) return this.#fail(t('invalidEmail'), 'email');
+    // Every invalid field at once, each under its own field: fixing one should not reveal the next.
+    const errors: typeof this.errors = {};
+    if (!name && !phone && !email) errors.required = t('requiredField');
+    if (phone && !PHONE.test(phone)) errors.phone = t('invalidPhone');
+    if (email && !isEmail(email)) errors.email = t('invalidEmail');
+    if (Object.keys(errors).length) return this.#fail(errors, FIELDS.find((f) => errors[f]) ?? 'name');
     if (!this.message || !this.actions) return;
     // The controls are disabled while sending, which drops focus: it is put back afterwards.
     const focused = this.matches(':focus-within');
-    this.error = '';
+    this.errors = {};
     this.sending = true;
     try {
       await this.actions.submitContactInfo(this.message, { name, phone, email });
       this.sent = true;
     } catch {
-      await this.#fail(t('sendFailed'));
+      await this.#fail({ form: t('sendFailed') });
     } finally {
       this.sending = false;
     }
@@ -91,25 +107,37 @@ export class CharlaContactForm extends LitElement {
     this.renderRoot.querySelector('button')?.focus();
   }
 
-  /**
-   * The field the error is about is marked invalid, described by the error (read again whenever
-   * the field is reached, not only once by the alert) and given focus.
-   */
-  async #fail(message: string, field?: string): Promise<void> {
-    this.error = message;
+  /** Shows the errors; focus goes to `field` (the first invalid one) when one is named. */
+  async #fail(errors: typeof this.errors, field?: Field): Promise<void> {
+    this.errors = errors;
     await this.updateComplete;
-    for (const input of this.renderRoot.querySelectorAll('input')) {
-      const invalid = input.name === field;
-      input.setAttribute('aria-invalid', String(invalid));
-      if (invalid) input.setAttribute('aria-describedby', 'error');
-      else input.removeAttribute('aria-describedby');
-      if (invalid) input.focus();
-    }
+    if (field) this.renderRoot.querySelector<HTMLInputElement>(`input[name=${field}]`)?.focus();
   }
 
   override willUpdate(): void {
     // Answered (here, in another tab, before a reload): nothing typed is kept for it.
     if (this.sent || this.answered) this.#typed.delete(this.#key);
+  }
+
+  /**
+   * A field with its label and, under it, its own error, which describes it. Nothing typed at all
+   * marks every field invalid, described by the form's error.
+   */
+  #field(field: Field, type: string, max: number | undefined, kept: Record<string, string>, off: boolean) {
+    const error = this.errors[field];
+    const described = error ? `${field}-error` : this.errors.required ? 'error' : undefined;
+    return html`<label
+        >${translator(this.language)(field)}<input
+          name=${field}
+          type=${type}
+          autocomplete=${field === 'phone' ? 'tel' : field}
+          maxlength=${max ?? nothing}
+          aria-invalid=${described ? 'true' : 'false'}
+          aria-describedby=${described ?? nothing}
+          .value=${kept[field] ?? ''}
+          ?disabled=${off}
+      /></label>
+      ${error ? html`<p class="error" id=${`${field}-error`} role="alert">${error}</p>` : nothing}`;
   }
 
   override render(): unknown {
@@ -125,33 +153,13 @@ export class CharlaContactForm extends LitElement {
       aria-label=${t('contactFormTitle')}
     >
       <p class="title">${t('contactFormTitle')}</p>
-      <label
-        >${t('name')}<input
-          name="name"
-          autocomplete="name"
-          maxlength="200"
-          .value=${kept['name'] ?? ''}
-          ?disabled=${off}
-      /></label>
-      <label
-        >${t('phone')}<input
-          name="phone"
-          type="tel"
-          autocomplete="tel"
-          maxlength="20"
-          .value=${kept['phone'] ?? ''}
-          ?disabled=${off}
-      /></label>
-      <label
-        >${t('email')}<input
-          name="email"
-          type="email"
-          autocomplete="email"
-          maxlength="254"
-          .value=${kept['email'] ?? ''}
-          ?disabled=${off}
-      /></label>
-      ${this.error ? html`<p class="error" id="error" role="alert">${this.error}</p>` : nothing}
+      ${this.#field('name', 'text', 200, kept, off)} ${this.#field('phone', 'tel', undefined, kept, off)}
+      ${this.#field('email', 'email', 254, kept, off)}
+      ${
+        this.errors.required || this.errors.form
+          ? html`<p class="error" id="error" role="alert">${this.errors.required || this.errors.form}</p>`
+          : nothing
+      }
       <button type="submit" class="pill-button" ?disabled=${off}>${t('submit')}</button>
     </form>`;
   }

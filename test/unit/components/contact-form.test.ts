@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { within } from '@testing-library/dom';
+import '../../../src/define.ts';
+import type { CharlaContactForm } from '../../../src/components/contact-form/contact-form.ts';
+import { makeContext, msg, settle } from './fixture.ts';
+
+/** A contact-information form on the page, filled with `values` and submitted. */
+async function submit(values: Partial<Record<'name' | 'phone' | 'email', string>>) {
+  const f = makeContext();
+  const el = document.createElement('charla-contact-form') as CharlaContactForm;
+  el.message = msg({ text: 'Déjanos tus datos', interactive: { kind: 'contact_info_request' } });
+  el.actions = f.context.actions;
+  document.body.append(el);
+  await settle(el);
+  const root = el.shadowRoot!;
+  const q = within(root as unknown as HTMLElement);
+  const field = (label: string) => q.getByLabelText(label) as HTMLInputElement;
+  const fields = { name: field('Nombre'), phone: field('Teléfono'), email: field('Correo electrónico') };
+  for (const [key, value] of Object.entries(values)) fields[key as keyof typeof fields].value = value;
+  q.getByRole('button', { name: 'Enviar datos' }).click();
+  await settle(el);
+  /** The text of the elements that describe a field (its aria-describedby). */
+  const description = (input: HTMLInputElement) =>
+    (input.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => root.getElementById(id)?.textContent ?? '')
+      .join(' ')
+      .trim();
+  return { el, root, q, fields, description, sent: () => f.callsOf('submitContactInfo').length > 0 };
+}
+
+afterEach(() => document.body.replaceChildren());
+
+describe('<charla-contact-form>', () => {
+  it.each([
+    '((((((',
+    '()-. ()',
+    '12-34',
+    '+',
+    '+34 6',
+    '1234567890123456',
+    'abc 600 111 222',
+    '600 111 222 ext 3',
+    '++34 600 111 222',
+    '600 111 222 +',
+  ])('refuses %j as a phone, under the phone field', async (phone) => {
+    const { fields, description, sent } = await submit({ name: 'Ana', phone });
+    expect(sent()).toBe(false);
+    expect(fields.phone.getAttribute('aria-invalid')).toBe('true');
+    expect(description(fields.phone)).toBe('Escribe un teléfono válido.');
+  });
+
+  it.each([
+    '+34 600 111 222',
+    '(55) 1234-5678',
+    '600.111.222',
+    '+1 (555) 123-4567',
+    '612345',
+    '+525512345678',
+  ])('takes %j as a phone', async (phone) => {
+    const { sent } = await submit({ phone });
+    expect(sent()).toBe(true);
+  });
+
+  it('reports every invalid field at once, each error under its own field, and focuses the first', async () => {
+    const { root, q, fields, description, sent } = await submit({
+      name: 'Ana',
+      phone: '((((((',
+      email: 'ana@',
+    });
+    expect(sent()).toBe(false);
+    expect(q.getAllByRole('alert').map((a) => a.textContent)).toEqual([
+      'Escribe un teléfono válido.',
+      'Escribe un correo electrónico válido.',
+    ]);
+    for (const [input, text] of [
+      [fields.phone, 'Escribe un teléfono válido.'],
+      [fields.email, 'Escribe un correo electrónico válido.'],
+    ] as const) {
+      expect(input.getAttribute('aria-invalid')).toBe('true');
+      expect(description(input)).toBe(text);
+      // Under its own field: the next element after the field's label.
+      expect(input.closest('label')!.nextElementSibling!.textContent).toBe(text);
+    }
+    expect(fields.name.getAttribute('aria-invalid')).toBe('false');
+    expect(fields.name.hasAttribute('aria-describedby')).toBe(false);
+    expect(root.activeElement).toBe(fields.phone);
+  });
+
+  it('clears a field’s error once it is right, keeping the others', async () => {
+    const { el, root, q, fields, description } = await submit({ phone: '((((((', email: 'ana@' });
+    fields.phone.value = '+34 600 111 222';
+    q.getByRole('button', { name: 'Enviar datos' }).click();
+    await settle(el);
+    expect(fields.phone.getAttribute('aria-invalid')).toBe('false');
+    expect(fields.phone.hasAttribute('aria-describedby')).toBe(false);
+    expect(q.getAllByRole('alert').map((a) => a.textContent)).toEqual([
+      'Escribe un correo electrónico válido.',
+    ]);
+    expect(description(fields.email)).toBe('Escribe un correo electrónico válido.');
+    expect(root.activeElement).toBe(fields.email);
+  });
+
+  it('nothing typed: says so, every field invalid and described by it, focus on the first', async () => {
+    const { root, fields, description, sent } = await submit({});
+    expect(sent()).toBe(false);
+    for (const input of Object.values(fields)) {
+      expect(input.getAttribute('aria-invalid')).toBe('true');
+      expect(description(input)).toBe('Completa al menos un dato.');
+    }
+    expect(root.activeElement).toBe(fields.name);
+  });
+});
