@@ -40,6 +40,11 @@ function closeDialog(event: Event): void {
   (event.currentTarget as HTMLElement).closest('dialog')?.close();
 }
 
+/** The viewer fills the viewport: a click on the dialog itself (not its picture or button) is around the picture. */
+function closeOnBackdrop(event: Event): void {
+  if (event.target === event.currentTarget) (event.currentTarget as HTMLDialogElement).close();
+}
+
 export function renderImage(m: ImageMessage, r: RenderContext): TemplateResult {
   const src = r.media.src(m.mediaUrl);
   if (!src || r.media.failed(m.mediaUrl)) return html`${unavailable(r)}${caption(m.caption)}`;
@@ -55,7 +60,7 @@ export function renderImage(m: ImageMessage, r: RenderContext): TemplateResult {
       />
     </button>
     ${m.caption ? html`<figcaption class="caption" dir="auto">${richText(m.caption)}</figcaption>` : nothing}
-    <dialog class="lightbox" aria-label=${alt}>
+    <dialog class="lightbox" aria-label=${alt} @click=${closeOnBackdrop}>
       <button
         type="button"
         class="icon-button lightbox__close"
