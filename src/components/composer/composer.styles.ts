@@ -46,30 +46,29 @@ export const styles = css`
   textarea:disabled {
     opacity: 0.6;
   }
+  /* Before .send: of two rules as specific, the later wins, and the send button's colours are its own. */
+  .icon-button {
+    color: var(--charla-color-muted, #59606a);
+  }
   .send {
     background: var(--charla-color-primary, #2563eb);
     color: var(--charla-color-on-primary, #fff);
     border: 1.5px solid var(--charla-color-primary-edge, #2563eb);
   }
-  /* Faded, not transparent: a light brand colour at 45 % opacity was no shape at all; the edge stays. */
+  /*
+   * Faded, not transparent: a light brand colour at 45 % opacity was no shape at all; the edge stays.
+   * The icon fades into that fill, under 3:1 on it (an enabled control's icon never is) in either
+   * scheme and with a light or a dark brand colour: white on navy in the dark scheme read as enabled.
+   */
   .send:disabled {
+    --_fill: color-mix(in srgb, var(--charla-color-primary, #2563eb) 45%, var(--charla-color-surface, #fff));
     opacity: 1;
-    background: color-mix(
-      in srgb,
-      var(--charla-color-primary, #2563eb) 45%,
-      var(--charla-color-surface, #fff)
-    );
-    color: color-mix(in srgb, var(--charla-color-on-primary, #fff) 45%, var(--charla-color-surface, #fff));
+    background: var(--_fill);
+    color: color-mix(in srgb, var(--charla-color-on-primary, #fff) 35%, var(--_fill));
   }
   .send:hover:not(:disabled) {
     background: var(--charla-color-primary, #2563eb);
     filter: brightness(0.92);
-  }
-  .icon-button {
-    color: var(--charla-color-muted, #59606a);
-  }
-  .send.icon-button {
-    color: var(--charla-color-on-primary, #fff);
   }
   .recording {
     color: var(--charla-color-danger, #b42318);
