@@ -1,13 +1,23 @@
 /**
- * The widget's panel covers the viewport at 480 px wide and narrower (widget.styles.ts): it is
- * then modal, and Tab goes round inside it. Re-renders its host when the viewport crosses that
- * width.
+ * The widget's panel covers the viewport when FULL_SCREEN matches (widget.styles.ts uses the same
+ * query): it is then modal, and Tab goes round inside it. Re-renders its host when the viewport
+ * crosses into or out of it.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { deepActiveElement, tabStops } from '../components/shared/focus.ts';
 
+/**
+ * When the panel covers the viewport: 480 px wide or narrower (a phone upright), or 480 px tall or
+ * shorter (a phone on its side: 320 to 430 px; with its keyboard up, 200 or less). The floating
+ * panel stands 92 px above the bottom edge and is at most the viewport less 100 px: at 480 px tall
+ * it is 380 px, with about 260 px of list between header and composer; at 320 it was 220 px with a
+ * 103 px list, over a strip of page nobody could use. Laptop and desktop windows are taller, and
+ * keep the floating panel.
+ */
+export const FULL_SCREEN = '(max-width: 480px), (max-height: 480px)';
+
 export class FullScreenController implements ReactiveController {
-  readonly #query = typeof matchMedia === 'function' ? matchMedia('(max-width: 480px)') : null;
+  readonly #query = typeof matchMedia === 'function' ? matchMedia(FULL_SCREEN) : null;
   readonly #changed = (): void => this.host.requestUpdate();
 
   constructor(private readonly host: ReactiveControllerHost) {

@@ -22,6 +22,12 @@ export const styles = css`
     min-width: 0;
     min-height: 40px;
     max-height: calc(5 * 1.4em + 18px);
+    /*
+     * Five lines, or a quarter of the viewport's height when that is less: a phone on its side with
+     * its keyboard up (200 px, the panel full screen) still shows the header, the list and the whole
+     * field. The small viewport (svh): never more than what is left with the browser's bars shown.
+     */
+    max-height: min(calc(5 * 1.4em + 18px), 25svh);
     padding: 8px 14px;
     resize: none;
     overflow-y: auto;

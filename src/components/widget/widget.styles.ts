@@ -1,4 +1,5 @@
-import { css } from 'lit';
+import { css, unsafeCSS } from 'lit';
+import { FULL_SCREEN } from '../../controllers/full-screen.ts';
 
 export const styles = css`
   :host {
@@ -151,7 +152,8 @@ export const styles = css`
       border-color: GrayText;
     }
   }
-  @media (max-width: 480px) {
+  /* The controller's query (a constant, not input): CSS and the modal panel's Tab cycle agree. */
+  @media ${unsafeCSS(FULL_SCREEN)} {
     .panel,
     :host([position]) .panel {
       inset: 0;

@@ -115,7 +115,7 @@ export class CharlaWidget extends LitElement {
     return this.#stores.get('$lastError')?.transient ? 'retry' : 'unavailable';
   }
 
-  /** The panel covers the viewport (480 px and narrower): modal, Tab goes round inside it. */
+  /** The panel covers the viewport (480 px wide, or 480 px tall, or less): modal, Tab goes round inside it. */
   readonly #fullScreen = new FullScreenController(this);
 
   override connectedCallback(): void {
