@@ -58,6 +58,7 @@ export const en: Catalogue = {
   micDenied: 'Could not use the microphone: permission denied.',
   micUnavailable: 'Your browser cannot record audio.',
   sendFailed: 'Could not send.',
+  textTooLong: 'The message is over {max} characters: shorten it to send it.',
   uploadFailed: 'Could not send “{name}”.',
   dismiss: 'Dismiss',
   image: 'Image',

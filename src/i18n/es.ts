@@ -59,6 +59,7 @@ export const es = {
   micDenied: 'No se pudo usar el micrófono: permiso denegado.',
   micUnavailable: 'Tu navegador no permite grabar audio.',
   sendFailed: 'No se pudo enviar.',
+  textTooLong: 'El mensaje pasa de {max} caracteres: acórtalo para enviarlo.',
   uploadFailed: 'No se pudo enviar «{name}».',
   dismiss: 'Cerrar aviso',
   image: 'Imagen',

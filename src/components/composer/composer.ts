@@ -1,6 +1,11 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import { UPLOAD_IMAGE_MAX_BYTES, UPLOAD_MEDIA_MAX_BYTES, UPLOAD_MEDIA_TYPES } from '../../../types/limits.ts';
+import {
+  MESSAGE_TEXT_MAX,
+  UPLOAD_IMAGE_MAX_BYTES,
+  UPLOAD_MEDIA_MAX_BYTES,
+  UPLOAD_MEDIA_TYPES,
+} from '../../../types/limits.ts';
 import { AudioRecorderController } from '../../controllers/audio-recorder.ts';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { Drafts } from '../../controllers/drafts.ts';
@@ -8,12 +13,20 @@ import { translator, type CatalogueKey } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
 import type { WidgetContext } from '../../widget/context.ts';
 import { isVisibleText } from '../../util/validate.ts';
-import { formatBytes, plainName } from '../shared/format.ts';
+import { formatBytes, locale, plainName } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { styles } from './composer.styles.ts';
 
 const ACCEPT = [...UPLOAD_MEDIA_TYPES.IMAGE, ...UPLOAD_MEDIA_TYPES.DOCUMENT].join(',');
 const LINE_HEIGHT_LIMIT = 5;
+/**
+ * Nothing typed or pasted is cut: a `maxlength` cut a long paste silently and Enter sent the text
+ * without its end. Over the limit the text stays whole, a notice says so and sending waits until it
+ * is short enough, so the visitor chooses what to leave out (or sends it in parts). A counter shows
+ * from 300 characters before the limit. Characters are counted as the service counts them, in code
+ * points of the text as it is sent (trimmed): an emoji is one, where `maxlength` counted two.
+ */
+const COUNT_FROM = MESSAGE_TEXT_MAX - 300;
 
 /** Which message type a picked file becomes, or why it cannot be sent. */
 export function classifyFile(file: {
@@ -119,7 +132,8 @@ export class CharlaComposer extends LitElement {
 
   #send(): void {
     const text = this.text.trim();
-    if (!isVisibleText(text) || this.#disabled || !this.context) return;
+    if (!isVisibleText(text) || [...text].length > MESSAGE_TEXT_MAX || this.#disabled || !this.context)
+      return;
     this.text = '';
     this.#drafts.keep(this.text);
     if (this.#textarea) {
@@ -214,7 +228,11 @@ export class CharlaComposer extends LitElement {
     const off = this.#disabled;
     // A failed upload leaves the store: the notice names it, with a retry.
     const uploads = this.#stores.get('$uploads') ?? [];
-    const canSend = !off && isVisibleText(this.text);
+    const length = [...this.text.trim()].length;
+    const tooLong = length > MESSAGE_TEXT_MAX;
+    const canSend = !off && isVisibleText(this.text) && !tooLong;
+    const number = (n: number) => n.toLocaleString(locale(this.#stores.get('$language') ?? 'es'));
+    const counting = length >= COUNT_FROM;
     // While a voice note records, the bar is about it (stop, discard): attaching or sharing a
     // location then would send in its middle, and at 320 px its buttons leave the field no room.
     const recording = this.#recorder.recording;
@@ -252,6 +270,24 @@ export class CharlaComposer extends LitElement {
           </div>`;
         })}
       </div>
+      <div role="status">
+        ${
+          // Always there, empty or not (as the uploads' region): announced once when the text goes over.
+          tooLong
+            ? html`<div class="notice" part="notice">
+                <p id="too-long">${this.#t('textTooLong', { max: number(MESSAGE_TEXT_MAX) })}</p>
+              </div>`
+            : nothing
+        }
+      </div>
+      ${
+        // Not live (it changes with every key): it describes the field, read when the field is reached.
+        counting
+          ? html`<div class="uploads">
+              <span class="upload" id="count">${number(length)} / ${number(MESSAGE_TEXT_MAX)}</span>
+            </div>`
+          : nothing
+      }
       <div class="composer" part="composer">
         <input
           type="file"
@@ -311,7 +347,7 @@ export class CharlaComposer extends LitElement {
             rows="1"
             aria-label=${this.#t('messageLabel')}
             placeholder=${this.#recorder.recording ? this.#t('recording') : this.#t('messageLabel')}
-            maxlength="4096"
+            aria-describedby=${tooLong ? 'count too-long' : counting ? 'count' : nothing}
             .value=${this.text}
             ?disabled=${off}
             @input=${this.#handleInput}

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { within } from '@testing-library/dom';
 import '../../../src/define.ts';
 import { classifyFile, type CharlaComposer } from '../../../src/components/composer/composer.ts';
-import { UPLOAD_IMAGE_MAX_BYTES } from '../../../types/limits.ts';
+import { MESSAGE_TEXT_MAX, UPLOAD_IMAGE_MAX_BYTES } from '../../../types/limits.ts';
 import { makeContext, settle } from './fixture.ts';
 import { mountElement } from './mount.ts';
 
@@ -99,6 +99,77 @@ describe('<charla-composer>', () => {
     await type('Hola');
     send.click();
     expect(callsOf('sendText')).toHaveLength(1);
+  });
+
+  it('keeps a paste over the limit whole, says so, and sends only once it is short enough', async () => {
+    const { el, q, area, send, type, callsOf } = await mount();
+    // The status regions (uploads, length) are there, empty, before anything is said in them.
+    expect(q.getAllByRole('status').map((r) => r.textContent?.trim())).toEqual(['', '']);
+    const long = 'a'.repeat(4990) + ' el final';
+    await type(long);
+    // Nothing is cut: the field holds all of it, and sending waits.
+    expect(area.value).toBe(long);
+    expect(area.hasAttribute('maxlength')).toBe(false);
+    // Said in a status region (polite, there before its text).
+    expect(q.getAllByRole('status').map((r) => r.textContent?.trim())).toContain(
+      'El mensaje pasa de 4096 caracteres: acórtalo para enviarlo.',
+    );
+    expect(q.getByText('4999 / 4096')).toBeTruthy();
+    expect(send.disabled).toBe(true);
+    area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    await settle(el);
+    expect(callsOf('sendText')).toHaveLength(0);
+    expect(area.value).toBe(long);
+    // The field is described by the counter and the notice.
+    const described = (area.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => el.shadowRoot!.getElementById(id)?.textContent?.trim())
+      .join(' | ');
+    expect(described).toBe('4999 / 4096 | El mensaje pasa de 4096 caracteres: acórtalo para enviarlo.');
+    // Shortened to the limit: the notice goes, and all of it is sent.
+    const fits = 'b'.repeat(MESSAGE_TEXT_MAX);
+    await type(fits);
+    expect(el.shadowRoot!.textContent).not.toContain('acórtalo');
+    expect(q.getByText('4096 / 4096')).toBeTruthy();
+    expect(send.disabled).toBe(false);
+    area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    await settle(el);
+    expect(callsOf('sendText')[0]!.args).toEqual([fits]);
+  });
+
+  it('shows the counter only near the limit', async () => {
+    const { el, area, type } = await mount();
+    await type('x'.repeat(3795));
+    expect(el.shadowRoot!.textContent).not.toContain('/ 4096');
+    expect(area.hasAttribute('aria-describedby')).toBe(false);
+    await type('x'.repeat(3800));
+    expect(within(el.shadowRoot as unknown as HTMLElement).getByText('3800 / 4096')).toBeTruthy();
+  });
+
+  it('counts characters as the service does: an emoji is one', async () => {
+    const { el, q, send, type, callsOf } = await mount();
+    const emoji = '😀'.repeat(MESSAGE_TEXT_MAX);
+    await type(emoji);
+    expect(q.getByText('4096 / 4096')).toBeTruthy();
+    expect(el.shadowRoot!.textContent).not.toContain('acórtalo');
+    send.click();
+    expect(callsOf('sendText')[0]!.args).toEqual([emoji]);
+    await type(emoji + '😀');
+    expect(q.getByText('4097 / 4096')).toBeTruthy();
+    expect(send.disabled).toBe(true);
+  });
+
+  it('says it in English too, with the number written the English way', async () => {
+    const f = makeContext();
+    f.stores.$language.set('en');
+    const { el } = await mountElement<CharlaComposer>('charla-composer', f);
+    const area = el.shadowRoot!.querySelector('textarea')!;
+    area.value = 'x'.repeat(5000);
+    area.dispatchEvent(new Event('input'));
+    await settle(el);
+    const q = within(el.shadowRoot as unknown as HTMLElement);
+    expect(q.getByText('5,000 / 4,096')).toBeTruthy();
+    expect(q.getByText('The message is over 4,096 characters: shorten it to send it.')).toBeTruthy();
   });
 
   it('disables every input while inputs are disabled, and enables them back', async () => {
