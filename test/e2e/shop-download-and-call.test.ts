@@ -1,0 +1,76 @@
+/**
+ * Journeys on a customer's shop on another origin than the service (localhost beside its
+ * 127.0.0.1), where the audit found two defects: a document's "Descargar" opened the file in a
+ * tab (the `download` attribute is ignored across origins and the service answered inline), and
+ * the demo bot took its own call button for an answer to the question pending and showed its menu
+ * again, with no word about the call.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chooseInList, enterBotConversation, messagesRegion, need, openPage, until } from './helpers.ts';
+import { hostileSite, shopPage, themedWidget } from './host-page-site.ts';
+
+const site = hostileSite();
+
+async function shop(name: string) {
+  const key = await themedWidget(site.service);
+  const opened = await openPage(site.browser, site.page(name, shopPage(site.service, key)));
+  await enterBotConversation(opened.page);
+  await need(messagesRegion(opened.page).getByRole('button', { name: /^Texto/ }), 'the demo bot’s menu');
+  return opened;
+}
+
+/** An option of the list not answered yet, by the start of its text. */
+const unanswered = (page: Page, title: string) =>
+  messagesRegion(page).locator('button:not([aria-disabled="true"])', {
+    hasText: new RegExp(`^\\s*${title}`),
+  });
+
+describe('journey: a shop on another origin than the service', () => {
+  it('"Descargar" on a document downloads it under its name, not opens it in a tab', async () => {
+    const { page, context } = await shop('download');
+    expect(new URL(page.url()).origin).not.toBe(site.service.base);
+    // A text file: Chromium shows text/plain in a tab when it is not told to save it.
+    const name = 'notas de la tienda.txt';
+    await page
+      .locator('charla-widget')
+      .locator('input[type="file"]')
+      .setInputFiles({ name, mimeType: 'text/plain', buffer: Buffer.from('Pan sin gluten: 3 €\n') });
+    const link = await need(
+      messagesRegion(page).getByRole('link', { name: `Descargar: ${name}` }),
+      'the document’s download link',
+    );
+    // Whichever comes first: a download (on this page or the tab the link opens), or the file shown.
+    const outcome = new Promise<string>((resolve) => {
+      const watch = (p: Page) => {
+        p.on('download', (d) => resolve(`downloaded as ${d.suggestedFilename()}`));
+        p.on('load', () => {
+          void p
+            .evaluate(() => document.contentType)
+            .then((type) => type === 'text/plain' && resolve('shown in a tab'))
+            .catch(() => undefined);
+        });
+      };
+      watch(page);
+      context.on('page', watch);
+    });
+    await link.click();
+    expect(await outcome).toBe(`downloaded as ${name}`);
+    await context.close();
+  });
+
+  it('the demo bot acknowledges its call button, and its menu does not come back for it', async () => {
+    const { page, context } = await shop('call');
+    const list = messagesRegion(page);
+    await chooseInList(page, unanswered(page, 'Llamada').first(), 'Llamada');
+    await need(list.getByText('¿Quieres ver otro tipo de mensaje?'), 'the question after the call sample');
+    await chooseInList(page, list.getByRole('button', { name: 'Llamar' }), 'Llamar');
+    await need(list.getByText(/^Listo, pediste una llamada\./), 'the acknowledgement of the call');
+    // Then the question again (the flow went on past the acknowledgement), and no menu.
+    await until('the question asked again', async () =>
+      (await list.getByText('¿Quieres ver otro tipo de mensaje?').count()) === 2 ? true : undefined,
+    );
+    expect(await unanswered(page, 'Texto').count()).toBe(0);
+    await context.close();
+  });
+});
