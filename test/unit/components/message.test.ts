@@ -469,7 +469,7 @@ describe('<charla-message> bot variants', () => {
     expect((oq.getByLabelText('Nombre') as HTMLInputElement).value).toBe('');
   });
 
-  it('contact_info_request: an invalid field is marked invalid and focused, not only named in the alert', async () => {
+  it('contact_info_request: every invalid field is marked invalid and described by its own error, focus on the first', async () => {
     const m = msg({ text: 'Déjanos tus datos', interactive: { kind: 'contact_info_request' } });
     const { shadow } = await show(m);
     const form = shadow.querySelector('charla-contact-form')!;
@@ -482,11 +482,14 @@ describe('<charla-message> bot variants', () => {
     email.focus();
     fq.getByRole('button', { name: 'Enviar datos' }).click();
     await settle(form);
-    expect(fq.getByRole('alert').textContent).toBe('Escribe un teléfono válido.');
+    expect(fq.getAllByRole('alert').map((a) => a.textContent)).toEqual([
+      'Escribe un teléfono válido.',
+      'Escribe un correo electrónico válido.',
+    ]);
     expect(phone.getAttribute('aria-invalid')).toBe('true');
-    expect(email.getAttribute('aria-invalid')).toBe('false');
+    expect(email.getAttribute('aria-invalid')).toBe('true');
     expect(form.shadowRoot!.activeElement).toBe(phone);
-    // The error is the invalid field's description, and only that field's.
+    // Each error is its own field's description, and only that field's.
     const description = (input: HTMLInputElement) =>
       (input.getAttribute('aria-describedby') ?? '')
         .split(' ')
@@ -494,7 +497,7 @@ describe('<charla-message> bot variants', () => {
         .join(' ')
         .trim();
     expect(description(phone)).toBe('Escribe un teléfono válido.');
-    expect(email.hasAttribute('aria-describedby')).toBe(false);
+    expect(description(email)).toBe('Escribe un correo electrónico válido.');
     phone.value = '+34 600 111 222';
     fq.getByRole('button', { name: 'Enviar datos' }).click();
     await settle(form);
