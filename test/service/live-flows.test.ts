@@ -47,7 +47,12 @@ async function visitor(): Promise<{
 }
 
 /** The visitor chooses an option; with `replyTo`, naming the message answered, as the widget does. */
-function choose(socket: ClientSocket, roomId: string, option: MessageOption, replyTo?: unknown) {
+function choose(
+  socket: ClientSocket,
+  roomId: string,
+  option: Pick<MessageOption, 'title' | 'payload'>,
+  replyTo?: unknown,
+) {
   return emitAck(socket, 'message:send', {
     id: randomUUID(),
     roomId,
@@ -307,5 +312,78 @@ describe('the demo bot', () => {
     await h.session(apiKey, userId);
     await liveOf(h.app).flows.idle();
     expect(await count()).toBe(1);
+  });
+});
+
+/*
+ * The demo bot's call button. The widget's call button sends a POSTBACK whose text is the
+ * button's label and whose payload is `{ action: 'voice_call', replyTo }` (src/components/
+ * messages/interactive.ts renderCall): the bot acknowledges the call, wherever the tour is
+ * waiting, instead of taking "Llamar" as the answer to the question pending then.
+ */
+
+/** The widget's call button on `call` (its label is the display text). */
+const callButton = (call: Message): MessageOption => ({
+  type: 'voice_call',
+  title: call.interactive?.kind === 'voice_call' ? call.interactive.displayText : '',
+  payload: { action: 'voice_call' },
+  order: 0,
+});
+
+const isMenu = (m: Message) => m.by === 'bot' && m.options?.length === 10;
+const isMore = (m: Message) => m.by === 'bot' && (m.QuickReplies?.length ?? 0) === 2;
+const isAck = (m: Message) =>
+  m.by === 'bot' && m.type === 'TEXT' && m.text.startsWith('Listo, pediste una llamada');
+
+/** Bot messages after index `from`, once the flow has answered. */
+async function botAfter(got: Message[], from: number, what: string, until: (m: Message) => boolean) {
+  await waitFor(() => got.slice(from).some(until), 5000, what);
+  await liveOf(h.app).flows.idle();
+  return got.slice(from).filter((m) => m.by === 'bot');
+}
+
+/** From the greeting to the tour's call button, with "¿Quieres ver otro…?" pending under it. */
+async function toCallButton() {
+  const v = await visitor();
+  await waitFor(() => v.got.some(isMenu), 5000, 'menu');
+  const menu = v.got.find(isMenu)!;
+  const from = v.got.length;
+  await choose(
+    v.socket,
+    v.roomId,
+    menu.options!.find((o) => o.payload['payload'] === 'voice_call')!,
+    menu.id,
+  );
+  const shown = await botAfter(v.got, from, 'the call tour and its question', isMore);
+  const call = shown.find((m) => m.interactive?.kind === 'voice_call')!;
+  expect(call.interactive).toMatchObject({ kind: 'voice_call', displayText: 'Llamar' });
+  return { ...v, call, menu };
+}
+
+describe('the demo bot’s call button', () => {
+  it('acknowledges the call, then asks again whether to see another type (no menu in between)', async () => {
+    const { socket, roomId, got, call } = await toCallButton();
+    const from = got.length;
+    await choose(socket, roomId, callButton(call), call.id);
+    const answer = await botAfter(got, from, 'the answer to the call', isMore);
+    expect(answer.map((m) => (m.type === 'TEXT' ? m.text : m.type))).toEqual([
+      'Listo, pediste una llamada. Con un bot real, un agente te llamaría ahora; esto es una demostración, así que no sonará ningún teléfono.',
+      '¿Quieres ver otro tipo de mensaje?',
+    ]);
+    expect(answer.some(isMenu)).toBe(false);
+  });
+
+  it('acknowledges it too when the menu is what is pending, instead of "No te entendí"', async () => {
+    const { socket, roomId, got, call } = await toCallButton();
+    // "Sí, otro": the menu comes back and waits; the call button above is pressed only now.
+    const more = [...got].reverse().find(isMore)!;
+    let from = got.length;
+    await choose(socket, roomId, more.QuickReplies![0]!, more.id);
+    await botAfter(got, from, 'the menu again', isMenu);
+    from = got.length;
+    await choose(socket, roomId, callButton(call), call.id);
+    const answer = await botAfter(got, from, 'the answer to the call', isMore);
+    expect(answer.some(isAck)).toBe(true);
+    expect(answer.some((m) => m.type === 'TEXT' && m.text.startsWith('No te entendí'))).toBe(false);
   });
 });
