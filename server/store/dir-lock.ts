@@ -21,23 +21,54 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   if (held.has(path)) throw inUse(path, file, process.pid);
   await mkdir(path, { recursive: true });
   for (;;) {
-    try {
-      await writeFile(file, `${process.pid}\n`, { flag: 'wx' });
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    }
-    const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim());
-    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && running(pid)) {
-      throw inUse(path, file, pid);
-    }
-    await rm(file, { force: true });
+    if (await create(file)) break;
+    const pid = await pidIn(file);
+    if (pid !== null && pid !== process.pid && running(pid)) throw inUse(path, file, pid);
+    await takeOver(file, pid, join(path, 'charla.lock.takeover'));
   }
   held.add(path);
   return async () => {
     held.delete(path);
     await rm(file, { force: true });
   };
+}
+
+/** Writes `file` with this pid unless it exists; answers whether it did. */
+async function create(file: string): Promise<boolean> {
+  try {
+    await writeFile(file, `${process.pid}\n`, { flag: 'wx' });
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+}
+
+async function pidIn(file: string): Promise<number | null> {
+  const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+  return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+}
+
+/**
+ * Deletes a dead process's lock, one process at a time: two processes starting together after a
+ * crash would otherwise both read the dead pid, and the later one delete the lock the earlier one
+ * had just taken. Under the takeover guard, the lock is deleted only if it still names that pid.
+ * A guard left by a process that died taking over is itself taken over.
+ */
+async function takeOver(file: string, stale: number | null, guard: string): Promise<void> {
+  if (!(await create(guard))) {
+    const holder = await pidIn(guard);
+    if (holder === null || holder === process.pid || !running(holder)) await rm(guard, { force: true });
+    else await new Promise((resolve) => setTimeout(resolve, 20));
+    return;
+  }
+  try {
+    // A lock without a pid may be one being written this instant: it gets a moment to be whole.
+    if (stale === null) await new Promise((resolve) => setTimeout(resolve, 50));
+    if ((await pidIn(file)) === stale) await rm(file, { force: true });
+  } finally {
+    await rm(guard, { force: true });
+  }
 }
 
 function running(pid: number): boolean {
