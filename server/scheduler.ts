@@ -332,12 +332,10 @@ export class CampaignScheduler {
     while (!this.stopped && this.sends.size < this.lanes) {
       const id = await claimNext(this.charla, this.options);
       if (id === undefined) return;
+      // A lane freed fills again at once; after a failure, at the next tick (no busy retry).
       const sent: Promise<void> = send(this.charla, id, this.options)
-        .catch(this.onError)
-        .finally(() => {
-          this.sends.delete(sent);
-          this.poke();
-        });
+        .then(() => this.poke(), this.onError)
+        .finally(() => this.sends.delete(sent));
       this.sends.add(sent);
     }
   }

@@ -85,9 +85,10 @@ export function onCampaignCreated(charla: Charla, listener: CampaignListener | n
 
 /**
  * Recipients written per statement, the event loop let go between them: on the embedded store
- * (PGlite runs on this thread) one statement of 100,000 rows held every request and socket of
- * the process for 2.3 s; in pieces of 2,000 the longest hold is about 0.3 s (measured on the
- * 2-core development machine), still one transaction.
+ * (PGlite runs on this thread) one statement of 100,000 rows blocked the event loop for 2.3 s
+ * (socket heartbeats, static files, every request's parsing); in pieces of 2,000 the longest
+ * block is about 0.3 s (measured on the 2-core development machine), still one transaction.
+ * Queries of other requests still wait for the transaction: PGlite runs one at a time.
  */
 const RECIPIENTS_PER_INSERT = 2_000;
 

@@ -44,7 +44,7 @@ describe('campaign limits', () => {
     const at = await create({ recipients: ids });
     expect(at.status, at.text.slice(0, 300)).toBe(200);
     expect(at.body.data.totalMessages).toBe(100_000);
-    // Written in pieces (the embedded store answers other requests between them), all of them there.
+    // Written in pieces (the event loop is let go between them), all of them there.
     const stored = await server.app.charla.db.query<{ n: number; first: string; last: string }>(
       'SELECT count(*)::int AS n, min(user_id) AS first, max(user_id) AS last FROM campaign_recipients WHERE campaign_id = $1',
       [at.body.data.id],

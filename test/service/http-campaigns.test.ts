@@ -738,6 +738,51 @@ describe('the campaign scheduler', () => {
     }
   }, 120_000);
 
+  it('sends no more campaigns at once than its lanes: a third waits PENDING (still cancellable) for a free lane', async () => {
+    const own = await startServer({ scheduler: false });
+    const charla = own.app.charla;
+    const original = charla.messaging.deliver;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    charla.messaging.deliver = async (input) => {
+      if ((input as { text?: unknown }).text === 'Held') await held;
+      return original.call(charla.messaging, input);
+    };
+    const scheduler = new CampaignScheduler(charla, 100, { instanceId: 'lanes-node', lanes: 2 });
+    const state = async (id: string) =>
+      (await charla.db.query<{ status: string }>('SELECT status FROM campaigns WHERE id = $1', [id])).rows[0]
+        ?.status;
+    try {
+      const bot = await createBot(own);
+      const ids: string[] = [];
+      for (const name of ['one', 'two', 'three']) {
+        const res = await call(own, 'POST', '/v1/campaigns', {
+          body: {
+            name,
+            elementName: name,
+            botId: bot,
+            recipients: [uid('r')],
+            message: { type: 'text', text: 'Held' },
+          },
+        });
+        ids.push(res.body.data.id as string);
+      }
+      scheduler.start();
+      const [one, two, three] = ids as [string, string, string];
+      await until(async () => (await state(one)) === 'IN_PROGRESS' && (await state(two)) === 'IN_PROGRESS');
+      // Both lanes are held: the third is not claimed, whatever the ticks (100 ms) do meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await state(three)).toBe('PENDING');
+      release();
+      for (const id of ids) await until(async () => (await state(id)) === 'COMPLETED');
+    } finally {
+      release();
+      await scheduler.stop();
+      charla.messaging.deliver = original;
+      await own.close();
+    }
+  });
+
   it('sends campaigns side by side: one held up does not hold back those due after it', async () => {
     const own = await startServer({ scheduler: true, schedulerIntervalMs: 100 });
     const charla = own.app.charla;
