@@ -75,7 +75,7 @@ export function createActions(core: WidgetCore): CoreActions {
     );
 
   const actions: CoreActions = {
-    origin: new URL(core.baseUrl).origin,
+    baseUrl: core.baseUrl,
     open() {
       if (patchUi(w.$ui, { open: true, launcherDisabled: false })) {
         core.emit('open', {});

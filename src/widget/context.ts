@@ -80,8 +80,11 @@ export interface LastError {
 }
 
 export interface WidgetActions {
-  /** The service's origin: a visitor's media from anywhere else waits for a click (see message.ts). */
-  readonly origin?: string;
+  /**
+   * The service's base address (its origin, and its path when it is served under one): a visitor's
+   * media from anywhere else waits for a click (see message.ts).
+   */
+  readonly baseUrl?: string;
   open(): void;
   close(disable?: boolean): void;
   showHomeMenu(): void;

@@ -28,6 +28,12 @@ const LINE_HEIGHT_LIMIT = 5;
  */
 const COUNT_FROM = MESSAGE_TEXT_MAX - 300;
 
+/**
+ * The text's length as the service counts it (code points), 0 while it is surely under COUNT_FROM:
+ * a UTF-16 length is never less than the code points, so a short text is not split on each key.
+ */
+const countOf = (text: string): number => (text.length < COUNT_FROM ? 0 : [...text].length);
+
 /** Which message type a picked file becomes, or why it cannot be sent. */
 export function classifyFile(file: {
   type: string;
@@ -132,8 +138,7 @@ export class CharlaComposer extends LitElement {
 
   #send(): void {
     const text = this.text.trim();
-    if (!isVisibleText(text) || [...text].length > MESSAGE_TEXT_MAX || this.#disabled || !this.context)
-      return;
+    if (!isVisibleText(text) || countOf(text) > MESSAGE_TEXT_MAX || this.#disabled || !this.context) return;
     this.text = '';
     this.#drafts.keep(this.text);
     if (this.#textarea) {
@@ -228,7 +233,7 @@ export class CharlaComposer extends LitElement {
     const off = this.#disabled;
     // A failed upload leaves the store: the notice names it, with a retry.
     const uploads = this.#stores.get('$uploads') ?? [];
-    const length = [...this.text.trim()].length;
+    const length = countOf(this.text.trim());
     const tooLong = length > MESSAGE_TEXT_MAX;
     const canSend = !off && isVisibleText(this.text) && !tooLong;
     const number = (n: number) => n.toLocaleString(locale(this.#stores.get('$language') ?? 'es'));

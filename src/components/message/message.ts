@@ -20,7 +20,7 @@ import { renderText } from '../messages/text.ts';
  * an address inside the reader's network would be requested from their browser).
  */
 const linkOnly = (m: Message, r: RenderContext): boolean =>
-  m.by === 'user' && !r.own && !(m as { mediaUrl?: string }).mediaUrl?.startsWith(`${r.actions?.origin}/`);
+  m.by === 'user' && !r.own && !(m as { mediaUrl?: string }).mediaUrl?.startsWith(`${r.actions?.baseUrl}/`);
 
 /** A message's summary cut to a few words, to tell one Retry button from another. */
 const short = (text: string) => {

@@ -109,7 +109,7 @@ export function renderVideo(m: VideoMessage, r: RenderContext): TemplateResult {
  * server/media.ts); another host's address is left alone (a parameter could break its signature).
  */
 function downloadHref(src: string, r: RenderContext): string {
-  if (!isServiceMedia(src, r.actions?.origin ?? '')) return src;
+  if (!isServiceMedia(src, r.actions?.baseUrl ?? '')) return src;
   const url = new URL(src);
   url.searchParams.set('download', '1');
   return url.href;

@@ -6,11 +6,11 @@ import type { Message } from '../../../types/index.ts';
 import { makeContext, msg, settle } from './fixture.ts';
 
 /** The download link of a document card. */
-async function downloadLink(message: Message): Promise<HTMLAnchorElement> {
+async function downloadLink(message: Message, baseUrl?: string): Promise<HTMLAnchorElement> {
   const f = makeContext();
   const el = document.createElement('charla-message') as CharlaMessage;
   el.message = message;
-  el.actions = f.context.actions;
+  el.actions = baseUrl ? { ...f.context.actions, baseUrl } : f.context.actions;
   el.latest = true;
   document.body.append(el);
   await settle(el);
@@ -37,6 +37,15 @@ describe('<charla-message> DOCUMENT download link', () => {
       expect(link.hasAttribute('download')).toBe(true);
       document.body.replaceChildren();
     }
+  });
+
+  it('asks for an attachment from a service served under a path too (its base address, not only its origin)', async () => {
+    const mediaUrl = 'https://shop.example/chat/v1/media/up/informe.pdf?kid=k1&exp=4102444800&sig=abc';
+    const link = await downloadLink(
+      msg({ type: 'DOCUMENT', mediaUrl, caption: 'informe.pdf' }),
+      'https://shop.example/chat',
+    );
+    expect(new URL(link.getAttribute('href')!).searchParams.get('download')).toBe('1');
   });
 
   it("leaves another host's address as it is (a parameter could break its own signature)", async () => {
