@@ -41,6 +41,8 @@ describe('journey: a shop on another origin than the service', () => {
       'the document’s download link',
     );
     // Whichever comes first: a download (on this page or the tab the link opens), or the file shown.
+    // A tab the link opens may start its download before its events are watched (a loaded machine):
+    // the file's response telling the browser to save it, under its name, counts as the download.
     const outcome = new Promise<string>((resolve) => {
       const watch = (p: Page) => {
         p.on('download', (d) => resolve(`downloaded as ${d.suggestedFilename()}`));
@@ -53,6 +55,13 @@ describe('journey: a shop on another origin than the service', () => {
       };
       watch(page);
       context.on('page', watch);
+      context.on('response', (r) => {
+        const saved = /^attachment;.*filename\*=UTF-8''([^;]+)/i.exec(
+          r.headers()['content-disposition'] ?? '',
+        );
+        if (saved) resolve(`downloaded as ${decodeURIComponent(saved[1]!)}`);
+      });
+      setTimeout(() => resolve('neither downloaded nor shown within 30 s'), 30_000);
     });
     await link.click();
     expect(await outcome).toBe(`downloaded as ${name}`);
