@@ -56,6 +56,35 @@ async function statusOf(id: string): Promise<string> {
 
 const opts = (instanceId = 'test-node') => ({ instanceId, staleAfterMs: 30_000 });
 
+/**
+ * A service of its own whose deliveries of `text` wait until `release()`, as a campaign of 100,000
+ * recipients would keep its lane; `state(id)` reads a campaign's status and delivered count.
+ */
+async function heldService(text: string, options: Parameters<typeof startServer>[0]) {
+  const own = await startServer(options);
+  const charla = own.app.charla;
+  const original = charla.messaging.deliver;
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  charla.messaging.deliver = async (input) => {
+    if ((input as { text?: unknown }).text === text) await held;
+    return original.call(charla.messaging, input);
+  };
+  const state = async (id: string) =>
+    (
+      await charla.db.query<{ status: string; delivered_messages: number }>(
+        'SELECT status, delivered_messages FROM campaigns WHERE id = $1',
+        [id],
+      )
+    ).rows[0];
+  const close = async () => {
+    release();
+    charla.messaging.deliver = original;
+    await own.close();
+  };
+  return { own, charla, state, release, close };
+}
+
 describe('GET /v1/campaigns', () => {
   it('lists the campaigns of a bot created in the range, newest first, with pagination', async () => {
     const bot = uid('bot');
@@ -739,19 +768,9 @@ describe('the campaign scheduler', () => {
   }, 120_000);
 
   it('sends no more campaigns at once than its lanes: a third waits PENDING (still cancellable) for a free lane', async () => {
-    const own = await startServer({ scheduler: false });
-    const charla = own.app.charla;
-    const original = charla.messaging.deliver;
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    charla.messaging.deliver = async (input) => {
-      if ((input as { text?: unknown }).text === 'Held') await held;
-      return original.call(charla.messaging, input);
-    };
+    const { own, charla, state: row, release, close } = await heldService('Held', { scheduler: false });
+    const state = async (id: string) => (await row(id))?.status;
     const scheduler = new CampaignScheduler(charla, 100, { instanceId: 'lanes-node', lanes: 2 });
-    const state = async (id: string) =>
-      (await charla.db.query<{ status: string }>('SELECT status FROM campaigns WHERE id = $1', [id])).rows[0]
-        ?.status;
     try {
       const bot = await createBot(own);
       const ids: string[] = [];
@@ -778,29 +797,16 @@ describe('the campaign scheduler', () => {
     } finally {
       release();
       await scheduler.stop();
-      charla.messaging.deliver = original;
-      await own.close();
+      await close();
     }
   });
 
   it('sends campaigns side by side: one held up does not hold back those due after it', async () => {
-    const own = await startServer({ scheduler: true, schedulerIntervalMs: 100 });
-    const charla = own.app.charla;
-    const original = charla.messaging.deliver;
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    // The first campaign's messages wait until the test lets them go, as a campaign of 100,000 recipients would.
-    charla.messaging.deliver = async (input) => {
-      if ((input as { text?: unknown }).text === 'Big news') await held;
-      return original.call(charla.messaging, input);
-    };
-    const state = async (id: string) =>
-      (
-        await charla.db.query<{ status: string; delivered_messages: number }>(
-          'SELECT status, delivered_messages FROM campaigns WHERE id = $1',
-          [id],
-        )
-      ).rows[0];
+    // The first campaign's messages wait until the test lets them go.
+    const { own, state, release, close } = await heldService('Big news', {
+      scheduler: true,
+      schedulerIntervalMs: 100,
+    });
     try {
       const bot = await createBot(own);
       const post = async (name: string, text: string, extra: Record<string, unknown> = {}) =>
@@ -835,9 +841,7 @@ describe('the campaign scheduler', () => {
       });
       expect(bigDone.delivered_messages).toBe(3);
     } finally {
-      release();
-      charla.messaging.deliver = original;
-      await own.close();
+      await close();
     }
   }, 120_000);
 });
