@@ -214,28 +214,97 @@ async function send(charla: Charla, id: string, options: SchedulerOptions): Prom
 }
 
 /**
- * Sends due campaigns until none is left or claimBatch were claimed, up to
- * `lanes` at once; each lane claims its next campaign when its own is done (a
- * claim is renewed only while its campaign is sent, so claims are never held
- * in a queue: they would look stale to the other processes). Returns how many
- * were claimed.
+ * The lanes of one sender (the scheduler's loop, or one call of runDueCampaigns): up to `size`
+ * campaigns sent at once, each free lane claiming the next due campaign (claimNext) until none is
+ * due or `most` were claimed. A claim is made only for a lane that is free now, never queued: a
+ * claim is renewed only while its campaign is sent, and one held in a queue would look stale to
+ * the other processes. When a lane's campaign is sent, `freed` is told (the owner fills again);
+ * when sending it failed, `failed` is told instead (no busy retry).
+ */
+class Lanes {
+  private readonly sends = new Set<Promise<void>>();
+  /** Campaigns claimed so far. */
+  claimed = 0;
+
+  constructor(
+    private readonly charla: Charla,
+    private readonly options: SchedulerOptions,
+    private readonly size: number,
+    private readonly most: number,
+    private readonly freed: () => void,
+    private readonly failed: (err: unknown) => void,
+  ) {}
+
+  /** Campaigns being sent now. */
+  get busy(): number {
+    return this.sends.size;
+  }
+
+  /**
+   * Claims a campaign for each free lane, while any is due. One fill at a time (its owner sees
+   * to it): two at once would both count the same lane as free.
+   */
+  async fill(): Promise<void> {
+    while (!this.options.shouldStop?.() && this.sends.size < this.size && this.claimed < this.most) {
+      const id = await claimNext(this.charla, this.options);
+      if (id === undefined) return;
+      this.claimed++;
+      // The lane counts as free before its owner hears of it, so that the fill it asks for sees it free.
+      const sent: Promise<void> = send(this.charla, id, this.options).then(
+        () => {
+          this.sends.delete(sent);
+          this.freed();
+        },
+        (err: unknown) => {
+          this.sends.delete(sent);
+          this.failed(err);
+        },
+      );
+      this.sends.add(sent);
+    }
+  }
+
+  /** Settles when every campaign being sent now is done. */
+  async idle(): Promise<void> {
+    await Promise.all(this.sends);
+  }
+}
+
+/**
+ * Sends due campaigns until none is left or claimBatch were claimed, up to `lanes` at once (the
+ * scheduler's lanes, run to the end once); a lane freed claims the next. Returns how many were
+ * claimed; rejects with the first failure, once every lane is done.
  */
 export async function runDueCampaigns(charla: Charla, options: SchedulerOptions): Promise<number> {
   const most = options.claimBatch ?? 5;
-  let claimed = 0;
-  const lane = async () => {
-    while (claimed < most && !options.shouldStop?.()) {
-      claimed++;
-      const id = await claimNext(charla, options);
-      if (id === undefined) {
-        claimed--;
-        return;
-      }
-      await send(charla, id, options);
-    }
+  const failures: unknown[] = [];
+  // Fills one after another (a freed lane's fill waits for the one running); none after a failure.
+  let filling: Promise<void> = Promise.resolve();
+  const refill = () => {
+    filling = filling
+      .then(() => (failures.length === 0 ? lanes.fill() : undefined))
+      .catch((err: unknown) => {
+        failures.push(err);
+      });
   };
-  await Promise.all(Array.from({ length: Math.min(most, options.lanes ?? CAMPAIGN_LANES) }, lane));
-  return claimed;
+  const lanes: Lanes = new Lanes(
+    charla,
+    options,
+    Math.min(most, options.lanes ?? CAMPAIGN_LANES),
+    most,
+    refill,
+    (err) => failures.push(err),
+  );
+  refill();
+  for (;;) {
+    const waited = filling;
+    await waited;
+    await lanes.idle();
+    // Done when no lane is sending and no fill was asked for meanwhile.
+    if (filling === waited && lanes.busy === 0) break;
+  }
+  if (failures.length > 0) throw failures[0];
+  return lanes.claimed;
 }
 
 /**
@@ -259,11 +328,10 @@ export async function releaseClaims(charla: Charla, instanceId: string): Promise
 export class CampaignScheduler {
   private timer: NodeJS.Timeout | null = null;
   private filling: Promise<void> | null = null;
-  private readonly sends = new Set<Promise<void>>();
   private stopped = true;
   private again = false;
   private readonly options: SchedulerOptions;
-  private readonly lanes: number;
+  private readonly lanes: Lanes;
 
   constructor(
     private readonly charla: Charla,
@@ -277,7 +345,15 @@ export class CampaignScheduler {
       ...options,
       shouldStop: () => this.stopped,
     };
-    this.lanes = options.lanes ?? CAMPAIGN_LANES;
+    // A lane freed fills again at once; after a failure, at the next tick (no busy retry).
+    this.lanes = new Lanes(
+      charla,
+      this.options,
+      options.lanes ?? CAMPAIGN_LANES,
+      Infinity,
+      () => this.poke(),
+      this.onError,
+    );
   }
 
   start(): void {
@@ -304,7 +380,7 @@ export class CampaignScheduler {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.filling;
-    await Promise.all(this.sends);
+    await this.lanes.idle();
     if (wasRunning) await releaseClaims(this.charla, this.options.instanceId);
   }
 
@@ -319,24 +395,12 @@ export class CampaignScheduler {
     this.timer = null;
     if (this.stopped || this.filling) return;
     this.again = false;
-    this.filling = this.fill()
+    this.filling = this.lanes
+      .fill()
       .catch(this.onError)
       .finally(() => {
         this.filling = null;
         this.schedule(this.again ? 0 : this.intervalMs);
       });
-  }
-
-  /** Claims a campaign for each free lane, while any is due; a lane freed pokes the loop. */
-  private async fill(): Promise<void> {
-    while (!this.stopped && this.sends.size < this.lanes) {
-      const id = await claimNext(this.charla, this.options);
-      if (id === undefined) return;
-      // A lane freed fills again at once; after a failure, at the next tick (no busy retry).
-      const sent: Promise<void> = send(this.charla, id, this.options)
-        .then(() => this.poke(), this.onError)
-        .finally(() => this.sends.delete(sent));
-      this.sends.add(sent);
-    }
   }
 }
