@@ -1,16 +1,18 @@
 /**
- * Signed media: GET /v1/media/<key>?kid=..&exp=..&sig=.. serves the bytes of
- * the media table with their content type, after the signature and expiry are
+ * Signed media: GET /v1/media/<key>?kid=..&exp=..&sig=.. serves a stored file
+ * (server/media-store.ts) with its content type, a piece at a time, after the signature and expiry are
  * verified in constant time (403 SIGNATURE_INVALID otherwise); `download=1`
  * asks for it as an attachment (saved under its name, not shown). No Basic
  * credentials: the signature is the permission. Host-independent, so the
  * address works behind any public name.
  */
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { ROUTES } from '../types/index.ts';
 import { ErrorBodySchema } from '../types/schemas/index.ts';
 import { ApiError } from './http/errors.ts';
+import { inlineMedia, readMediaRange } from './media-store.ts';
 
 const MediaQuery = Type.Object({
   kid: Type.Optional(Type.String({ maxLength: 100 })),
@@ -67,13 +69,17 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
       const key = (request.params as Record<string, string | undefined>)['*'] ?? '';
       const query = request.query as { kid?: string; exp?: string; sig?: string; download?: '1' };
       if (!key || !charla.signer.verify(key, query)) throw new ApiError('SIGNATURE_INVALID');
-      const { rows } = await charla.db.query<{ content_type: string; data: Uint8Array; name: string }>(
-        'SELECT content_type, data, name FROM media WHERE key = $1',
-        [key],
-      );
+      const { rows } = await charla.db.query<{
+        content_type: string;
+        size: string | number;
+        name: string;
+        inline: boolean;
+      }>('SELECT content_type, size, name, data IS NOT NULL AS inline FROM media WHERE key = $1', [key]);
       const media = rows[0];
       if (!media) throw new ApiError('NOT_FOUND', { message: 'No such media.' });
-      const body = Buffer.from(media.data.buffer, media.data.byteOffset, media.data.byteLength);
+      // A row stored before its bytes were kept in pieces (migration 018) still has them inline.
+      const inline = media.inline ? await inlineMedia(charla.db, key) : null;
+      const size = inline ? inline.length : Number(media.size);
       const secondsLeft = Math.max(0, Number(query.exp) - Math.floor(Date.now() / 1000));
       reply
         .header('Cache-Control', `private, max-age=${secondsLeft}`)
@@ -87,10 +93,17 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
         )
         .header('Accept-Ranges', 'bytes')
         .type(media.content_type);
+      const bytes = (start: number, end: number) => {
+        reply.header('Content-Length', String(end - start + 1));
+        if (inline) return inline.subarray(start, end + 1);
+        if (end < start) return Buffer.alloc(0);
+        // HEAD answers the headers only: no piece is read (a stream keeps the length set above).
+        if (request.method === 'HEAD') return Readable.from([]);
+        return readMediaRange(charla.db, key, start, end);
+      };
       // Video and audio players seek with Range requests: one range, bytes only.
       const range = /^bytes=(\d*)-(\d*)$/.exec(String(request.headers.range ?? '').trim());
       if (range && (range[1] || range[2])) {
-        const size = body.length;
         let start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
         let end = range[1] ? (range[2] ? Math.min(Number(range[2]), size - 1) : size - 1) : size - 1;
         if (!Number.isSafeInteger(start) || start >= size || end < start) {
@@ -101,9 +114,9 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
         return reply
           .code(206)
           .header('Content-Range', `bytes ${start}-${end}/${size}`)
-          .send(body.subarray(start, end + 1));
+          .send(bytes(start, end));
       }
-      return reply.send(body);
+      return reply.send(bytes(0, size - 1));
     },
   );
 }

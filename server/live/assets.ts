@@ -1,13 +1,14 @@
 /**
  * The demo bot's media: small real files made at start (a PNG, a PDF, a WAV,
  * an MP4) plus any file in server/flows/assets/ (which may replace them), stored in the
- * media table under `demo/<name>` and named in flows as `{{assets.<name>}}`
+ * media table (server/media-store.ts) under `demo/<name>` and named in flows as `{{assets.<name>}}`
  * (e.g. `{{assets.png}}`), each use signed afresh.
  */
 import { deflateSync } from 'node:zlib';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { Db } from '../store/db.ts';
+import { putMedia } from '../media-store.ts';
 import { FLOWS_DIR } from './flows.ts';
 
 export const ASSETS_DIR = join(FLOWS_DIR, 'assets');
@@ -142,11 +143,7 @@ export async function ensureDemoAssets(db: Db, companyId: string): Promise<Recor
   }
   const keys: Record<string, string> = {};
   for (const f of files) {
-    await db.query(
-      `INSERT INTO media (key, company_id, content_type, size, name, data) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (key) DO NOTHING`,
-      [f.key, companyId, f.type, f.data.length, f.key.slice(5), f.data],
-    );
+    await putMedia(db, { key: f.key, companyId, contentType: f.type, name: f.key.slice(5) }, f.data);
     keys[f.name] = f.key;
   }
   return keys;

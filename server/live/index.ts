@@ -12,6 +12,7 @@ import { widgetRoutes } from './widget-routes.ts';
 import { closeLive, gateways, startGateway } from './gateway.ts';
 import { createFlowRunner, FLOWS_DIR, loadFlowFiles, type FlowRunner } from './flows.ts';
 import { ensureDemoAssets } from './assets.ts';
+import { ORPHAN_CHUNK_AGE_MS, sweepOrphanChunks } from '../media-store.ts';
 
 export interface Live {
   hub: Hub;
@@ -58,6 +59,19 @@ export async function livePlugin(app: FastifyInstance): Promise<void> {
       ),
     log: app.log,
   });
+  // Pieces of uploads cut short (server/media-store.ts). At the start of the only process on an
+  // embedded store no upload is running, so all of them; elsewhere, and every hour, only old ones.
+  const sweep = (olderThanMs: number) =>
+    sweepOrphanChunks(db, olderThanMs).then(
+      (n) => n > 0 && app.log.info({ pieces: n }, 'removed the pieces of unfinished uploads'),
+    );
+  await sweep(db.kind === 'pglite' ? 0 : ORPHAN_CHUNK_AGE_MS);
+  const sweeper = setInterval(() => {
+    sweep(ORPHAN_CHUNK_AGE_MS).catch((err: unknown) =>
+      app.log.warn({ err }, 'could not remove the pieces of unfinished uploads'),
+    );
+  }, ORPHAN_CHUNK_AGE_MS);
+  sweeper.unref();
   assetKeys = await ensureDemoAssets(db, config.companyId);
 
   await app.register(async (scope) => widgetRoutes(scope, { hub, sessions, messaging, flows }));
@@ -76,6 +90,7 @@ export async function livePlugin(app: FastifyInstance): Promise<void> {
     closeLive(io);
   });
   app.addHook('onClose', async () => {
+    clearInterval(sweeper);
     gateways.delete(io);
     await flows.idle().catch(() => {});
     await new Promise<void>((resolve) => io.close(() => resolve()));

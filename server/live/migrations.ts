@@ -18,6 +18,7 @@
  * - `media_rooms`: the rooms a stored media was uploaded for or sent in (who
  *   may have its address signed afresh); `media.uploaded_by` the widget user
  *   who uploaded it.
+ * - `media_chunks`: a media file's bytes, 256 KB a row (server/media-store.ts).
  */
 import type { Migration } from '../store/migrate.ts';
 
@@ -167,6 +168,27 @@ INSERT INTO media_rooms (media_key, room_id)
     sql: `
 ALTER TABLE flow_states ADD COLUMN IF NOT EXISTS sent jsonb NOT NULL DEFAULT '[]'::jsonb;
 ALTER TABLE flow_states DROP COLUMN IF EXISTS waiting_for;
+`,
+  },
+  {
+    // A media file's bytes in pieces of 256 KB (server/media-store.ts says why); files stored
+    // before are moved into pieces here, and media.data stays only for rows written without them.
+    id: '018_media_chunks',
+    sql: `
+CREATE TABLE IF NOT EXISTS media_chunks (
+  media_key text NOT NULL,
+  seq integer NOT NULL,
+  data bytea NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (media_key, seq)
+);
+ALTER TABLE media ALTER COLUMN data DROP NOT NULL;
+INSERT INTO media_chunks (media_key, seq, data)
+  SELECT m.key, g.i, substring(m.data FROM g.i * 262144 + 1 FOR 262144)
+  FROM media m CROSS JOIN LATERAL generate_series(0, (length(m.data) - 1) / 262144) AS g(i)
+  WHERE m.data IS NOT NULL AND length(m.data) > 0
+  ON CONFLICT (media_key, seq) DO NOTHING;
+UPDATE media SET data = NULL WHERE data IS NOT NULL AND length(data) > 0;
 `,
   },
 ];

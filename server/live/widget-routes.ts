@@ -53,6 +53,7 @@ import type { LiveMessaging } from './messaging.ts';
 import { history, loadMembers, loadRoom, loadRooms, membership, roomIdsOf } from './store.ts';
 import { claimSessionUser, refuseBotIds } from './rooms.ts';
 import { mediaSentIn, mediaVisible } from './media-rooms.ts';
+import { discardMediaChunks, MediaTooLarge, writeMediaChunks } from '../media-store.ts';
 import type { FlowRunner } from './flows.ts';
 import type { Hub } from './hub.ts';
 
@@ -387,27 +388,41 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
         throw err;
       }
     }
-    const data = await file.toBuffer().catch(unreadableUpload);
     const max = type === 'IMAGE' ? UPLOAD_IMAGE_MAX_BYTES : UPLOAD_MEDIA_MAX_BYTES;
-    if (data.length > max || file.file.truncated) {
-      throw new ApiError('PAYLOAD_TOO_LARGE', { message: `The file is over ${max / (1024 * 1024)} MB.` });
-    }
+    const tooLarge = () =>
+      new ApiError('PAYLOAD_TOO_LARGE', { message: `The file is over ${max / (1024 * 1024)} MB.` });
     const name = (file.filename || 'file').replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 200);
     const key = `widget/${randomUUID()}`;
-    await db.transaction(async (tx) => {
-      await tx.query(
-        `INSERT INTO media (key, company_id, content_type, size, name, data, uploaded_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [key, claims.cid, contentType, data.length, name, data, claims.uid],
-      );
-      // Its members may have it signed afresh (media-rooms.ts); the uploader was checked above.
-      if (typeof roomId === 'string' && roomId !== '') await mediaSentIn(tx, key, roomId, claims.uid, true);
-    });
+    // Stored piece by piece as it arrives (server/media-store.ts), never whole in memory; the
+    // file is nobody's until its media row is written, after the last piece.
+    let size: number;
+    try {
+      size = await writeMediaChunks(db, key, uploadedBytes(file.file), max);
+      if (file.file.truncated) throw tooLarge();
+    } catch (err) {
+      file.file.resume();
+      await discardMediaChunks(db, key).catch(() => {});
+      throw err instanceof MediaTooLarge ? tooLarge() : err;
+    }
+    try {
+      await db.transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO media (key, company_id, content_type, size, name, uploaded_by)
+           VALUES ($1, $2, $3, $4, $5, $6)`,
+          [key, claims.cid, contentType, size, name, claims.uid],
+        );
+        // Its members may have it signed afresh (media-rooms.ts); the uploader was checked above.
+        if (typeof roomId === 'string' && roomId !== '') await mediaSentIn(tx, key, roomId, claims.uid, true);
+      });
+    } catch (err) {
+      await discardMediaChunks(db, key).catch(() => {});
+      throw err;
+    }
     return {
       mediaUrl: signer.sign(key, MEDIA_URL_TTL_DEFAULT, app.charla.baseUrlFor(request)),
       type,
       contentType,
-      size: data.length,
+      size,
       name,
     };
   });
@@ -435,6 +450,15 @@ function unreadableUpload(err: unknown): never {
     { '/file': 'must be sent as a whole multipart/form-data body' },
     `The upload could not be read: ${err instanceof Error ? err.message : 'malformed body'}.`,
   );
+}
+
+/** The upload's bytes as they arrive; a body the parser cannot read is unreadableUpload's. */
+async function* uploadedBytes(stream: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  try {
+    for await (const piece of stream) yield piece;
+  } catch (err) {
+    unreadableUpload(err);
+  }
 }
 
 /** A refused origin gets no Access-Control-Allow-Origin. */
