@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import type { BotMessageContent } from '../types/index.ts';
 import type { Charla } from './context.ts';
 import { deliverPrepared, fromBot } from './bot-message.ts';
-import { onCampaignCreated } from './campaigns/service.ts';
+import { onCampaignCreated, sweepAbandonedCampaigns } from './campaigns/service.ts';
 
 export interface SchedulerOptions {
   /** Who claims (config.instanceId). */
@@ -321,6 +321,9 @@ export async function releaseClaims(charla: Charla, instanceId: string): Promise
   return r.rowCount;
 }
 
+/** How often the scheduler looks for abandoned campaign creations (and once when it starts). */
+const SWEEP_EVERY_MS = 60_000;
+
 /**
  * The loop of one process: fills its lanes every intervalMs, at once when
  * poked (a PENDING campaign was created), and whenever a lane is freed.
@@ -328,6 +331,8 @@ export async function releaseClaims(charla: Charla, instanceId: string): Promise
 export class CampaignScheduler {
   private timer: NodeJS.Timeout | null = null;
   private filling: Promise<void> | null = null;
+  private sweeping: Promise<void> | null = null;
+  private sweptAt = -Infinity;
   private stopped = true;
   private again = false;
   private readonly options: SchedulerOptions;
@@ -380,6 +385,7 @@ export class CampaignScheduler {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.filling;
+    await this.sweeping;
     await this.lanes.idle();
     if (wasRunning) await releaseClaims(this.charla, this.options.instanceId);
   }
@@ -394,6 +400,7 @@ export class CampaignScheduler {
   private tick(): void {
     this.timer = null;
     if (this.stopped || this.filling) return;
+    this.sweep();
     this.again = false;
     this.filling = this.lanes
       .fill()
@@ -401,6 +408,21 @@ export class CampaignScheduler {
       .finally(() => {
         this.filling = null;
         this.schedule(this.again ? 0 : this.intervalMs);
+      });
+  }
+
+  /**
+   * Deletes abandoned campaign creations (sweepAbandonedCampaigns) at the first tick and then
+   * every SWEEP_EVERY_MS, beside the lanes: a sweep never holds back a claim.
+   */
+  private sweep(): void {
+    const now = performance.now();
+    if (this.sweeping || now - this.sweptAt < SWEEP_EVERY_MS) return;
+    this.sweptAt = now;
+    this.sweeping = sweepAbandonedCampaigns(this.charla, { shouldStop: () => this.stopped })
+      .then(() => {}, this.onError)
+      .finally(() => {
+        this.sweeping = null;
       });
   }
 }

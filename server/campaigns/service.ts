@@ -2,7 +2,8 @@
  * Campaigns: create, list, cancel, update. State changes are conditional
  * UPDATEs (`... WHERE status = 'SCHEDULED'`), so a cancel and the scheduler's
  * claim can never both win: whichever commits first decides, and the other
- * sees the new state.
+ * sees the new state. A campaign is written hidden (CREATING) and shown by one
+ * statement once all its recipients are stored: see createCampaign.
  */
 import { randomUUID } from 'node:crypto';
 import { types as pgliteTypes } from '@electric-sql/pglite';
@@ -84,17 +85,49 @@ export function onCampaignCreated(charla: Charla, listener: CampaignListener | n
 }
 
 /**
- * Recipients written per statement, the event loop let go between them: on the embedded store
- * (PGlite runs on this thread) one statement of 100,000 rows blocked the event loop for 2.3 s
- * (socket heartbeats, static files, every request's parsing); in pieces of 2,000 the longest
- * block is about 0.3 s (measured on the 2-core development machine), still one transaction.
- * Queries of other requests still wait for the transaction: PGlite runs one at a time.
+ * The status of a campaign whose recipients are still being written. No reader sees it: the list
+ * leaves it out (charla_list_campaigns, migration 005), cancel and update answer 404 as for a
+ * campaign that does not exist, the scheduler claims only SCHEDULED, PENDING and IN_PROGRESS.
+ * Not a status of the interface: it never leaves the service.
  */
-const RECIPIENTS_PER_INSERT = 2_000;
+export const CREATING = 'CREATING';
 
 /**
- * POST /v1/campaigns. Checks everything first (bot, calling, video), then
- * writes the campaign and its recipients in one transaction.
+ * A creation's lease. While a campaign is CREATING, claimed_by names its creation and claimed_at
+ * is renewed by every piece of recipients written (each takes a fraction of a second); a CREATING
+ * campaign whose lease is older than this was left by a process that died or lost its storage
+ * mid-way, and sweepAbandonedCampaigns deletes it. Long, so that a creation in progress in
+ * another process, however slowed down, is never taken for an abandoned one.
+ */
+export const CREATION_LEASE_MS = 5 * 60_000;
+
+/**
+ * Recipients written per statement, each statement a transaction of its own, the event loop let
+ * go between them. On the embedded store (PGlite runs on this thread, one query at a time, a
+ * transaction holds it whole) one transaction for all of them held back every other request's
+ * queries for the whole creation: 4 to 7 s for 100,000 recipients (measured on the 2-core
+ * development machine). Between two pieces the queries of other requests run; the campaign stays
+ * CREATING (hidden) until one last statement makes it PENDING or SCHEDULED, so no reader ever
+ * sees half a campaign.
+ */
+const RECIPIENTS_PER_INSERT = 2_000;
+/** Recipients of an abandoned creation deleted per statement (as they were written: in pieces). */
+const RECIPIENTS_PER_DELETE = 2_000;
+
+const yieldToOthers = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A creation that lost its lease (a sweep took it for abandoned): it writes nothing more. */
+class CreationAbandoned extends Error {
+  constructor(campaignId: string) {
+    super(`campaign ${campaignId} was abandoned while its recipients were written (its lease ran out)`);
+  }
+}
+
+/**
+ * POST /v1/campaigns. Checks everything first (bot, calling, video), then writes the campaign
+ * hidden (CREATING), its recipients in pieces, and makes it PENDING or SCHEDULED in one statement.
+ * When anything fails on the way, what was written is deleted before the error is answered (if
+ * the storage itself is gone, a later sweep deletes it).
  */
 export async function createCampaign(charla: Charla, body: CampaignCreateBody): Promise<Campaign> {
   const scheduledAt = body.scheduledAt === undefined ? null : futureInstant(body.scheduledAt, '/scheduledAt');
@@ -104,33 +137,126 @@ export async function createCampaign(charla: Charla, body: CampaignCreateBody): 
   const recipients = [...new Set(body.recipients)];
   const id = randomUUID();
   const status: CampaignStatus = scheduledAt ? 'SCHEDULED' : 'PENDING';
-  const row = await charla.db.transaction(async (tx) => {
-    const { rows } = await tx.query<CampaignRow>(
-      `INSERT INTO campaigns (id, company_id, name, element_name, bot_id, status, message, scheduled_at, total_messages)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
-      [
-        id,
-        charla.config.companyId,
-        body.name,
-        body.elementName,
-        body.botId,
-        status,
-        JSON.stringify(body.message),
-        scheduledAt,
-        recipients.length,
-      ],
-    );
+  // This creation's own name: instance ids repeat (a restarted process keeps its id).
+  const lease = `${charla.config.instanceId}/${randomUUID()}`;
+  await charla.db.query(
+    `INSERT INTO campaigns (id, company_id, name, element_name, bot_id, status, message, scheduled_at, total_messages,
+       claimed_by, claimed_at)
+     VALUES ($1, $2, $3, $4, $5, '${CREATING}', $6, $7, $8, $9, now())`,
+    [
+      id,
+      charla.config.companyId,
+      body.name,
+      body.elementName,
+      body.botId,
+      JSON.stringify(body.message),
+      scheduledAt,
+      recipients.length,
+      lease,
+    ],
+  );
+  let row: CampaignRow | undefined;
+  try {
     for (let i = 0; i < recipients.length; i += RECIPIENTS_PER_INSERT) {
-      await tx.query(
-        'INSERT INTO campaign_recipients (campaign_id, user_id) SELECT $1, u FROM unnest($2::text[]) AS u',
-        [id, recipients.slice(i, i + RECIPIENTS_PER_INSERT)],
+      await yieldToOthers();
+      const piece = recipients.slice(i, i + RECIPIENTS_PER_INSERT);
+      // Renews the lease in the statement that writes: a creation a sweep abandoned writes nothing.
+      const written = await charla.db.query(
+        `WITH c AS (
+           UPDATE campaigns SET claimed_at = now() WHERE id = $1 AND status = '${CREATING}' AND claimed_by = $2
+           RETURNING id
+         )
+         INSERT INTO campaign_recipients (campaign_id, user_id) SELECT c.id, u FROM c, unnest($3::text[]) AS u`,
+        [id, lease, piece],
       );
-      await new Promise((resolve) => setImmediate(resolve));
+      if (written.rowCount !== piece.length) throw new CreationAbandoned(id);
     }
-    return rows[0] as CampaignRow;
-  });
+    const { rows } = await charla.db.query<CampaignRow>(
+      `UPDATE campaigns SET status = $3, claimed_by = NULL, claimed_at = NULL, updated_at = now()
+       WHERE id = $1 AND status = '${CREATING}' AND claimed_by = $2 RETURNING ${COLUMNS}`,
+      [id, lease, status],
+    );
+    row = rows[0];
+    if (!row) throw new CreationAbandoned(id);
+  } catch (err) {
+    try {
+      await charla.db.query(
+        `UPDATE campaigns SET claimed_by = NULL WHERE id = $1 AND status = '${CREATING}' AND claimed_by = $2`,
+        [id, lease],
+      );
+      await deleteAbandoned(charla, id);
+    } catch {
+      // The storage failed again (or is closed): the campaign stays hidden, and a sweep deletes it
+      // once its lease has run out. The error answered is the first one.
+    }
+    throw err;
+  }
   if (status === 'PENDING') listeners.get(charla)?.(id);
   return toCampaign(row);
+}
+
+/**
+ * Deletes an abandoned creation (CREATING, no lease holder): its recipients in pieces, then the
+ * campaign. Deletes nothing of a campaign in any other state. Answers whether it was deleted.
+ */
+async function deleteAbandoned(
+  charla: Charla,
+  campaignId: string,
+  shouldStop: () => boolean = () => false,
+): Promise<boolean> {
+  for (;;) {
+    if (shouldStop()) return false;
+    const gone = await charla.db.query(
+      `DELETE FROM campaign_recipients
+       WHERE campaign_id = $1
+         AND user_id IN (SELECT user_id FROM campaign_recipients WHERE campaign_id = $1 LIMIT $2)
+         AND EXISTS (SELECT 1 FROM campaigns WHERE id = $1 AND status = '${CREATING}' AND claimed_by IS NULL)`,
+      [campaignId, RECIPIENTS_PER_DELETE],
+    );
+    if (gone.rowCount === 0) break;
+    await yieldToOthers();
+  }
+  const gone = await charla.db.query(
+    `DELETE FROM campaigns
+     WHERE id = $1 AND status = '${CREATING}' AND claimed_by IS NULL
+       AND NOT EXISTS (SELECT 1 FROM campaign_recipients WHERE campaign_id = $1)`,
+    [campaignId],
+  );
+  return gone.rowCount > 0;
+}
+
+/**
+ * Deletes the creations of this company that were abandoned: a CREATING campaign whose lease is
+ * older than leaseMs (its creator died or lost its storage), or which its creator gave up but could
+ * not delete. On the embedded store (one process per store, server/store/dir-lock.ts) a creation
+ * begun before the store was opened is abandoned too, whatever its age: nobody can be writing it.
+ * A creation in progress, here or in another process, renews its lease and is left alone.
+ * The campaign scheduler calls this when it starts and then now and again. Answers how many
+ * campaigns were deleted.
+ */
+export async function sweepAbandonedCampaigns(
+  charla: Charla,
+  options: { leaseMs?: number; shouldStop?: () => boolean } = {},
+): Promise<number> {
+  const companyId = charla.config.companyId;
+  // Abandoning is one conditional statement: a creator renewing its lease at the same moment
+  // either renews first (and is left alone) or finds itself abandoned and writes no more.
+  await charla.db.query(
+    `UPDATE campaigns SET claimed_by = NULL, updated_at = now()
+     WHERE company_id = $1 AND status = '${CREATING}' AND claimed_by IS NOT NULL
+       AND (claimed_at < now() - make_interval(secs => $2::double precision / 1000)
+         OR ($3 AND claimed_at < pg_postmaster_start_time()))`,
+    [companyId, options.leaseMs ?? CREATION_LEASE_MS, charla.db.kind === 'pglite'],
+  );
+  const { rows } = await charla.db.query<{ id: string }>(
+    `SELECT id FROM campaigns WHERE company_id = $1 AND status = '${CREATING}' AND claimed_by IS NULL`,
+    [companyId],
+  );
+  let deleted = 0;
+  for (const { id } of rows) {
+    if (await deleteAbandoned(charla, id, options.shouldStop)) deleted++;
+  }
+  return deleted;
 }
 
 /** A row of charla_list_campaigns' page: the columns in COLUMNS order, timestamps as text. */
@@ -225,10 +351,13 @@ export async function listCampaigns(
   };
 }
 
-/** 404 when the campaign does not exist, 409 (with its status) when it exists in another state. */
+/**
+ * 404 when the campaign does not exist (or is still being created: nobody was told its id yet),
+ * 409 (with its status) when it exists in another state.
+ */
 async function explainMiss(charla: Charla, campaignId: string, action: string): Promise<never> {
   const { rows } = await charla.db.query<{ status: CampaignStatus }>(
-    'SELECT status FROM campaigns WHERE id = $1 AND company_id = $2',
+    `SELECT status FROM campaigns WHERE id = $1 AND company_id = $2 AND status <> '${CREATING}'`,
     [campaignId, charla.config.companyId],
   );
   const found = rows[0];
@@ -273,7 +402,7 @@ export async function updateCampaign(
   const row = rows[0];
   if (row) return toCampaign(row);
   const { rows: found } = await charla.db.query<CampaignRow>(
-    `SELECT ${COLUMNS} FROM campaigns WHERE id = $1 AND company_id = $2`,
+    `SELECT ${COLUMNS} FROM campaigns WHERE id = $1 AND company_id = $2 AND status <> '${CREATING}'`,
     [campaignId, charla.config.companyId],
   );
   const current = found[0];

@@ -1,5 +1,6 @@
 /** The core schema: companies, bots, widgets, API keys, campaigns, media. */
 import type { Migration } from './migrate.ts';
+import { campaignCreationMigration } from './migrations/005_campaign_creation.ts';
 
 export const coreMigrations: Migration[] = [
   {
@@ -166,4 +167,5 @@ CREATE TABLE IF NOT EXISTS signing_keys (
 );
 `,
   },
+  campaignCreationMigration,
 ];
