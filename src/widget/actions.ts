@@ -13,7 +13,7 @@ import {
 import { ROUTES, routePath } from '../../types/routes.ts';
 import type { UploadResult } from '../../types/index.ts';
 import { patchUi } from '../stores/index.ts';
-import { attempt, invalidArgument, toCharlaError } from '../transport/errors.ts';
+import { attempt, clientError, invalidArgument, toCharlaError } from '../transport/errors.ts';
 import { isSafeUrl } from '../util/url.ts';
 import { uuid } from '../util/uuid.ts';
 import { requireContact, requireId } from '../util/validate.ts';
@@ -73,6 +73,10 @@ export function createActions(core: WidgetCore): CoreActions {
         payload: { ...(choice.payload ?? {}), replyTo: String(message.id) },
       }),
     );
+
+  /** The uploads in flight, by their id in $uploads: cancelUpload stops one. */
+  const uploading = new Map<string, AbortController>();
+  const dropUpload = (id: string) => w.$uploads.set(w.$uploads.get().filter((u) => u.id !== id));
 
   const actions: CoreActions = {
     baseUrl: core.baseUrl,
@@ -152,33 +156,50 @@ export function createActions(core: WidgetCore): CoreActions {
         const roomId = currentRoom();
         const id = uuid();
         const name = file.name ?? 'file';
+        const controller = new AbortController();
+        uploading.set(id, controller);
+        const stopped = () => controller.signal.aborted;
         w.$uploads.set([...w.$uploads.get(), { id, name, progress: 0 }]);
-        const dropUpload = () => w.$uploads.set(w.$uploads.get().filter((u) => u.id !== id));
         try {
           await core.ensureSession();
+          if (stopped()) throw new Error('cancelled');
           const form = new FormData();
           form.append('type', type);
           form.append('roomId', roomId);
           form.append('file', file, name);
           const result = await core.rest.upload<UploadResult>(ROUTES.widgetUpload, form, {
+            signal: controller.signal,
             // All sent, the service still storing it: no figure (an indeterminate bar), not a full bar.
             onProgress: (sent) =>
               w.$uploads.set(
                 w.$uploads.get().map((u) => (u.id === id ? { ...u, progress: sent < 1 ? sent : 0 } : u)),
               ),
           });
+          // Cancelled as the file arrived (its answer already on its way): the file stays unused.
+          if (stopped()) throw new Error('cancelled');
           if (!result || !isSafeUrl(result.mediaUrl))
             throw invalidArgument('the upload gave no usable address', 'mediaUrl');
-          dropUpload();
+          // From here the message is sent: nothing left to cancel (no await until sendMessage holds it).
+          uploading.delete(id);
+          dropUpload(id);
           const message: Record<string, unknown> = { roomId, type, mediaUrl: result.mediaUrl };
           if (caption && type !== 'AUDIO') message['caption'] = caption;
           return await core.sendMessage(message);
         } catch (error) {
-          // The composer tells the visitor (naming the file, with a retry); a retry is a new upload.
-          dropUpload();
-          throw toCharlaError(error);
+          uploading.delete(id);
+          dropUpload(id);
+          // A failure the composer tells the visitor (naming the file, with a retry; a retry is a new
+          // upload). A cancel is no failure: DESTROYED, stopped on purpose, which it does not report.
+          throw stopped()
+            ? clientError('DESTROYED', `the upload of ${name} was cancelled`)
+            : toCharlaError(error);
         }
       });
+    },
+    cancelUpload(id: string) {
+      uploading.get(id)?.abort();
+      uploading.delete(id);
+      dropUpload(id);
     },
     sendLocation(lat: number, lng: number) {
       return attempt(() => sendTo({ type: 'LOCATION', lat: String(lat), lng: String(lng) }));

@@ -105,6 +105,11 @@ export interface WidgetActions {
     type: 'IMAGE' | 'DOCUMENT' | 'AUDIO' | 'VIDEO',
     caption?: string,
   ): Promise<Message>;
+  /**
+   * Stops an upload of $uploads and sends nothing, even when the file has already reached the
+   * service: its sendFile rejects with DESTROYED. Optional, so a context written before it still fits.
+   */
+  cancelUpload?(id: string): void;
   sendLocation(lat: number, lng: number): Promise<Message>;
   retry(messageId: string): Promise<Message>;
   /** Loads the page of history before the oldest message held. */

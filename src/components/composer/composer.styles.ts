@@ -12,6 +12,32 @@ export const styles = css`
     gap: 4px;
     padding: 8px;
   }
+  /* As if the buttons were the bar's own, unless the narrow bar opens them on a row of their own. */
+  .actions {
+    display: contents;
+  }
+  .open {
+    flex-wrap: wrap;
+  }
+  .open .actions {
+    display: flex;
+    flex: 1 0 100%;
+    order: -1;
+    gap: 4px;
+  }
+  .open .more-button .icon {
+    transform: rotate(45deg);
+  }
+  /* Narrow: the field gets what a few pixels more can give (184 px at 320 px, still 36 px targets). */
+  .narrow {
+    padding-inline: 6px;
+  }
+  .narrow .more-button,
+  .narrow [part='mic-button'] {
+    width: 36px;
+    height: 36px;
+    margin-block: 2px;
+  }
   .field {
     flex: 1 1 auto;
     min-width: 0;
@@ -119,7 +145,17 @@ export const styles = css`
   }
   .upload {
     display: grid;
-    gap: 2px;
+    grid-template-columns: 1fr auto;
+    align-items: center;
+    gap: 2px 4px;
+    margin: 0;
+  }
+  .upload > span {
+    grid-column: 1 / -1;
+  }
+  .upload .icon-button {
+    width: 32px;
+    height: 32px;
   }
   .upload:first-child {
     margin-top: 8px;

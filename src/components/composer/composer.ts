@@ -11,12 +11,26 @@ import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { Drafts } from '../../controllers/drafts.ts';
 import { translator, type CatalogueKey } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
-import type { WidgetContext } from '../../widget/context.ts';
+import type { UploadState, WidgetContext } from '../../widget/context.ts';
 import { isVisibleText } from '../../util/validate.ts';
 import { formatBytes, locale, plainName } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { styles } from './composer.styles.ts';
 
+/** Shows the attach and location buttons when the narrow composer has put them away. */
+const moreIcon = html`<svg
+  class="icon"
+  viewBox="0 0 24 24"
+  width="20"
+  height="20"
+  aria-hidden="true"
+  focusable="false"
+>
+  <path d="M12 5v14M5 12h14" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"></path>
+</svg>`;
+
+/** Narrower than this, the four buttons beside the field would leave it under 180 px (128 px at 320 px). */
+const NARROW = 372;
 const ACCEPT = [...UPLOAD_MEDIA_TYPES.IMAGE, ...UPLOAD_MEDIA_TYPES.DOCUMENT].join(',');
 const LINE_HEIGHT_LIMIT = 5;
 /**
@@ -70,6 +84,21 @@ export class CharlaComposer extends LitElement {
   @state() private notice = '';
   /** Sends again what the notice is about (a failed upload); the notice then offers a retry. */
   @state() private retry: (() => void) | undefined;
+  /** Said (politely) once an upload is cancelled: the progress bar is gone, nothing failed. */
+  @state() private cancelled = '';
+  /**
+   * Narrower than NARROW, attach and location wait behind a "more" toggle (`more` while it shows
+   * them, on a row of their own above the field); the microphone stays beside the field. Not
+   * rendered while put away, not just hidden: no control of the bar is there without a place on screen.
+   */
+  @state() private narrow = false;
+  @state() private more = false;
+  readonly #resize =
+    typeof ResizeObserver === 'function'
+      ? new ResizeObserver(([entry]) => {
+          this.narrow = (entry?.contentRect.width ?? NARROW) < NARROW;
+        })
+      : undefined;
 
   get #textarea(): HTMLTextAreaElement | null {
     return this.renderRoot?.querySelector<HTMLTextAreaElement>('textarea') ?? null;
@@ -85,6 +114,16 @@ export class CharlaComposer extends LitElement {
     (file) => this.#upload(file, 'AUDIO'),
     (problem) => this.#setNotice(problem === 'denied' ? 'micDenied' : 'micUnavailable'),
   );
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#resize?.observe(this);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#resize?.disconnect();
+  }
 
   override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('context')) this.#stores.use(this.context);
@@ -141,6 +180,7 @@ export class CharlaComposer extends LitElement {
     if (!isVisibleText(text) || countOf(text) > MESSAGE_TEXT_MAX || this.#disabled || !this.context) return;
     this.text = '';
     this.#drafts.keep(this.text);
+    this.cancelled = '';
     if (this.#textarea) {
       this.#textarea.value = '';
       this.#grow(this.#textarea);
@@ -149,6 +189,7 @@ export class CharlaComposer extends LitElement {
   }
 
   #setNotice(key: CatalogueKey, params?: Record<string, string | number>, retry?: () => void): void {
+    this.cancelled = '';
     this.notice = this.#t(key, params);
     this.retry = retry;
   }
@@ -156,13 +197,26 @@ export class CharlaComposer extends LitElement {
   /** Uploads and sends a file; a failure names it (the service's words are for developers) and offers a retry. */
   #upload(file: Blob & { name: string }, type: 'IMAGE' | 'DOCUMENT' | 'AUDIO', caption?: string): void {
     this.notice = '';
-    this.context?.actions
-      .sendFile(file, type, caption)
-      .catch(() =>
-        this.#setNotice('uploadFailed', { name: plainName(file.name) }, () =>
-          this.#upload(file, type, caption),
-        ),
+    this.cancelled = '';
+    this.context?.actions.sendFile(file, type, caption).catch((error: { key?: string } | undefined) => {
+      // DESTROYED: cancelled (or the widget destroyed), on purpose: nothing failed, nothing to retry.
+      if (error?.key === 'DESTROYED') return;
+      this.#setNotice('uploadFailed', { name: plainName(file.name) }, () =>
+        this.#upload(file, type, caption),
       );
+    });
+  }
+
+  #handleCancelUploadClick(event: Event, upload: UploadState): void {
+    // Its button goes away with the progress bar: focus goes to the field, not to <body>.
+    const focused = (event.currentTarget as Element).matches(':focus');
+    this.context?.actions.cancelUpload?.(upload.id);
+    this.cancelled = this.#t('uploadCancelled', { name: plainName(upload.name) });
+    if (focused) this.focus();
+  }
+
+  #handleMoreClick(): void {
+    this.more = !this.more;
   }
 
   #handleAttachClick(): void {
@@ -241,6 +295,7 @@ export class CharlaComposer extends LitElement {
     // While a voice note records, the bar is about it (stop, discard): attaching or sharing a
     // location then would send in its middle, and at 320 px its buttons leave the field no room.
     const recording = this.#recorder.recording;
+    const folded = this.narrow && !recording;
     return html`
       ${
         this.notice
@@ -272,8 +327,22 @@ export class CharlaComposer extends LitElement {
           return html`<div class="upload">
             <span>${label}</span>
             <progress max="1" value=${u.progress || nothing} aria-label=${label}></progress>
+            ${
+              this.context?.actions.cancelUpload
+                ? html`<button
+                    type="button"
+                    class="icon-button"
+                    part="cancel-upload-button"
+                    aria-label=${this.#t('cancelUpload', { name: plainName(u.name) })}
+                    @click=${(e: Event) => this.#handleCancelUploadClick(e, u)}
+                  >
+                    ${icons.close()}
+                  </button>`
+                : nothing
+            }
           </div>`;
         })}
+        ${this.cancelled ? html`<p class="upload">${this.cancelled}</p>` : nothing}
       </div>
       <div role="status">
         ${
@@ -293,7 +362,10 @@ export class CharlaComposer extends LitElement {
             </div>`
           : nothing
       }
-      <div class="composer" part="composer">
+      <div
+        class="composer ${this.narrow ? 'narrow' : ''} ${folded && this.more ? 'open' : ''}"
+        part="composer"
+      >
         <input
           type="file"
           accept=${ACCEPT}
@@ -301,28 +373,50 @@ export class CharlaComposer extends LitElement {
           aria-hidden="true"
           @change=${this.#handleFileChange}
         />
-        <button
-          type="button"
-          class="icon-button"
-          part="attach-button"
-          aria-label=${this.#t('attach')}
-          ?disabled=${off}
-          ?hidden=${recording}
-          @click=${this.#handleAttachClick}
-        >
-          ${icons.attach()}
-        </button>
-        <button
-          type="button"
-          class="icon-button"
-          part="location-button"
-          aria-label=${this.#t('shareLocation')}
-          ?disabled=${off}
-          ?hidden=${recording}
-          @click=${this.#handleLocationClick}
-        >
-          ${icons.location()}
-        </button>
+        ${
+          folded
+            ? html`<button
+                type="button"
+                class="icon-button more-button"
+                part="more-button"
+                aria-label=${this.#t('moreActions')}
+                aria-expanded=${this.more ? 'true' : 'false'}
+                aria-controls=${this.more ? 'actions' : nothing}
+                ?disabled=${off}
+                @click=${this.#handleMoreClick}
+              >
+                ${moreIcon}
+              </button>`
+            : nothing
+        }
+        ${
+          folded && !this.more
+            ? nothing
+            : html`<div class="actions" id="actions">
+                <button
+                  type="button"
+                  class="icon-button"
+                  part="attach-button"
+                  aria-label=${this.#t('attach')}
+                  ?disabled=${off}
+                  ?hidden=${recording}
+                  @click=${this.#handleAttachClick}
+                >
+                  ${icons.attach()}
+                </button>
+                <button
+                  type="button"
+                  class="icon-button"
+                  part="location-button"
+                  aria-label=${this.#t('shareLocation')}
+                  ?disabled=${off}
+                  ?hidden=${recording}
+                  @click=${this.#handleLocationClick}
+                >
+                  ${icons.location()}
+                </button>
+              </div>`
+        }
         <button
           type="button"
           class="icon-button ${this.#recorder.recording ? 'recording' : ''}"
