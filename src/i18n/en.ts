@@ -24,6 +24,8 @@ export const en: Catalogue = {
   addToRoom: 'Add',
   roomContacts: 'Add to the conversation',
   addedToRoom: '{name} is in the conversation.',
+  addFailed: 'Could not add {name} to the conversation.',
+  openChatFailed: 'Could not open a chat with {name}.',
   conversation: 'Conversation',
   groupConversation: 'Group conversation',
   members: '{count} member|{count} members',

@@ -25,6 +25,8 @@ export const es = {
   addToRoom: 'Añadir a',
   roomContacts: 'Añadir a la conversación',
   addedToRoom: '{name} está en la conversación.',
+  addFailed: 'No se pudo añadir a {name} a la conversación.',
+  openChatFailed: 'No se pudo abrir la conversación con {name}.',
   conversation: 'Conversación',
   groupConversation: 'Conversación de grupo',
   members: '{count} participante|{count} participantes',

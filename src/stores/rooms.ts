@@ -1,5 +1,5 @@
 /** Rooms of the user: upsert by id, newest activity first. */
-import type { Member, Message, Room } from '../../types/index.ts';
+import type { Contact, Member, Message, Room } from '../../types/index.ts';
 
 /** Sort key: last activity, then creation. */
 function activity(room: Room): string {
@@ -59,4 +59,19 @@ export function withLastMessages(list: readonly Room[], messages: readonly Messa
         return { ...r, lastMessage: m, lastMessageAt: m.createdAt };
       }),
   );
+}
+
+/**
+ * The picture a room shows: its own; a direct room without one, the avatar the page gave the
+ * other person among its contacts (the service keeps no picture of a person, and a direct room is
+ * seen by both people, so each one's widget shows the other's).
+ */
+export function roomAvatar(
+  room: Room | undefined,
+  userId: string | null | undefined,
+  contacts: readonly Contact[] | undefined,
+): string | null | undefined {
+  if (!room || room.avatarUrl || room.type !== 'direct') return room?.avatarUrl;
+  const others = (room.membersInfo ?? []).filter((m) => m.referenceId !== userId);
+  return others.length === 1 ? contacts?.find((c) => String(c.id) === others[0]!.referenceId)?.avatar : null;
 }

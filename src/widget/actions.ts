@@ -61,6 +61,17 @@ export function createActions(core: WidgetCore): CoreActions {
     }
   };
 
+  /**
+   * An operation a contact list starts (a contact chosen): when it fails, the `error` event says
+   * so, as for the other operations with no caller to reject to, and the view tells the user.
+   */
+  const reported = <T>(operation: string, run: () => Promise<T>): Promise<T> =>
+    attempt(run).catch((error: unknown) => {
+      const e = toCharlaError(error);
+      core.emit('error', { error: e, operation });
+      throw e;
+    });
+
   const sendTo = (message: Record<string, unknown>) =>
     core.sendMessage({ roomId: currentRoom(), ...message });
   /** The POSTBACK of a chosen option or quick reply, answering `message`. */
@@ -82,8 +93,8 @@ export function createActions(core: WidgetCore): CoreActions {
     baseUrl: core.baseUrl,
     open() {
       if (patchUi(w.$ui, { open: true, launcherDisabled: false })) {
+        // The room shown (only on the chat view) is read by the core as it comes into view.
         core.emit('open', {});
-        core.markCurrentRead();
         const roomId = w.$currentRoomId.get();
         if (roomId) {
           core.refreshExpiredMedia(roomId);
@@ -110,7 +121,6 @@ export function createActions(core: WidgetCore): CoreActions {
       requireId(roomId, 'roomId');
       w.$currentRoomId.set(roomId);
       patchUi(w.$ui, { view: 'chat' });
-      core.markCurrentRead();
       core.refreshExpiredMedia(roomId);
       if (core.currentSession) loadLatest(roomId);
     },
@@ -220,20 +230,24 @@ export function createActions(core: WidgetCore): CoreActions {
       core.markSeen(roomId, ids);
     },
     isNews: (message: Message) => core.isNews(message),
-    async openRoomWithUser(contact: Contact) {
-      const c = requireContact(contact);
-      const body: Record<string, unknown> = { id: c.id };
-      if (c.names !== undefined) body['names'] = c.names;
-      const res = await core.postApi<Room | { room: Room }>(ROUTES.widgetDirectRoom, body);
-      const room = (res && typeof res === 'object' && 'room' in res ? res.room : res) as Room;
-      core.upsertRoom(room, true);
-      actions.selectRoom(room.id);
-      return room;
+    openRoomWithUser(contact: Contact) {
+      return reported('openRoomWithUser', async () => {
+        const c = requireContact(contact);
+        const body: Record<string, unknown> = { id: c.id };
+        if (c.names !== undefined) body['names'] = c.names;
+        const res = await core.postApi<Room | { room: Room }>(ROUTES.widgetDirectRoom, body);
+        const room = (res && typeof res === 'object' && 'room' in res ? res.room : res) as Room;
+        core.upsertRoom(room, true);
+        actions.selectRoom(room.id);
+        return room;
+      });
     },
-    async addMember(contact: Contact) {
-      const c = requireContact(contact);
-      const roomId = currentRoom();
-      await core.postApi(routePath(ROUTES.widgetRoomMembers, { roomId }), { member: c });
+    addMember(contact: Contact) {
+      return reported('addMember', async () => {
+        const c = requireContact(contact);
+        const roomId = currentRoom();
+        await core.postApi(routePath(ROUTES.widgetRoomMembers, { roomId }), { member: c });
+      });
     },
     refreshMediaUrl(url: string) {
       return core.refreshMediaUrl(url);

@@ -179,7 +179,8 @@ export class WidgetCore {
   /** Messages that came as news, newest last (isNews). */
   readonly #news = new Set<string>();
   #seenTimer: ReturnType<typeof setTimeout> | null = null;
-  readonly #readTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Per room, the moment after a read report; `again`: the room was read again meanwhile (see markRead). */
+  readonly #readTimers = new Map<string, { timer: ReturnType<typeof setTimeout>; again: boolean }>();
   #destroyed = false;
   #wantConnected = false;
   #nudging = false;
@@ -188,6 +189,11 @@ export class WidgetCore {
   #connectRetries = 0;
   /** autoShow opens the panel after the first sync only. */
   #autoShown = false;
+  /** True once a sync listed the user's rooms: a room that a later one brings is news (addedToRoom). */
+  #roomsListed = false;
+  /** The room shown at the last change of the panel, its view or the current room (see #shownRoom). */
+  #shown: string | null = null;
+  readonly #unlisten: (() => void)[] = [];
 
   constructor(options: WidgetOptions) {
     if (typeof options !== 'object' || options === null)
@@ -222,6 +228,15 @@ export class WidgetCore {
     if (options.fetch !== undefined) restOptions.fetch = options.fetch;
     this.rest = new RestClient(restOptions);
     this.outbox = new Outbox(this.namespace, options.outboxStorage);
+    // A room comes into view however it does (open(), hideHomeMenu(), a room chosen, Back, the
+    // current room replaced): it is read then, and only then.
+    const follow = () => {
+      const shown = this.#shownRoom();
+      if (shown === this.#shown) return;
+      this.#shown = shown;
+      if (shown !== null) this.markRead(shown);
+    };
+    this.#unlisten.push(this.stores.w.$ui.listen(follow), this.stores.w.$currentRoomId.listen(follow));
     // Messages left by an earlier page show as pending in their rooms at once.
     void this.outbox.ready().then(() => {
       if (this.#destroyed) return;
@@ -598,6 +613,17 @@ export class WidgetCore {
       const unread: Record<string, number> = {};
       for (const r of result.rooms) unread[r.id] = r.unread;
       w.$unreadByRoom.set(unread);
+      // A room the user was added to while away, as if told live; not on the first sync (a
+      // page's first load, or a reload), where every room is new to this page and none is news.
+      if (this.#roomsListed) {
+        for (const r of result.rooms) {
+          const member = !held.has(r.id) && r.membersInfo?.find((m) => m.referenceId === this.userId);
+          if (!member || this.#joined.has(r.id)) continue;
+          this.#joined.add(r.id);
+          this.emit('addedToRoom', { type: 'me', roomId: r.id, member });
+        }
+      }
+      this.#roomsListed = true;
     }
     return this.handleIncoming(result.messages ?? [], {
       announce: (m) => m.roomId in after,
@@ -698,8 +724,7 @@ export class WidgetCore {
       if (m.seq !== undefined && this.outbox.has(id)) this.#settle(id, m);
     }
     const me = this.userId;
-    const ui = this.stores.w.$ui.get();
-    const current = this.stores.w.$currentRoomId.get();
+    const shown = this.#shownRoom();
     const unread = { ...this.stores.w.$unreadByRoom.get() };
     let unreadChanged = false;
     for (const m of added) {
@@ -709,13 +734,12 @@ export class WidgetCore {
         this.emit('message', { roomId: m.roomId, message: m });
       }
       if (!countUnread || m.senderId === me) continue;
-      if (ui.open && current === m.roomId) continue;
+      if (shown === m.roomId) continue;
       unread[m.roomId] = (unread[m.roomId] ?? 0) + 1;
       unreadChanged = true;
     }
     if (unreadChanged) this.stores.w.$unreadByRoom.set(unread);
-    if (ui.open && current !== null && added.some((m) => m.roomId === current && m.senderId !== me))
-      this.markCurrentRead();
+    if (shown !== null && added.some((m) => m.roomId === shown && m.senderId !== me)) this.markRead(shown);
     return messages;
   }
 
@@ -772,7 +796,7 @@ export class WidgetCore {
     // The service's count (read in another tab, say), unless this one shows the room.
     const w = this.stores.w;
     const unread = w.$unreadByRoom.get();
-    if (room.unread !== unread[room.id] && !(w.$ui.get().open && w.$currentRoomId.get() === room.id))
+    if (room.unread !== unread[room.id] && this.#shownRoom() !== room.id)
       w.$unreadByRoom.set({ ...unread, [room.id]: room.unread });
     const member = room.membersInfo?.find((m) => m.referenceId === this.userId);
     if (!known && member && !this.#joined.has(room.id)) {
@@ -1057,38 +1081,65 @@ export class WidgetCore {
   /* Read state                                                          */
   /* ------------------------------------------------------------------ */
 
-  /** The user is looking at the current room: its unread count goes to zero. */
+  /**
+   * The room the user is looking at: the current room while the panel is open on the chat view;
+   * null on the home menu or the room contacts (the current room is only remembered there), or
+   * with the panel closed. Only this room is read; the announcer reads out the others' news.
+   */
+  #shownRoom(): string | null {
+    const ui = this.stores.w.$ui.get();
+    return ui.open && ui.view === 'chat' ? this.stores.w.$currentRoomId.get() : null;
+  }
+
+  /** When the user is looking at the current room (see #shownRoom): its unread count goes to zero. */
   markCurrentRead(): void {
-    const roomId = this.stores.w.$currentRoomId.get();
-    if (roomId === null || !this.stores.w.$ui.get().open) return;
-    this.markRead(roomId);
+    const roomId = this.#shownRoom();
+    if (roomId !== null) this.markRead(roomId);
   }
 
   markRead(roomId: string): void {
     const unread = this.stores.w.$unreadByRoom.get();
     if ((unread[roomId] ?? 0) > 0) this.stores.w.$unreadByRoom.set({ ...unread, [roomId]: 0 });
-    // One report per room per moment, however many messages arrive while the room is open.
-    if (this.#readTimers.has(roomId)) return;
-    this.#reportRead(roomId, READ_REPORT_MS);
+    // Reported at once: the user may look away a moment later, and a report sent after that would
+    // clear at the service what arrived since. Then one more at most per moment, however many
+    // messages arrive while the room shows.
+    const moment = this.#readTimers.get(roomId);
+    if (moment) moment.again = true;
+    else this.#reportRead(roomId);
   }
 
-  #reportRead(roomId: string, ms: number): void {
-    this.#readTimers.set(
-      roomId,
-      setTimeout(() => {
-        this.#readTimers.delete(roomId);
-        const socket = this.#socket;
-        if (!socket?.connected || this.#destroyed) return;
-        if (this.#heldLeft() > 0) return this.#reportRead(roomId, this.#heldLeft());
-        request(socket, 'room:read', { roomId }, this.#ackTimeout).catch((error: unknown) => {
-          const e = toCharlaError(error);
-          // Refused by the rate limit: reported again after the wait (unless a newer report is due).
-          if (e.key !== 'RATE_LIMITED' || this.#destroyed) return;
-          this.#holdOff(e);
-          if (!this.#readTimers.has(roomId)) this.#reportRead(roomId, this.#heldLeft());
-        });
-      }, ms),
-    );
+  #reportRead(roomId: string): void {
+    const wait = this.#heldLeft();
+    const moment = {
+      again: false,
+      timer: setTimeout(
+        () => {
+          this.#readTimers.delete(roomId);
+          // Read again meanwhile: reported, unless the user has looked away since and something
+          // arrived (room:read clears the whole count at the service).
+          const since = this.stores.w.$unreadByRoom.get()[roomId] ?? 0;
+          if (moment.again && (this.#shownRoom() === roomId || since === 0)) this.#reportRead(roomId);
+        },
+        Math.max(READ_REPORT_MS, wait),
+      ),
+    };
+    this.#readTimers.set(roomId, moment);
+    const socket = this.#socket;
+    if (!socket?.connected || this.#destroyed) return;
+    // Held by the rate limit: reported at the end of the wait.
+    if (wait > 0) {
+      moment.again = true;
+      return;
+    }
+    request(socket, 'room:read', { roomId }, this.#ackTimeout).catch((error: unknown) => {
+      const e = toCharlaError(error);
+      // Refused by the rate limit: reported again after the wait.
+      if (e.key !== 'RATE_LIMITED' || this.#destroyed) return;
+      this.#holdOff(e);
+      const now = this.#readTimers.get(roomId);
+      if (now) now.again = true;
+      else this.#reportRead(roomId);
+    });
   }
 
   /** Batches "seen" reports (DELIVERED_USER for the senders). */
@@ -1242,10 +1293,11 @@ export class WidgetCore {
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
+    for (const stop of this.#unlisten.splice(0)) stop();
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
     if (this.#seenTimer) clearTimeout(this.#seenTimer);
-    for (const t of this.#readTimers.values()) clearTimeout(t);
+    for (const { timer } of this.#readTimers.values()) clearTimeout(timer);
     this.#readTimers.clear();
     this.#socket?.removeAllListeners();
     this.#socket?.disconnect();

@@ -8,6 +8,7 @@ import { base } from '../../styles/base.ts';
 import { views } from '../../styles/views.ts';
 import type { WidgetContext } from '../../widget/context.ts';
 import { isGroupWidget } from '../home-menu/home-menu.ts';
+import { roomAvatar } from '../../stores/rooms.ts';
 import { avatar } from '../shared/avatar.ts';
 import { plainName, roomName } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
@@ -54,6 +55,7 @@ export class CharlaChat extends LitElement {
     '$connection',
     '$lastError',
     '$language',
+    '$contacts',
   ]);
 
   override willUpdate(changed: PropertyValues<this>): void {
@@ -136,7 +138,7 @@ export class CharlaChat extends LitElement {
               </button>`
             : nothing
         }
-        ${avatar(name, room?.avatarUrl)}
+        ${avatar(name, roomAvatar(room, this.#stores.get('$user')?.id, this.#stores.get('$contacts')))}
         <div class="header__text">
           <h2 id="title" dir="auto">${name}</h2>
           ${

@@ -1,5 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { property } from 'lit/decorators.js';
+import { property, state } from 'lit/decorators.js';
 import type { Contact, Room } from '../../../types/index.ts';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
@@ -7,10 +7,11 @@ import { base } from '../../styles/base.ts';
 import { views } from '../../styles/views.ts';
 import type { WidgetContext } from '../../widget/context.ts';
 import { avatar } from '../shared/avatar.ts';
-import { contactItem } from '../shared/contact-item.ts';
+import { contactItem, contactName } from '../shared/contact-item.ts';
 import { roomName, summarize } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { closeButton, loader } from '../shared/parts.ts';
+import { roomAvatar } from '../../stores/rooms.ts';
 import { styles } from './home-menu.styles.ts';
 
 /** `group` widgets list contacts to start chats with. */
@@ -32,6 +33,8 @@ export class CharlaHomeMenu extends LitElement {
   static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
 
   @property({ attribute: false }) context?: WidgetContext;
+  /** The contact whose chat could not be opened, said in the view (cleared by the next choice). */
+  @state() private failed = '';
 
   readonly #stores = new ContextStoresController(this, [
     '$rooms',
@@ -60,7 +63,9 @@ export class CharlaHomeMenu extends LitElement {
   }
 
   #handleContactChoose = (contact: Contact): void => {
-    this.context?.actions.openRoomWithUser(contact).catch(() => undefined);
+    this.failed = '';
+    // The action reports the failure (the `error` event); the view says it to the user.
+    this.context?.actions.openRoomWithUser(contact).catch(() => (this.failed = contactName(contact)));
   };
 
   #renderRoom(room: Room, t: Translate) {
@@ -74,7 +79,7 @@ export class CharlaHomeMenu extends LitElement {
         part="room"
         @click=${() => this.context?.actions.selectRoom(room.id)}
       >
-        ${avatar(name, room.avatarUrl)}
+        ${avatar(name, roomAvatar(room, this.#stores.get('$user')?.id, this.#stores.get('$contacts')))}
         <span class="item__text">
           <span class="item__name" dir="auto">${name}</span>
           ${preview ? html`<span class="item__secondary" dir="auto">${preview}</span>` : nothing}
@@ -107,6 +112,7 @@ export class CharlaHomeMenu extends LitElement {
         ${closeButton(t('closeChat'), this.context?.actions)}
       </header>
       <div class="body">
+        ${this.failed ? html`<p class="failure" role="alert">${t('openChatFailed', { name: this.failed })}</p>` : nothing}
         <section aria-labelledby="rooms-title">
           <h3 class="section-title" id="rooms-title">${t('rooms')}</h3>
           ${

@@ -6,11 +6,11 @@ import { translator } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
 import { views } from '../../styles/views.ts';
 import type { WidgetContext } from '../../widget/context.ts';
-import { contactItem } from '../shared/contact-item.ts';
-import { plainName } from '../shared/format.ts';
+import { contactItem, contactName } from '../shared/contact-item.ts';
 import { focusLost } from '../shared/focus.ts';
 import { icons } from '../shared/icons.ts';
 import { closeButton, loader } from '../shared/parts.ts';
+import { failure } from '../home-menu/home-menu.styles.ts';
 
 /**
  * @summary The contacts that can be added to the current room, with their loader.
@@ -22,7 +22,7 @@ import { closeButton, loader } from '../shared/parts.ts';
  * @cssproperty --charla-color-primary - Header background.
  */
 export class CharlaRoomContacts extends LitElement {
-  static override styles = [base, views];
+  static override styles = [base, views, failure];
   static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
 
   @property({ attribute: false }) context?: WidgetContext;
@@ -30,6 +30,8 @@ export class CharlaRoomContacts extends LitElement {
   @state() private adding = new Set<string>();
   /** Who was added last, said in the view's status line (the contact leaves the list). */
   @state() private added = '';
+  /** Who could not be added last, said in the view (cleared by the next choice). */
+  @state() private failed = '';
 
   readonly #stores = new ContextStoresController(this, [
     '$roomContacts',
@@ -58,11 +60,13 @@ export class CharlaRoomContacts extends LitElement {
     // Its button is disabled while adding, which drops focus: it is put back afterwards.
     const button = this.shadowRoot?.activeElement as HTMLElement | null;
     this.adding = new Set(this.adding).add(id);
+    this.failed = '';
+    // The action reports a failure (the `error` event); the view says it to the user.
     this.context.actions
       .addMember(contact)
       .then(
-        () => (this.added = plainName(contact.names) || id),
-        () => undefined,
+        () => (this.added = contactName(contact)),
+        () => (this.failed = contactName(contact)),
       )
       .finally(async () => {
         const next = new Set(this.adding);
@@ -96,6 +100,7 @@ export class CharlaRoomContacts extends LitElement {
         ${closeButton(t('closeChat'), this.context?.actions)}
       </header>
       <div class="body" aria-busy=${loading ? 'true' : 'false'}>
+        ${this.failed ? html`<p class="failure" role="alert">${t('addFailed', { name: this.failed })}</p>` : nothing}
         ${loading ? loader(t('loading')) : nothing}
         ${
           contacts.length

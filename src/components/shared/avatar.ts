@@ -1,5 +1,7 @@
 /** An avatar: the picture when its address is safe and loads, else initials. */
 import { html, nothing, type TemplateResult } from 'lit';
+import { Directive, directive, type ElementPart } from 'lit/directive.js';
+import { safeColor, textOn } from '../../styles/theme.ts';
 import { initials } from './format.ts';
 import { safeUrl } from './safe-url.ts';
 
@@ -16,13 +18,37 @@ function showInitials(this: { requestUpdate?: () => void } | undefined, event: E
   this?.requestUpdate?.();
 }
 
+/**
+ * A contact's colour behind its initials, with black or white text, whichever reads better (at
+ * least 4.5:1 for any colour). Only a #rgb or #rrggbb colour, set through the CSSOM (allowed under
+ * style-src 'self'); anything else leaves the theme's avatar colours.
+ */
+class Tint extends Directive {
+  render(_color: unknown) {
+    return nothing;
+  }
+  override update(part: ElementPart, [color]: [unknown]) {
+    const style = (part.element as HTMLElement).style;
+    const bg = safeColor(color);
+    for (const [name, value] of [
+      ['--charla-color-avatar', bg],
+      ['--charla-color-avatar-text', bg && textOn(bg)],
+    ] as const)
+      if (value) style.setProperty(name, value);
+      else style.removeProperty(name);
+    return nothing;
+  }
+}
+const tint = directive(Tint);
+
 export function avatar(
   name: string | null | undefined,
   url: string | null | undefined,
   size: 'sm' | 'md' = 'md',
+  color?: unknown,
 ): TemplateResult {
   const src = safeUrl(url);
-  return html`<span class="avatar avatar--${size}" aria-hidden="true"
+  return html`<span class="avatar avatar--${size}" aria-hidden="true" ${tint(color)}
     >${
       src && !failed.has(src)
         ? html`<img src=${src} alt="" loading="lazy" referrerpolicy="no-referrer" @error=${showInitials} />`

@@ -23,7 +23,7 @@ export function contactItem(
   const name = contactName(c);
   return html`<li>
     <button type="button" class="item" part="contact" ?disabled=${disabled} @click=${() => onChoose(c)}>
-      ${avatar(name, c.avatar)}
+      ${avatar(name, c.avatar, 'md', c.color)}
       <span class="item__text"
         ><span class="item__name"><span class="visually-hidden">${verb} </span><bdi>${name}</bdi></span></span
       >
