@@ -25,8 +25,12 @@ export const styles = css`
     order: -1;
     gap: 4px;
   }
-  .open .more-button .icon {
+  /* The close icon turned a quarter: a plus, which turns back into a cross while the buttons show. */
+  .more-button .icon {
     transform: rotate(45deg);
+  }
+  .open .more-button .icon {
+    transform: none;
   }
   /* Narrow: the field gets what a few pixels more can give (184 px at 320 px, still 36 px targets). */
   .narrow {

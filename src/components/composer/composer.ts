@@ -17,18 +17,6 @@ import { formatBytes, locale, plainName } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { styles } from './composer.styles.ts';
 
-/** Shows the attach and location buttons when the narrow composer has put them away. */
-const moreIcon = html`<svg
-  class="icon"
-  viewBox="0 0 24 24"
-  width="20"
-  height="20"
-  aria-hidden="true"
-  focusable="false"
->
-  <path d="M12 5v14M5 12h14" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"></path>
-</svg>`;
-
 /** Narrower than this, the four buttons beside the field would leave it under 180 px (128 px at 320 px). */
 const NARROW = 372;
 const ACCEPT = [...UPLOAD_MEDIA_TYPES.IMAGE, ...UPLOAD_MEDIA_TYPES.DOCUMENT].join(',');
@@ -385,7 +373,7 @@ export class CharlaComposer extends LitElement {
                 ?disabled=${off}
                 @click=${this.#handleMoreClick}
               >
-                ${moreIcon}
+                ${icons.close()}
               </button>`
             : nothing
         }
