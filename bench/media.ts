@@ -20,6 +20,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serveChild, type ServiceReady } from './lib/serve-child.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -27,25 +28,7 @@ const FILE_BYTES = 24 * 1024 * 1024;
 const PROBE_INTERVAL_MS = 50;
 const MEDIA_RANGES = 10;
 
-type FromChild = { type: 'ready'; port: number; apiKey: string };
-
-async function serve(): Promise<void> {
-  const { buildApp } = await import('../server/app.ts');
-  const app = await buildApp({ databaseUrl: 'memory://', scheduler: false, logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const addr = app.server.address();
-  const port = addr && typeof addr === 'object' ? addr.port : 0;
-  const res = await fetch(`http://127.0.0.1:${port}/v1/widget/create`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({ bot: {}, widget: { properties: { type: 'normal' } } }),
-  });
-  const body = (await res.json()) as { data: { ApiKey: { key: string } } };
-  process.send?.({ type: 'ready', port, apiKey: body.data.ApiKey.key } satisfies FromChild);
-}
+type FromChild = ServiceReady;
 
 interface Probed {
   ms: number;
@@ -176,6 +159,6 @@ async function probe(base: string, apiKey: string): Promise<void> {
 }
 
 const mode = process.argv[2];
-if (mode === '--serve') await serve();
+if (mode === '--serve') await serveChild();
 else if (mode === '--probe') await probe(process.argv[3] ?? '', process.argv[4] ?? '');
 else await main();

@@ -24,6 +24,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
+import { serveChild, type ServiceReady } from './lib/serve-child.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -35,33 +36,16 @@ const RESYNC_RUNS = Number(process.env['OUTBOX_RESYNC_RUNS'] ?? 30);
 const RESYNC_MISSED = Number(process.env['OUTBOX_RESYNC_MISSED'] ?? 50);
 const RESYNC_QUEUED = Number(process.env['OUTBOX_RESYNC_QUEUED'] ?? 10);
 
-type FromChild = { type: 'ready'; port: number; apiKey: string };
+type FromChild = ServiceReady;
 
 /* ---------------- the service process ---------------- */
 
 async function serve(): Promise<void> {
-  const { buildApp } = await import('../server/app.ts');
   // Pipelined throughput (~2,000 messages/s from one client) is far past a person's rate: the socket rate
   // limit is raised out of the way so this measures the outbox, not the limit (set OUTBOX_SOCKET_LIMIT=default to see it).
   const limits =
     process.env['OUTBOX_SOCKET_LIMIT'] === 'default' ? {} : { socketRate: 1_000_000, socketBurst: 1_000_000 };
-  const app = await buildApp({ databaseUrl: 'memory://', scheduler: false, logger: false, ...limits });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const addr = app.server.address();
-  const port = addr && typeof addr === 'object' ? addr.port : 0;
-  const res = await fetch(`http://127.0.0.1:${port}/v1/widget/create`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({ bot: {}, widget: { properties: { type: 'normal' } } }),
-  });
-  const body = (await res.json()) as { data: { ApiKey: { key: string } } };
-  process.send?.({ type: 'ready', port, apiKey: body.data.ApiKey.key } satisfies FromChild);
-  process.on('disconnect', () => {
-    void app.close().then(() => process.exit(0));
-  });
+  await serveChild(limits);
 }
 
 /* ---------------- the driver ---------------- */
@@ -147,7 +131,7 @@ async function drive(): Promise<void> {
       new Set((w.core.stores.w.$messagesByRoom.get()[roomId] ?? []).map((m) => String(m.id)));
     for (let run = 0; run < RESYNC_RUNS; run++) {
       a.disconnect();
-      await until(() => a.stores.$connection.get() === 'offline', 5_000, 'offline');
+      await until(() => a.stores.$connection.get() === 'idle', 5_000, 'disconnected (idle)');
       const missed = await Promise.all(
         Array.from({ length: RESYNC_MISSED }, (_, i) =>
           b.sendMessage({ roomId, type: 'TEXT', text: `m${run}-${i}` }),
