@@ -19,7 +19,7 @@
  * migration 018 moved such files into pieces, or by hand) is still served from it.
  */
 import { Readable } from 'node:stream';
-import type { Queryable } from './store/db.ts';
+import { letOthersRun, type Queryable } from './store/db.ts';
 
 /** Bytes per stored piece. */
 export const MEDIA_CHUNK_BYTES = 256 * 1024;
@@ -33,13 +33,6 @@ export class MediaTooLarge extends Error {
     super(`media over ${maxBytes} bytes`);
   }
 }
-
-/**
- * Lets the event loop go. PGlite answers on this thread without any I/O, so a
- * loop of its queries alone never lets a timer, a socket or another request's
- * handler run; between two pieces they do.
- */
-const letOthersRun = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function insertChunk(db: Queryable, key: string, seq: number, piece: Buffer): Promise<void> {
   await db.query(

@@ -23,6 +23,7 @@ import { prepareBotMessage } from '../bot-message.ts';
 import { refuseBotIds } from '../live/rooms.ts';
 import { parseDate } from '../../types/dates.ts';
 import { listRange } from './dates.ts';
+import { letOthersRun } from '../store/db.ts';
 
 export interface CampaignRow {
   id: string;
@@ -114,8 +115,6 @@ const RECIPIENTS_PER_INSERT = 2_000;
 /** Recipients of an abandoned creation deleted per statement (as they were written: in pieces). */
 const RECIPIENTS_PER_DELETE = 2_000;
 
-const yieldToOthers = () => new Promise((resolve) => setImmediate(resolve));
-
 /** A creation that lost its lease (a sweep took it for abandoned): it writes nothing more. */
 class CreationAbandoned extends Error {
   constructor(campaignId: string) {
@@ -158,7 +157,7 @@ export async function createCampaign(charla: Charla, body: CampaignCreateBody): 
   let row: CampaignRow | undefined;
   try {
     for (let i = 0; i < recipients.length; i += RECIPIENTS_PER_INSERT) {
-      await yieldToOthers();
+      await letOthersRun();
       const piece = recipients.slice(i, i + RECIPIENTS_PER_INSERT);
       // Renews the lease in the statement that writes: a creation a sweep abandoned writes nothing.
       const written = await charla.db.query(
@@ -214,7 +213,7 @@ async function deleteAbandoned(
       [campaignId, RECIPIENTS_PER_DELETE],
     );
     if (gone.rowCount === 0) break;
-    await yieldToOthers();
+    await letOthersRun();
   }
   const gone = await charla.db.query(
     `DELETE FROM campaigns

@@ -6,7 +6,7 @@
  * wrote it.
  */
 import { randomUUID } from 'node:crypto';
-import type { Db, Queryable } from '../store/db.ts';
+import { letOthersRun, type Db, type Queryable } from '../store/db.ts';
 import type { Messaging, NewMessageInput } from '../context.ts';
 import type { Message, MessageStatus } from '../../types/index.ts';
 import { canonicalJson } from '../../types/canonical-json.ts';
@@ -231,9 +231,8 @@ class Writer {
     this.busy = true;
     try {
       while (this.queue.length > 0) {
-        // Let the event loop read what arrived meanwhile (PGlite runs on this
-        // thread, so nothing is read while a statement runs): it joins this batch.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        // Let the event loop read what arrived meanwhile: it joins this batch.
+        await letOthersRun();
         const batch = this.queue.splice(0, WRITE_BATCH_MAX);
         try {
           await this.write(batch);

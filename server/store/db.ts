@@ -25,6 +25,13 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
 }
 
+/**
+ * Lets the event loop go. PGlite answers on this thread without any I/O, so a loop of its queries
+ * alone never lets a timer, a socket or another request's handler run: a loop of many statements
+ * (pieces of a file, recipients of a campaign, batches of messages) awaits this between them.
+ */
+export const letOthersRun = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 export interface DbOptions {
   /** postgres://… for PostgreSQL; `memory://` for an in-memory PGlite; unset: PGlite in dataDir. */
   databaseUrl?: string | undefined;
