@@ -264,6 +264,11 @@ class Lanes {
     }
   }
 
+  /** Settles when one of the campaigns being sent now is done (its lane is free by then). */
+  next(): Promise<void> {
+    return Promise.race(this.sends);
+  }
+
   /** Settles when every campaign being sent now is done. */
   async idle(): Promise<void> {
     await Promise.all(this.sends);
@@ -278,31 +283,20 @@ class Lanes {
 export async function runDueCampaigns(charla: Charla, options: SchedulerOptions): Promise<number> {
   const most = options.claimBatch ?? 5;
   const failures: unknown[] = [];
-  // Fills one after another (a freed lane's fill waits for the one running); none after a failure.
-  let filling: Promise<void> = Promise.resolve();
-  const refill = () => {
-    filling = filling
-      .then(() => (failures.length === 0 ? lanes.fill() : undefined))
-      .catch((err: unknown) => {
-        failures.push(err);
-      });
-  };
-  const lanes: Lanes = new Lanes(
-    charla,
-    options,
-    Math.min(most, options.lanes ?? CAMPAIGN_LANES),
-    most,
-    refill,
-    (err) => failures.push(err),
-  );
-  refill();
-  for (;;) {
-    const waited = filling;
-    await waited;
-    await lanes.idle();
-    // Done when no lane is sending and no fill was asked for meanwhile.
-    if (filling === waited && lanes.busy === 0) break;
+  const size = Math.min(most, options.lanes ?? CAMPAIGN_LANES);
+  const lanes = new Lanes(charla, options, size, most, () => {}, (err) => failures.push(err));
+  // Fill the free lanes, wait for one to be freed, again; none after a failure.
+  while (failures.length === 0) {
+    try {
+      await lanes.fill();
+    } catch (err) {
+      failures.push(err);
+      break;
+    }
+    if (lanes.busy === 0) break;
+    await lanes.next();
   }
+  await lanes.idle();
   if (failures.length > 0) throw failures[0];
   return lanes.claimed;
 }
