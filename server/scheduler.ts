@@ -284,7 +284,14 @@ export async function runDueCampaigns(charla: Charla, options: SchedulerOptions)
   const most = options.claimBatch ?? 5;
   const failures: unknown[] = [];
   const size = Math.min(most, options.lanes ?? CAMPAIGN_LANES);
-  const lanes = new Lanes(charla, options, size, most, () => {}, (err) => failures.push(err));
+  const lanes = new Lanes(
+    charla,
+    options,
+    size,
+    most,
+    () => {},
+    (err) => failures.push(err),
+  );
   // Fill the free lanes, wait for one to be freed, again; none after a failure.
   while (failures.length === 0) {
     try {
