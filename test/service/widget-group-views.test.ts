@@ -5,23 +5,16 @@
  * and a contact the service refuses is an `error` event.
  */
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ErrorDetail, MembershipDetail } from '../../src/events/index.ts';
 import type { WidgetInstance } from '../../src/widget/instance.ts';
 import { waitFor } from './helpers/live.ts';
 import { liveWidgets } from './helpers/widgets.ts';
 
 const live = liveWidgets({ widget: { type: 'group' } });
-let botId = '';
-let groupKey = '';
-
-beforeAll(async () => {
-  // A second group widget whose bot id the tests know (the file's widget keeps its own).
-  ({ apiKey: groupKey, botId } = await live.h.createWidget({ type: 'group' }));
-});
 
 const person = (name: string, userId = `${name.toLowerCase()}-${randomUUID()}`) =>
-  live.widget({ apiKey: groupKey, userId, userNames: name });
+  live.widget({ userId, userNames: name });
 
 const texts = (w: WidgetInstance, roomId: string) =>
   (w.core.stores.w.$messagesByRoom.get()[roomId] ?? []).map((m) => (m as { text?: string }).text);
@@ -169,7 +162,7 @@ describe('a contact the service refuses', () => {
     ana.open();
     const errors: ErrorDetail[] = [];
     ana.on('error', (d) => errors.push(d));
-    ana.setContacts([{ id: ana.userId }, { id: botId }]);
+    ana.setContacts([{ id: ana.userId }, { id: live.botId }]);
     const rooms = ana.stores.$rooms.get().length;
 
     for (const contact of ana.context.stores.$contacts.get())
@@ -186,13 +179,13 @@ describe('a contact the service refuses', () => {
     const beto = person('Beto');
     const roomId = (await ana.openRoomWithUser({ id: beto.userId, names: 'Beto' })).id;
     ana.context.actions.showRoomContacts();
-    ana.setContactsForRoom([{ id: botId }]);
-    await expect(ana.context.actions.addMember({ id: botId })).rejects.toMatchObject({
+    ana.setContactsForRoom([{ id: live.botId }]);
+    await expect(ana.context.actions.addMember({ id: live.botId })).rejects.toMatchObject({
       key: 'VALIDATION_ERROR',
     });
     expect(errors.slice(2).map((e) => [e.operation, e.error.key])).toEqual([
       ['addMember', 'VALIDATION_ERROR'],
     ]);
-    expect((await ana.getMembers(roomId)).map((m) => m.referenceId)).not.toContain(botId);
+    expect((await ana.getMembers(roomId)).map((m) => m.referenceId)).not.toContain(live.botId);
   });
 });

@@ -26,6 +26,8 @@ export interface LiveWidgets {
   h: LiveHarness;
   /** The API key of the widget made for the file. */
   apiKey: string;
+  /** The bot id of the widget made for the file. */
+  botId: string;
   /** A widget of the file's key on its service (serviceWidget's defaults; any option may be given). */
   widget(options: Partial<WidgetOptions> & { userId: string }): WidgetInstance;
 }
@@ -40,6 +42,7 @@ export function liveWidgets(
 ): LiveWidgets {
   let harness: LiveHarness | undefined;
   let apiKey = '';
+  let botId = '';
   const made: WidgetInstance[] = [];
   const started = (): LiveHarness => {
     if (!harness) throw new Error('liveWidgets: the service starts in beforeAll; use it inside tests');
@@ -47,7 +50,7 @@ export function liveWidgets(
   };
   beforeAll(async () => {
     harness = await startLive(options.live);
-    apiKey = (await harness.createWidget(options.widget)).apiKey;
+    ({ apiKey, botId } = await harness.createWidget(options.widget));
   });
   afterAll(async () => {
     for (const w of made) w.destroy();
@@ -59,6 +62,9 @@ export function liveWidgets(
     },
     get apiKey() {
       return apiKey;
+    },
+    get botId() {
+      return botId;
     },
     widget: (o) => serviceWidget(made, { apiKey, baseUrl: started().baseUrl, ...o }),
   };
