@@ -176,8 +176,7 @@ describe('a contact the service refuses', () => {
     expect(view(ana)).toBe('home');
     expect(ana.stores.$rooms.get()).toHaveLength(rooms);
 
-    const beto = person('Beto');
-    const roomId = (await ana.openRoomWithUser({ id: beto.userId, names: 'Beto' })).id;
+    const roomId = (await ana.openRoomWithUser({ id: `beto-${randomUUID()}`, names: 'Beto' })).id;
     ana.context.actions.showRoomContacts();
     ana.setContactsForRoom([{ id: live.botId }]);
     await expect(ana.context.actions.addMember({ id: live.botId })).rejects.toMatchObject({
