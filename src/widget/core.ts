@@ -615,14 +615,7 @@ export class WidgetCore {
       w.$unreadByRoom.set(unread);
       // A room the user was added to while away, as if told live; not on the first sync (a
       // page's first load, or a reload), where every room is new to this page and none is news.
-      if (this.#roomsListed) {
-        for (const r of result.rooms) {
-          const member = !held.has(r.id) && r.membersInfo?.find((m) => m.referenceId === this.userId);
-          if (!member || this.#joined.has(r.id)) continue;
-          this.#joined.add(r.id);
-          this.emit('addedToRoom', { type: 'me', roomId: r.id, member });
-        }
-      }
+      if (this.#roomsListed) for (const r of result.rooms) if (!held.has(r.id)) this.#addedMe(r);
       this.#roomsListed = true;
     }
     return this.handleIncoming(result.messages ?? [], {
@@ -798,11 +791,15 @@ export class WidgetCore {
     const unread = w.$unreadByRoom.get();
     if (room.unread !== unread[room.id] && this.#shownRoom() !== room.id)
       w.$unreadByRoom.set({ ...unread, [room.id]: room.unread });
+    if (!known) this.#addedMe(room);
+  }
+
+  /** A room new to this page with the user in it: addedToRoom (me), once per room. */
+  #addedMe(room: Room): void {
     const member = room.membersInfo?.find((m) => m.referenceId === this.userId);
-    if (!known && member && !this.#joined.has(room.id)) {
-      this.#joined.add(room.id);
-      this.emit('addedToRoom', { type: 'me', roomId: room.id, member });
-    }
+    if (!member || this.#joined.has(room.id)) return;
+    this.#joined.add(room.id);
+    this.emit('addedToRoom', { type: 'me', roomId: room.id, member });
   }
 
   #handleMembership(change: MembershipChange, joined: boolean): void {
