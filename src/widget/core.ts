@@ -179,7 +179,7 @@ export class WidgetCore {
   /** Messages that came as news, newest last (isNews). */
   readonly #news = new Set<string>();
   #seenTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Per room, the moment after a read report; `again`: the room was read again meanwhile (see markRead). */
+  /** Per room, the moment after a read report; `again`: the room was read again meanwhile (see #markRead). */
   readonly #readTimers = new Map<string, { timer: ReturnType<typeof setTimeout>; again: boolean }>();
   #destroyed = false;
   #wantConnected = false;
@@ -234,7 +234,7 @@ export class WidgetCore {
       const shown = this.#shownRoom();
       if (shown === this.#shown) return;
       this.#shown = shown;
-      if (shown !== null) this.markRead(shown);
+      if (shown !== null) this.#markRead(shown);
     };
     this.#unlisten.push(this.stores.w.$ui.listen(follow), this.stores.w.$currentRoomId.listen(follow));
     // Messages left by an earlier page show as pending in their rooms at once.
@@ -578,7 +578,9 @@ export class WidgetCore {
         this.emit('open', {});
       }
       this.#autoShown = true;
-      this.markCurrentRead();
+      // The service's counts replaced the held ones: the room on screen is read again.
+      const shown = this.#shownRoom();
+      if (shown !== null) this.#markRead(shown);
     } catch (error) {
       const e = toCharlaError(error);
       if (!e.transient && e.key !== 'NOT_CONNECTED') this.#reportError(e, 'sync');
@@ -732,7 +734,7 @@ export class WidgetCore {
       unreadChanged = true;
     }
     if (unreadChanged) this.stores.w.$unreadByRoom.set(unread);
-    if (shown !== null && added.some((m) => m.roomId === shown && m.senderId !== me)) this.markRead(shown);
+    if (shown !== null && added.some((m) => m.roomId === shown && m.senderId !== me)) this.#markRead(shown);
     return messages;
   }
 
@@ -1088,13 +1090,8 @@ export class WidgetCore {
     return ui.open && ui.view === 'chat' ? this.stores.w.$currentRoomId.get() : null;
   }
 
-  /** When the user is looking at the current room (see #shownRoom): its unread count goes to zero. */
-  markCurrentRead(): void {
-    const roomId = this.#shownRoom();
-    if (roomId !== null) this.markRead(roomId);
-  }
-
-  markRead(roomId: string): void {
+  /** The user is looking at the room (see #shownRoom): its unread count goes to zero. */
+  #markRead(roomId: string): void {
     const unread = this.stores.w.$unreadByRoom.get();
     if ((unread[roomId] ?? 0) > 0) this.stores.w.$unreadByRoom.set({ ...unread, [roomId]: 0 });
     // Reported at once: the user may look away a moment later, and a report sent after that would
