@@ -45,8 +45,8 @@ async function insertChunk(db: Queryable, key: string, seq: number, piece: Buffe
 
 /**
  * Stores the bytes of `source` under `key`, piece by piece, and answers their
- * length. Over `maxBytes`, stops reading, removes what it wrote and throws
- * MediaTooLarge; on any other failure it removes what it wrote too.
+ * length. Over `maxBytes`, stops reading and throws MediaTooLarge. When it
+ * throws, the caller removes what was written (discardMediaChunks).
  */
 export async function writeMediaChunks(
   db: Queryable,
@@ -67,21 +67,16 @@ export async function writeMediaChunks(
     pending = joined.length > 0 ? [joined] : [];
     pendingBytes = joined.length;
   };
-  try {
-    const pieces = source instanceof Uint8Array ? [source] : source;
-    for await (const piece of pieces) {
-      size += piece.length;
-      if (size > maxBytes) throw new MediaTooLarge(maxBytes);
-      pending.push(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
-      pendingBytes += piece.length;
-      if (pendingBytes >= MEDIA_CHUNK_BYTES) await flush(false);
-    }
-    await flush(true);
-    return size;
-  } catch (err) {
-    await discardMediaChunks(db, key).catch(() => {});
-    throw err;
+  const pieces = source instanceof Uint8Array ? [source] : source;
+  for await (const piece of pieces) {
+    size += piece.length;
+    if (size > maxBytes) throw new MediaTooLarge(maxBytes);
+    pending.push(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
+    pendingBytes += piece.length;
+    if (pendingBytes >= MEDIA_CHUNK_BYTES) await flush(false);
   }
+  await flush(true);
+  return size;
 }
 
 /** Removes the pieces of `key` (an upload that was refused or failed). */
@@ -89,13 +84,12 @@ export async function discardMediaChunks(db: Queryable, key: string): Promise<vo
   await db.query('DELETE FROM media_chunks WHERE media_key = $1', [key]);
 }
 
-/** A stored file's row, as servers and refreshers read it. */
+/** The row of a file the service stores itself (putMedia). */
 export interface MediaRow {
   key: string;
   companyId: string;
   contentType: string;
   name: string;
-  uploadedBy?: string | null;
 }
 
 /**
@@ -105,11 +99,14 @@ export interface MediaRow {
 export async function putMedia(db: Queryable, row: MediaRow, data: Uint8Array): Promise<void> {
   const exists = await db.query('SELECT 1 FROM media WHERE key = $1', [row.key]);
   if (exists.rows.length > 0) return;
-  const size = await writeMediaChunks(db, row.key, data);
+  const size = await writeMediaChunks(db, row.key, data).catch(async (err: unknown) => {
+    await discardMediaChunks(db, row.key).catch(() => {});
+    throw err;
+  });
   await db.query(
-    `INSERT INTO media (key, company_id, content_type, size, name, uploaded_by)
-     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (key) DO NOTHING`,
-    [row.key, row.companyId, row.contentType, size, row.name, row.uploadedBy ?? null],
+    `INSERT INTO media (key, company_id, content_type, size, name)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (key) DO NOTHING`,
+    [row.key, row.companyId, row.contentType, size, row.name],
   );
 }
 
