@@ -5,17 +5,19 @@
  * A contact the service refuses (himself) is said in the view and is an `error` event, and a
  * contact's colour paints its initials under the CSP.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   closeAfterAll,
   cspViolations,
+  groupWidgetOf,
   launchBrowser,
   messagesRegion,
   need,
-  openPage,
+  openGroupUsers,
   panel,
   shot,
+  shotPagesOnFailure,
   startService,
   unexpected,
   uniqueUser,
@@ -35,15 +37,14 @@ let roomId: string;
 
 type Handle = {
   userId: string;
-  stores: { $connection: { get(): string }; $unreadByRoom: { get(): Record<string, number> } };
+  stores: { $unreadByRoom: { get(): Record<string, number> } };
   openRoomWithUser(u: { id: string; names?: string }): Promise<{ id: string }>;
   sendMessage(m: Record<string, unknown>): Promise<{ id: string }>;
   setContacts(list: Array<Record<string, unknown>>): void;
   showHomeMenu(): void;
   on(name: string, handler: (detail: { operation?: string; error?: { key: string } }) => void): unknown;
 };
-const widgetOf = (who: Who) =>
-  pages[who].evaluateHandle(() => (window as unknown as { groupWidget: Handle }).groupWidget);
+const widgetOf = (who: Who) => groupWidgetOf<Handle>(pages[who]);
 const say = async (text: string) =>
   (await widgetOf('ana')).evaluate((w, [room, t]) => w.sendMessage({ roomId: room, type: 'TEXT', text: t }), [
     roomId,
@@ -62,27 +63,14 @@ const roomEntry = () => panel(pages.beto).locator('[part=room]').filter({ hasTex
 beforeAll(async () => {
   service = await startService();
   browser = await launchBrowser();
+  const opened = await openGroupUsers(browser, service, users, { viewport: { width: 900, height: 900 } });
   for (const who of Object.keys(users) as Who[]) {
-    const opened = await openPage(browser, `${service.base}/group-user.html?user=${users[who]}`, {
-      width: 900,
-      height: 900,
-    });
-    pages[who] = opened.page;
-    problems.push(opened.problems);
-    await until(`${who}’s widget to connect`, async () =>
-      (await (await widgetOf(who)).evaluate((w) => w.stores.$connection.get())) === 'connected'
-        ? true
-        : undefined,
-    );
+    pages[who] = opened[who].page;
+    problems.push(opened[who].problems);
   }
 }, 120_000);
 
-afterEach(async ({ task }) => {
-  if (task.result?.state !== 'fail') return;
-  for (const who of Object.keys(users) as Who[])
-    if (pages[who]) await shot(pages[who], J, `FAILED-${who}-${task.name.slice(0, 30).replace(/\W+/g, '-')}`);
-});
-
+shotPagesOnFailure(J, () => pages);
 closeAfterAll(() => ({ browser, service }));
 
 describe('journey: a group widget’s views and contacts', () => {

@@ -15,6 +15,7 @@ import {
   type Browser,
   type BrowserContext,
   type Frame,
+  type JSHandle,
   type Locator,
   type Page,
 } from 'playwright-core';
@@ -295,6 +296,18 @@ export function closeJourney(journey: string, opened: () => Opened): void {
 }
 
 /**
+ * For journeys on several pages: after a failed test, a screenshot of each page (those opened
+ * so far) named FAILED-<who>-<test name> in the journey's folder.
+ */
+export function shotPagesOnFailure(journey: string, pages: () => Partial<Record<string, Page>>): void {
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail') return;
+    for (const [who, page] of Object.entries(pages()))
+      if (page) await shot(page, journey, `FAILED-${who}-${task.name.slice(0, 30).replace(/\W+/g, '-')}`);
+  });
+}
+
+/**
  * Waits for a locator to be visible; on timeout, fails naming what should
  * have been there and whose work provides it.
  */
@@ -483,6 +496,40 @@ export async function visitorId(page: Page | Frame): Promise<string> {
     ).Charla;
     return (await charla.widgets[0]!.ready).userId;
   });
+}
+
+/** The `group` widget of a demo page (`/group-user.html`): `window.groupWidget`, as a handle of type `H`. */
+export function groupWidgetOf<H>(page: Page): Promise<JSHandle<H>> {
+  return page.evaluateHandle(
+    () => (window as unknown as { groupWidget: H }).groupWidget,
+  ) as unknown as Promise<JSHandle<H>>;
+}
+
+/**
+ * Opens `/group-user.html?user=<id>` for each of `users` (a context each, in order), then waits
+ * until every page's group widget is connected.
+ */
+export async function openGroupUsers<W extends string>(
+  browser: Browser,
+  service: Service,
+  users: Record<W, string>,
+  { viewport, timeout }: { viewport?: { width: number; height: number }; timeout?: number } = {},
+): Promise<Record<W, Watched>> {
+  const who = Object.keys(users) as W[];
+  const opened = {} as Record<W, Watched>;
+  for (const w of who)
+    opened[w] = await openPage(browser, `${service.base}/group-user.html?user=${users[w]}`, viewport);
+  type Connection = { stores: { $connection: { get(): string } } };
+  const connected = async (page: Page) =>
+    (await (await groupWidgetOf<Connection>(page)).evaluate((g) => g.stores.$connection.get())) ===
+    'connected';
+  for (const w of who)
+    await until(
+      `${w}’s widget to connect`,
+      async () => (await connected(opened[w].page)) || undefined,
+      timeout,
+    );
+  return opened;
 }
 
 /**

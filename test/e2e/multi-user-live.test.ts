@@ -9,20 +9,22 @@
  * she was taken out of the room is refused, not delivered.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   closeAfterAll,
   cspViolations,
   dropLiveSockets,
+  groupWidgetOf,
   launchBrowser,
   messageInput,
   messagesRegion,
   need,
-  openPage,
+  openGroupUsers,
   panel,
   roomMessages,
   shot,
+  shotPagesOnFailure,
   startService,
   unexpected,
   uniqueUser,
@@ -54,8 +56,7 @@ type Handle = {
   setCurrentRoom(id: string): void;
   showHomeMenu(): void;
 };
-const widgetOf = (who: Who) =>
-  pages[who].evaluateHandle(() => (window as unknown as { groupWidget: Handle }).groupWidget);
+const widgetOf = (who: Who) => groupWidgetOf<Handle>(pages[who]);
 const connection = async (who: Who) => (await widgetOf(who)).evaluate((w) => w.stores.$connection.get());
 /** The room's messages in a widget's store, as `text` (or `slug` for events) and status. */
 const held = async (who: Who) =>
@@ -83,28 +84,15 @@ const roomButton = (who: Who, name: RegExp) => panel(pages[who]).getByRole('butt
 beforeAll(async () => {
   service = await startService();
   browser = await launchBrowser();
+  const opened = await openGroupUsers(browser, service, users, { viewport: { width: 900, height: 900 } });
   for (const who of Object.keys(users) as Who[]) {
-    const opened = await openPage(browser, `${service.base}/group-user.html?user=${users[who]}`, {
-      width: 900,
-      height: 900,
-    });
-    pages[who] = opened.page;
-    contexts[who] = opened.context;
-    problems.push(opened.problems);
-  }
-  for (const who of Object.keys(users) as Who[]) {
-    await until(`${who}’s widget to connect`, async () =>
-      (await connection(who)) === 'connected' ? true : undefined,
-    );
+    pages[who] = opened[who].page;
+    contexts[who] = opened[who].context;
+    problems.push(opened[who].problems);
   }
 }, 120_000);
 
-afterEach(async ({ task }) => {
-  if (task.result?.state !== 'fail') return;
-  for (const who of Object.keys(users) as Who[])
-    if (pages[who]) await shot(pages[who], J, `FAILED-${who}-${task.name.slice(0, 30).replace(/\W+/g, '-')}`);
-});
-
+shotPagesOnFailure(J, () => pages);
 closeAfterAll(() => ({ browser, service }));
 
 describe('journey: three visitors and a business backend in one room', () => {

@@ -7,19 +7,21 @@
  * Beto while she is offline; once she is back, every message arrives exactly
  * once, in order, on both sides, and she gets what Beto wrote meanwhile.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
   closeAfterAll,
   cspViolations,
   dropLiveSockets,
+  groupWidgetOf,
   launchBrowser,
   messageInput,
   messagesRegion,
   need,
-  openPage,
+  openGroupUsers,
   roomMessages,
   shot,
+  shotPagesOnFailure,
   startService,
   uniqueUser,
   unexpected,
@@ -49,8 +51,7 @@ type WidgetHandle = {
   openRoomWithUser(u: { id: string; names?: string }): Promise<{ id: string }>;
   setCurrentRoom(id: string): void;
 };
-const widgetOf = (page: Page) =>
-  page.evaluateHandle(() => (window as unknown as { groupWidget: WidgetHandle }).groupWidget);
+const widgetOf = (page: Page) => groupWidgetOf<WidgetHandle>(page);
 
 async function connection(page: Page): Promise<string> {
   return (await widgetOf(page)).evaluate((w) => w.stores.$connection.get());
@@ -86,25 +87,16 @@ async function screenTexts(page: Page): Promise<string[]> {
 beforeAll(async () => {
   service = await startService();
   browser = await launchBrowser();
-  const a = await openPage(browser, `${service.base}/group-user.html?user=${ana}`, {
-    width: 900,
-    height: 900,
-  });
-  const b = await openPage(browser, `${service.base}/group-user.html?user=${beto}`, {
-    width: 900,
-    height: 900,
-  });
-  anaPage = a.page;
-  betoPage = b.page;
-  anaContext = a.context;
-  problems.push(a.problems, b.problems);
-  for (const page of [anaPage, betoPage]) {
-    await until(
-      'the widget to connect',
-      async () => ((await connection(page)) === 'connected' ? true : undefined),
-      20_000,
-    );
-  }
+  const opened = await openGroupUsers(
+    browser,
+    service,
+    { ana, beto },
+    { viewport: { width: 900, height: 900 }, timeout: 20_000 },
+  );
+  anaPage = opened.ana.page;
+  betoPage = opened.beto.page;
+  anaContext = opened.ana.context;
+  problems.push(opened.ana.problems, opened.beto.problems);
   // Ana opens a direct room with Beto; Beto opens it when it reaches him.
   roomId = await (
     await widgetOf(anaPage)
@@ -121,13 +113,7 @@ beforeAll(async () => {
   await need(messageInput(betoPage), 'Beto’s composer');
 });
 
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') {
-    if (anaPage) await shot(anaPage, J, `FAILED-ana-${task.name.slice(0, 30).replace(/\W+/g, '-')}`);
-    if (betoPage) await shot(betoPage, J, `FAILED-beto-${task.name.slice(0, 30).replace(/\W+/g, '-')}`);
-  }
-});
-
+shotPagesOnFailure(J, () => ({ ana: anaPage, beto: betoPage }));
 closeAfterAll(() => ({ browser, service }));
 
 describe('journey: the network drops and returns mid-conversation', () => {

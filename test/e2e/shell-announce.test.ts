@@ -9,8 +9,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   closeAfterAll,
+  groupWidgetOf,
   launchBrowser,
-  openPage,
+  openGroupUsers,
   startService,
   uniqueUser,
   until,
@@ -35,9 +36,7 @@ type Handle = {
 };
 /** Runs `fn` in the page with its widget instance. */
 async function withWidget<T, A>(who: Who, fn: (w: Handle, arg: A) => T | Promise<T>, arg: A): Promise<T> {
-  const widget = await pages[who].evaluateHandle(
-    () => (window as unknown as { groupWidget: Handle }).groupWidget,
-  );
+  const widget = await groupWidgetOf<Handle>(pages[who]);
   return widget.evaluate(fn as (w: Handle, arg: unknown) => T | Promise<T>, arg);
 }
 
@@ -99,12 +98,8 @@ async function heardAfter(...texts: string[]): Promise<{ role: string; text: str
 beforeAll(async () => {
   service = await startService();
   browser = await launchBrowser();
-  for (const who of ['ana', 'bob'] as const) {
-    pages[who] = (await openPage(browser, `${service.base}/group-user.html?user=${users[who]}`)).page;
-    await until(`${who}’s widget to connect`, async () =>
-      (await withWidget(who, (w) => w.stores.$connection.get(), null)) === 'connected' ? true : undefined,
-    );
-  }
+  const opened = await openGroupUsers(browser, service, users);
+  for (const who of Object.keys(users) as Who[]) pages[who] = opened[who].page;
   roomId = (await withWidget('ana', (w, id) => w.openRoomWithUser({ id, names: 'Bob Ruiz' }), users.bob)).id;
 }, 120_000);
 
