@@ -399,12 +399,6 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     try {
       size = await writeMediaChunks(db, key, uploadedBytes(file.file), max);
       if (file.file.truncated) throw tooLarge();
-    } catch (err) {
-      file.file.resume();
-      await discardMediaChunks(db, key).catch(() => {});
-      throw err instanceof MediaTooLarge ? tooLarge() : err;
-    }
-    try {
       await db.transaction(async (tx) => {
         await tx.query(
           `INSERT INTO media (key, company_id, content_type, size, name, uploaded_by)
@@ -415,8 +409,9 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
         if (typeof roomId === 'string' && roomId !== '') await mediaSentIn(tx, key, roomId, claims.uid, true);
       });
     } catch (err) {
+      file.file.resume();
       await discardMediaChunks(db, key).catch(() => {});
-      throw err;
+      throw err instanceof MediaTooLarge ? tooLarge() : err;
     }
     return {
       mediaUrl: signer.sign(key, MEDIA_URL_TTL_DEFAULT, app.charla.baseUrlFor(request)),
