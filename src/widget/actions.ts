@@ -87,7 +87,11 @@ export function createActions(core: WidgetCore): CoreActions {
 
   /** The uploads in flight, by their id in $uploads: cancelUpload stops one. */
   const uploading = new Map<string, AbortController>();
-  const dropUpload = (id: string) => w.$uploads.set(w.$uploads.get().filter((u) => u.id !== id));
+  /** An upload ends (sent on, failed or cancelled): no progress bar, nothing left to cancel. */
+  const dropUpload = (id: string) => {
+    uploading.delete(id);
+    w.$uploads.set(w.$uploads.get().filter((u) => u.id !== id));
+  };
 
   const actions: CoreActions = {
     baseUrl: core.baseUrl,
@@ -168,11 +172,10 @@ export function createActions(core: WidgetCore): CoreActions {
         const name = file.name ?? 'file';
         const controller = new AbortController();
         uploading.set(id, controller);
-        const stopped = () => controller.signal.aborted;
         w.$uploads.set([...w.$uploads.get(), { id, name, progress: 0 }]);
         try {
           await core.ensureSession();
-          if (stopped()) throw new Error('cancelled');
+          controller.signal.throwIfAborted();
           const form = new FormData();
           form.append('type', type);
           form.append('roomId', roomId);
@@ -186,21 +189,19 @@ export function createActions(core: WidgetCore): CoreActions {
               ),
           });
           // Cancelled as the file arrived (its answer already on its way): the file stays unused.
-          if (stopped()) throw new Error('cancelled');
+          controller.signal.throwIfAborted();
           if (!result || !isSafeUrl(result.mediaUrl))
             throw invalidArgument('the upload gave no usable address', 'mediaUrl');
           // From here the message is sent: nothing left to cancel (no await until sendMessage holds it).
-          uploading.delete(id);
           dropUpload(id);
           const message: Record<string, unknown> = { roomId, type, mediaUrl: result.mediaUrl };
           if (caption && type !== 'AUDIO') message['caption'] = caption;
           return await core.sendMessage(message);
         } catch (error) {
-          uploading.delete(id);
           dropUpload(id);
           // A failure the composer tells the visitor (naming the file, with a retry; a retry is a new
           // upload). A cancel is no failure: DESTROYED, stopped on purpose, which it does not report.
-          throw stopped()
+          throw controller.signal.aborted
             ? clientError('DESTROYED', `the upload of ${name} was cancelled`)
             : toCharlaError(error);
         }
@@ -208,7 +209,6 @@ export function createActions(core: WidgetCore): CoreActions {
     },
     cancelUpload(id: string) {
       uploading.get(id)?.abort();
-      uploading.delete(id);
       dropUpload(id);
     },
     sendLocation(lat: number, lng: number) {
