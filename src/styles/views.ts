@@ -119,4 +119,13 @@ export const views = css`
     padding: 12px 16px;
     color: var(--charla-color-muted, #59606a);
   }
+  /* A choice that failed (home menu, room contacts): the chat's error colours, which read in both schemes. */
+  .failure {
+    margin: 8px 16px 0;
+    padding: 6px 12px;
+    border-radius: 8px;
+    background: #fdecea;
+    color: #8a1c12;
+    font-size: 13px;
+  }
 `;

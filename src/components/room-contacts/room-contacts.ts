@@ -10,7 +10,6 @@ import { contactItem, contactName } from '../shared/contact-item.ts';
 import { focusLost } from '../shared/focus.ts';
 import { icons } from '../shared/icons.ts';
 import { closeButton, loader } from '../shared/parts.ts';
-import { failure } from '../home-menu/home-menu.styles.ts';
 
 /**
  * @summary The contacts that can be added to the current room, with their loader.
@@ -22,7 +21,7 @@ import { failure } from '../home-menu/home-menu.styles.ts';
  * @cssproperty --charla-color-primary - Header background.
  */
 export class CharlaRoomContacts extends LitElement {
-  static override styles = [base, views, failure];
+  static override styles = [base, views];
   static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
 
   @property({ attribute: false }) context?: WidgetContext;
