@@ -322,12 +322,10 @@ describe('the demo bot', () => {
  * waiting, instead of taking "Llamar" as the answer to the question pending then.
  */
 
-/** The widget's call button on `call` (its label is the display text). */
-const callButton = (call: Message): MessageOption => ({
-  type: 'voice_call',
+/** What the widget's call button on `call` sends (its label is the display text). */
+const callButton = (call: Message): Pick<MessageOption, 'title' | 'payload'> => ({
   title: call.interactive?.kind === 'voice_call' ? call.interactive.displayText : '',
   payload: { action: 'voice_call' },
-  order: 0,
 });
 
 const isMenu = (m: Message) => m.by === 'bot' && m.options?.length === 10;
@@ -357,7 +355,7 @@ async function toCallButton() {
   const shown = await botAfter(v.got, from, 'the call tour and its question', isMore);
   const call = shown.find((m) => m.interactive?.kind === 'voice_call')!;
   expect(call.interactive).toMatchObject({ kind: 'voice_call', displayText: 'Llamar' });
-  return { ...v, call, menu };
+  return { ...v, call };
 }
 
 describe('the demo bot’s call button', () => {
