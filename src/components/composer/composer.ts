@@ -195,12 +195,15 @@ export class CharlaComposer extends LitElement {
     });
   }
 
+  /** The clicked button goes away (a notice, a progress bar): focus goes to the field, not to <body>. */
+  #keepFocus(event: Event): void {
+    if ((event.currentTarget as Element).matches(':focus')) this.focus();
+  }
+
   #handleCancelUploadClick(event: Event, upload: UploadState): void {
-    // Its button goes away with the progress bar: focus goes to the field, not to <body>.
-    const focused = (event.currentTarget as Element).matches(':focus');
     this.context?.actions.cancelUpload?.(upload.id);
     this.cancelled = this.#t('uploadCancelled', { name: plainName(upload.name) });
-    if (focused) this.focus();
+    this.#keepFocus(event);
   }
 
   #handleMoreClick(): void {
@@ -262,8 +265,7 @@ export class CharlaComposer extends LitElement {
 
   #handleDismissClick(event: Event): void {
     this.notice = '';
-    // The notice goes away with its button.
-    if ((event.currentTarget as Element).matches(':focus')) this.focus();
+    this.#keepFocus(event);
   }
 
   #handleRetryClick(event: Event): void {
