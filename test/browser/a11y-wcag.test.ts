@@ -6,7 +6,17 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cdp, page, userEvent } from 'vitest/browser';
-import { deep, listOf, makeContext, mountWidget, msg, nextFrame, room, waitFor } from './helpers.ts';
+import {
+  deep,
+  deepActive,
+  listOf,
+  makeContext,
+  mountWidget,
+  msg,
+  nextFrame,
+  room,
+  waitFor,
+} from './helpers.ts';
 
 afterEach(() => document.body.replaceChildren());
 
@@ -22,11 +32,6 @@ function roots(): (Document | ShadowRoot)[] {
 }
 function all<T extends Element = HTMLElement>(selector: string): T[] {
   return roots().flatMap((r) => [...r.querySelectorAll<T>(selector)]);
-}
-function deepActive(): Element | null {
-  let a: Element | null = document.activeElement;
-  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
-  return a;
 }
 function parentOf(el: Element): Element | null {
   return el.parentElement ?? ((el.getRootNode() as ShadowRoot).host || null);

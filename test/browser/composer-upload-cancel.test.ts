@@ -5,20 +5,13 @@
  * does, and cancelUpload ends it as the real actions do (test/unit/composer-upload-cancel.test.ts
  * runs the real ones, with the race of a file that had already arrived).
  */
-import axe from 'axe-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
 import type { CharlaComposer } from '../../src/components/composer/composer.ts';
 import { clientError } from '../../src/transport/errors.ts';
-import { deep, makeContext, mountWidget, nextFrame, waitFor } from './helpers.ts';
+import { axeViolations, deep, deepActive, makeContext, mountWidget, nextFrame, waitFor } from './helpers.ts';
 
 afterEach(() => document.body.replaceChildren());
-
-function deepActive(): Element | null {
-  let a: Element | null = document.activeElement;
-  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
-  return a;
-}
 
 async function openWidget(width: number) {
   await page.viewport(width, 700);
@@ -76,11 +69,7 @@ describe('<charla-composer> cancelling an upload by keyboard', () => {
       expect(box.bottom).toBeGreaterThan(bar.top);
       expect(box.right).toBeLessThanOrEqual(width);
       expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(24);
-      const result = await axe.run(document, {
-        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
-        resultTypes: ['violations'],
-      });
-      expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' '))}`)).toEqual([]);
+      expect(await axeViolations()).toEqual([]);
 
       await userEvent.keyboard('{Enter}');
       await nextFrame();

@@ -7,6 +7,7 @@ import { page, userEvent } from 'vitest/browser';
 import type { Message } from '../../types/index.ts';
 import {
   deep,
+  deepActive,
   listOf,
   makeContext,
   manyMessages,
@@ -19,13 +20,6 @@ import {
 
 afterEach(() => document.body.replaceChildren());
 beforeEach(() => page.viewport(1280, 800));
-
-/** The element holding focus, through shadow roots. */
-function deepActive(): Element | null {
-  let a: Element | null = document.activeElement;
-  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
-  return a;
-}
 
 /** Waits for focus to settle on `what`; the message says where it is instead. */
 async function focusLandsOn(check: (el: Element | null) => boolean, what: string): Promise<void> {

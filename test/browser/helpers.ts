@@ -2,12 +2,29 @@
 import { cdp } from 'vitest/browser';
 import '../../src/define.ts';
 import type { CharlaWidget } from '../../src/components/widget/widget.ts';
+import { deepActiveElement } from '../../src/components/shared/focus.ts';
 import type { Message } from '../../types/index.ts';
 import { makeContext, msg, room } from '../unit/components/fixture.ts';
 
 export { makeContext, msg, room };
 
 export const nextFrame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+
+/** The element holding focus, through shadow roots (the widget's own helper). */
+export const deepActive = (): Element | null => deepActiveElement(document);
+
+/** axe's WCAG 2.2 AA violations on the page, one line each: none is []. */
+export async function axeViolations(): Promise<string[]> {
+  // Loaded by the tests that ask for it only: axe-core is large.
+  const { default: axe } = await import('axe-core');
+  const result = await axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+    resultTypes: ['violations'],
+  });
+  return result.violations.map(
+    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(' | ')})`,
+  );
+}
 
 /** Waits until a condition holds (polling each frame), failing after a while. */
 export async function waitFor<T>(

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { listOf, makeContext, mountWidget, msg, nextFrame, waitFor } from './helpers.ts';
+import { deepActive, listOf, makeContext, mountWidget, msg, nextFrame, waitFor } from './helpers.ts';
 
 afterEach(async () => {
   document.body.replaceChildren();
@@ -16,12 +16,6 @@ afterEach(async () => {
 /** The demo's picture (96 × 96, server/live/assets.ts makePng) and a 480 × 320 photo. */
 const SMALL = '/test/browser/fixtures/charla-96.png';
 const PHOTO = '/demo/media/pan.png';
-
-function deepActive(): Element | null {
-  let a: Element | null = document.activeElement;
-  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
-  return a;
-}
 
 async function openViewer(width: number, height: number, path: string) {
   await page.viewport(width, height);

@@ -3,10 +3,9 @@
  * behind one "more" toggle there (the microphone stays), so the field gets a usable width; at
  * 1280 px (the 380 px panel) the bar is as it was, every button beside the field.
  */
-import axe from 'axe-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { deep, makeContext, mountWidget, nextFrame } from './helpers.ts';
+import { axeViolations, deep, deepActive, makeContext, mountWidget, nextFrame } from './helpers.ts';
 
 afterEach(() => document.body.replaceChildren());
 
@@ -25,20 +24,6 @@ async function composerAt(width: number, language: 'es' | 'en' = 'es') {
 
 /** Rendered with a box (display: none and [hidden] have none). */
 const shown = (el: Element | null) => !!el && el.getClientRects().length > 0;
-
-function deepActive(): Element | null {
-  let a: Element | null = document.activeElement;
-  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
-  return a;
-}
-
-async function axeViolations(): Promise<string[]> {
-  const result = await axe.run(document, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
-    resultTypes: ['violations'],
-  });
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' '))}`);
-}
 
 describe('<charla-composer> at 320 px and 1280 px', () => {
   it('gives the field at least 180 px at 320 px, and leaves the 1280 px bar as it was', async () => {

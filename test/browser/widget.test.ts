@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import axe from 'axe-core';
 import {
+  axeViolations,
   deep,
+  deepActive,
   listOf,
   makeContext,
   manyMessages,
@@ -22,13 +23,6 @@ function launcherOf(widget: Element) {
 function panelOf(widget: Element) {
   return widget.shadowRoot!.querySelector<HTMLElement>('[part=panel]')!;
 }
-/** The element holding focus, through shadow roots. */
-function deepActive(): Element | null {
-  let a: Element | null = document.activeElement;
-  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
-  return a;
-}
-
 describe('<charla-widget> focus and keyboard', () => {
   beforeEach(() => page.viewport(1280, 800));
 
@@ -617,8 +611,6 @@ describe('<charla-widget> bidirectional text from the network', () => {
   });
 });
 
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
 /** Runs axe at the bottom, the middle and the top of the message list, so every row is checked while rendered. */
 async function axeThroughList(widget: Element, count: number): Promise<string[]> {
   const { rows, scroller } = listOf(widget);
@@ -633,16 +625,6 @@ async function axeThroughList(widget: Element, count: number): Promise<string[]>
   }
   expect(checked.size, 'every message was rendered while axe ran').toBe(count);
   return found;
-}
-
-async function axeViolations(): Promise<string[]> {
-  const result = await axe.run(document, {
-    runOnly: { type: 'tag', values: WCAG },
-    resultTypes: ['violations'],
-  });
-  return result.violations.map(
-    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(' | ')})`,
-  );
 }
 
 function everyKindOfMessage() {
