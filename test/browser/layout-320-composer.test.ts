@@ -102,4 +102,48 @@ describe('<charla-composer> at 320 px and 1280 px', () => {
     for (const name of SECONDARY) expect(shown(part(name)), name).toBe(false);
     expect(deepActive()).toBe(more);
   });
+
+  it('puts the row away with Esc, back on the toggle, and leaves the panel open', async () => {
+    const { part } = await composerAt(320, 'en');
+    const more = part('more-button')!;
+    more.focus();
+    await userEvent.keyboard('{Enter}');
+    await nextFrame();
+    await userEvent.keyboard('{Tab}');
+    expect(deepActive()).toBe(part('attach-button'));
+    await userEvent.keyboard('{Escape}');
+    await nextFrame();
+    expect(more.getAttribute('aria-expanded')).toBe('false');
+    for (const name of SECONDARY) expect(shown(part(name)), name).toBe(false);
+    expect(deepActive()).toBe(more);
+    const panel = document.querySelector('charla-widget')!.shadowRoot!.querySelector('[part=panel]');
+    expect(shown(panel)).toBe(true);
+    // Esc again, the row already away: the panel's (it closes).
+    await userEvent.keyboard('{Escape}');
+    await nextFrame();
+    expect(shown(panel)).toBe(false);
+  });
+
+  it('never leaves focus on a button the new width takes away', async () => {
+    const { part } = await composerAt(320, 'en');
+    // A height changed inside the observer's callback would be an error on the host page.
+    const errors: string[] = [];
+    const onError = (event: ErrorEvent) => errors.push(event.message);
+    window.addEventListener('error', onError);
+    // Narrow to wide with the toggle focused: the toggle goes, attach (what it opened) takes focus.
+    part('more-button')!.focus();
+    await page.viewport(1280, 700);
+    await expect.poll(() => shown(part('more-button'))).toBe(false);
+    await expect.poll(() => deepActive()).toBe(part('attach-button'));
+    // Wide to narrow with location focused: the row stays open around it.
+    part('location-button')!.focus();
+    await page.viewport(320, 700);
+    await expect.poll(() => shown(part('more-button'))).toBe(true);
+    expect(part('more-button')!.getAttribute('aria-expanded')).toBe('true');
+    expect(deepActive()).toBe(part('location-button'));
+    expect(shown(part('location-button'))).toBe(true);
+    await nextFrame();
+    window.removeEventListener('error', onError);
+    expect(errors).toEqual([]);
+  });
 });

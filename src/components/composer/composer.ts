@@ -83,9 +83,7 @@ export class CharlaComposer extends LitElement {
   @state() private more = false;
   readonly #resize =
     typeof ResizeObserver === 'function'
-      ? new ResizeObserver(([entry]) => {
-          this.narrow = (entry?.contentRect.width ?? NARROW) < NARROW;
-        })
+      ? new ResizeObserver(([entry]) => this.#setNarrow((entry?.contentRect.width ?? NARROW) < NARROW))
       : undefined;
 
   get #textarea(): HTMLTextAreaElement | null {
@@ -208,6 +206,38 @@ export class CharlaComposer extends LitElement {
 
   #handleMoreClick(): void {
     this.more = !this.more;
+  }
+
+  /** Esc on the toggle or the row it opened puts the row away (not the panel), back on the toggle. */
+  #handleMoreKeyDown(event: KeyboardEvent): void {
+    if (event.key !== 'Escape' || !this.more || !this.narrow) return;
+    event.preventDefault();
+    this.more = false;
+    this.#part('more-button')?.focus();
+  }
+
+  /**
+   * Focus is never left on a button the new width takes away: the row stays open around it, or
+   * attach (what the toggle opened) takes it. Wide again, the row is closed for the next time.
+   * The row's opening waits a frame: a height changed within the observer's callback is a
+   * "ResizeObserver loop" error on the host page.
+   */
+  #setNarrow(narrow: boolean, later = true): void {
+    if (narrow === this.narrow) return;
+    const focused = (this.renderRoot as ShadowRoot | undefined)?.activeElement;
+    if (narrow && focused?.closest('.actions')) {
+      if (later) requestAnimationFrame(() => this.#setNarrow(narrow, false));
+      else this.more = this.narrow = true;
+      return;
+    }
+    const toggle = !narrow && focused === this.#part('more-button');
+    this.narrow = narrow;
+    if (!narrow) this.more = false;
+    if (toggle) void this.updateComplete.then(() => this.#part('attach-button')?.focus());
+  }
+
+  #part(name: string): HTMLElement | null {
+    return this.renderRoot?.querySelector<HTMLElement>(`[part=${name}]`) ?? null;
   }
 
   #handleAttachClick(): void {
@@ -374,6 +404,7 @@ export class CharlaComposer extends LitElement {
                 aria-controls=${this.more ? 'actions' : nothing}
                 ?disabled=${off}
                 @click=${this.#handleMoreClick}
+                @keydown=${this.#handleMoreKeyDown}
               >
                 ${icons.close()}
               </button>`
@@ -382,7 +413,7 @@ export class CharlaComposer extends LitElement {
         ${
           folded && !this.more
             ? nothing
-            : html`<div class="actions" id="actions">
+            : html`<div class="actions" id="actions" @keydown=${this.#handleMoreKeyDown}>
                 <button
                   type="button"
                   class="icon-button"
