@@ -79,7 +79,7 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
             : error.message;
       void sendError(
         reply,
-        new ApiError('VALIDATION_ERROR', { message, validationError: { path: message } }),
+        new ApiError('VALIDATION_ERROR', { message, validationError: { 'params:/': message } }),
       );
     },
     ajv: {

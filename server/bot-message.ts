@@ -13,6 +13,7 @@ import {
   DEFAULT_BUTTON_TEXT,
   MEDIA_URL_MAX,
   MEDIA_URL_PATTERN,
+  NOT_BLANK_PATTERN,
   VIDEO_MAX_BYTES,
   VIDEO_MEDIA_TYPES,
   type BotContact,
@@ -51,14 +52,20 @@ export async function requireBot(db: Queryable, botId: string, companyId: string
   return bot;
 }
 
+const NOT_BLANK = new RegExp(NOT_BLANK_PATTERN);
+/** Only what says something: a value of white space or invisible characters is no value. */
+const said = (value: string | undefined): value is string => !!value && NOT_BLANK.test(value);
+
 /** A human line for a contacts message (what a client without cards shows). */
 function contactsSummary(contacts: BotContact[]): string {
   const names = contacts.map((c) => {
     const n = c.name;
-    const full = n?.formatted_name || [n?.first_name, n?.last_name].filter(Boolean).join(' ');
+    const full = said(n?.formatted_name)
+      ? n.formatted_name
+      : [n?.first_name, n?.last_name].filter(said).join(' ');
     const place = c.addresses?.[0];
-    const where = [place?.street, place?.city].filter(Boolean).join(', ');
-    return full || c.phones?.[0]?.phone || c.emails?.[0]?.email || where || 'Contacto';
+    const where = [place?.street, place?.city].filter(said).join(', ');
+    return [full, c.phones?.[0]?.phone, c.emails?.[0]?.email, where].find(said) ?? 'Contacto';
   });
   return names.join(', ');
 }

@@ -61,7 +61,7 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
           },
           403: ErrorBodySchema,
           404: ErrorBodySchema,
-          416: { description: 'The range is outside the file', type: 'null' },
+          416: ErrorBodySchema,
         },
       },
     },
@@ -80,6 +80,19 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
       // A row stored before its bytes were kept in pieces (migration 018) still has them inline.
       const inline = media.inline ? await inlineMedia(charla.db, key) : null;
       const size = inline ? inline.length : Number(media.size);
+      // Video and audio players seek with Range requests: one range, bytes only.
+      const range = /^bytes=(\d*)-(\d*)$/.exec(String(request.headers.range ?? '').trim());
+      let part: [number, number] | undefined;
+      if (range && (range[1] || range[2])) {
+        const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
+        const end = range[1] ? (range[2] ? Math.min(Number(range[2]), size - 1) : size - 1) : size - 1;
+        if (!Number.isSafeInteger(start) || start >= size || end < start) {
+          // The interface's error body, not the file's headers over an empty answer.
+          reply.header('Content-Range', `bytes */${size}`);
+          throw new ApiError('RANGE_NOT_SATISFIABLE', { data: { size } });
+        }
+        part = [Math.max(0, start), Math.max(start, end)];
+      }
       const secondsLeft = Math.max(0, Number(query.exp) - Math.floor(Date.now() / 1000));
       reply
         .header('Cache-Control', `private, max-age=${secondsLeft}`)
@@ -101,16 +114,8 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
         if (request.method === 'HEAD') return Readable.from([]);
         return readMediaRange(charla.db, key, start, end);
       };
-      // Video and audio players seek with Range requests: one range, bytes only.
-      const range = /^bytes=(\d*)-(\d*)$/.exec(String(request.headers.range ?? '').trim());
-      if (range && (range[1] || range[2])) {
-        let start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
-        let end = range[1] ? (range[2] ? Math.min(Number(range[2]), size - 1) : size - 1) : size - 1;
-        if (!Number.isSafeInteger(start) || start >= size || end < start) {
-          return reply.code(416).header('Content-Range', `bytes */${size}`).send();
-        }
-        start = Math.max(0, start);
-        end = Math.max(start, end);
+      if (part) {
+        const [start, end] = part;
         return reply
           .code(206)
           .header('Content-Range', `bytes ${start}-${end}/${size}`)

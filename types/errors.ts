@@ -204,6 +204,15 @@ export const ERRORS = {
     'Formato de archivo no admitido.',
     'Unsupported file format.',
   ),
+  RANGE_NOT_SATISFIABLE: def(
+    416,
+    'E0416',
+    'RANGE_NOT_SATISFIABLE',
+    'The requested range is outside the file.',
+    'El rango pedido está fuera del archivo.',
+    'No se pudo obtener esa parte del archivo.',
+    'That part of the file could not be retrieved.',
+  ),
   REQUEST_TIMEOUT: def(
     408,
     'E0408',

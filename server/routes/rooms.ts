@@ -142,7 +142,8 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
             ...(media
               ? {
                   mediaUrl: m.mediaUrl,
-                  ...(m.caption !== undefined
+                  // A blank caption is no caption: the text, if it says something, is.
+                  ...(m.caption !== undefined && NOT_BLANK.test(m.caption)
                     ? { caption: m.caption }
                     : m.text && NOT_BLANK.test(m.text)
                       ? { caption: m.text }

@@ -207,6 +207,18 @@ describe('POST /v1/bots/{botId}/messages', () => {
       userId: uid('u'),
     });
     expect((await stored(placeOnly.body.messageId))?.['text']).toBe('Gran Vía 1, Madrid');
+    // A blank name is no name: the first name, else the phone, says who it is; never a blank bubble.
+    const blankNames = await send({
+      type: 'contacts',
+      contacts: [
+        { name: { formatted_name: '   ', first_name: 'Luz' } },
+        { name: { formatted_name: ' \u200b ' }, phones: [{ phone: '+14155552671' }] },
+        { name: { formatted_name: '   ' } },
+      ],
+      userId: uid('u'),
+    });
+    expect(blankNames.status).toBe(200);
+    expect((await stored(blankNames.body.messageId))?.['text']).toBe('Luz, +14155552671, Contacto');
     const before = await snapshot(server);
     for (const [phone, ok] of [
       ['4155552671', false],

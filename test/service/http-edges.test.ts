@@ -156,6 +156,8 @@ describe('URLs the router refuses', () => {
       body: { type: 'text', userId: 'u', text: 'x' },
     });
     expectErrorBody(res, 400, 'VALIDATION_ERROR');
+    // A path field is keyed `params:`, as the schema's are (README: Errors).
+    expect(Object.keys(res.body.validationError)).toEqual(['params:/']);
   });
 
   it('answers an overlong path id with 400 and the error body (schema or router)', async () => {
@@ -164,6 +166,10 @@ describe('URLs the router refuses', () => {
         body: { type: 'text', userId: 'u', text: 'x' },
       });
       expectErrorBody(res, 400, 'VALIDATION_ERROR');
+      expect(
+        Object.keys(res.body.validationError).every((k) => k.startsWith('params:/')),
+        `${n}`,
+      ).toBe(true);
     }
   });
 

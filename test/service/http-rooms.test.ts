@@ -100,6 +100,22 @@ describe('POST /v1/rooms/{roomId}/message', () => {
     });
     expect(ok.status).toBe(200);
     expect((await stored(blank))[0]?.body).not.toHaveProperty('caption');
+    // A blank caption is no caption either: the text, which says something, is the caption.
+    const blankCaption = randomUUID();
+    const both = await post({
+      senderId: 's',
+      messages: [
+        {
+          id: blankCaption,
+          type: 'DOCUMENT',
+          mediaUrl: 'https://cdn.example.com/a.pdf',
+          caption: '  ',
+          text: 'Factura de marzo',
+        },
+      ],
+    });
+    expect(both.status).toBe(200);
+    expect((await stored(blankCaption))[0]?.body).toMatchObject({ caption: 'Factura de marzo' });
   });
 
   it('one message twice in a request is one message whatever the order of its fields', async () => {

@@ -104,6 +104,15 @@ describe('media stored in pieces', () => {
     }
     const outside = await fetch(up.mediaUrl, { headers: { range: `bytes=${size}-` } });
     expect(outside.status).toBe(416);
+    // The interface's error body, as every failure answers, and the file's length.
+    expect(outside.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(outside.headers.get('content-range')).toBe(`bytes */${size}`);
+    expect(outside.headers.get('content-disposition')).toBeNull();
+    expect(await outside.json()).toMatchObject({
+      statusMessage: 'failed',
+      error: { key: 'RANGE_NOT_SATISFIABLE', code: 'E0416' },
+      data: { size },
+    });
 
     const head = await fetch(up.mediaUrl, { method: 'HEAD' });
     expect(head.status).toBe(200);

@@ -121,7 +121,8 @@ function renderChip(m: Message, q: QuickReply, r: RenderContext): TemplateResult
 
 function contactName(c: BotContact): string {
   const n = c.name;
-  return plainName(n?.formatted_name || [n?.first_name, n?.last_name].filter(Boolean).join(' '));
+  // A blank formatted name is none: the first and last names, if any, are the name.
+  return plainName(n?.formatted_name) || plainName([n?.first_name, n?.last_name].filter(Boolean).join(' '));
 }
 
 /**

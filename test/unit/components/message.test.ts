@@ -560,6 +560,23 @@ describe('<charla-message> bidirectional text', () => {
     expect(b.shadow.querySelector('.card__title')!.textContent).toBe('Ana');
   });
 
+  it('a contact whose formatted name is blank is named by its first and last names', async () => {
+    const { shadow } = await show(
+      msg({
+        text: '',
+        interactive: {
+          kind: 'contacts',
+          contacts: [
+            { name: { formatted_name: '   ', first_name: 'Luz', last_name: 'Gil' } },
+            { name: { formatted_name: ' ' } },
+          ],
+        },
+      }),
+    );
+    const titles = [...shadow.querySelectorAll('.card__title')].map((t) => t.textContent);
+    expect(titles).toEqual(['Luz Gil', 'Contacto']);
+  });
+
   it('message text keeps every character (right-to-left languages too) and is isolated', async () => {
     const text = 'مرحبا \u202Bبكم\u202C and \u202Eabc https://example.com/\u05d0';
     const { shadow } = await show(msg({ text }));
