@@ -3,7 +3,7 @@
  * nothing: IndexedDB (one database per namespace, through idb-keyval), else
  * localStorage, else memory that lives as long as the page's JavaScript realm.
  */
-import { createStore, del, entries, set, type UseStore } from 'idb-keyval';
+import { del, entries, set, type UseStore } from 'idb-keyval';
 import type { OutgoingMessage } from '../../types/index.ts';
 import { stringify } from '../util/json.ts';
 
@@ -21,6 +21,8 @@ export interface OutboxStorage {
   load(): Promise<OutboxEntry[]>;
   put(entry: OutboxEntry): Promise<void>;
   remove(id: string): Promise<void>;
+  /** Lets go of what the storage holds open (an IndexedDB connection); no call after it. */
+  close?(): void;
 }
 
 const PREFIX = 'charla-outbox:';
@@ -88,11 +90,56 @@ class LocalStorageStorage implements OutboxStorage {
   }
 }
 
+const STORE = 'entries';
+
+/**
+ * One database per namespace, one object store. The connection is opened on first use and let go
+ * by close() (a destroyed widget), and whenever another page or script deletes or upgrades the
+ * database (a logout clearing the visitor's data): holding it would block that for ever. The next
+ * use opens it again.
+ */
 class IdbStorage implements OutboxStorage {
   readonly kind = 'indexeddb' as const;
-  readonly #store: UseStore;
+  readonly #name: string;
+  #db: Promise<IDBDatabase> | undefined;
+  #closed = false;
   constructor(namespace: string) {
-    this.#store = createStore(PREFIX + namespace, 'entries');
+    this.#name = PREFIX + namespace;
+  }
+  #open(): Promise<IDBDatabase> {
+    if (this.#closed) return Promise.reject(new Error('outbox storage closed'));
+    if (this.#db) return this.#db;
+    const opened = new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open(this.#name);
+      request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+      request.onsuccess = () => {
+        const db = request.result;
+        const drop = () => {
+          db.close();
+          if (this.#db === opened) this.#db = undefined;
+        };
+        db.onversionchange = drop;
+        db.onclose = drop;
+        resolve(db);
+      };
+      request.onerror = () => reject(request.error ?? new Error('indexedDB.open failed'));
+    });
+    // A failed open is tried again by the next use (the fallback decides what a failure means).
+    opened.catch(() => {
+      if (this.#db === opened) this.#db = undefined;
+    });
+    return (this.#db = opened);
+  }
+  readonly #store: UseStore = (mode, callback) =>
+    this.#open().then((db) => callback(db.transaction(STORE, mode).objectStore(STORE)));
+  close(): void {
+    this.#closed = true;
+    // Closing waits for the transactions already made on it (a write just before) to finish.
+    void this.#db?.then(
+      (db) => db.close(),
+      () => undefined,
+    );
+    this.#db = undefined;
   }
   async load(): Promise<OutboxEntry[]> {
     const all = await entries<string, OutboxEntry>(this.#store);
@@ -121,10 +168,13 @@ class FallbackStorage implements OutboxStorage {
   get kind(): OutboxStorageKind {
     return this.#current.kind;
   }
+  #closed = false;
   async #run<T>(op: (s: OutboxStorage) => Promise<T>): Promise<T> {
     try {
       return await op(this.#current);
-    } catch {
+    } catch (error) {
+      // Closed is not failed: nothing moves to the next storage after close().
+      if (this.#closed) throw error;
       if (this.#current.kind === 'memory') throw new Error('outbox storage failed');
       this.#current = this.next();
       return op(this.#current);
@@ -138,6 +188,10 @@ class FallbackStorage implements OutboxStorage {
   }
   remove(id: string): Promise<void> {
     return this.#run((s) => s.remove(id));
+  }
+  close(): void {
+    this.#closed = true;
+    this.#current.close?.();
   }
 }
 

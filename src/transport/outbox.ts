@@ -23,7 +23,11 @@ export class Outbox {
   #counter = 0;
   #lastOrder = 0;
 
+  /** A storage the outbox made itself is closed with it; one passed in is its owner's. */
+  readonly #own: boolean;
+
   constructor(namespace: string, storage?: OutboxStorage | OutboxStorageKind) {
+    this.#own = typeof storage !== 'object';
     this.storage = typeof storage === 'object' ? storage : createOutboxStorage(namespace, storage);
     this.#loaded = this.storage.load().then(
       (stored) => {
@@ -85,6 +89,16 @@ export class Outbox {
   /** Resolves when every pending storage write is done. */
   async settled(): Promise<void> {
     while (this.#writes.size > 0) await Promise.all([...this.#writes.values()]);
+  }
+
+  /**
+   * Once what is being written is written (a message sent just before stays for the next page),
+   * lets go of the storage it made (its IndexedDB connection). The outbox is not used after it.
+   */
+  async close(): Promise<void> {
+    await this.#loaded;
+    await this.settled();
+    if (this.#own) this.storage.close?.();
   }
 
   #chain(id: string, op: () => Promise<void>): Promise<void> {

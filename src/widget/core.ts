@@ -1283,7 +1283,10 @@ export class WidgetCore {
     return this.#destroyed;
   }
 
-  /** Closes the socket, stops timers and requests. The outbox stays in storage for the next page. */
+  /**
+   * Closes the socket, stops timers and requests, and lets go of the outbox's storage once its
+   * writes are done. The outbox stays in storage for the next page.
+   */
   destroy(): void {
     if (this.#destroyed) return;
     this.#destroyed = true;
@@ -1297,6 +1300,7 @@ export class WidgetCore {
     this.#socket?.disconnect();
     this.#socket = null;
     this.rest.abortAll();
+    void this.outbox.close();
     const error = clientError('DESTROYED');
     for (const list of this.#waiters.values()) for (const w of list) w.reject(error);
     this.#waiters.clear();
