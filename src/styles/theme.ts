@@ -116,26 +116,41 @@ export function themeProperties(theme: Record<string, unknown> | null | undefine
   return out;
 }
 
-/**
- * Loads a Google Fonts stylesheet into the page head when the theme asks for
- * it. Fonts declared inside a shadow root are not used by browsers, so the
- * stylesheet has to live in the document. The family name is validated; the
- * host's CSP must allow `style-src https://fonts.googleapis.com` and
- * `font-src https://fonts.gstatic.com`, otherwise the browser refuses it and the
- * system font stack is used.
- */
-export function loadGoogleFont(doc: Document, theme: Record<string, unknown> | null | undefined): boolean {
-  const font = theme?.['font'];
-  if (!font || typeof font !== 'object') return false;
+/** The family a theme asks Google Fonts for (validated), or null. */
+export function googleFontName(theme: unknown): string | null {
+  const font = (theme as Record<string, unknown> | null | undefined)?.['font'];
+  if (!font || typeof font !== 'object') return null;
   const f = font as Record<string, unknown>;
-  const name = safeFontName(f['name']);
-  if (f['googlefont'] !== true || !name) return false;
-  const href = `https://fonts.googleapis.com/css2?family=${encodeURIComponent(name).replace(/%20/g, '+')}:wght@400;600&display=swap`;
-  if (doc.head.querySelector(`link[data-charla-font="${CSS.escape(name)}"]`)) return true;
-  const link = doc.createElement('link');
-  link.rel = 'stylesheet';
-  link.href = href;
-  link.dataset['charlaFont'] = name;
-  doc.head.append(link);
-  return true;
+  return f['googlefont'] === true ? safeFontName(f['name']) : null;
+}
+
+const fontLink = (doc: Document, name: string) =>
+  doc.head.querySelector<HTMLLinkElement>(`link[data-charla-font="${CSS.escape(name)}"]`);
+
+/**
+ * Loads a Google Fonts stylesheet into the page head for a widget. Fonts declared inside a shadow
+ * root are not used by browsers, so the stylesheet has to live in the document. The host's CSP
+ * must allow `style-src https://fonts.googleapis.com` and `font-src https://fonts.gstatic.com`,
+ * otherwise the browser refuses it and the system font stack is used. One link per family,
+ * counting the widgets that use it (on the link, so two copies of the library agree):
+ * releaseGoogleFont by the last of them takes it away.
+ */
+export function holdGoogleFont(doc: Document, name: string): void {
+  let link = fontLink(doc, name);
+  if (!link) {
+    link = doc.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = `https://fonts.googleapis.com/css2?family=${encodeURIComponent(name).replace(/%20/g, '+')}:wght@400;600&display=swap`;
+    link.dataset['charlaFont'] = name;
+    doc.head.append(link);
+  }
+  link.dataset['charlaUsers'] = String((Number(link.dataset['charlaUsers']) || 0) + 1);
+}
+
+export function releaseGoogleFont(doc: Document, name: string): void {
+  const link = fontLink(doc, name);
+  if (!link) return;
+  const users = (Number(link.dataset['charlaUsers']) || 1) - 1;
+  if (users > 0) link.dataset['charlaUsers'] = String(users);
+  else link.remove();
 }

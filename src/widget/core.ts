@@ -70,7 +70,7 @@ export interface WidgetOptions {
    * Language of the widget's texts: es or en (a tag such as en-GB counts as en).
    * Default: the page's `<html lang>` when it is English or Spanish, else es.
    */
-  language?: Language;
+  language?: Language | (string & {});
   /** Element the widget is appended to. Default document.body; null: headless (no element). */
   container?: HTMLElement | null;
   /** Open the chat panel as soon as the widget has connected. Default false. */
@@ -119,6 +119,44 @@ const PENDING_ROOM = '00000000-0000-0000-0000-000000000000';
 const rethrow = (error: unknown): never => {
   throw toCharlaError(error);
 };
+
+/**
+ * The options that shape the connection, checked at once: an empty transports list would leave
+ * connect() waiting for ever, an unknown transport would fail on the page at every try, and a
+ * timeout of no time would fail every call.
+ */
+function checkConnectionOptions(o: WidgetOptions): void {
+  const t = o.transports;
+  if (
+    t !== undefined &&
+    !(Array.isArray(t) && t.length > 0 && t.every((x) => x === 'websocket' || x === 'polling'))
+  )
+    throw invalidArgument('transports must list websocket and/or polling', 'transports');
+  for (const field of [
+    'requestTimeoutMs',
+    'ackTimeoutMs',
+    'reconnectionDelay',
+    'reconnectionDelayMax',
+  ] as const) {
+    const n = o[field];
+    if (n !== undefined && !(typeof n === 'number' && n > 0 && n <= 2 ** 31 - 1))
+      throw invalidArgument(`${field} must be a number of milliseconds above 0`, field);
+  }
+  const storage = o.outboxStorage;
+  if (
+    storage !== undefined &&
+    !['indexeddb', 'localstorage', 'memory'].includes(storage as string) &&
+    !(typeof storage === 'object' && storage !== null && typeof storage.load === 'function')
+  )
+    throw invalidArgument(
+      'outboxStorage must be indexeddb, localstorage, memory or a storage',
+      'outboxStorage',
+    );
+  if (o.namespace !== undefined && !(typeof o.namespace === 'string' && o.namespace.length > 0))
+    throw invalidArgument('namespace must be a non-empty string', 'namespace');
+  if (o.fetch !== undefined && typeof o.fetch !== 'function')
+    throw invalidArgument('fetch must be a function', 'fetch');
+}
 
 /** True when a sendMessage argument names its room. */
 const hasRoomId = (input: unknown): boolean =>
@@ -212,6 +250,7 @@ export class WidgetCore {
     if (options.userNames !== undefined && typeof options.userNames !== 'string') {
       throw invalidArgument('userNames must be a string', 'userNames');
     }
+    checkConnectionOptions(options);
     this.options = options;
     this.apiKey = options.apiKey;
     this.baseUrl = baseUrl;
@@ -417,6 +456,8 @@ export class WidgetCore {
     try {
       await this.ensureSession();
     } catch (error) {
+      // destroy() aborted it: nothing was refused, nothing to say (a StrictMode mount, an unmount).
+      if (this.#destroyed) throw clientError('DESTROYED');
       this.#setConnection('error');
       const e = this.#reportError(error, 'connect');
       // Refused (a key, origin or userHash the service does not take): the page's developer may have

@@ -114,6 +114,8 @@ export class WidgetInstance {
    * `error` listener yet (the loader hands queued on() calls over in order).
    */
   #guard(operation: string, run: () => void): void {
+    // After destroy() a void method does nothing, and says nothing (README: the others do nothing).
+    if (this.core.isDestroyed) return;
     try {
       run();
     } catch (e) {

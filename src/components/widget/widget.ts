@@ -4,7 +4,13 @@ import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { FullScreenController } from '../../controllers/full-screen.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import { base, tokens } from '../../styles/base.ts';
-import { loadGoogleFont, panelPosition, themeProperties } from '../../styles/theme.ts';
+import {
+  googleFontName,
+  holdGoogleFont,
+  panelPosition,
+  releaseGoogleFont,
+  themeProperties,
+} from '../../styles/theme.ts';
 import type { UiState, WidgetContext } from '../../widget/context.ts';
 import { icons } from '../shared/icons.ts';
 import { Announcer } from './announcer.ts';
@@ -124,6 +130,12 @@ export class CharlaWidget extends LitElement {
     this.dir = 'ltr';
     // Taken out of the document, the popovers left the top layer: back in when it returns.
     this.requestUpdate();
+    this.#useFont(googleFontName(this.#appliedTheme));
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#useFont(null);
   }
 
   override updated(changed: PropertyValues<this>): void {
@@ -202,7 +214,16 @@ export class CharlaWidget extends LitElement {
     const scheme = theme?.['colorScheme'] === 'auto' || theme?.['darkMode'] === true;
     this.toggleAttribute('color-scheme', scheme);
     if (scheme) this.setAttribute('color-scheme', 'auto');
-    if (typeof document !== 'undefined') loadGoogleFont(document, theme);
+    this.#useFont(googleFontName(theme));
+  }
+
+  /** The Google font this widget holds in the page's head (destroy() lets it go with the element). */
+  #font: string | null = null;
+  #useFont(name: string | null): void {
+    if (name === this.#font || typeof document === 'undefined') return;
+    if (this.#font) releaseGoogleFont(document, this.#font);
+    if (name) holdGoogleFont(document, name);
+    this.#font = name;
   }
 
   #handleLauncherClick(): void {

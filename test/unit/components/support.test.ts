@@ -12,7 +12,14 @@ import {
   safeUrl,
   telHref,
 } from '../../../src/components/shared/safe-url.ts';
-import { contrast, loadGoogleFont, panelPosition, textOn } from '../../../src/styles/theme.ts';
+import {
+  contrast,
+  googleFontName,
+  holdGoogleFont,
+  panelPosition,
+  releaseGoogleFont,
+  textOn,
+} from '../../../src/styles/theme.ts';
 
 describe('define.ts', () => {
   it('registers every tag and does not throw when run again', () => {
@@ -137,16 +144,22 @@ describe('theme', () => {
     }
   });
 
-  it('adds a Google Fonts stylesheet only when asked and the name is safe', () => {
-    expect(loadGoogleFont(document, { font: { name: 'Inter' } })).toBe(false);
-    expect(loadGoogleFont(document, { font: { name: 'x"><script>', googlefont: true } })).toBe(false);
-    expect(loadGoogleFont(document, { font: { name: 'Open Sans', googlefont: true } })).toBe(true);
-    expect(loadGoogleFont(document, { font: { name: 'Open Sans', googlefont: true } })).toBe(true);
+  it('adds a Google Fonts stylesheet only when asked and the name is safe, once per family', () => {
+    expect(googleFontName({ font: { name: 'Inter' } })).toBeNull();
+    expect(googleFontName({ font: { name: 'x"><script>', googlefont: true } })).toBeNull();
+    expect(googleFontName({ font: { name: 'Open Sans', googlefont: true } })).toBe('Open Sans');
+    holdGoogleFont(document, 'Open Sans');
+    holdGoogleFont(document, 'Open Sans');
     const links = document.head.querySelectorAll('link[data-charla-font]');
     expect(links).toHaveLength(1);
     expect(links[0]!.getAttribute('href')).toBe(
       'https://fonts.googleapis.com/css2?family=Open+Sans:wght@400;600&display=swap',
     );
+    // It stays while one user is left, and goes with the last.
+    releaseGoogleFont(document, 'Open Sans');
+    expect(document.head.querySelectorAll('link[data-charla-font]')).toHaveLength(1);
+    releaseGoogleFont(document, 'Open Sans');
+    expect(document.head.querySelectorAll('link[data-charla-font]')).toHaveLength(0);
   });
 });
 

@@ -115,6 +115,29 @@ describe('<charla-widget>', () => {
     expect(el.shadowRoot!.querySelector('charla-chat')).not.toBeNull();
   });
 
+  it("keeps a theme's Google font in the page head while a widget uses it, and takes it away with the last", async () => {
+    const font = { name: 'Roboto Slab', googlefont: true };
+    const links = () => document.head.querySelectorAll('link[data-charla-font="Roboto Slab"]');
+    const one = await mount();
+    const two = await mount();
+    for (const w of [one, two]) {
+      w.stores.$config.set({ ...w.stores.$config.get()!, theme: { font } });
+      await settle(w.el);
+    }
+    expect(links()).toHaveLength(1);
+    one.el.remove();
+    expect(links()).toHaveLength(1);
+    // A theme without it lets it go too.
+    two.stores.$config.set({ ...two.stores.$config.get()!, theme: { font: { name: 'Inter' } } });
+    await settle(two.el);
+    expect(links()).toHaveLength(0);
+    two.stores.$config.set({ ...two.stores.$config.get()!, theme: { font } });
+    await settle(two.el);
+    expect(links()).toHaveLength(1);
+    two.el.remove();
+    expect(links()).toHaveLength(0);
+  });
+
   it('places itself by theme.position, codes included', async () => {
     const { el, stores } = await mount();
     expect(el.getAttribute('position')).toBe('bottom-right');

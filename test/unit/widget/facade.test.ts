@@ -186,6 +186,83 @@ describe('createWidget', () => {
     expect(() => createWidget({ apiKey: 'k', baseUrl: 'javascript:alert(1)' })).toThrow(CharlaError);
   });
 
+  it('refuses connection options that could never connect, naming the field, and makes nothing', () => {
+    const before = widgets().length;
+    const bad: [string, Record<string, unknown>][] = [
+      ['transports', { transports: [] }],
+      ['transports', { transports: ['webtransport'] }],
+      ['transports', { transports: 'websocket' }],
+      ['requestTimeoutMs', { requestTimeoutMs: -1 }],
+      ['requestTimeoutMs', { requestTimeoutMs: Number.NaN }],
+      ['ackTimeoutMs', { ackTimeoutMs: 0 }],
+      ['reconnectionDelay', { reconnectionDelay: '50' }],
+      ['reconnectionDelayMax', { reconnectionDelayMax: Infinity }],
+      ['outboxStorage', { outboxStorage: 'redis' }],
+      ['outboxStorage', { outboxStorage: {} }],
+      ['namespace', { namespace: '' }],
+      ['fetch', { fetch: 'fetch' }],
+    ];
+    for (const [field, extra] of bad) {
+      let thrown: unknown;
+      try {
+        createWidget({ apiKey: 'k', baseUrl: BASE, container: null, ...extra });
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown, JSON.stringify(extra)).toBeInstanceOf(CharlaError);
+      expect((thrown as CharlaError).key).toBe('VALIDATION_ERROR');
+      expect(Object.keys((thrown as CharlaError).body.validationError), JSON.stringify(extra)).toEqual([
+        field,
+      ]);
+    }
+    expect(widgets()).toHaveLength(before);
+    // What the types allow, and a language tag (en-GB counts as en).
+    const fine = createWidget({
+      apiKey: 'k',
+      baseUrl: BASE,
+      container: null,
+      transports: ['polling', 'websocket'],
+      requestTimeoutMs: 5_000,
+      outboxStorage: 'memory',
+      language: 'en-GB',
+    });
+    made.push(fine);
+    expect(fine.core.stores.read.$language.get()).toBe('en');
+  });
+
+  it('after destroy(), a void method given anything does nothing and says nothing', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    const errors = heardErrors(w);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    onTestFinished(() => warn.mockRestore());
+    w.destroy();
+    w.setContacts('x' as never);
+    w.addContact(null as never);
+    w.setCurrentRoom('');
+    w.on('nope' as never, null as never);
+    expect(warn).not.toHaveBeenCalled();
+    expect(errors).toEqual([]);
+  });
+
+  it('destroyed while connect() waits for the session: rejects DESTROYED and warns of nothing', async () => {
+    // A session request the network holds until it is aborted (an app unmounting at once, StrictMode).
+    const hanging = ((_input: RequestInfo | URL, init: RequestInit = {}) =>
+      new Promise<Response>((_resolve, reject) => {
+        init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+      })) as typeof fetch;
+    const w = widget(hanging);
+    const errors = heardErrors(w);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    onTestFinished(() => warn.mockRestore());
+    const pending = w.connect();
+    await Promise.resolve();
+    w.destroy();
+    expect((await rejection(pending)).key).toBe('DESTROYED');
+    expect(warn).not.toHaveBeenCalled();
+    expect(errors).toEqual([]);
+  });
+
   it('makes and keeps a user id per API key when none is given', () => {
     const { fetchFn } = service();
     const one = createWidget({ apiKey: 'key-same', baseUrl: BASE, fetch: fetchFn, container: null });
