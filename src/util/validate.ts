@@ -161,7 +161,23 @@ export function toOutgoingMessage(
 ): OutgoingMessage {
   const out = outgoing(input, defaults);
   requireSendable(out);
+  for (const [field, value] of Object.entries(out)) requireWellFormed(value, field);
   return out;
+}
+
+/** NUL, or half of a surrogate pair: what the service refuses in any string of a message. */
+const ILL_FORMED = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Refused here, before anything is queued: the service would refuse it, and a retry with it. */
+function requireWellFormed(value: unknown, field: string): void {
+  if (typeof value === 'string') {
+    if (ILL_FORMED.test(value)) throw mustBe(field, 'free of NUL and unpaired surrogate characters');
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, inner] of Object.entries(value)) {
+      requireWellFormed(key, field);
+      requireWellFormed(inner, field);
+    }
+  }
 }
 
 function outgoing(input: unknown, defaults: { id: string; roomId: string | null }): OutgoingMessage {

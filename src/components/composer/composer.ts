@@ -162,7 +162,8 @@ export class CharlaComposer extends LitElement {
   }
 
   #send(): void {
-    const text = this.text.trim();
+    // A NUL (pasted from a binary file, or typed by a script) is nothing to read and the service refuses it.
+    const text = this.text.replaceAll('\0', '').trim();
     if (!isVisibleText(text) || countOf(text) > MESSAGE_TEXT_MAX || this.#disabled || !this.context) return;
     this.text = '';
     this.#drafts.keep(this.text);

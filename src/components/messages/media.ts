@@ -122,7 +122,7 @@ export function renderDocument(m: DocumentMessage | FileMessage, r: RenderContex
     <span class="card__icon">${icons.file()}</span>
     <span class="card__body">
       <span class="card__title" dir="auto">${name}</span>
-      <span class="card__secondary">${r.t('document')}</span>
+      <span class="card__secondary">${r.t(src ? 'document' : 'unavailableMedia')}</span>
     </span>
     ${
       src

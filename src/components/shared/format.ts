@@ -121,11 +121,10 @@ export function senderName(m: Message, labels: SenderLabels): string {
   );
 }
 
-/** Initials for an avatar without a picture. */
+/** Initials for an avatar without a picture: the first letter or digit of the first two words that have one. */
 export function initials(name: string | null | undefined): string {
-  const words = (name ?? '').trim().split(/\s+/).filter(Boolean);
-  const letters = words.slice(0, 2).map((w) => [...w][0] ?? '');
-  return letters.join('').toUpperCase() || '?';
+  const letters = (name ?? '').split(/\s+/).map((w) => /[\p{L}\p{N}]/u.exec(w)?.[0] ?? '');
+  return letters.filter(Boolean).slice(0, 2).join('').toUpperCase() || '?';
 }
 
 /** A one-line summary of a message for previews and announcements. */

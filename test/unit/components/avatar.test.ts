@@ -12,6 +12,16 @@ const avatarOf = (root: ShadowRoot, name: string) =>
   [...root.querySelectorAll('button')].find((b) => b.textContent?.includes(name))?.querySelector('.avatar');
 
 describe('avatar', () => {
+  it('initials are letters or digits: punctuation and markup in a name are passed over', async () => {
+    const { initials } = await import('../../../src/components/shared/format.ts');
+    expect(initials('Beto <img src=x onerror=alert(1)>')).toBe('BI');
+    expect(initials('  «Ana»  (Gil) ')).toBe('AG');
+    expect(initials('¡Óscar!')).toBe('Ó');
+    expect(initials('李 小龙')).toBe('李小');
+    expect(initials('-- ** !!')).toBe('?');
+    expect(initials('')).toBe('?');
+  });
+
   it('an https picture that fails to load shows the initials, and no <img> asks for it again', async () => {
     const f = makeContext({ ui: { view: 'home' }, config: { properties: { type: 'group' } } });
     const broken = 'https://evil.example/av.png';

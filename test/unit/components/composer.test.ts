@@ -85,6 +85,14 @@ describe('<charla-composer>', () => {
     expect(area.value).toBe('');
   });
 
+  it('leaves NUL characters out of what it sends (the service would refuse the message)', async () => {
+    const { el, area, type, callsOf } = await mount();
+    await type('ok\u0000nul');
+    area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    await settle(el);
+    expect(callsOf('sendText')[0]!.args).toEqual(['oknul']);
+  });
+
   it('does not send on Shift+Enter (a new line)', async () => {
     const { area, type, callsOf } = await mount();
     await type('Hola');

@@ -189,6 +189,8 @@ describe('<charla-message> media', () => {
     );
     expect(shadow.querySelector('a')).toBeNull();
     expect(shadow.textContent).toContain('x.pdf');
+    // Said, not left looking like a file that opens.
+    expect(shadow.querySelector('.card__secondary')!.textContent).toBe('Archivo no disponible');
   });
 });
 

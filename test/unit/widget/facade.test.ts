@@ -858,6 +858,14 @@ describe('sendMessage', () => {
       { type: 'TEXT', roomId: 'r1', text: '\u200b\u200d' },
       { type: 'POSTBACK', roomId: 'r1', text: '\u3164', payload: {} },
       { type: 'TEXT', roomId: 'r1', text: '😀'.repeat(4097) },
+      // NUL and half a surrogate pair, anywhere: the service refuses them (a retry would be refused too).
+      { type: 'TEXT', roomId: 'r1', text: 'ok\u0000nul' },
+      { type: 'TEXT', roomId: 'r1', text: 'a\ud83db' },
+      { type: 'TEXT', roomId: 'r1', text: '\ude00 b' },
+      { type: 'IMAGE', roomId: 'r1', mediaUrl: 'https://cdn.example/a.png', caption: 'x\u0000' },
+      { type: 'POSTBACK', roomId: 'r1', text: 'x', payload: { deep: ['\ud800'] } },
+      { type: 'POSTBACK', roomId: 'r1', text: 'x', payload: { 'k\u0000': 1 } },
+      { type: 'EVENT', roomId: 'r1', slug: 's', eventPayload: { a: '\u0000' } },
     ];
     for (const c of cases) {
       const e = await rejection(w.sendMessage(c as never));
@@ -866,6 +874,9 @@ describe('sendMessage', () => {
     expect(calls).toHaveLength(0);
     expect(w.core.outbox.size).toBe(0);
     expect(w.core.stores.w.$messagesByRoom.get()).toEqual({});
+    // A whole pair (an emoji) is fine, at either end of the text.
+    w.sendMessage({ roomId: 'r1', type: 'TEXT', text: '😀 ok 😀' }).catch(() => undefined);
+    expect(w.core.outbox.size).toBe(1);
   });
 
   it('rejects at once a POSTBACK payload that is not JSON data (cycle, BigInt, function, symbol)', async () => {
