@@ -444,7 +444,7 @@ export function bootFull(
 /** The Charla object's own maker: a widget from exactly these options (no script defaults). */
 type Own = CharlaGlobal & {
   [MARK]?: (opts: BootOptions) => WidgetLike;
-  [INITS]?: Map<string, WidgetLike>;
+  [INITS]?: Map<string, WidgetLike | undefined>;
 };
 
 function setUp(
@@ -509,21 +509,25 @@ function setUp(
   }
   let widgetInstance: WidgetLike | undefined;
   // A tag's data-init widget takes that tag's attributes only, whichever tag set up window.Charla.
-  // The same tag twice (a page or CMS that repeats the snippet) is one widget, not two launchers.
+  // The same tag twice (a page or CMS that repeats the snippet) is one widget, not two launchers,
+  // and one charla:load: a repeat says nothing new (unless its widget has been destroyed since).
   const init = (script as HTMLScriptElement | null)?.dataset['init'] === 'true';
   if (init && !mine.apiKey) console.warn('Charla: data-init needs data-api-key');
-  if (mine.apiKey && init) {
-    const same = JSON.stringify(mine);
-    widgetInstance = charla[INITS]?.get(same);
-    if (!widgetInstance || !charla.widgets.includes(widgetInstance)) {
+  const creates = !!mine.apiKey && init;
+  const same = JSON.stringify([creates, mine]);
+  const inits = charla[INITS] as Map<string, WidgetLike | undefined>;
+  const repeat = inits.has(same) && (!creates || charla.widgets.includes(inits.get(same)!));
+  if (!repeat) {
+    if (creates) {
       widgetInstance = (charla[MARK] as (opts: BootOptions) => WidgetLike)(mine as BootOptions);
-      charla[INITS]?.set(same, widgetInstance);
       (widgetInstance['connect'] as () => Promise<unknown>)().catch(() => undefined);
     }
+    inits.set(same, widgetInstance);
+    // (A repeat never has queued calls: window.Charla was already the API object.)
+    charla.push(...queued);
+    document.dispatchEvent(
+      new CustomEvent<CharlaLoadDetail>('charla:load', { detail: { widgetInstance, Charla: charla } }),
+    );
   }
-  charla.push(...queued);
-  document.dispatchEvent(
-    new CustomEvent<CharlaLoadDetail>('charla:load', { detail: { widgetInstance, Charla: charla } }),
-  );
   return charla;
 }

@@ -50,13 +50,21 @@ describe('journey: the script tag written as a module', () => {
     await context.close();
   });
 
-  it('the same tag twice is one widget with one launcher', async () => {
+  it('the same tag twice is one widget with one launcher and one charla:load', async () => {
     const key = await themedWidget(site.service);
     const once = shopPage(site.service, key);
     const tag = /<script src=[\s\S]*?<\/script>/.exec(once)![0];
     const url = site.page('twice', once.replace('</body>', `${tag}</body>`));
     const { page, context } = await openPage(site.browser, url);
+    // Count charla:load from the page's first script on (the reload runs the counter first).
+    await page.addInitScript(() => {
+      const w = window as unknown as { loads: number };
+      w.loads = 0;
+      document.addEventListener('charla:load', () => w.loads++);
+    });
+    await page.reload();
     await firstWidgetReady(page);
+    expect(await page.evaluate(() => (window as unknown as { loads: number }).loads)).toBe(1);
     await enterBotConversation(page);
     await need(messagesRegion(page).getByText(/Soy el bot de demostración de Charla/), 'the bot’s greeting');
     expect(

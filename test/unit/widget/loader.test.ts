@@ -216,6 +216,39 @@ describe('script-tag boot', () => {
     expect(document.body.querySelector('charla-loader')).toBeNull();
   });
 
+  it('the same tag twice is one widget and one charla:load; another tag, or the widget made again, gets its own', () => {
+    const events: CustomEvent[] = [];
+    const listen = (e: Event) => events.push(e as CustomEvent);
+    document.addEventListener('charla:load', listen);
+    try {
+      const attrs = { apiKey: 'KEY-twice-00000000', init: 'true', baseUrl: 'http://localhost:9' };
+      const charla = boot(script(attrs), loadFull, '0.1.0');
+      boot(script(attrs), loadFull, '0.1.0');
+      expect(charla.widgets).toHaveLength(1);
+      expect(events).toHaveLength(1);
+      expect(events[0]?.detail.widgetInstance).toBe(charla.widgets[0]);
+      // The same tag without data-init, twice: one event too (a listener creating a widget makes one).
+      boot(script({ apiKey: 'KEY-plain-00000000' }), loadFull, '0.1.0');
+      boot(script({ apiKey: 'KEY-plain-00000000' }), loadFull, '0.1.0');
+      expect(events).toHaveLength(2);
+      expect(events[1]?.detail.widgetInstance).toBeUndefined();
+      // A tag that differs (another user) is another widget, with its own event.
+      boot(script({ ...attrs, userId: 'other-user' }), loadFull, '0.1.0');
+      expect(charla.widgets).toHaveLength(2);
+      expect(events).toHaveLength(3);
+      expect(events[2]?.detail.widgetInstance).toBe(charla.widgets[1]);
+      // Once the first widget is destroyed, its tag again makes a new one and says so.
+      charla.widgets[0]?.destroy();
+      boot(script(attrs), loadFull, '0.1.0');
+      expect(charla.widgets).toHaveLength(2);
+      expect(events).toHaveLength(4);
+      expect(events[3]?.detail.widgetInstance).toBe(charla.widgets[1]);
+      expect(events[3]?.detail.widgetInstance).not.toBe(events[0]?.detail.widgetInstance);
+    } finally {
+      document.removeEventListener('charla:load', listen);
+    }
+  });
+
   it('without a script element (a module script, document.currentScript null) sets up window.Charla and makes nothing', () => {
     const charla = boot(null, loadFull, '0.1.0');
     expect(window.Charla).toBe(charla);
