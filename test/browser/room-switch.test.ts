@@ -23,7 +23,9 @@ describe('<charla-message-list> when the room changes', () => {
 
       for (let round = 0; round < 5; round++) {
         // Another room: far fewer messages, other ids; then an empty one; then back.
-        f.stores.$currentMessages.set(manyMessages(2, Date.UTC(2026, 5, 1)).map((m) => ({ ...m, id: `s${round}-${m.id}` })));
+        f.stores.$currentMessages.set(
+          manyMessages(2, Date.UTC(2026, 5, 1)).map((m) => ({ ...m, id: `s${round}-${m.id}` })),
+        );
         await nextFrame();
         await nextFrame();
         f.stores.$currentMessages.set([]);
@@ -32,7 +34,9 @@ describe('<charla-message-list> when the room changes', () => {
         await nextFrame();
         await nextFrame();
       }
-      f.stores.$currentMessages.set(manyMessages(2, Date.UTC(2026, 5, 1)).map((m) => ({ ...m, id: `end-${m.id}` })));
+      f.stores.$currentMessages.set(
+        manyMessages(2, Date.UTC(2026, 5, 1)).map((m) => ({ ...m, id: `end-${m.id}` })),
+      );
       await waitFor(() => rows().some((r) => r.getAttribute('data-id') === 'end-h1'), 'the short room shown');
       await nextFrame();
       expect(rows().every((r) => (r.getAttribute('data-id') ?? '').startsWith('end-'))).toBe(true);
