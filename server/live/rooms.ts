@@ -100,6 +100,20 @@ export async function claimSessionUser(
   return row ? { names: row.names, newlyVerified: verify && row.was_verified !== true } : null;
 }
 
+/**
+ * Whether the user is one of the two a bot room is made of: its own user (the room's key is
+ * `bot:<botId>:<userId>`) or its bot. Neither can be taken out of it; a person added beside them
+ * (an operator, say) is a member like in any room. False for any other room.
+ */
+export async function keepsBotRoom(db: Queryable, roomId: string, userId: string): Promise<boolean> {
+  const r = await db.query(
+    `SELECT 1 FROM rooms WHERE id = $1 AND type = 'bot'
+       AND (bot_id = $2 OR room_key = 'bot:' || bot_id || ':' || $2)`,
+    [roomId, userId],
+  );
+  return r.rows.length > 0;
+}
+
 /** The room_key of two users' direct room: a hash of the company and the sorted pair. */
 function directKey(companyId: string, a: string, b: string): string {
   return (

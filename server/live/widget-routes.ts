@@ -51,7 +51,7 @@ import {
 } from './session.ts';
 import type { LiveMessaging } from './messaging.ts';
 import { history, loadMembers, loadRoom, loadRooms, membership, roomIdsOf } from './store.ts';
-import { claimSessionUser, refuseBotIds } from './rooms.ts';
+import { claimSessionUser, keepsBotRoom, refuseBotIds } from './rooms.ts';
 import { mediaSentIn, mediaVisible } from './media-rooms.ts';
 import { discardMediaChunks, MediaTooLarge, writeMediaChunks } from '../media-store.ts';
 import type { FlowRunner } from './flows.ts';
@@ -312,8 +312,9 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     });
     if (!room) return ok([`${request.body.userId} was not a member`]);
     // A bot room is the user's conversation with the bot: neither of the two can be taken out of it
-    // (the widget would be left with a room it can neither read nor write, for good).
-    if (room.type === 'bot' && (await membership(db, roomId, request.body.userId)))
+    // (the widget would be left with a room it can neither read nor write, for good). Anyone added
+    // beside them (an operator) leaves, or is taken out, as from any room.
+    if (room.type === 'bot' && (await keepsBotRoom(db, roomId, request.body.userId)))
       throw new ApiError('FORBIDDEN', {
         message: 'A bot room cannot be left: it is the user’s conversation with the bot.',
       });
