@@ -32,6 +32,7 @@ import {
   type ErrorBody,
   type InterServerEvents,
   type Message,
+  type Room,
   type ServerToClientEvents,
 } from '../../types/index.ts';
 import { OUTGOING_MESSAGE_SCHEMAS } from '../../types/schemas/index.ts';
@@ -41,17 +42,32 @@ import { structureProblem } from '../http/json.ts';
 import { unstorableText } from '../http/validation.ts';
 import { mediaUrlProblem } from '../bot-message.ts';
 import type { NewMessageInput } from '../context.ts';
-import type { Db } from '../store/db.ts';
+import { letOthersRun, type Db } from '../store/db.ts';
 import { roomChannel, userChannel, type Hub, type LiveServer, type LiveSocketData } from './hub.ts';
 import type { LiveMessaging } from './messaging.ts';
-import { FLOOD_BURSTS, RateLimits } from './rate-limit.ts';
+import { FLOOD_BURSTS, HOLD_MS, RateLimits } from './rate-limit.ts';
 import type { Sessions } from './session.ts';
-import { history, loadRoom, loadRooms, membership, messagesAfter, roomIdsOf } from './store.ts';
+import { loadRoom, loadRooms, membership, messagesOfRooms, roomSeqsOf } from './store.ts';
 
 type LiveSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, LiveSocketData>;
 
 /** Most messages one room gives in a gap fill; the client asks again from the last one it got. */
 export const SYNC_ROOM_CAP = 1000;
+/** Rooms a sync was not asked about that get their latest page (the most recently active); the rest, their summary only. */
+export const SYNC_LATEST_ROOMS = 50;
+/** The latest page of a room a sync was not asked about. */
+export const SYNC_LATEST_PAGE = 20;
+/**
+ * Most messages of the rooms a sync was asked about, in all: with many rooms behind, each gives
+ * a share (at least one, at most SYNC_ROOM_CAP) and the client asks again from where it got to.
+ */
+export const SYNC_MESSAGES_MAX = 5000;
+/** Rooms read per statement in a sync; other requests run between statements. */
+export const SYNC_CHUNK_ROOMS = 250;
+/** Syncs of one user running or waiting their turn; one more is refused 429. */
+export const SYNC_PENDING_MAX = 4;
+/** Rooms in a sync's answer per extra rate-limit token it takes. */
+export const SYNC_ROOMS_PER_TOKEN = 100;
 /** Largest event payload a socket may send (a text is at most 4,096 characters). */
 
 const validators = Object.fromEntries(
@@ -175,6 +191,7 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
   const presence = new SocketIds(db);
   const initialRooms = new WeakMap<LiveSocket, string[]>();
   const limits = new RateLimits(app.charla.config.socketRate, app.charla.config.socketBurst);
+  const syncTurns = new Turns(SYNC_PENDING_MAX);
 
   io.use(async (socket, next) => {
     try {
@@ -341,18 +358,15 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
             throw validationFailed({ [`/after/${roomId}`]: 'must be a sequence number' });
           }
         }
-        const roomIds = await roomIdsOf(db, userId, companyId);
-        socket.join(roomIds.map(roomChannel));
-        const messages: Message[] = [];
-        for (const roomId of roomIds) {
-          const seq = given[roomId];
-          const list =
-            typeof seq === 'number'
-              ? await messagesAfter(db, roomId, userId, seq, SYNC_ROOM_CAP)
-              : ((await history(db, roomId, userId, 20)) ?? []);
-          messages.push(...list);
-        }
-        return { messages, rooms: await loadRooms(db, roomIds, userId) };
+        // One sync of a user at a time (its sockets share the turn); a pile of them waits or is refused.
+        return syncTurns.run(`${companyId}\n${userId}`, async () => {
+          const result = await syncOf(db, socket, given as Record<string, number>);
+          // Charged by the work done: a sync over many rooms costs its user more than one event.
+          for (let i = Math.floor(result.rooms.length / SYNC_ROOMS_PER_TOKEN); i > 0; i--) {
+            if (bucket.take(Date.now()) > 0) break;
+          }
+          return result;
+        });
       }),
     );
 
@@ -390,6 +404,92 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
   });
 
   return io;
+}
+
+/**
+ * A `messages:sync`: the user's rooms now (the socket joins them all), every
+ * message after the sequence given for a room (SYNC_ROOM_CAP per room, fewer
+ * when many are behind: SYNC_MESSAGES_MAX in all), and the latest page of the
+ * SYNC_LATEST_ROOMS most recently active rooms not named (the others come as
+ * their summary: `lastMessage`, `lastSeq`; the widget loads a room's page
+ * when it is opened). Rooms are read SYNC_CHUNK_ROOMS at a time, a statement
+ * or two each, letting other requests run between them: PGlite answers on
+ * this thread, so a long run of statements would hold up every connection.
+ */
+async function syncOf(
+  db: Db,
+  socket: LiveSocket,
+  given: Record<string, number>,
+): Promise<{ messages: Message[]; rooms: Room[] }> {
+  const { userId, companyId } = socket.data;
+  const rooms = await roomSeqsOf(db, userId, companyId);
+  const roomIds = rooms.map((r) => r.id);
+  socket.join(roomIds.map(roomChannel));
+  const named = (id: string): number | undefined => (Object.hasOwn(given, id) ? given[id] : undefined);
+  // Only what there is to read: a room named at its last sequence (or past it) gives nothing.
+  const behind = rooms.filter((r) => {
+    const seq = named(r.id);
+    return seq !== undefined && seq < r.lastSeq;
+  });
+  const latest = rooms.filter((r) => named(r.id) === undefined && r.lastSeq > 0).slice(0, SYNC_LATEST_ROOMS);
+  const caps = {
+    gap: Math.max(1, Math.min(SYNC_ROOM_CAP, Math.floor(SYNC_MESSAGES_MAX / Math.max(1, behind.length)))),
+    page: SYNC_LATEST_PAGE,
+  };
+  const work = [
+    ...behind.map((r) => ({ roomId: r.id, after: named(r.id) as number })),
+    ...latest.map((r) => ({ roomId: r.id })),
+  ];
+  const byRoom = new Map<string, Message[]>();
+  for (let i = 0; i < work.length; i += SYNC_CHUNK_ROOMS) {
+    if (i > 0) await letOthersRun();
+    const got = await messagesOfRooms(db, userId, work.slice(i, i + SYNC_CHUNK_ROOMS), caps);
+    for (const [roomId, list] of got) byRoom.set(roomId, list);
+  }
+  const loaded: Room[] = [];
+  for (let i = 0; i < roomIds.length; i += SYNC_CHUNK_ROOMS) {
+    await letOthersRun();
+    loaded.push(...(await loadRooms(db, roomIds.slice(i, i + SYNC_CHUNK_ROOMS), userId)));
+  }
+  const messages: Message[] = [];
+  for (const id of roomIds) messages.push(...(byRoom.get(id) ?? []));
+  return { messages, rooms: loaded };
+}
+
+/**
+ * Work keyed by an owner (a user), one at a time per owner, in the order
+ * asked; at most `pending` running or waiting per owner, one more is refused
+ * 429 RATE_LIMITED with a wait.
+ */
+class Turns {
+  readonly #queues = new Map<string, { tail: Promise<unknown>; pending: number }>();
+
+  constructor(private readonly pending: number) {}
+
+  run<T>(owner: string, fn: () => Promise<T>): Promise<T> {
+    let queue = this.#queues.get(owner);
+    if (!queue) this.#queues.set(owner, (queue = { tail: Promise.resolve(), pending: 0 }));
+    if (queue.pending >= this.pending) {
+      return Promise.reject(
+        new ApiError('RATE_LIMITED', {
+          message: `Too many syncs at once: wait ${HOLD_MS} ms before asking again.`,
+          data: { retryAfterMs: HOLD_MS },
+        }),
+      );
+    }
+    queue.pending++;
+    const q = queue;
+    const run = q.tail.then(fn);
+    q.tail = run
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        if (--q.pending === 0 && this.#queues.get(owner) === q) this.#queues.delete(owner);
+      });
+    return run;
+  }
 }
 
 /**

@@ -121,10 +121,14 @@ export async function loadRooms(db: Queryable, roomIds: string[], viewerId: stri
        WHERE m.room_id = ANY($1) ORDER BY m.created_at, m.id`,
       [roomIds],
     ),
+    // Each room's last message through the (room_id, seq) index, not a sort of all their messages.
     db.query<MessageRow>(
-      `SELECT DISTINCT ON (m.room_id) m.id, m.room_id, m.seq, m.status, m.body FROM messages m
-       LEFT JOIN room_members v ON v.room_id = m.room_id AND v.user_id = $2
-       WHERE m.room_id = ANY($1) AND m.seq > COALESCE(v.since_seq, 0) ORDER BY m.room_id, m.seq DESC`,
+      `SELECT x.id, x.room_id, x.seq, x.status, x.body FROM unnest($1::text[]) AS a(room_id)
+       LEFT JOIN room_members v ON v.room_id = a.room_id AND v.user_id = $2
+       CROSS JOIN LATERAL (
+         SELECT m.id, m.room_id, m.seq, m.status, m.body FROM messages m
+         WHERE m.room_id = a.room_id AND m.seq > COALESCE(v.since_seq, 0)
+         ORDER BY m.seq DESC LIMIT 1) x`,
       [roomIds, viewerId],
     ),
   ]);
@@ -248,4 +252,70 @@ export async function messagesAfter(
     [roomId, viewerId, afterSeq, cap],
   );
   return r.rows.map(toMessage);
+}
+
+/** A user's rooms with their last sequence, most recently active first (as roomIdsOf). */
+export async function roomSeqsOf(
+  db: Queryable,
+  userId: string,
+  companyId: string,
+): Promise<{ id: string; lastSeq: number }[]> {
+  const r = await db.query<{ id: string; last_seq: string | number }>(
+    `SELECT r.id, r.last_seq FROM room_members m JOIN rooms r ON r.id = m.room_id
+     WHERE m.user_id = $1 AND r.company_id = $2 AND NOT r.deleted
+     ORDER BY COALESCE(r.last_message_at, r.created_at) DESC, r.id`,
+    [userId, companyId],
+  );
+  return r.rows.map((x) => ({ id: x.id, lastSeq: Number(x.last_seq) }));
+}
+
+/**
+ * Many rooms' messages in a statement or two (not one per room), grouped by
+ * room id, each oldest first: with `after` given for a room, what `viewerId`
+ * may see after that sequence (at most `caps.gap`); without, the latest
+ * `caps.page` it may see. Rooms the viewer is not a member of give nothing.
+ */
+export async function messagesOfRooms(
+  db: Queryable,
+  viewerId: string,
+  rooms: { roomId: string; after?: number }[],
+  caps: { gap: number; page: number },
+): Promise<Map<string, Message[]>> {
+  const out = new Map<string, Message[]>();
+  if (rooms.length === 0) return out;
+  const named = rooms.filter((r) => r.after !== undefined);
+  const latest = rooms.filter((r) => r.after === undefined).map((r) => r.roomId);
+  const [gaps, pages] = await Promise.all([
+    named.length === 0
+      ? null
+      : db.query<MessageRow>(
+          `SELECT x.id, x.room_id, x.seq, x.status, x.body
+           FROM unnest($2::text[], $3::bigint[]) AS a(room_id, after_seq)
+           JOIN room_members v ON v.room_id = a.room_id AND v.user_id = $1
+           CROSS JOIN LATERAL (
+             SELECT m.id, m.room_id, m.seq, m.status, m.body FROM messages m
+             WHERE m.room_id = a.room_id AND m.seq > GREATEST(a.after_seq, v.since_seq)
+             ORDER BY m.seq LIMIT $4) x`,
+          [viewerId, named.map((r) => r.roomId), named.map((r) => r.after), caps.gap],
+        ),
+    latest.length === 0
+      ? null
+      : db.query<MessageRow>(
+          `SELECT x.id, x.room_id, x.seq, x.status, x.body
+           FROM unnest($2::text[]) AS a(room_id)
+           JOIN room_members v ON v.room_id = a.room_id AND v.user_id = $1
+           CROSS JOIN LATERAL (
+             SELECT m.id, m.room_id, m.seq, m.status, m.body FROM messages m
+             WHERE m.room_id = a.room_id AND m.seq > v.since_seq
+             ORDER BY m.seq DESC LIMIT $3) x`,
+          [viewerId, latest, caps.page],
+        ),
+  ]);
+  for (const row of [...(gaps?.rows ?? []), ...(pages?.rows ?? [])]) {
+    const list = out.get(row.room_id) ?? [];
+    list.push(toMessage(row));
+    out.set(row.room_id, list);
+  }
+  for (const list of out.values()) list.sort((a, b) => Number(a.seq) - Number(b.seq));
+  return out;
 }
