@@ -7,7 +7,7 @@ import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
 import type { WidgetContext } from '../../widget/context.ts';
-import { deepActiveElement } from '../shared/focus.ts';
+import { deepActiveElement, focusComposer } from '../shared/focus.ts';
 import {
   formatDay,
   messageDate,
@@ -150,7 +150,16 @@ export class CharlaMessageList extends LitElement {
     this.#groupRoom = room?.type === 'group' || (room?.members.length ?? 0) > 2;
   }
 
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#focusWatch?.disconnect();
+    this.#focusWatch = undefined;
+  }
+
   override updated(): void {
+    const held = this.#heldFocus;
+    this.#heldFocus = undefined;
+    if (held) this.#keepFocus(held);
     this.#markVisibleSeen();
   }
 
@@ -168,6 +177,7 @@ export class CharlaMessageList extends LitElement {
 
   /** New messages at the end are announced once (if someone else wrote them) and counted while scrolled up. */
   #trackArrivals(messages: readonly Message[], userId: string | null): void {
+    const lastBefore = this.#lastMessageKey;
     const lastIndex = this.#lastMessageKey ? findIndexFromEnd(messages, this.#lastMessageKey) : -1;
     const fresh: Message[] = [];
     // Only the tail after the last message held can be new; history paged in above it never is.
@@ -182,6 +192,11 @@ export class CharlaMessageList extends LitElement {
       if (isNews(m) || isOwn(m, userId)) fresh.push(m);
     }
     if (messages.length) this.#lastMessageKey = String(messages[messages.length - 1]!.id);
+    const focused = this.#focusInRow();
+    // A new last message takes the chips (the latest message's only) away, and the focus on one
+    // with them: once the rows have rendered, focus goes to the composer (#keepFocus).
+    const chip = focused?.deep.closest('[part=chip]') ? focused : undefined;
+    if (chip && lastBefore !== this.#lastMessageKey) this.#heldFocus = chip;
     if (fresh.length === 0) return;
     fresh.reverse();
     const t = translator(this.#stores.get('$language'));
@@ -195,28 +210,57 @@ export class CharlaMessageList extends LitElement {
     }
     // While the user's scroll up is on its way (#release), what arrives is not followed: it waits
     // behind the button like anything arriving once the view is away from the end. So does what
-    // arrives while the user types in a row's field (the contact form): followed, a burst would
-    // take that row out of view, and out of the page with the focus in it.
-    const typing = this.anchor.mode === 'bottom' && this.#typingInRow();
-    if (this.anchor.mode === 'bottom' && !this.#release && !typing) this.#arrivals = incoming;
+    // arrives while focus is on a control in a row (an option, a link, the contact form's field):
+    // followed, a burst would take that row out of view, and out of the page with the focus in it
+    // (the virtualizer renders only the rows near the view). A chip goes away anyway (above).
+    const holding = this.anchor.mode === 'bottom' && !!focused && !chip;
+    if (this.anchor.mode === 'bottom' && !this.#release && !holding) this.#arrivals = incoming;
     else {
       // The user's own message brings the view down; others' wait behind the button.
       if (fresh.some((m) => isOwn(m, userId))) this.anchor = { mode: 'bottom' };
       else {
-        if (typing) this.#setAnchor({ mode: 'free' });
+        if (holding) this.#setAnchor({ mode: 'free' });
         this.unseenBelow += incoming.length;
       }
     }
   }
 
-  /** Focus is in a text field of one of the rows (not the list itself, not a button). */
-  #typingInRow(): boolean {
-    const active = this.shadowRoot ? deepActiveElement(this.shadowRoot) : null;
-    return (
-      !!active?.matches('input, textarea, select') &&
-      !!this.#scroller?.contains(this.shadowRoot!.activeElement)
-    );
+  /**
+   * The control of one of the rows that has focus (not the list itself): `top` in this shadow
+   * root (the row's own light DOM), `deep` the focused element (in a form's shadow root, say).
+   */
+  #focusInRow(): { top: Element; deep: Element } | undefined {
+    const top = this.shadowRoot?.activeElement;
+    const scroller = this.#scroller;
+    if (!top || !scroller || top === scroller || !scroller.contains(top)) return undefined;
+    return { top, deep: deepActiveElement(this.shadowRoot!) ?? top };
   }
+
+  /** Focus on a row's control that the coming render may take away (a chip). */
+  #heldFocus: { top: Element; deep: Element } | undefined;
+
+  /**
+   * Once the row renders again (the virtualizer renders rows in its own pass, after this
+   * element's update): its control gone with the focus in it (the browser left focus on <body>),
+   * focus goes to the composer's text field, where the conversation goes on. Focus moved on
+   * elsewhere first is left alone.
+   */
+  #keepFocus(held: { top: Element; deep: Element }): void {
+    const scroller = this.#scroller;
+    if (!scroller || typeof MutationObserver !== 'function') return;
+    this.#focusWatch?.disconnect();
+    const check = () => {
+      if (held.deep.isConnected && held.top.isConnected && held.deep.matches(':focus')) return;
+      this.#focusWatch?.disconnect();
+      this.#focusWatch = undefined;
+      const active = document.activeElement;
+      if (!active || active === document.body) focusComposer(this);
+    };
+    this.#focusWatch = new MutationObserver(check);
+    this.#focusWatch.observe(scroller, { childList: true, subtree: true });
+  }
+
+  #focusWatch: MutationObserver | undefined;
 
   /** Pixels between the view's bottom edge and the end of the content; null while the region is not laid out. */
   #gapBelow(): number | null {
