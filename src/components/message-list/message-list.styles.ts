@@ -66,8 +66,9 @@ export const styles = css`
     display: inline-flex;
     gap: 6px;
     align-items: center;
-    padding: 6px 14px;
-    border: 0;
+    /* 6px 14px with the border: transparent, it draws the button when forced colours drop its background. */
+    padding: 5px 13px;
+    border: 1px solid transparent;
     border-radius: 999px;
     background: var(--charla-color-primary, #2563eb);
     color: var(--charla-color-on-primary, #fff);

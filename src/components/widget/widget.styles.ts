@@ -78,6 +78,11 @@ export const styles = css`
     margin: 0;
     padding: 0;
     border: 0;
+    /*
+     * Transparent: forced colours drop the shadow that marks the panel's edge, and paint this
+     * outline instead. An outline, not a border: the panel's size and content stay where they were.
+     */
+    outline: 1px solid transparent;
     /* Above every launcher, another widget's in the same corner too (they share the page's stacking context). */
     z-index: calc(var(--charla-z-index, 2147483000) + 1);
     bottom: calc(var(--_edge) + var(--_launcher) + var(--_gap));
