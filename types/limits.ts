@@ -68,8 +68,17 @@ export const URL_FORBIDDEN_CHAR_PATTERN =
 /** The reason the service and charla/api give for one (sendMessage says it in its own words). */
 export const URL_FORBIDDEN_CHAR_REASON = 'must not contain spaces or control characters';
 
-/** Largest socket event the service reads, in bytes (64 KB): a larger one ends the connection. */
+/**
+ * Largest socket event the service handles, in bytes of its JSON (64 KB; binary counts by its
+ * bytes): a larger one is refused 413 PAYLOAD_TOO_LARGE in its acknowledgement (dropped without
+ * one), and the connection stays open.
+ */
 export const MAX_EVENT_BYTES = 64 * 1024;
+/**
+ * Largest frame the socket's engine reads, in bytes (4 × MAX_EVENT_BYTES, a handshake's token
+ * included): only a frame past this ends the connection, unanswered.
+ */
+export const MAX_SOCKET_FRAME_BYTES = 4 * MAX_EVENT_BYTES;
 
 /** Social-media channels: largest image, in bytes (8 MB). */
 export const CHANNEL_IMAGE_MAX_BYTES = 8 * 1024 * 1024;

@@ -36,7 +36,7 @@ import {
   type ServerToClientEvents,
 } from '../../types/index.ts';
 import { OUTGOING_MESSAGE_SCHEMAS } from '../../types/schemas/index.ts';
-import { MAX_EVENT_BYTES } from '../../types/limits.ts';
+import { MAX_EVENT_BYTES, MAX_SOCKET_FRAME_BYTES } from '../../types/limits.ts';
 import { ApiError, validationFailed, validationMap } from '../http/errors.ts';
 import { structureProblem } from '../http/json.ts';
 import { unstorableText } from '../http/validation.ts';
@@ -165,6 +165,24 @@ function eventProblem(packet: unknown[]): ApiError | null {
   return null;
 }
 
+/**
+ * An event's size: the UTF-8 bytes of its name and arguments as JSON (the
+ * acknowledgement left out), binary attachments counted by their own bytes
+ * (not as the JSON of a Buffer, several times larger).
+ */
+export function eventBytes(packet: unknown[]): number {
+  let binary = 0;
+  const json = JSON.stringify(packet, function (this: Record<string, unknown>, key, value: unknown) {
+    const raw = this[key];
+    if (raw instanceof ArrayBuffer || ArrayBuffer.isView(raw)) {
+      binary += raw.byteLength;
+      return null;
+    }
+    return typeof value === 'function' ? undefined : value;
+  });
+  return Buffer.byteLength(json ?? '') + binary;
+}
+
 export interface GatewayDeps {
   hub: Hub;
   sessions: Sessions;
@@ -180,7 +198,9 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
     // Engine-level CORS (long-polling only) answers any origin: the widget's
     // lists are enforced per session in the middleware below.
     cors: { origin: true, credentials: false },
-    maxHttpBufferSize: MAX_EVENT_BYTES,
+    // Past this the engine closes the connection without a word; an event under it but over
+    // MAX_EVENT_BYTES is refused in its acknowledgement (eventBytes below), the socket kept.
+    maxHttpBufferSize: MAX_SOCKET_FRAME_BYTES,
     pingInterval: 20_000,
     pingTimeout: 20_000,
     // Once shutdown has begun (closeLive), no connection starts: an upgrade the
@@ -270,6 +290,17 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
       const retryAfterMs = bucket.take(Date.now());
       if (retryAfterMs === 0) {
         refusedInRow = 0;
+        // Over the event limit: refused (413) in its acknowledgement, dropped without one.
+        const bytes = eventBytes(packet);
+        if (bytes > MAX_EVENT_BYTES) {
+          refuse(
+            errorBody('PAYLOAD_TOO_LARGE', {
+              message: `This event is ${bytes} bytes; the most the service takes is ${MAX_EVENT_BYTES}.`,
+              data: { maxBytes: MAX_EVENT_BYTES },
+            }),
+          );
+          return;
+        }
         const problem = typeof ack === 'function' ? eventProblem(packet) : null;
         if (problem) refuse(problem.body);
         else next();
