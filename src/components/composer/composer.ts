@@ -118,6 +118,26 @@ export class CharlaComposer extends LitElement {
     if (draft !== undefined) this.text = draft;
     // disableInputs ends a recording: its button is disabled, so nothing else could.
     if (this.#disabled) this.#recorder.stop(false);
+    // Disabled with focus on one of its controls: the browser would drop focus on <body>.
+    const disabled = this.#disabled;
+    if (disabled && !this.#wasDisabled && this.shadowRoot?.activeElement) this.#refocus = true;
+    this.#wasDisabled = disabled;
+  }
+
+  #wasDisabled = false;
+  /** Focus was on a control this update disables: it goes to the message list (updated). */
+  #refocus = false;
+
+  override updated(): void {
+    if (!this.#refocus) return;
+    this.#refocus = false;
+    // Still somewhere in the composer (a control left enabled): nothing to do.
+    if (this.shadowRoot?.activeElement) return;
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    // The messages stay readable (and scrollable by keyboard) while nothing can be sent.
+    const root = this.getRootNode() as ShadowRoot | Document;
+    root.querySelector<HTMLElement>('charla-message-list')?.focus();
   }
 
   /** Focus lands in the text area (or, while it is disabled, wherever the browser delegates it). */

@@ -150,6 +150,13 @@ export class CharlaMessageList extends LitElement {
     this.#groupRoom = room?.type === 'group' || (room?.members.length ?? 0) > 2;
   }
 
+  /** Focus lands on the scrolling region (the host itself takes none). */
+  override focus(options?: FocusOptions): void {
+    const scroller = this.#scroller;
+    if (scroller) scroller.focus(options);
+    else super.focus(options);
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#focusWatch?.disconnect();
