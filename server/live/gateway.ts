@@ -98,8 +98,36 @@ function errorOf(err: unknown, log: FastifyInstance['log']): ErrorBody {
  * keys. Throws 400 naming the field.
  */
 export function checkPayload(value: unknown): void {
-  const problem = unstorableText(value) ?? structureProblem(value);
+  const problem = binaryProblem(value) ?? unstorableText(value) ?? structureProblem(value);
   if (problem) throw validationFailed(problem);
+}
+
+/** A key as a JSON pointer segment (RFC 6901). */
+const pointerSegment = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
+const isBinary = (v: unknown): boolean => v instanceof ArrayBuffer || ArrayBuffer.isView(v);
+
+/**
+ * Events are JSON: socket.io would carry binary (a Buffer, an ArrayBuffer, a
+ * typed array) as it is to the room while storage keeps its JSON form
+ * (`{"type":"Buffer","data":[…]}`), so the live and stored copies would
+ * differ and a retry would not match its message. The first one found is
+ * named by its JSON pointer; one walk without recursion.
+ */
+function binaryProblem(value: unknown): Record<string, string> | null {
+  const stack: { value: unknown; path: string }[] = [{ value, path: '' }];
+  while (stack.length > 0) {
+    const node = stack.pop() as { value: unknown; path: string };
+    const v = node.value;
+    if (isBinary(v)) return { [node.path || '/']: 'must be JSON, not binary data' };
+    if (typeof v !== 'object' || v === null) continue;
+    const entries = Array.isArray(v) ? v.map((c, i) => [String(i), c] as const) : Object.entries(v);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, child] = entries[i] as readonly [string, unknown];
+      if (typeof child === 'object' && child !== null)
+        stack.push({ value: child, path: `${node.path}/${pointerSegment(key)}` });
+    }
+  }
+  return null;
 }
 
 const LIMITS = { lat: 90, lng: 180 } as const;
