@@ -1,5 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { keyed } from 'lit/directives/keyed.js';
 import {
   MESSAGE_TEXT_MAX,
   UPLOAD_IMAGE_MAX_BYTES,
@@ -16,6 +17,9 @@ import { isVisibleText } from '../../util/validate.ts';
 import { formatBytes, locale, plainName } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { styles } from './composer.styles.ts';
+
+/** The button a notice is about: it is described by the notice. */
+type NoticeFor = 'attach' | 'location' | 'mic' | undefined;
 
 /** Narrower than this, the four buttons beside the field would leave it under 180 px (128 px at 320 px). */
 const NARROW = 372;
@@ -70,6 +74,13 @@ export class CharlaComposer extends LitElement {
 
   @state() private text = '';
   @state() private notice = '';
+  /** The button the notice is about (it describes that button), if any. */
+  @state() private noticeFor: NoticeFor = undefined;
+  /**
+   * Each notice is a new alert element: the same text again (the same refused file, a second
+   * refused location) changes nothing in a live region left in place, and would be silent.
+   */
+  @state() private noticeCount = 0;
   /** Sends again what the notice is about (a failed upload); the notice then offers a retry. */
   @state() private retry: (() => void) | undefined;
   /** Said (politely) once an upload is cancelled: the progress bar is gone, nothing failed. */
@@ -98,7 +109,8 @@ export class CharlaComposer extends LitElement {
   readonly #recorder = new AudioRecorderController(
     this,
     (file) => this.#upload(file, 'AUDIO'),
-    (problem) => this.#setNotice(problem === 'denied' ? 'micDenied' : 'micUnavailable'),
+    (problem) =>
+      this.#setNotice(problem === 'denied' ? 'micDenied' : 'micUnavailable', undefined, undefined, 'mic'),
   );
 
   override connectedCallback(): void {
@@ -195,9 +207,16 @@ export class CharlaComposer extends LitElement {
     this.context.actions.sendText(text).catch(() => this.#setNotice('sendFailed'));
   }
 
-  #setNotice(key: CatalogueKey, params?: Record<string, string | number>, retry?: () => void): void {
+  #setNotice(
+    key: CatalogueKey,
+    params?: Record<string, string | number>,
+    retry?: () => void,
+    about?: NoticeFor,
+  ): void {
     this.cancelled = '';
     this.notice = this.#t(key, params);
+    this.noticeFor = about;
+    this.noticeCount++;
     this.retry = retry;
   }
 
@@ -208,8 +227,11 @@ export class CharlaComposer extends LitElement {
     this.context?.actions.sendFile(file, type, caption).catch((error: { key?: string } | undefined) => {
       // DESTROYED: cancelled (or the widget destroyed), on purpose: nothing failed, nothing to retry.
       if (error?.key === 'DESTROYED') return;
-      this.#setNotice('uploadFailed', { name: plainName(file.name) }, () =>
-        this.#upload(file, type, caption),
+      this.#setNotice(
+        'uploadFailed',
+        { name: plainName(file.name) },
+        () => this.#upload(file, type, caption),
+        type === 'AUDIO' ? 'mic' : 'attach',
       );
     });
   }
@@ -278,8 +300,8 @@ export class CharlaComposer extends LitElement {
     const verdict = classifyFile(file);
     if (!verdict.ok) {
       const name = plainName(file.name);
-      if (verdict.reason === 'type') this.#setNotice('fileTypeNotAllowed', { name });
-      else this.#setNotice('fileTooLarge', { name, max: formatBytes(verdict.max ?? 0) });
+      if (verdict.reason === 'type') this.#setNotice('fileTypeNotAllowed', { name }, undefined, 'attach');
+      else this.#setNotice('fileTooLarge', { name, max: formatBytes(verdict.max ?? 0) }, undefined, 'attach');
       return;
     }
     // A document's card shows its caption as its name: the uploaded address names it by a UUID.
@@ -288,7 +310,7 @@ export class CharlaComposer extends LitElement {
 
   #handleLocationClick(): void {
     const geo = typeof navigator !== 'undefined' ? navigator.geolocation : undefined;
-    if (!geo) return this.#setNotice('locationUnavailable');
+    if (!geo) return this.#setNotice('locationUnavailable', undefined, undefined, 'location');
     geo.getCurrentPosition(
       (position) => {
         // disableInputs came while the browser was finding the position.
@@ -296,9 +318,15 @@ export class CharlaComposer extends LitElement {
         this.notice = '';
         this.context?.actions
           .sendLocation(position.coords.latitude, position.coords.longitude)
-          .catch(() => this.#setNotice('sendFailed'));
+          .catch(() => this.#setNotice('sendFailed', undefined, undefined, 'location'));
       },
-      (error) => this.#setNotice(error.code === 1 ? 'locationDenied' : 'locationUnavailable'),
+      (error) =>
+        this.#setNotice(
+          error.code === 1 ? 'locationDenied' : 'locationUnavailable',
+          undefined,
+          undefined,
+          'location',
+        ),
       { enableHighAccuracy: false, timeout: 15_000, maximumAge: 60_000 },
     );
   }
@@ -324,6 +352,11 @@ export class CharlaComposer extends LitElement {
     this.retry?.();
   }
 
+  /** The notice describes the button it is about, while it shows. */
+  #describedBy(button: NoticeFor): string | typeof nothing {
+    return this.notice && this.noticeFor === button ? 'notice' : nothing;
+  }
+
   override render(): unknown {
     const off = this.#disabled;
     // A failed upload leaves the store: the notice names it, with a retry.
@@ -340,24 +373,27 @@ export class CharlaComposer extends LitElement {
     return html`
       ${
         this.notice
-          ? html`<div class="notice" part="notice" role="alert">
-              <p>${this.notice}</p>
-              ${
-                this.retry
-                  ? html`<button type="button" class="retry" @click=${this.#handleRetryClick}>
-                      ${this.#t('retry')}
-                    </button>`
-                  : nothing
-              }
-              <button
-                type="button"
-                class="icon-button"
-                aria-label=${this.#t('dismiss')}
-                @click=${this.#handleDismissClick}
-              >
-                ${icons.close()}
-              </button>
-            </div>`
+          ? keyed(
+              this.noticeCount,
+              html`<div class="notice" part="notice" role="alert">
+                <p id="notice">${this.notice}</p>
+                ${
+                  this.retry
+                    ? html`<button type="button" class="retry" @click=${this.#handleRetryClick}>
+                        ${this.#t('retry')}
+                      </button>`
+                    : nothing
+                }
+                <button
+                  type="button"
+                  class="icon-button"
+                  aria-label=${this.#t('dismiss')}
+                  @click=${this.#handleDismissClick}
+                >
+                  ${icons.close()}
+                </button>
+              </div>`,
+            )
           : nothing
       }
       <div class="uploads" role="status">
@@ -440,6 +476,7 @@ export class CharlaComposer extends LitElement {
                   class="icon-button"
                   part="attach-button"
                   aria-label=${this.#t('attach')}
+                  aria-describedby=${this.#describedBy('attach')}
                   ?disabled=${off}
                   ?hidden=${recording}
                   @click=${this.#handleAttachClick}
@@ -451,6 +488,7 @@ export class CharlaComposer extends LitElement {
                   class="icon-button"
                   part="location-button"
                   aria-label=${this.#t('shareLocation')}
+                  aria-describedby=${this.#describedBy('location')}
                   ?disabled=${off}
                   ?hidden=${recording}
                   @click=${this.#handleLocationClick}
@@ -464,6 +502,7 @@ export class CharlaComposer extends LitElement {
           class="icon-button ${this.#recorder.recording ? 'recording' : ''}"
           part="mic-button"
           aria-label=${this.#recorder.recording ? this.#t('stopRecording') : this.#t('recordAudio')}
+          aria-describedby=${this.#describedBy('mic')}
           ?disabled=${off}
           @click=${this.#handleMicClick}
         >
