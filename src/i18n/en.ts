@@ -68,6 +68,7 @@ export const en: Catalogue = {
   dismiss: 'Dismiss',
   image: 'Image',
   openImage: 'View image larger',
+  openImageCaption: 'View image larger: {caption}',
   closeImage: 'Close image',
   audio: 'Audio',
   video: 'Video',

@@ -69,6 +69,7 @@ export const es = {
   dismiss: 'Cerrar aviso',
   image: 'Imagen',
   openImage: 'Ver imagen en grande',
+  openImageCaption: 'Ver imagen en grande: {caption}',
   closeImage: 'Cerrar imagen',
   audio: 'Audio',
   video: 'Vídeo',

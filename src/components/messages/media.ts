@@ -49,8 +49,11 @@ export function renderImage(m: ImageMessage, r: RenderContext): TemplateResult {
   const src = r.media.src(m.mediaUrl);
   if (!src || r.media.failed(m.mediaUrl)) return html`${unavailable(r)}${caption(m.caption)}`;
   const alt = m.caption || r.t('image');
+  // Named after its caption, when it has one: a list of images is not a list of the same name.
+  const named = plainName(m.caption);
+  const open = named ? r.t('openImageCaption', { caption: named }) : r.t('openImage');
   return html`<figure class="image">
-    <button type="button" class="image__open" aria-label=${r.t('openImage')} @click=${openDialog}>
+    <button type="button" class="image__open" aria-label=${open} @click=${openDialog}>
       <img
         src=${src}
         alt=${alt}
