@@ -29,13 +29,13 @@ import {
 } from '../../types/index.ts';
 import {
   AddMemberBody,
-  AddMembersBody,
   FlowIdParams,
   GetMessagesQuery,
   OpenRoomWithUserBody,
   SessionBody,
   SetFlowBody,
   UserIdBody,
+  WidgetAddMembersBody,
   WidgetRefreshBody,
 } from '../../types/schemas/index.ts';
 import { ApiError, validationFailed } from '../http/errors.ts';
@@ -250,7 +250,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
 
   r.post(
     ROUTES.widgetRoomMembersBulk,
-    { schema: { params: RoomParams, body: AddMembersBody } },
+    { schema: { params: RoomParams, body: WidgetAddMembersBody } },
     async (request) => {
       const { roomId } = request.params;
       await requireMember(request, roomId);

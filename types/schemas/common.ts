@@ -25,6 +25,18 @@ export const MessageText = Type.String({
 });
 /** A short free text (names, titles, captions). */
 export const ShortText = Type.String({ maxLength: SHORT_TEXT_MAX });
+/**
+ * A person's name as they give it (a session's userNames): like a bot's name, one line of visible
+ * text, since it signs their messages (senderNames) and names them in member lists and rooms.
+ */
+export const PersonName = Type.String({
+  minLength: 1,
+  maxLength: SHORT_TEXT_MAX,
+  pattern: ONE_LINE_NAME_PATTERN,
+});
+/** A name given to someone else with a contact: empty (none given) or one line of visible text. */
+const GIVEN_NAME_PATTERN = `^$|${ONE_LINE_NAME_PATTERN}`;
+export const GivenName = Type.String({ maxLength: SHORT_TEXT_MAX, pattern: GIVEN_NAME_PATTERN });
 /** Map of string to string (storedParams, eventPayload). */
 export const StringMap = Type.Record(Type.String(), Type.String());
 /** Any JSON object (payloads, further visual properties). */
@@ -86,6 +98,8 @@ export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [NOT_BLANK_PATTERN]: 'must not be blank (white space or invisible characters only)',
   [ONE_LINE_NAME_PATTERN]:
     'must be one line of visible text (not blank, no control characters or line breaks)',
+  [GIVEN_NAME_PATTERN]:
+    'must be empty or one line of visible text (not blank, no control characters or line breaks)',
   [E164_PATTERN]: 'must be a phone number in E.164 (+ and 7 to 15 digits)',
   [ORIGIN_PATTERN]: 'must be an origin such as https://shop.example.com or https://*.example.com',
   '^[A-Za-z0-9 _-]*$': 'may hold only letters, digits, spaces, _ and -',

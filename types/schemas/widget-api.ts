@@ -5,17 +5,18 @@
  * handshake carries `auth: { token }`.
  */
 import Type from 'typebox';
-import { GET_MESSAGES_LIMIT_MAX, SHORT_TEXT_MAX } from '../limits.ts';
-import { AnyObject, Id, ShortText, StringMap } from './common.ts';
+import { ADD_MEMBERS_MAX, GET_MESSAGES_LIMIT_MAX } from '../limits.ts';
+import { AnyObject, GivenName, Id, PersonName, StringMap } from './common.ts';
 import { BotRecord } from './widget-create.ts';
-import { Contact, Member, MessageSchema, Room } from './widget-objects.ts';
+import { AddMembersItem, Contact, Member, MessageSchema, Room } from './widget-objects.ts';
 
 export const SessionBody = Type.Object({
   /** Any non-empty key: one that opens no widget (too short, too long, revoked) is 401, not 400. */
   apiKey: Type.String({ minLength: 1, maxLength: 1024 }),
   /** The page's user id; when absent the widget makes one and keeps it. */
   userId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  userNames: Type.Optional(Type.String({ maxLength: SHORT_TEXT_MAX })),
+  /** One line of visible text (it signs the user's messages); 400 naming /userNames otherwise. */
+  userNames: Type.Optional(PersonName),
   /**
    * Hex HMAC-SHA256 of userId under the API key's identitySecret, made by the
    * business's backend. Required when the widget's
@@ -61,13 +62,22 @@ export const GetMessagesQuery = Type.Object({
 export const MessagesResult = Type.Object({ messages: Type.Array(MessageSchema) });
 
 export const UserIdBody = Type.Object({ userId: Id });
+/** A contact another member gives: its names, when given, are empty (none) or one line of visible text. */
+const GivenContact = Type.Object({ ...Contact.properties, names: Type.Optional(GivenName) });
 export const AddMemberBody = Type.Object({
   /** A Contact or a bare id. */
-  member: Type.Union([Contact, Type.String({ minLength: 1, maxLength: 200 })]),
+  member: Type.Union([GivenContact, Type.String({ minLength: 1, maxLength: 200 })]),
+});
+/** addMembers over the widget API: each item's names as a contact's (GivenName). */
+export const WidgetAddMembersBody = Type.Object({
+  members: Type.Array(Type.Object({ ...AddMembersItem.properties, names: Type.Optional(GivenName) }), {
+    minItems: 1,
+    maxItems: ADD_MEMBERS_MAX,
+  }),
 });
 export const OpenRoomWithUserBody = Type.Object({
   id: Type.Union([Id, Type.Number()]),
-  names: Type.Optional(ShortText),
+  names: Type.Optional(GivenName),
 });
 export const SetFlowBody = Type.Object({ storedParams: Type.Optional(StringMap) });
 export const FlowIdParams = Type.Object({ flowId: Id });
