@@ -19,7 +19,14 @@
  *
  * An event sent with an acknowledgement is always answered: one the gateway
  * does not have gets 404 NOT_FOUND, one without its payload or with extra
- * arguments 400 VALIDATION_ERROR, before any handler runs.
+ * arguments 400 VALIDATION_ERROR, one over MAX_EVENT_BYTES 413
+ * PAYLOAD_TOO_LARGE (the socket stays open; only a frame past
+ * MAX_SOCKET_FRAME_BYTES ends the connection), before any handler runs. Events
+ * are JSON: binary data anywhere in a payload is 400 naming the field.
+ *
+ * `messages:sync` runs one at a time per user (SYNC_PENDING_MAX running or
+ * waiting, another 429) and reads rooms in set-based chunks with the event
+ * loop let go between them (syncOf), so one user's sync never holds up others.
  */
 import { Server, type Socket } from 'socket.io';
 import { Compile } from 'typebox/compile';
@@ -68,8 +75,6 @@ export const SYNC_CHUNK_ROOMS = 250;
 export const SYNC_PENDING_MAX = 4;
 /** Rooms in a sync's answer per extra rate-limit token it takes. */
 export const SYNC_ROOMS_PER_TOKEN = 100;
-/** Largest event payload a socket may send (a text is at most 4,096 characters). */
-
 const validators = Object.fromEntries(
   Object.entries(OUTGOING_MESSAGE_SCHEMAS).map(([type, schema]) => [type, Compile(schema)]),
 ) as Record<string, ReturnType<typeof Compile>>;
