@@ -212,7 +212,7 @@ describe('keyboard only: every media message of the demo bot', () => {
     await nextMenu();
     const openButtons = page.locator('charla-widget').getByRole('button', { name: 'Ver imagen en grande' });
     await tour('Imagen', async () => (await openButtons.count()) > 0);
-    await press('Shift+Tab', (f) => f.name === 'Ver imagen en grande', 'the image’s open button');
+    await press('Shift+Tab', (f) => f.name.startsWith('Ver imagen en grande'), 'the image’s open button');
     await page.keyboard.press('Enter');
     const inViewer = await until('focus in the open viewer', async () => {
       const f = await focused();
@@ -223,7 +223,7 @@ describe('keyboard only: every media message of the demo bot', () => {
     await page.keyboard.press('Escape');
     const back = await until('focus back on the image', async () => {
       const f = await focused();
-      return !f.inOpenDialog && f.name === 'Ver imagen en grande' ? f : undefined;
+      return !f.inOpenDialog && f.name.startsWith('Ver imagen en grande') ? f : undefined;
     });
     expect(back.focusVisible).toBe(true);
     // Esc closed the viewer only, not the chat.

@@ -114,7 +114,7 @@ describe('<charla-message> media', () => {
     expect(img.getAttribute('alt')).toBe('Foto');
     expect(q.getByText('Foto')).toBeTruthy();
     const dialog = shadow.querySelector('dialog')!;
-    q.getByRole('button', { name: 'Ver imagen en grande' }).click();
+    q.getByRole('button', { name: 'Ver imagen en grande: Foto' }).click();
     expect(dialog.open).toBe(true);
   });
 
