@@ -10,6 +10,17 @@ export interface ChatPin {
 export const AT_BOTTOM_PX = 32;
 
 type Measurements = Parameters<FlowLayout['updateItemSizes']>[0];
+type Size = FlowLayout['viewportSize'];
+type ItemBox = Measurements[number];
+
+/**
+ * The CSS zoom in effect on an element (the page's `html { zoom }` and any zoom above it),
+ * where the browser tells it (`currentCSSZoom`: Chromium 128+, Firefox 126+); 1 elsewhere.
+ */
+export function cssZoom(el: Element | null): number {
+  const zoom = (el as (Element & { currentCSSZoom?: number }) | null)?.currentCSSZoom;
+  return typeof zoom === 'number' && Number.isFinite(zoom) && zoom > 0 ? zoom : 1;
+}
 
 /**
  * The flow layout, except that a pin on the last row's end holds the view exactly at the
@@ -25,12 +36,62 @@ type Measurements = Parameters<FlowLayout['updateItemSizes']>[0];
  * The end of the extent is known before the rows are placed, so the position is taken
  * from it instead, for the last row's start as for its end. Only protected members of the
  * layout are used.
+ *
+ * Under a CSS zoom on the host page (`html { zoom: 2 }`), the layout works in the list's own
+ * pixels, those of scrollTop, scrollHeight and the rows' transforms. Since CSS zoom was
+ * standardized (Chromium 128), getBoundingClientRect answers in the page's zoomed pixels
+ * instead, and the virtualizer measures the rows and the view with it: at zoom 2 each row
+ * counted twice its height and the view twice its own, so the rows were placed twice as far
+ * apart as they are tall, below the view. The layout measures the rows itself (its
+ * `measureChildren` function) and takes the view's size in the list's pixels, dividing both by
+ * the list's zoom (checked against @lit-labs/virtualizer 2.1 and Chromium 150). The scroll
+ * position the virtualizer reports is scrollTop, already in the list's pixels.
  */
 export class ChatLayout extends FlowLayout {
   /** Others' messages that have just arrived while the view follows the end (set through the config). */
   _arrivals: readonly unknown[] = [];
   /** Told (once the view has moved) which arrival the view now starts at. */
   _onStart?: (item: unknown) => void;
+  /** The list's CSS zoom, as of the last rows measured (1 until then: the first pass sees more of the view than there is, then the next one corrects it). */
+  _zoom = 1;
+
+  /**
+   * A row's size in the list's pixels (the virtualizer's own measure, divided by the zoom).
+   * Its parent is the list (the virtualizer's host and scroller). Rows have no margins of
+   * their own, but the measure keeps them as the virtualizer's does.
+   */
+  readonly #measure = (element: Element): ItemBox => {
+    const zoom = cssZoom(element.parentElement ?? element);
+    this._zoom = zoom;
+    const { width, height } = element.getBoundingClientRect();
+    const style = getComputedStyle(element);
+    return {
+      width: width / zoom,
+      height: height / zoom,
+      marginTop: parseFloat(style.marginTop) || 0,
+      marginRight: parseFloat(style.marginRight) || 0,
+      marginBottom: parseFloat(style.marginBottom) || 0,
+      marginLeft: parseFloat(style.marginLeft) || 0,
+    };
+  };
+
+  /**
+   * The virtualizer takes a function here as the measure of each row (called with itself as
+   * `this`, hence a bound one); FlowLayout's type only says `true`, hence the cast.
+   */
+  override get measureChildren(): boolean {
+    return this.#measure as unknown as boolean;
+  }
+
+  override get viewportSize(): Size {
+    return super.viewportSize;
+  }
+
+  /** The view's size, measured by the virtualizer in the page's (zoomed) pixels. */
+  override set viewportSize(dims: Size) {
+    const zoom = this._zoom;
+    super.viewportSize = zoom === 1 ? dims : { width: dims.width / zoom, height: dims.height / zoom };
+  }
 
   /**
    * Rows are measured as they first render, before the pass that places them: an arrival
