@@ -70,27 +70,32 @@ const SOCKET_BURST = 200;
 const REQUEST_TIMEOUT_MS = 300_000;
 
 const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret', companyToken: 'demo-company-token' };
+const DEMO_SIGNING_KEY = 'demo-signing-secret-change-me';
 
-/** Reads the environment. In production, missing credentials are fatal. */
+/** Reads the environment. In production, missing credentials are fatal. An empty value counts as unset. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env['NODE_ENV'] === 'production';
-  const clientId = env['CHARLA_CLIENT_ID'];
-  const clientSecret = env['CHARLA_CLIENT_SECRET'];
-  const companyToken = env['CHARLA_COMPANY_TOKEN'];
-  const signingSecret = env['CHARLA_SIGNING_SECRET'];
-  const signingList = env['CHARLA_SIGNING_KEYS'];
-  const hasSigningKeys =
-    !!signingSecret || Object.keys(parseSigningKeys(undefined, signingList, false)).length > 0;
+  const clientId = setting(env, 'CHARLA_CLIENT_ID');
+  const clientSecret = setting(env, 'CHARLA_CLIENT_SECRET');
+  const companyToken = setting(env, 'CHARLA_COMPANY_TOKEN');
+  const signingSecret = setting(env, 'CHARLA_SIGNING_SECRET');
+  const signingKeys = parseSigningKeys(signingSecret, setting(env, 'CHARLA_SIGNING_KEYS'));
+  const hasSigningKeys = signingKeys !== undefined;
   const missing = !clientId || !clientSecret || !companyToken || !hasSigningKeys;
   if (production && missing) {
     throw new Error(
       'In production CHARLA_CLIENT_ID, CHARLA_CLIENT_SECRET, CHARLA_COMPANY_TOKEN and CHARLA_SIGNING_SECRET (or CHARLA_SIGNING_KEYS) must be set.',
     );
   }
-  const logLevel = env['LOG_LEVEL'] ?? 'info';
+  const logLevel = setting(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (it is "${logLevel}").`);
   }
+  // Storage and fan-out are checked before anything opens them: a mistyped address must not
+  // start a process on a private store of its own, or without the other processes.
+  const databaseUrl = databaseUrlOf(env['DATABASE_URL']);
+  databasePoolSize(env['DATABASE_POOL_SIZE']);
+  const redisUrl = redisUrlOf(env['REDIS_URL']);
   const socketRate = positiveNumber(env, 'CHARLA_SOCKET_RATE', SOCKET_RATE, 'events per second');
   const socketBurst = positiveNumber(env, 'CHARLA_SOCKET_BURST', SOCKET_BURST, 'events', true);
   const requestTimeoutMs = positiveNumber(
@@ -100,27 +105,27 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     'milliseconds',
     true,
   );
-  const publicBaseUrl = env['CHARLA_PUBLIC_URL'] || undefined;
+  const publicBaseUrl = setting(env, 'CHARLA_PUBLIC_URL');
   // Signed media addresses are built on it: a value without its scheme would make broken links.
   if (publicBaseUrl !== undefined && !(/^https?:\/\//i.test(publicBaseUrl) && URL.canParse(publicBaseUrl)))
     throw new Error(
       `CHARLA_PUBLIC_URL must be an http(s) address such as https://chat.example.com (it is "${publicBaseUrl}").`,
     );
   const port = portOf(env['PORT']);
-  const host = env['HOST'] || '127.0.0.1';
+  const host = setting(env, 'HOST') ?? '127.0.0.1';
   return {
     ...defaultConfig(),
     port,
     host,
-    databaseUrl: env['DATABASE_URL'] || undefined,
-    dataDir: env['CHARLA_DATA_DIR'] || './.charla-data',
-    redisUrl: env['REDIS_URL'] || undefined,
+    databaseUrl,
+    dataDir: setting(env, 'CHARLA_DATA_DIR') ?? './.charla-data',
+    redisUrl,
     clientId: clientId ?? DEMO.clientId,
     clientSecret: clientSecret ?? DEMO.clientSecret,
     companyToken: companyToken ?? DEMO.companyToken,
-    companyId: env['CHARLA_COMPANY_ID'] ?? 'company-1',
-    companyName: env['CHARLA_COMPANY_NAME'] ?? 'Charla Demo',
-    signingKeys: parseSigningKeys(signingSecret, signingList),
+    companyId: setting(env, 'CHARLA_COMPANY_ID') ?? 'company-1',
+    companyName: setting(env, 'CHARLA_COMPANY_NAME') ?? 'Charla Demo',
+    signingKeys: signingKeys ?? { k1: DEMO_SIGNING_KEY },
     publicBaseUrl,
     trustProxy: parseTrustProxy(env['CHARLA_TRUST_PROXY']),
     allowLoopbackMedia: onOff(env, 'CHARLA_ALLOW_LOOPBACK_MEDIA', !production),
@@ -132,7 +137,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs,
     logger: { level: logLevel },
     production,
-    instanceId: env['CHARLA_INSTANCE_ID'] ?? `${host}:${port}:${process.pid}`,
+    instanceId: setting(env, 'CHARLA_INSTANCE_ID') ?? `${host}:${port}:${process.pid}`,
     // Empty in production, which refuses to start without every one of them (above).
     demoValues: [
       ...(clientId ? [] : [`CHARLA_CLIENT_ID (${DEMO.clientId})`]),
@@ -141,6 +146,65 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       ...(hasSigningKeys ? [] : ['CHARLA_SIGNING_SECRET (a demo signing key)']),
     ],
   };
+}
+
+/** A variable's value; unset when it is missing, empty or only blanks. */
+function setting(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? undefined : raw;
+}
+
+/** An address for an error message, its password masked (it may be a secret pasted in the wrong place). */
+function shownUrl(value: string): string {
+  if (!URL.canParse(value)) return /[@:]/.test(value) ? 'not an address' : `"${value}"`;
+  const url = new URL(value);
+  if (url.password) url.password = '***';
+  return `"${url.toString()}"`;
+}
+
+/**
+ * DATABASE_URL: unset or empty -> PGlite in CHARLA_DATA_DIR; `memory://` -> in-memory PGlite;
+ * postgres:// or postgresql:// (any case, as URL schemes are) -> PostgreSQL, the scheme given back in
+ * lower case. Anything else stops the start: it used to open a private PGlite, so each process of
+ * several had a database of its own.
+ */
+export function databaseUrlOf(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = raw.trim();
+  const scheme = /^(postgres|postgresql|memory):\/\//i.exec(value)?.[1];
+  const lower = scheme?.toLowerCase();
+  if (lower === 'memory' && value.length === 'memory://'.length) return 'memory://';
+  if (scheme && lower !== 'memory' && URL.canParse(value)) return `${lower}${value.slice(scheme.length)}`;
+  throw new Error(
+    `DATABASE_URL must be a postgres:// address such as postgres://user:pass@host:5432/db (postgresql:// too), or memory:// (it is ${shownUrl(value)}); unset, the service uses PGlite in CHARLA_DATA_DIR.`,
+  );
+}
+
+/**
+ * DATABASE_POOL_SIZE: PostgreSQL connections per process, 10 when unset. At least 2: the demo seed
+ * holds one connection for its lock (several processes starting at once) while it writes through
+ * another, and a request's transaction must not wait behind the scheduler's for ever.
+ */
+export function databasePoolSize(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 10;
+  if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < MIN_POOL_SIZE || !Number.isSafeInteger(Number(raw)))
+    throw new Error(
+      `DATABASE_POOL_SIZE must be a whole number of at least ${MIN_POOL_SIZE} (it is "${raw}").`,
+    );
+  return Number(raw);
+}
+
+const MIN_POOL_SIZE = 2;
+
+/** REDIS_URL: unset or empty -> in-process fan-out; else a redis:// or rediss:// address (any case). */
+export function redisUrlOf(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = raw.trim();
+  const scheme = /^(rediss?):\/\//i.exec(value)?.[1];
+  if (scheme && URL.canParse(value)) return `${scheme.toLowerCase()}${value.slice(scheme.length)}`;
+  throw new Error(
+    `REDIS_URL must be a redis:// or rediss:// address such as redis://host:6379 (it is ${shownUrl(value)}).`,
+  );
 }
 
 /**
@@ -176,7 +240,7 @@ export function defaultConfig(): Config {
     ...DEMO,
     companyId: 'company-1',
     companyName: 'Charla Demo',
-    signingKeys: { k1: 'demo-signing-secret-change-me' },
+    signingKeys: { k1: DEMO_SIGNING_KEY },
     publicBaseUrl: undefined,
     trustProxy: 'loopback',
     allowLoopbackMedia: true,
@@ -263,18 +327,37 @@ function isAddressOrRange(entry: string): boolean {
   return /^\d{1,3}$/.test(range) && Number(range) <= (family === 4 ? 32 : 128);
 }
 
-/** CHARLA_SIGNING_KEYS="k2:secret2,k1:secret1" (first signs) or one CHARLA_SIGNING_SECRET as k1. */
+/** A key id: it goes into signed addresses as it is (`?kid=`). */
+const KEY_ID = /^[A-Za-z0-9._~-]+$/;
+
+/**
+ * CHARLA_SIGNING_KEYS="k2:secret2,k1:secret1" (the first signs, all verify) or one
+ * CHARLA_SIGNING_SECRET as k1; undefined when neither is set. An entry that is not `id:secret`, or a
+ * key id given twice, stops the start, naming the entry by its place and its id, never its secret
+ * (an entry without an id may be a secret itself). Blank entries (a trailing comma) are passed over.
+ */
 function parseSigningKeys(
   secret: string | undefined,
   list: string | undefined,
-  fallback = true,
-): Record<string, string> {
+): Record<string, string> | undefined {
+  if (list === undefined) return secret === undefined ? undefined : { k1: secret };
   const keys: Record<string, string> = {};
-  for (const pair of (list ?? '').split(',')) {
-    const i = pair.indexOf(':');
-    const value = pair.slice(i + 1).trim();
-    if (i > 0 && value) keys[pair.slice(0, i).trim()] = value;
+  const refuse = (why: string) =>
+    new Error(
+      `CHARLA_SIGNING_KEYS must be id:secret entries, comma-separated, such as "k2:new-secret,k1:old-secret" (the id of letters, digits, ".", "_", "~" or "-"): ${why}.`,
+    );
+  for (const [n, raw] of list.split(',').entries()) {
+    const entry = raw.trim();
+    if (entry === '') continue;
+    const i = entry.indexOf(':');
+    const id = i < 0 ? '' : entry.slice(0, i).trim();
+    const value = i < 0 ? '' : entry.slice(i + 1).trim();
+    if (i < 0) throw refuse(`entry ${n + 1} has no "id:" (not shown: it may be a secret)`);
+    if (!KEY_ID.test(id)) throw refuse(`entry ${n + 1} has no usable key id before its ":"`);
+    if (!value) throw refuse(`entry ${n + 1} "${id}:" has no secret`);
+    if (Object.hasOwn(keys, id)) throw refuse(`entry ${n + 1} gives the key id "${id}" twice`);
+    keys[id] = value;
   }
-  if (Object.keys(keys).length === 0 && fallback) keys['k1'] = secret ?? 'demo-signing-secret-change-me';
+  if (Object.keys(keys).length === 0) return secret === undefined ? undefined : { k1: secret };
   return keys;
 }

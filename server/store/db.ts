@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { databasePoolSize, databaseUrlOf } from '../config.ts';
 import { lockDataDir } from './dir-lock.ts';
 
 export interface QueryResult<T> {
@@ -51,9 +52,11 @@ export interface DbOptions {
 export type Warn = (message: string, err: unknown) => void;
 
 export async function openDb(options: DbOptions): Promise<Db> {
-  const url = options.databaseUrl;
+  // Checked again here for callers of buildApp: anything but these three refuses (it used to
+  // open a private PGlite).
+  const url = databaseUrlOf(options.databaseUrl);
   const warn: Warn = options.warn ?? ((message, err) => console.warn(message, err));
-  if (url && /^postgres(ql)?:\/\//.test(url)) return openPostgres(url, warn);
+  if (url && url !== 'memory://') return openPostgres(url, warn);
   if (url === 'memory://') {
     return pgliteDb(await memoryPglite(options.memoryTemplate, warn));
   }
@@ -107,8 +110,47 @@ function pgliteDb(lite: PGlite): Db {
   };
 }
 
+/** How long the first connection may take before the start gives up. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * One connection first, so that a server that is not there, refuses the credentials or has no
+ * such database stops the start with one line naming DATABASE_URL, where it points and why,
+ * rather than the first migration's bare ECONNREFUSED (or a wait of minutes for a host that
+ * does not answer: the pool itself waits without a limit).
+ */
+async function checkPostgres(url: string): Promise<void> {
+  const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  try {
+    await probe.connect();
+  } catch (err) {
+    throw new Error(`DATABASE_URL: cannot connect to ${postgresAddress(url)} (${connectFailure(err)})`, {
+      cause: err,
+    });
+  }
+  await probe.end();
+}
+
+/** host:port of a postgres:// address (a host in the query, as for a Unix socket, wins). */
+function postgresAddress(url: string): string {
+  const u = new URL(url);
+  const host = u.searchParams.get('host') ?? (decodeURIComponent(u.hostname) || 'localhost');
+  return `${host}:${u.searchParams.get('port') ?? (u.port || '5432')}`;
+}
+
+/** Why a connection failed, in a few words: the system's code, or the server's own message. */
+function connectFailure(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown; errors?: { code?: unknown }[] };
+  const code = e.code ?? e.errors?.[0]?.code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+  const message = String(e.message ?? err);
+  return /timeout/i.test(message) ? `no answer within ${CONNECT_TIMEOUT_MS / 1000} s` : message;
+}
+
 async function openPostgres(url: string, warn: Warn): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env['DATABASE_POOL_SIZE'] ?? 10) });
+  const max = databasePoolSize(process.env['DATABASE_POOL_SIZE']);
+  await checkPostgres(url);
+  const pool = new pg.Pool({ connectionString: url, max });
   // An idle client's error (a server restart, a dropped connection) must not crash the process;
   // the pool replaces the client, and the log says what happened.
   pool.on('error', (err) => warn('an idle PostgreSQL connection failed; the pool replaces it', err));
