@@ -12,7 +12,10 @@
  * Redis going away never takes the process down: the client retries forever
  * with a capped back-off, commands issued meanwhile wait in the client's
  * offline queue and go out on reconnect, and every client has an error
- * listener. Errors are logged once per outage, not once per retry.
+ * listener. Errors are logged once per outage, not once per retry. A Redis that
+ * is not there when the process starts is another matter: server/main.ts checks
+ * it first (checkRedis) and does not start, as a process serving its sockets
+ * alone would look up while no message reached it from the others.
  */
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { createClient } from 'redis';
@@ -42,7 +45,10 @@ export interface RedisAdapterOptions {
 }
 
 export interface RedisFanout {
-  /** Resolves when the first connection to Redis is up (never rejects; startup does not wait for it). */
+  /**
+   * Resolves when the first connection to Redis is up (never rejects; the start checks Redis
+   * beforehand with checkRedis, and this connection retries for ever).
+   */
   readonly ready: Promise<void>;
   /** Whether the publishing connection is up right now. */
   isReady(): boolean;
@@ -53,6 +59,60 @@ export interface RedisFanout {
 /** Retry delay for the nth attempt: 100 ms, 200 ms, … capped, with jitter so processes do not retry in step. */
 export function reconnectDelay(retries: number, maxDelayMs = 2000): number {
   return Math.min((retries + 1) * 100, maxDelayMs) + Math.floor(Math.random() * 100);
+}
+
+/**
+ * Connects to Redis once, within `timeoutMs`, and lets go: rejects with one line naming REDIS_URL,
+ * where it points and why (refused, unknown host, no answer, a wrong password). The service's start
+ * awaits it before anything else opens; the adapter's own connection then retries for ever.
+ */
+export async function checkRedis(redisUrl: string, timeoutMs = 10_000): Promise<void> {
+  const client = createClient({
+    url: redisUrl,
+    // The client's own timeout a little later than ours, so that ours names what happened.
+    socket: { reconnectStrategy: false, connectTimeout: timeoutMs + 5000 },
+  });
+  // The first error says most ("Unknown RESP type": not a Redis there); connect() then rejects
+  // with the socket's closing. Without a listener an 'error' event would throw.
+  let first: unknown;
+  client.on('error', (err: unknown) => {
+    first ??= err;
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs / 1000} s`)), timeoutMs);
+  });
+  try {
+    await Promise.race([client.connect().then(() => client.ping()), timeout]);
+  } catch (err) {
+    throw new Error(
+      `REDIS_URL: cannot connect to ${redisAddress(redisUrl)} (${connectFailure(first ?? err)})`,
+      {
+        cause: err,
+      },
+    );
+  } finally {
+    clearTimeout(timer);
+    if (client.isOpen) client.destroy();
+  }
+}
+
+/** Why a connection failed, in a few words: the system's code, or the server's own message. */
+function connectFailure(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown; errors?: { code?: unknown }[] };
+  const code = e.code ?? e.errors?.[0]?.code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
+  return String(e.message ?? err);
+}
+
+/** host:port of a redis:// address. */
+function redisAddress(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname || 'localhost'}:${u.port || '6379'}`;
+  } catch {
+    return '(an unparsable address)';
+  }
 }
 
 /** Points the server's adapter at Redis Streams. Call before sockets connect. */
