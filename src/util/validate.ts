@@ -73,7 +73,7 @@ function requireMediaUrl(value: unknown, field: string): string {
 
 /**
  * Largest `message:send` payload, in UTF-8 bytes of its JSON: the service
- * drops a connection whose event is over MAX_EVENT_BYTES, and socket.io's
+ * refuses an event over MAX_EVENT_BYTES (413), and socket.io's
  * envelope (event name, ack id) needs a few bytes of that.
  */
 export const MESSAGE_MAX_BYTES = MAX_EVENT_BYTES - 512;
@@ -86,6 +86,13 @@ function toJson(value: unknown, field: string): string {
       // JSON.stringify would drop these silently (or throw on a BigInt): the receiver would get something else.
       if (t === 'function' || t === 'symbol' || t === 'bigint')
         throw mustBe(field, `JSON data (${key || 'it'} is a ${t})`);
+      // Binary would become {} or {"0":…}; the service refuses binary in events.
+      if (
+        v instanceof ArrayBuffer ||
+        ArrayBuffer.isView(v) ||
+        (typeof Blob != 'undefined' && v instanceof Blob)
+      )
+        throw mustBe(field, `JSON data (${key || 'it'} is binary)`);
       return v;
     });
     if (json !== undefined) return json;
@@ -102,8 +109,8 @@ function requireJson(value: unknown, field: string): unknown {
 
 /**
  * Throws VALIDATION_ERROR when a message can never go over the socket: not
- * JSON, or larger than the service takes (it would close the connection on
- * it). Also run on outbox entries an older version stored.
+ * JSON, or larger than the service takes (it would refuse it: 413). Also
+ * run on outbox entries an older version stored.
  */
 export function requireSendable(message: OutgoingMessage): void {
   const field =

@@ -879,7 +879,7 @@ describe('sendMessage', () => {
     expect(w.core.outbox.size).toBe(1);
   });
 
-  it('rejects at once a POSTBACK payload that is not JSON data (cycle, BigInt, function, symbol)', async () => {
+  it('rejects at once a POSTBACK payload that is not JSON data (cycle, BigInt, function, symbol, binary)', async () => {
     const { fetchFn, calls } = service();
     const w = widget(fetchFn);
     const circular: Record<string, unknown> = { a: 1 };
@@ -890,6 +890,11 @@ describe('sendMessage', () => {
       { deep: { f: () => 1 } },
       { s: Symbol('x') },
       { list: [1, () => 2] },
+      // Binary: JSON would make it {} or {"0":1,…}, and the service refuses binary in events.
+      { bytes: new Uint8Array([1, 2]) },
+      { buffer: new ArrayBuffer(2) },
+      { view: new DataView(new ArrayBuffer(2)) },
+      { file: new Blob(['x']) },
     ];
     for (const payload of payloads) {
       const e = await rejection(
