@@ -40,6 +40,14 @@ const TOP_ROWS = 2;
 const ANNOUNCEMENTS_KEPT = 10;
 /** Keys that scroll the list up when it (or a control in it other than a text field) has focus. */
 const UP_KEYS = ['ArrowUp', 'PageUp', 'Home'];
+/**
+ * Where Home and End are the control's own (a caret, a slider, a media player's seek), not the
+ * list's: a text field, a native control that takes those keys, an editable or composite widget.
+ */
+const OWN_HOME_END =
+  'input, textarea, select, audio, video, iframe, [contenteditable]:not([contenteditable=false]), ' +
+  '[role=textbox], [role=combobox], [role=slider], [role=spinbutton], [role=listbox], [role=menu], ' +
+  '[role=menubar], [role=tablist], [role=grid], [role=tree], [role=treegrid], [role=radiogroup]';
 
 /**
  * @summary The current room's messages: virtualized, with date separators, history paging and a live region.
@@ -342,6 +350,39 @@ export class CharlaMessageList extends LitElement {
     this.requestUpdate();
   }
 
+  /**
+   * Home and End on the list itself or on a row's content (a link, a button, text), which the
+   * browser would answer with a smooth scroll of the list. On its way rows render for the first
+   * time, their measured heights differ from the layout's estimates and the virtualizer corrects
+   * the scroll position, which ends the browser's scroll short of the top (or the end). The
+   * list takes the keys instead and pins the row itself, which holds through those corrections:
+   * Home the first row's start (letting the bottom go, as any scroll up does; at the top, older
+   * history pages in as usual, the first row held where it is), End the end of the last row
+   * (following again). The pin moves the view at once: no smooth scroll, with or without
+   * reduced motion. Other keys (arrows, PageUp/PageDown) stay the browser's.
+   */
+  #handleKeydown(e: KeyboardEvent): void {
+    const home = e.key === 'Home';
+    const target = e.composedPath()[0] as HTMLElement | undefined;
+    const listKey =
+      (home || e.key === 'End') &&
+      !e.defaultPrevented &&
+      !e.altKey &&
+      !e.metaKey &&
+      !e.shiftKey &&
+      !target?.isContentEditable &&
+      !target?.closest?.(OWN_HOME_END);
+    if (!listKey || !this.#items.length || !this.#scroller) {
+      this.#handleScrollIntent(e);
+      return;
+    }
+    e.preventDefault();
+    if (home) {
+      this.#pinDropped = this.#release = false;
+      this.#setAnchor({ mode: 'item', key: String(this.#items[0]!.id) });
+    } else this.#pinToBottom();
+  }
+
   /** The layout dropped its pin: a scroll it did not make, the user's or the browser's. */
   #handleUnpinned(): void {
     const gap = this.#gapBelow();
@@ -381,9 +422,13 @@ export class CharlaMessageList extends LitElement {
     if (!actions || !history || history.loading || !history.hasMore) return;
     // Hold the first fully visible row where it is while older rows are put above it. At the
     // bottom (a short room, a new conversation) the bottom pin holds the view already, and a
-    // held row would keep the newest messages below it behind the button.
-    const key = this.anchor.mode === 'bottom' ? undefined : this.#firstVisibleKey();
-    if (key) this.#setAnchor({ mode: 'item', key });
+    // held row would keep the newest messages below it behind the button. A row held already
+    // (Home's first row, the last page's) starts the view: it stays held. Its pin may not have
+    // moved the rows yet (the range is reported before they are placed), so the DOM is not asked.
+    if (this.anchor.mode === 'free') {
+      const key = this.#firstVisibleKey();
+      if (key) this.#setAnchor({ mode: 'item', key });
+    }
     actions.loadOlder().catch(() => undefined);
   }
 
@@ -502,7 +547,7 @@ export class CharlaMessageList extends LitElement {
         @wheel=${this.#intent}
         @touchstart=${this.#intent}
         @touchmove=${this.#intent}
-        @keydown=${this.#intent}
+        @keydown=${this.#handleKeydown}
         @pointerdown=${this.#intent}
         @unpinned=${this.#handleUnpinned}
         @visibilityChanged=${this.#handleVisibilityChanged}
