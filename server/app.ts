@@ -89,6 +89,7 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
 
   const db = await openDb({
     databaseUrl: config.databaseUrl,
+    poolSize: config.databasePoolSize,
     dataDir: config.dataDir,
     memoryTemplate: config.memoryTemplate,
     warn: (message, err) => app.log.warn({ err }, message),

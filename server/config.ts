@@ -6,6 +6,8 @@ export interface Config {
   host: string;
   /** postgres://… for PostgreSQL, `memory://` for in-memory PGlite, unset for PGlite in dataDir. */
   databaseUrl: string | undefined;
+  /** PostgreSQL connections per process (DATABASE_POOL_SIZE, at least 2). */
+  databasePoolSize: number;
   dataDir: string;
   /** With `memory://`: a dump of a new PGlite cluster to start from (tests; see store/db.ts). */
   memoryTemplate?: string | undefined;
@@ -94,7 +96,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   // Storage and fan-out are checked before anything opens them: a mistyped address must not
   // start a process on a private store of its own, or without the other processes.
   const databaseUrl = databaseUrlOf(env['DATABASE_URL']);
-  databasePoolSize(env['DATABASE_POOL_SIZE']);
+  const poolSize = databasePoolSize(env['DATABASE_POOL_SIZE']);
   const redisUrl = redisUrlOf(env['REDIS_URL']);
   const socketRate = positiveNumber(env, 'CHARLA_SOCKET_RATE', SOCKET_RATE, 'events per second');
   const socketBurst = positiveNumber(env, 'CHARLA_SOCKET_BURST', SOCKET_BURST, 'events', true);
@@ -118,6 +120,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host,
     databaseUrl,
+    databasePoolSize: poolSize,
     dataDir: setting(env, 'CHARLA_DATA_DIR') ?? './.charla-data',
     redisUrl,
     clientId: clientId ?? DEMO.clientId,
@@ -185,7 +188,7 @@ export function databaseUrlOf(raw: string | undefined): string | undefined {
  * holds one connection for its lock (several processes starting at once) while it writes through
  * another, and a request's transaction must not wait behind the scheduler's for ever.
  */
-export function databasePoolSize(raw: string | undefined): number {
+function databasePoolSize(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return 10;
   if (!/^\s*\d+\s*$/.test(raw) || Number(raw) < MIN_POOL_SIZE || !Number.isSafeInteger(Number(raw)))
     throw new Error(
@@ -235,6 +238,7 @@ export function defaultConfig(): Config {
     port: 0,
     host: '127.0.0.1',
     databaseUrl: 'memory://',
+    databasePoolSize: 10,
     dataDir: './.charla-data',
     redisUrl: undefined,
     ...DEMO,

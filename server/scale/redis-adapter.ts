@@ -20,6 +20,7 @@
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { createClient } from 'redis';
 import type { Server } from 'socket.io';
+import { connectFailure } from '../connect-failure.ts';
 
 /** The part of fastify's (pino) logger this module uses. */
 export interface ScaleLogger {
@@ -86,7 +87,7 @@ export async function checkRedis(redisUrl: string, timeoutMs = 10_000): Promise<
     await Promise.race([client.connect().then(() => client.ping()), timeout]);
   } catch (err) {
     throw new Error(
-      `REDIS_URL: cannot connect to ${redisAddress(redisUrl)} (${connectFailure(first ?? err)})`,
+      `REDIS_URL: cannot connect to ${redisAddress(redisUrl)} (${connectFailure(first ?? err, timeoutMs)})`,
       {
         cause: err,
       },
@@ -95,14 +96,6 @@ export async function checkRedis(redisUrl: string, timeoutMs = 10_000): Promise<
     clearTimeout(timer);
     if (client.isOpen) client.destroy();
   }
-}
-
-/** Why a connection failed, in a few words: the system's code, or the server's own message. */
-function connectFailure(err: unknown): string {
-  const e = err as { code?: unknown; message?: unknown; errors?: { code?: unknown }[] };
-  const code = e.code ?? e.errors?.[0]?.code;
-  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
-  return String(e.message ?? err);
 }
 
 /** host:port of a redis:// address. */

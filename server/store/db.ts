@@ -5,7 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { databasePoolSize, databaseUrlOf } from '../config.ts';
+import { databaseUrlOf } from '../config.ts';
+import { connectFailure } from '../connect-failure.ts';
 import { lockDataDir } from './dir-lock.ts';
 
 export interface QueryResult<T> {
@@ -44,6 +45,8 @@ export interface DbOptions {
    * or loaded is passed over, with a warning naming why: the store is made the usual way.
    */
   memoryTemplate?: string | undefined;
+  /** PostgreSQL connections in the pool (the configuration's DATABASE_POOL_SIZE); 10 when not given. */
+  poolSize?: number | undefined;
   /** Where warnings go (the app's logger); the console when not given. */
   warn?: Warn | undefined;
 }
@@ -56,7 +59,7 @@ export async function openDb(options: DbOptions): Promise<Db> {
   // open a private PGlite).
   const url = databaseUrlOf(options.databaseUrl);
   const warn: Warn = options.warn ?? ((message, err) => console.warn(message, err));
-  if (url && url !== 'memory://') return openPostgres(url, warn);
+  if (url && url !== 'memory://') return openPostgres(url, options.poolSize ?? 10, warn);
   if (url === 'memory://') {
     return pgliteDb(await memoryPglite(options.memoryTemplate, warn));
   }
@@ -124,9 +127,12 @@ async function checkPostgres(url: string): Promise<void> {
   try {
     await probe.connect();
   } catch (err) {
-    throw new Error(`DATABASE_URL: cannot connect to ${postgresAddress(url)} (${connectFailure(err)})`, {
-      cause: err,
-    });
+    throw new Error(
+      `DATABASE_URL: cannot connect to ${postgresAddress(url)} (${connectFailure(err, CONNECT_TIMEOUT_MS)})`,
+      {
+        cause: err,
+      },
+    );
   }
   await probe.end();
 }
@@ -138,17 +144,7 @@ function postgresAddress(url: string): string {
   return `${host}:${u.searchParams.get('port') ?? (u.port || '5432')}`;
 }
 
-/** Why a connection failed, in a few words: the system's code, or the server's own message. */
-function connectFailure(err: unknown): string {
-  const e = err as { code?: unknown; message?: unknown; errors?: { code?: unknown }[] };
-  const code = e.code ?? e.errors?.[0]?.code;
-  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
-  const message = String(e.message ?? err);
-  return /timeout/i.test(message) ? `no answer within ${CONNECT_TIMEOUT_MS / 1000} s` : message;
-}
-
-async function openPostgres(url: string, warn: Warn): Promise<Db> {
-  const max = databasePoolSize(process.env['DATABASE_POOL_SIZE']);
+async function openPostgres(url: string, max: number, warn: Warn): Promise<Db> {
   await checkPostgres(url);
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client's error (a server restart, a dropped connection) must not crash the process;
