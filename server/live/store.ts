@@ -154,13 +154,7 @@ export async function loadRoom(db: Queryable, roomId: string, viewerId: string):
 
 /** Every room of a user, most recently active first. */
 export async function roomIdsOf(db: Queryable, userId: string, companyId: string): Promise<string[]> {
-  const r = await db.query<{ id: string }>(
-    `SELECT r.id FROM room_members m JOIN rooms r ON r.id = m.room_id
-     WHERE m.user_id = $1 AND r.company_id = $2 AND NOT r.deleted
-     ORDER BY COALESCE(r.last_message_at, r.created_at) DESC, r.id`,
-    [userId, companyId],
-  );
-  return r.rows.map((x) => x.id);
+  return (await roomSeqsOf(db, userId, companyId)).map((r) => r.id);
 }
 
 export async function loadMembers(db: Queryable, roomId: string): Promise<Member[]> {
@@ -238,23 +232,7 @@ export async function history(
   return r.rows.reverse().map(toMessage);
 }
 
-/** Every message `viewerId` may see after `afterSeq`, oldest first (capped; the client asks again from the last one). */
-export async function messagesAfter(
-  db: Queryable,
-  roomId: string,
-  viewerId: string,
-  afterSeq: number,
-  cap: number,
-): Promise<Message[]> {
-  const r = await db.query<MessageRow>(
-    `SELECT id, room_id, seq, status, body FROM messages
-     WHERE room_id = $1 AND seq > ${SINCE_SEQ} AND seq > $3 ORDER BY seq LIMIT $4`,
-    [roomId, viewerId, afterSeq, cap],
-  );
-  return r.rows.map(toMessage);
-}
-
-/** A user's rooms with their last sequence, most recently active first (as roomIdsOf). */
+/** A user's rooms with their last sequence, most recently active first. */
 export async function roomSeqsOf(
   db: Queryable,
   userId: string,
