@@ -109,8 +109,7 @@ export class CharlaComposer extends LitElement {
   readonly #recorder = new AudioRecorderController(
     this,
     (file) => this.#upload(file, 'AUDIO'),
-    (problem) =>
-      this.#setNotice(problem === 'denied' ? 'micDenied' : 'micUnavailable', undefined, undefined, 'mic'),
+    (problem) => this.#setNotice(problem === 'denied' ? 'micDenied' : 'micUnavailable', 'mic'),
   );
 
   override connectedCallback(): void {
@@ -207,11 +206,12 @@ export class CharlaComposer extends LitElement {
     this.context.actions.sendText(text).catch(() => this.#setNotice('sendFailed'));
   }
 
+  /** Shows a notice (about one of the buttons, which it then describes), with a retry if given. */
   #setNotice(
     key: CatalogueKey,
+    about?: NoticeFor,
     params?: Record<string, string | number>,
     retry?: () => void,
-    about?: NoticeFor,
   ): void {
     this.cancelled = '';
     this.notice = this.#t(key, params);
@@ -229,9 +229,9 @@ export class CharlaComposer extends LitElement {
       if (error?.key === 'DESTROYED') return;
       this.#setNotice(
         'uploadFailed',
+        type === 'AUDIO' ? 'mic' : 'attach',
         { name: plainName(file.name) },
         () => this.#upload(file, type, caption),
-        type === 'AUDIO' ? 'mic' : 'attach',
       );
     });
   }
@@ -300,8 +300,8 @@ export class CharlaComposer extends LitElement {
     const verdict = classifyFile(file);
     if (!verdict.ok) {
       const name = plainName(file.name);
-      if (verdict.reason === 'type') this.#setNotice('fileTypeNotAllowed', { name }, undefined, 'attach');
-      else this.#setNotice('fileTooLarge', { name, max: formatBytes(verdict.max ?? 0) }, undefined, 'attach');
+      if (verdict.reason === 'type') this.#setNotice('fileTypeNotAllowed', 'attach', { name });
+      else this.#setNotice('fileTooLarge', 'attach', { name, max: formatBytes(verdict.max ?? 0) });
       return;
     }
     // A document's card shows its caption as its name: the uploaded address names it by a UUID.
@@ -310,7 +310,7 @@ export class CharlaComposer extends LitElement {
 
   #handleLocationClick(): void {
     const geo = typeof navigator !== 'undefined' ? navigator.geolocation : undefined;
-    if (!geo) return this.#setNotice('locationUnavailable', undefined, undefined, 'location');
+    if (!geo) return this.#setNotice('locationUnavailable', 'location');
     geo.getCurrentPosition(
       (position) => {
         // disableInputs came while the browser was finding the position.
@@ -318,15 +318,9 @@ export class CharlaComposer extends LitElement {
         this.notice = '';
         this.context?.actions
           .sendLocation(position.coords.latitude, position.coords.longitude)
-          .catch(() => this.#setNotice('sendFailed', undefined, undefined, 'location'));
+          .catch(() => this.#setNotice('sendFailed', 'location'));
       },
-      (error) =>
-        this.#setNotice(
-          error.code === 1 ? 'locationDenied' : 'locationUnavailable',
-          undefined,
-          undefined,
-          'location',
-        ),
+      (error) => this.#setNotice(error.code === 1 ? 'locationDenied' : 'locationUnavailable', 'location'),
       { enableHighAccuracy: false, timeout: 15_000, maximumAge: 60_000 },
     );
   }
