@@ -43,26 +43,17 @@ describe('binary data in socket events', () => {
     // The same again is refused the same way (not "/id is already used").
     refusedAt(await emitAny(socket, 'message:send', postback), '/payload/b');
     // Typed arrays and ArrayBuffers, however deep.
-    refusedAt(
-      await emitAny(socket, 'message:send', {
-        id: randomUUID(),
-        roomId,
-        type: 'POSTBACK',
-        text: 'p',
-        payload: { list: ['a', { deep: new Uint8Array([1, 2, 3]) }] },
-      }),
-      '/payload/list/1/deep',
-    );
-    refusedAt(
-      await emitAny(socket, 'message:send', {
-        id: randomUUID(),
-        roomId,
-        type: 'POSTBACK',
-        text: 'p',
-        payload: { raw: new Float32Array([1.5]).buffer },
-      }),
-      '/payload/raw',
-    );
+    const postbackOf = (payload: unknown) => ({
+      id: randomUUID(),
+      roomId,
+      type: 'POSTBACK',
+      text: 'p',
+      payload,
+    });
+    const deepArray = postbackOf({ list: ['a', { deep: new Uint8Array([1, 2, 3]) }] });
+    refusedAt(await emitAny(socket, 'message:send', deepArray), '/payload/list/1/deep');
+    const buffer = postbackOf({ raw: new Float32Array([1.5]).buffer });
+    refusedAt(await emitAny(socket, 'message:send', buffer), '/payload/raw');
     // Any event, the payload itself binary included.
     refusedAt(await emitAny(socket, 'room:read', Buffer.from('{"roomId":"x"}')), '/');
     refusedAt(await emitAny(socket, 'messages:seen', { roomId, ids: [Buffer.from('id')] }), '/ids/0');
