@@ -87,6 +87,16 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // Shutting down waits for responses still being written, up to the grace period: then every
+  // connection left open is closed (a client that stopped reading a download held close(), and
+  // the process's exit on SIGTERM, for as long as it liked).
+  app.addHook('preClose', (done) => {
+    const force = setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs);
+    force.unref();
+    app.server.once('close', () => clearTimeout(force));
+    done();
+  });
+
   const db = await openDb({
     databaseUrl: config.databaseUrl,
     poolSize: config.databasePoolSize,

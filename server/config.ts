@@ -44,6 +44,12 @@ export interface Config {
    * (CHARLA_REQUEST_TIMEOUT_MS); past it the answer is 408 REQUEST_TIMEOUT.
    */
   requestTimeoutMs: number;
+  /**
+   * How long shutting down (SIGTERM, app.close()) waits for responses still being
+   * written, in ms; then every connection left open is closed, so a client that
+   * stopped reading a download cannot hold the process up.
+   */
+  shutdownGraceMs: number;
   logger: boolean | { level: string };
   production: boolean;
   /** Where each service process says who it is (scheduler claims, logs). */
@@ -70,6 +76,11 @@ const SOCKET_BURST = 200;
  * 25 MB takes about 200 s on a 1 Mbit/s mobile uplink, and must not be cut.
  */
 const REQUEST_TIMEOUT_MS = 300_000;
+/**
+ * What shutting down gives responses still being written (ms): well inside the
+ * usual orchestrator's grace (Kubernetes: 30 s before SIGKILL).
+ */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret', companyToken: 'demo-company-token' };
 const DEMO_SIGNING_KEY = 'demo-signing-secret-change-me';
@@ -138,6 +149,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     socketRate,
     socketBurst,
     requestTimeoutMs,
+    shutdownGraceMs: SHUTDOWN_GRACE_MS,
     logger: { level: logLevel },
     production,
     instanceId: setting(env, 'CHARLA_INSTANCE_ID') ?? `${host}:${port}:${process.pid}`,
@@ -255,6 +267,7 @@ export function defaultConfig(): Config {
     socketRate: SOCKET_RATE,
     socketBurst: SOCKET_BURST,
     requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    shutdownGraceMs: SHUTDOWN_GRACE_MS,
     logger: false,
     production: false,
     instanceId: `test:${process.pid}`,
