@@ -60,6 +60,10 @@ export default defineConfig({
           hookTimeout: 60_000,
           // PGlite instances are heavy: keep a few files at a time on 2 cores.
           maxWorkers: 2,
+          // Files share their worker's modules (each file starts its own services, so no state
+          // is shared through them): the server's modules are loaded once per worker instead of
+          // once per file (measured: import 128 s -> 12 s, the project 416 s -> 247 s).
+          isolate: false,
         },
       },
       {
@@ -74,6 +78,9 @@ export default defineConfig({
           hookTimeout: 120_000,
           maxWorkers: 1,
           fileParallelism: false,
+          // As the service project: modules (playwright-core, the server) loaded once, the build
+          // checked and dist/ copied once, not per file.
+          isolate: false,
         },
       },
       {
