@@ -165,8 +165,17 @@ export class CharlaMessageList extends LitElement {
     else super.focus(options);
   }
 
+  /** What arrived while the page was hidden (another tab, the phone's home screen) is seen when it shows again. */
+  readonly #onVisibility = (): void => this.#markVisibleSeen();
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    document.addEventListener('visibilitychange', this.#onVisibility);
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    document.removeEventListener('visibilitychange', this.#onVisibility);
     this.#focusWatch?.disconnect();
     this.#focusWatch = undefined;
   }

@@ -167,6 +167,38 @@ describe('<charla-message-list>', () => {
     expect(callsOf('markSeen')).toHaveLength(1);
   });
 
+  it('marks what arrived while the page was hidden as seen once the page shows again', async () => {
+    const f = makeContext();
+    const a = msg({ text: 'a' });
+    f.stores.$currentMessages.set([a]);
+    const { el, visible, stores, callsOf } = await mount(f);
+    const hide = (hidden: boolean) => {
+      Object.defineProperty(document, 'visibilityState', {
+        configurable: true,
+        get: () => (hidden ? 'hidden' : 'visible'),
+      });
+      document.dispatchEvent(new Event('visibilitychange'));
+    };
+    try {
+      visible(0, 0);
+      expect(callsOf('markSeen').map((x) => x.args)).toEqual([['r1', [String(a.id)]]]);
+      hide(true);
+      const b = msg({ text: 'b' });
+      stores.$currentMessages.set([a, b]);
+      await settle(el);
+      visible(0, 1);
+      // Hidden (another tab, the phone's home screen): nobody saw it.
+      expect(callsOf('markSeen')).toHaveLength(1);
+      hide(false);
+      expect(callsOf('markSeen').map((x) => x.args)).toEqual([
+        ['r1', [String(a.id)]],
+        ['r1', [String(b.id)]],
+      ]);
+    } finally {
+      delete (document as { visibilityState?: unknown }).visibilityState;
+    }
+  });
+
   it('asks for older history when scrolled to the top, not lower down', async () => {
     const f = makeContext();
     f.stores.$currentMessages.set([msg(), msg(), msg(), msg(), msg(), msg()]);
