@@ -182,7 +182,7 @@ export const tokens = css`
   :host {
     all: initial;
     visibility: inherit;
-    direction: ltr;
+    direction: ltr !important;
     color-scheme: normal !important;
     font-family: ${fontFamily} !important;
     font-size: var(--charla-font-size, 14px) !important;
