@@ -55,6 +55,7 @@ export const en: Catalogue = {
   uploading: 'Uploading {name}',
   fileTooLarge: '“{name}” is too large (at most {max}).',
   fileTypeNotAllowed: '“{name}” is not an accepted file type.',
+  fileEmpty: '“{name}” is empty.',
   locationDenied: 'Could not get your location: permission denied.',
   locationUnavailable: 'Could not get your location.',
   micDenied: 'Could not use the microphone: permission denied.',

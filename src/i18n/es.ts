@@ -56,6 +56,7 @@ export const es = {
   uploading: 'Subiendo {name}',
   fileTooLarge: '«{name}» pesa demasiado (máximo {max}).',
   fileTypeNotAllowed: '«{name}» no es un tipo de archivo admitido.',
+  fileEmpty: '«{name}» está vacío.',
   locationDenied: 'No se pudo obtener tu ubicación: permiso denegado.',
   locationUnavailable: 'No se pudo obtener tu ubicación.',
   micDenied: 'No se pudo usar el micrófono: permiso denegado.',

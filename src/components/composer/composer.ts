@@ -44,7 +44,8 @@ const countOf = (text: string): number => (text.length < COUNT_FROM ? 0 : [...te
 export function classifyFile(file: {
   type: string;
   size: number;
-}): { ok: true; type: 'IMAGE' | 'DOCUMENT' } | { ok: false; reason: 'type' | 'size'; max?: number } {
+}):
+  { ok: true; type: 'IMAGE' | 'DOCUMENT' } | { ok: false; reason: 'type' | 'size' | 'empty'; max?: number } {
   const mime = file.type.split(';')[0]!.trim().toLowerCase();
   const kind = (UPLOAD_MEDIA_TYPES.IMAGE as readonly string[]).includes(mime)
     ? 'IMAGE'
@@ -54,6 +55,8 @@ export function classifyFile(file: {
   if (!kind) return { ok: false, reason: 'type' };
   const max = kind === 'IMAGE' ? UPLOAD_IMAGE_MAX_BYTES : UPLOAD_MEDIA_MAX_BYTES;
   if (file.size > max) return { ok: false, reason: 'size', max };
+  // Nothing to show or open: the service would store it and the bubble say "not available".
+  if (!file.size) return { ok: false, reason: 'empty' };
   return { ok: true, type: kind };
 }
 
@@ -294,13 +297,14 @@ export class CharlaComposer extends LitElement {
     if (file) this.sendPickedFile(file);
   }
 
-  /** Type and size are checked here, before anything is uploaded. */
+  /** Type and size (not over the limit, not empty) are checked here, before anything is uploaded. */
   sendPickedFile(file: File): void {
     if (this.#disabled || !this.context) return;
     const verdict = classifyFile(file);
     if (!verdict.ok) {
       const name = plainName(file.name);
       if (verdict.reason === 'type') this.#setNotice('fileTypeNotAllowed', 'attach', { name });
+      else if (verdict.reason === 'empty') this.#setNotice('fileEmpty', 'attach', { name });
       else this.#setNotice('fileTooLarge', 'attach', { name, max: formatBytes(verdict.max ?? 0) });
       return;
     }

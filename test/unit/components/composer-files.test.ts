@@ -1,0 +1,111 @@
+/**
+ * Files picked in the composer, through the widget's own actions and REST client (as
+ * test/unit/composer-upload-cancel.test.ts): the service's HTTP answers come from a stand-in for the
+ * network (a fetch given through the options), so a test decides when, and whether, an upload arrives.
+ * The socket never connects: a sent message waits in the outbox, where a test reads it.
+ */
+import { randomUUID } from 'node:crypto';
+import { within } from '@testing-library/dom';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import '../../../src/define.ts';
+import type { CharlaComposer } from '../../../src/components/composer/composer.ts';
+import { createWidget } from '../../../src/widget/create-widget.ts';
+import type { WidgetInstance } from '../../../src/widget/instance.ts';
+import { settle } from './fixture.ts';
+
+const BASE = 'http://localhost:9';
+const made: WidgetInstance[] = [];
+afterEach(() => {
+  for (const w of made.splice(0)) w.destroy();
+  document.body.replaceChildren();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+/** An upload as the stand-in holds it: the file's name as sent, and its answer. */
+interface HeldUpload {
+  name: string;
+  answer: (body: unknown, status?: number) => void;
+}
+
+/** A stand-in for the service: a session at once; each upload waits for the test, or fails while `down`. */
+function service() {
+  const net = { uploads: [] as HeldUpload[], down: false };
+  const fetchFn = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const path = new URL(String(input)).pathname;
+    if (path === '/v1/widget/session') {
+      return Response.json({
+        token: 'tok-1',
+        expiresAt: '2099-01-01T00:00:00Z',
+        user: { id: 'u1', names: null },
+        widget: { id: 'w1', properties: {}, theme: {}, credentials: {}, config: {} },
+        bot: { id: 'b1' },
+        botRoomId: 'bot-room',
+        company: { id: 'c', name: 'C' },
+      });
+    }
+    if (path === '/v1/widget/uploads') {
+      // What a browser's fetch does without a network.
+      if (net.down) throw new TypeError('Failed to fetch');
+      const file = (init.body as FormData).get('file') as File;
+      return new Promise<Response>((resolve, reject) => {
+        init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        net.uploads.push({
+          name: file.name,
+          answer: (body, status = 201) => resolve(Response.json(body, { status })),
+        });
+      });
+    }
+    return Response.json({}, { status: 404 });
+  }) as typeof fetch;
+  return { fetchFn, net };
+}
+
+async function composer() {
+  const { fetchFn, net } = service();
+  const w = createWidget({
+    apiKey: 'key-0123456789abcdef',
+    baseUrl: BASE,
+    userId: 'u1',
+    fetch: fetchFn,
+    namespace: `ns-${randomUUID()}`,
+    reconnectionDelay: 60_000,
+    container: null,
+  });
+  made.push(w);
+  w.context.actions.selectRoom('bot-room');
+  const el = document.createElement('charla-composer') as CharlaComposer;
+  el.context = w.context;
+  document.body.append(el);
+  await settle(el);
+  const q = within(el.shadowRoot as unknown as HTMLElement);
+  const pick = async (file: File) => {
+    el.sendPickedFile(file);
+    await settle(el, 6);
+  };
+  const sent = () => w.context.stores.$currentMessages.get().filter((m) => m.type !== 'TEXT');
+  return { w, el, q, pick, net, sent };
+}
+
+const pdf = (name: string, body: BlobPart[] = ['%PDF-1.4']) =>
+  new File(body, name, { type: 'application/pdf' });
+
+describe('<charla-composer> picked files', () => {
+  it('refuses an empty file before uploading, naming it', async () => {
+    const { el, q, pick, net, sent, w } = await composer();
+    await pick(pdf('empty.pdf', []));
+    expect(q.getByRole('alert').textContent).toContain('«empty.pdf» está vacío.');
+    await pick(new File([], 'foto.jpg', { type: 'image/jpeg' }));
+    expect(q.getByRole('alert').textContent).toContain('«foto.jpg» está vacío.');
+    // The notice describes the attach button, as the other refusals do.
+    expect(
+      q.getByRole('button', { name: 'Adjuntar imagen o documento' }).getAttribute('aria-describedby'),
+    ).toBe('notice');
+    w.context.actions.setLanguage('en');
+    await pick(pdf('empty.pdf', []));
+    expect(q.getByRole('alert').textContent).toContain('“empty.pdf” is empty.');
+    await settle(el);
+    expect(net.uploads).toEqual([]);
+    expect(sent()).toEqual([]);
+  });
+});
