@@ -300,6 +300,9 @@ export class CharlaComposer extends LitElement {
   /** Type and size (not over the limit, not empty) are checked here, before anything is uploaded. */
   sendPickedFile(file: File): void {
     if (this.#disabled || !this.context) return;
+    // The name is the document's caption, and the service refuses a control character (C0, DEL, C1) in one.
+    const name = file.name.replace(/[\0-\x1f\x7f-\x9f]/g, '');
+    if (name !== file.name) file = new File([file], name || 'file', { type: file.type });
     const verdict = classifyFile(file);
     if (!verdict.ok) {
       const name = plainName(file.name);

@@ -108,4 +108,19 @@ describe('<charla-composer> picked files', () => {
     expect(net.uploads).toEqual([]);
     expect(sent()).toEqual([]);
   });
+
+  it('sends a file whose name holds control characters, without them', async () => {
+    const { q, pick, net, sent } = await composer();
+    await pick(pdf('x\u0000y\u0085\u001f.pdf'));
+    await vi.waitFor(() => expect(net.uploads).toHaveLength(1));
+    expect(net.uploads[0]!.name).toBe('xy.pdf');
+    net.uploads[0]!.answer({ mediaUrl: `${BASE}/v1/media/k1` });
+    await vi.waitFor(() => expect(sent()).toHaveLength(1));
+    expect(sent()[0]).toMatchObject({ type: 'DOCUMENT', caption: 'xy.pdf' });
+    expect(q.queryByRole('alert')).toBeNull();
+    // Only the controls go: other characters stay as they were.
+    await pick(pdf('Año 2026 — informe ✓.pdf'));
+    await vi.waitFor(() => expect(net.uploads).toHaveLength(2));
+    expect(net.uploads[1]!.name).toBe('Año 2026 — informe ✓.pdf');
+  });
 });
