@@ -86,8 +86,13 @@ export class CharlaComposer extends LitElement {
   @state() private noticeCount = 0;
   /** Sends again what the notice is about (a failed upload); the notice then offers a retry. */
   @state() private retry: (() => void) | undefined;
-  /** Said (politely) once an upload is cancelled: the progress bar is gone, nothing failed. */
+  /**
+   * Said (politely) once an upload is cancelled: the progress bar is gone, nothing failed. It goes
+   * after a while or with the next thing typed or sent; each is a new line (keyed), read again.
+   */
   @state() private cancelled = '';
+  @state() private cancelledCount = 0;
+  #cancelledTimer?: ReturnType<typeof setTimeout>;
   /**
    * Narrower than NARROW, attach and location wait behind a "more" toggle (`more` while it shows
    * them, on a row of their own above the field); the microphone stays beside the field. Not
@@ -171,6 +176,7 @@ export class CharlaComposer extends LitElement {
   #handleInput(event: Event): void {
     const area = event.currentTarget as HTMLTextAreaElement;
     this.text = area.value;
+    this.cancelled = '';
     this.#drafts.keep(this.text);
     this.#grow(area);
   }
@@ -247,6 +253,9 @@ export class CharlaComposer extends LitElement {
   #handleCancelUploadClick(event: Event, upload: UploadState): void {
     this.context?.actions.cancelUpload?.(upload.id);
     this.cancelled = this.#t('uploadCancelled', { name: plainName(upload.name) });
+    this.cancelledCount++;
+    clearTimeout(this.#cancelledTimer);
+    this.#cancelledTimer = setTimeout(() => (this.cancelled = ''), 8000);
     this.#keepFocus(event);
   }
 
@@ -420,7 +429,7 @@ export class CharlaComposer extends LitElement {
             }
           </div>`;
         })}
-        ${this.cancelled ? html`<p class="upload">${this.cancelled}</p>` : nothing}
+        ${this.cancelled ? keyed(this.cancelledCount, html`<p class="upload">${this.cancelled}</p>`) : nothing}
       </div>
       <div role="status">
         ${

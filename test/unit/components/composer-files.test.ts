@@ -123,4 +123,46 @@ describe('<charla-composer> picked files', () => {
     await vi.waitFor(() => expect(net.uploads).toHaveLength(2));
     expect(net.uploads[1]!.name).toBe('Año 2026 — informe ✓.pdf');
   });
+
+  it('lets a cancelled upload’s note go after a while, or with the next thing done', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
+    const { el, q, pick, net, sent } = await composer();
+    const status = () => q.getAllByRole('status')[0]!.textContent!.trim();
+    await pick(pdf('uno.pdf'));
+    await pick(pdf('dos.pdf'));
+    await vi.waitFor(() => expect(net.uploads).toHaveLength(2));
+    q.getByRole('button', { name: 'Cancelar el envío de uno.pdf' }).click();
+    await settle(el);
+    expect(status()).toContain('Envío de «uno.pdf» cancelado.');
+    net.uploads[1]!.answer({ mediaUrl: `${BASE}/v1/media/k2` });
+    await vi.waitFor(() => expect(sent()).toHaveLength(1));
+    await settle(el);
+    vi.advanceTimersByTime(10_000);
+    await settle(el);
+    expect(status()).toBe('');
+    // Cancelled again: said again (a new line, so read again), and typing puts it away.
+    await pick(pdf('tres.pdf'));
+    await vi.waitFor(() => expect(net.uploads).toHaveLength(3));
+    q.getByRole('button', { name: 'Cancelar el envío de tres.pdf' }).click();
+    await settle(el);
+    expect(status()).toBe('Envío de «tres.pdf» cancelado.');
+    const area = q.getByRole('textbox') as HTMLTextAreaElement;
+    area.value = 'hola';
+    area.dispatchEvent(new Event('input'));
+    await settle(el);
+    expect(status()).toBe('');
+    // Two of one name cancelled in turn: the same words, on a new line, so a screen reader reads them again.
+    await pick(pdf('dup.pdf'));
+    await pick(pdf('dup.pdf'));
+    await vi.waitFor(() => expect(net.uploads).toHaveLength(5));
+    const cancel = () => q.getAllByRole('button', { name: 'Cancelar el envío de dup.pdf' })[0]!.click();
+    const line = () => el.shadowRoot!.querySelector('.uploads p');
+    cancel();
+    await settle(el);
+    const first = line();
+    cancel();
+    await settle(el);
+    expect(line()?.textContent).toBe('Envío de «dup.pdf» cancelado.');
+    expect(line()).not.toBe(first);
+  });
 });
