@@ -63,6 +63,7 @@ export const en: Catalogue = {
   sendFailed: 'Could not send.',
   textTooLong: 'The message is over {max} characters: shorten it to send it.',
   uploadFailed: 'Could not send “{name}”.',
+  uploadOffline: 'No connection: “{name}” will be sent when the connection is back.',
   cancelUpload: 'Cancel sending {name}',
   uploadCancelled: 'Upload of “{name}” cancelled.',
   moreActions: 'More options',

@@ -64,6 +64,7 @@ export const es = {
   sendFailed: 'No se pudo enviar.',
   textTooLong: 'El mensaje pasa de {max} caracteres: acórtalo para enviarlo.',
   uploadFailed: 'No se pudo enviar «{name}».',
+  uploadOffline: 'Sin conexión: «{name}» se enviará cuando vuelva la conexión.',
   cancelUpload: 'Cancelar el envío de {name}',
   uploadCancelled: 'Envío de «{name}» cancelado.',
   moreActions: 'Más opciones',

@@ -229,18 +229,35 @@ export class CharlaComposer extends LitElement {
     this.retry = retry;
   }
 
-  /** Uploads and sends a file; a failure names it (the service's words are for developers) and offers a retry. */
+  /**
+   * Uploads and sends a file; a failure names it (the service's words are for developers) and offers
+   * a retry. Without a network it says so, and the file goes by itself once the network is back.
+   */
   #upload(file: Blob & { name: string }, type: 'IMAGE' | 'DOCUMENT' | 'AUDIO', caption?: string): void {
     this.notice = '';
     this.cancelled = '';
     this.context?.actions.sendFile(file, type, caption).catch((error: { key?: string } | undefined) => {
       // DESTROYED: cancelled (or the widget destroyed), on purpose: nothing failed, nothing to retry.
       if (error?.key === 'DESTROYED') return;
+      let armed = true;
+      const retry = () => {
+        if (!armed) return;
+        armed = false;
+        removeEventListener('online', retry);
+        off?.();
+        this.#upload(file, type, caption);
+      };
+      // No network: sent again by itself once it is back (the browser's word, or the socket's), as text is.
+      const offline = !navigator.onLine || error?.key === 'NETWORK_ERROR';
+      const off = offline
+        ? this.context?.stores.$connection.listen((c) => c === 'connected' && retry())
+        : undefined;
+      if (offline) addEventListener('online', retry);
       this.#setNotice(
-        'uploadFailed',
+        offline ? 'uploadOffline' : 'uploadFailed',
         type === 'AUDIO' ? 'mic' : 'attach',
         { name: plainName(file.name) },
-        () => this.#upload(file, type, caption),
+        retry,
       );
     });
   }

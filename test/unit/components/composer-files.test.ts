@@ -165,4 +165,46 @@ describe('<charla-composer> picked files', () => {
     expect(line()?.textContent).toBe('Envío de «dup.pdf» cancelado.');
     expect(line()).not.toBe(first);
   });
+
+  it('says an upload failed for want of a connection, and sends it when the network is back', async () => {
+    const { el, q, pick, net, sent } = await composer();
+    net.down = true;
+    vi.stubGlobal('navigator', { ...navigator, onLine: false });
+    await pick(pdf('offline.pdf'));
+    await vi.waitFor(() => expect(q.queryByRole('alert')).not.toBeNull());
+    await settle(el);
+    expect(q.getByRole('alert').textContent).toContain(
+      'Sin conexión: «offline.pdf» se enviará cuando vuelva la conexión.',
+    );
+    // The manual retry stays.
+    expect(q.getByRole('button', { name: 'Reintentar' })).toBeTruthy();
+    net.down = false;
+    vi.stubGlobal('navigator', { ...navigator, onLine: true });
+    window.dispatchEvent(new Event('online'));
+    await vi.waitFor(() => expect(net.uploads).toHaveLength(1));
+    await settle(el);
+    expect(q.queryByRole('alert')).toBeNull();
+    net.uploads[0]!.answer({ mediaUrl: `${BASE}/v1/media/k1` });
+    await vi.waitFor(() => expect(sent()).toHaveLength(1));
+    expect(sent()[0]).toMatchObject({ type: 'DOCUMENT', caption: 'offline.pdf' });
+    // Once: another 'online' sends nothing again.
+    window.dispatchEvent(new Event('online'));
+    await settle(el);
+    expect(net.uploads).toHaveLength(1);
+  });
+
+  it('retries by hand once only: the network coming back afterwards sends nothing more', async () => {
+    const { el, q, pick, net } = await composer();
+    net.down = true;
+    await pick(pdf('offline.pdf'));
+    await vi.waitFor(() => expect(q.queryByRole('alert')).not.toBeNull());
+    await settle(el);
+    expect(q.getByRole('alert').textContent).toContain('Sin conexión');
+    net.down = false;
+    q.getByRole('button', { name: 'Reintentar' }).click();
+    await vi.waitFor(() => expect(net.uploads).toHaveLength(1));
+    window.dispatchEvent(new Event('online'));
+    await settle(el);
+    expect(net.uploads).toHaveLength(1);
+  });
 });
