@@ -29,6 +29,14 @@ const mustBe = (field: string, what: string) => invalidArgument(`${field} must b
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * The caller's own enumerable properties, copied into an object that inherits
+ * nothing: what a page added to Object.prototype (`roomId`, `limit`, `names`)
+ * is never read as an argument. Anything but an object as it is.
+ */
+export const own = <T>(value: T): T =>
+  isPlainObject(value) ? (Object.assign(Object.create(null), value) as T) : value;
+
 /** A non-empty string id of at most 200 characters. */
 export function requireId(value: unknown, field: string): string {
   if (typeof value !== 'string' || value.trim().length === 0) {
@@ -86,6 +94,12 @@ function toJson(value: unknown, field: string): string {
       // JSON.stringify would drop these silently (or throw on a BigInt): the receiver would get something else.
       if (t === 'function' || t === 'symbol' || t === 'bigint')
         throw mustBe(field, `JSON data (${key || 'it'} is a ${t})`);
+      // The service refuses keys that poison prototypes: refused here, before anything is shown or queued.
+      if (
+        key === '__proto__' ||
+        (key === 'constructor' && t === 'object' && v && Object.hasOwn(v, 'prototype'))
+      )
+        throw mustBe(field, 'free of __proto__ and constructor.prototype keys');
       // Binary would become {} or {"0":…}; the service refuses binary in events.
       if (
         v instanceof ArrayBuffer ||
@@ -187,7 +201,8 @@ function requireWellFormed(value: unknown, field: string): void {
   }
 }
 
-function outgoing(input: unknown, defaults: { id: string; roomId: string | null }): OutgoingMessage {
+function outgoing(given: unknown, defaults: { id: string; roomId: string | null }): OutgoingMessage {
+  const input = own(given);
   if (!isPlainObject(input)) throw mustBe('message', 'an object');
   const type = input['type'];
   if (typeof type !== 'string' || !(SENDABLE_MESSAGE_TYPES as readonly string[]).includes(type)) {
@@ -259,7 +274,8 @@ function outgoing(input: unknown, defaults: { id: string; roomId: string | null 
 }
 
 /** A Contact (id required: string or number). */
-export function requireContact(value: unknown, field = 'contact'): Contact {
+export function requireContact(given: unknown, field = 'contact'): Contact {
+  const value = own(given);
   if (!isPlainObject(value)) throw mustBe(field, 'an object');
   const id = value['id'];
   if (typeof id === 'string' && id.length > 200) throw mustBe(`${field}.id`, 'at most 200 characters');
@@ -282,7 +298,8 @@ export function requireMembers(value: unknown): (AddMembersItem & { memberType: 
   if (!Array.isArray(value) || value.length === 0) throw mustBe('members', 'a non-empty array');
   if (value.length > ADD_MEMBERS_MAX)
     throw invalidArgument(`at most ${ADD_MEMBERS_MAX} members at once`, 'members');
-  return (value as unknown[]).map((m, i): AddMembersItem & { memberType: MemberType } => {
+  return (value as unknown[]).map((given, i): AddMembersItem & { memberType: MemberType } => {
+    const m = own(given);
     if (!isPlainObject(m)) throw mustBe(`members[${i}]`, 'an object');
     const referenceId = requireId(m['referenceId'], `members[${i}].referenceId`);
     const names = optionalShortText(m['names'], `members[${i}].names`);
@@ -296,9 +313,10 @@ export function requireMembers(value: unknown): (AddMembersItem & { memberType: 
 
 /** getMessages options with their defaults. */
 export function requireGetMessages(
-  value: unknown,
+  given: unknown,
   defaultLimit: number,
 ): { roomId: string; limit: number; id: string | null } {
+  const value = own(given);
   if (!isPlainObject(value))
     throw invalidArgument('getMessages takes an object { roomId, limit?, id? }', 'options');
   const roomId = requireId(value['roomId'], 'roomId');
@@ -314,6 +332,7 @@ export function requireGetMessages(
   ) {
     throw mustBe('id', 'a message id (string or number) or null');
   }
+  if (id !== null && String(id).length > 200) throw mustBe('id', 'at most 200 characters');
   return { roomId, limit, id: id === null ? null : String(id) };
 }
 

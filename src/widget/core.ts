@@ -48,7 +48,7 @@ import { isExpiredSignedUrl, isSafeUrl, isServiceMedia, normalizeBaseUrl } from 
 import { usableMessages, usableRoom } from '../util/incoming.ts';
 import { storedUserId } from '../util/user-id.ts';
 import { uuid } from '../util/uuid.ts';
-import { requireGetMessages, requireId, requireSendable, toOutgoingMessage } from '../util/validate.ts';
+import { own, requireGetMessages, requireId, requireSendable, toOutgoingMessage } from '../util/validate.ts';
 
 /** Options of createWidget(). */
 export interface WidgetOptions {
@@ -146,7 +146,11 @@ function checkConnectionOptions(o: WidgetOptions): void {
   if (
     storage !== undefined &&
     !['indexeddb', 'localstorage', 'memory'].includes(storage as string) &&
-    !(typeof storage === 'object' && storage !== null && typeof storage.load === 'function')
+    !(
+      typeof storage === 'object' &&
+      storage !== null &&
+      [storage.load, storage.put, storage.remove].every((f) => typeof f === 'function')
+    )
   )
     throw invalidArgument(
       'outboxStorage must be indexeddb, localstorage, memory or a storage',
@@ -233,7 +237,9 @@ export class WidgetCore {
   #shown: string | null = null;
   readonly #unlisten: (() => void)[] = [];
 
-  constructor(options: WidgetOptions) {
+  constructor(given: WidgetOptions) {
+    // The page's own options only: what it added to Object.prototype is no option.
+    const options = own(given);
     if (typeof options !== 'object' || options === null)
       throw invalidArgument('createWidget needs an options object', 'options');
     if (typeof options.apiKey !== 'string' || options.apiKey.trim().length === 0) {
@@ -896,6 +902,7 @@ export class WidgetCore {
   sendMessage(input: unknown): Promise<Message> {
     if (this.#destroyed) return Promise.reject(clientError('DESTROYED'));
     try {
+      input = own(input);
       if (this.#defaultRoom() === null && !this.#session && !hasRoomId(input)) {
         // No room yet to default to: the session names it (the bot room). The
         // message is checked and copied now, as any other, with a stand-in room.
@@ -1343,7 +1350,13 @@ export class WidgetCore {
     this.rest.abortAll();
     void this.outbox.close();
     const error = clientError('DESTROYED');
-    for (const list of this.#waiters.values()) for (const w of list) w.reject(error);
+    // A send still queued is not lost: the outbox stays in storage, as across a reload.
+    const queued = clientError(
+      'DESTROYED',
+      'The widget instance was destroyed; the message stays queued and is sent when a widget for this user connects again (unless the page deletes the outbox storage).',
+    );
+    for (const [id, list] of this.#waiters)
+      for (const w of list) w.reject(this.outbox.has(id) ? queued : error);
     this.#waiters.clear();
     this.#firstSync?.reject(error);
     this.#firstSync = null;

@@ -7,6 +7,7 @@ import { WidgetInstance } from './instance.ts';
 import type { WidgetOptions } from './core.ts';
 import { invalidArgument } from '../transport/errors.ts';
 import { widgetTag } from '../define.ts';
+import { own } from '../util/validate.ts';
 
 const live: WidgetInstance[] = [];
 
@@ -20,16 +21,17 @@ export function widgets(): WidgetInstance[] {
  * null: headless) and talks to the service after `connect()` (or on the
  * first call that needs it).
  */
-export function createWidget(options: WidgetOptions): WidgetInstance {
+export function createWidget(given: WidgetOptions): WidgetInstance {
+  // The page's own options only: what it added to Object.prototype is no option.
+  const options = own(given);
   const container = options?.container === undefined ? globalThis.document?.body : options.container;
-  if (container != null && typeof (container as Partial<Node>).appendChild !== 'function')
+  // An Element (or a shadow root): a text node, a comment or the document cannot hold the widget.
+  if (
+    container != null &&
+    !(typeof container.appendChild === 'function' && [1, 11].includes(container.nodeType))
+  )
     throw invalidArgument('container must be an Element (or null: no element)', 'container');
   const instance = new WidgetInstance(options);
-  live.push(instance);
-  instance.addCleanup(() => {
-    const at = live.indexOf(instance);
-    if (at >= 0) live.splice(at, 1);
-  });
   if (container && typeof document !== 'undefined') {
     const element = document.createElement(widgetTag) as HTMLElement & {
       context?: unknown;
@@ -46,6 +48,12 @@ export function createWidget(options: WidgetOptions): WidgetInstance {
     instance.core.element = element;
     container.appendChild(element);
   }
+  // Listed once it stands (nothing above may leave a half-made widget in the list).
+  live.push(instance);
+  instance.addCleanup(() => {
+    const at = live.indexOf(instance);
+    if (at >= 0) live.splice(at, 1);
+  });
   if (typeof window !== 'undefined' && typeof window.addEventListener === 'function') {
     const online = () => instance.core.reconnectNow();
     const offline = () => instance.core.networkLost();

@@ -25,7 +25,7 @@ import {
   optionalStringMap,
 } from '../util/validate.ts';
 import { createActions, type CoreActions } from './actions.ts';
-import type { WidgetContext } from './context.ts';
+import type { UiState, WidgetContext } from './context.ts';
 import { WidgetCore, type WidgetOptions } from './core.ts';
 
 /** setFlow's answer: the ApiResponse plus the bot room the flow runs in and the flow started. */
@@ -61,6 +61,12 @@ function invalidCall(operation: string, error: unknown): CharlaError {
     e.httpStatus,
   );
 }
+
+/** A promise method's work: whatever it throws or rejects with reaches the page as a CharlaError. */
+const settled = <T>(fn: () => Promise<T>): Promise<T> =>
+  attempt(fn).catch((e: unknown) => {
+    throw toCharlaError(e);
+  });
 
 const EVENT_NAMES: readonly WidgetEventName[] = [
   'open',
@@ -125,6 +131,16 @@ export class WidgetInstance {
     }
   }
 
+  /** A loader flag (after destroy(): nothing). */
+  #flag(name: '$contactsLoading' | '$roomContactsLoading', on: boolean): void {
+    if (!this.core.isDestroyed) this.core.stores.w[name].set(on);
+  }
+
+  /** A change of the UI state (after destroy(): nothing). */
+  #ui(patch: Partial<UiState>): void {
+    if (!this.core.isDestroyed) patchUi(this.core.stores.w.$ui, patch);
+  }
+
   /** Resolves with this instance (the script-tag handle has the same, for code that works with both). */
   get ready(): Promise<this> {
     return Promise.resolve(this);
@@ -137,7 +153,7 @@ export class WidgetInstance {
 
   /** Opens the session and the live connection; resolves once the first connection has synced. */
   connect(): Promise<void> {
-    return this.core.connect();
+    return settled(() => this.core.connect());
   }
 
   /** Closes the live connection; unsent messages stay in the outbox until connect(). */
@@ -175,7 +191,7 @@ export class WidgetInstance {
 
   /** Opens the widget and enables the start button if it was disabled. */
   open(): void {
-    this.#actions.open();
+    this.#guard('open', this.#actions.open);
   }
 
   /** Closes the widget; `disable` true also disables the start button (enable() or open() turn it on again). */
@@ -189,12 +205,12 @@ export class WidgetInstance {
 
   /** Enables the start button. */
   enable(): void {
-    patchUi(this.core.stores.w.$ui, { launcherDisabled: false });
+    this.#ui({ launcherDisabled: false });
   }
 
   /** Starts a flow of the bot for this user, optionally with injected parameters; the flow runs in the bot room. */
   setFlow(flowId: string, storedParams?: Record<string, string>): Promise<FlowStarted> {
-    return attempt(() => {
+    return settled(() => {
       requireId(flowId, 'flowId');
       const params = optionalStringMap(storedParams, 'storedParams');
       return this.core.postApi<FlowStarted>(
@@ -206,12 +222,12 @@ export class WidgetInstance {
 
   /** The room, with its members. */
   getRoom(roomId: string): Promise<Room> {
-    return attempt(() => this.core.fetchRoom(requireId(roomId, 'roomId')));
+    return settled(() => this.core.fetchRoom(requireId(roomId, 'roomId')));
   }
 
   /** The room's members. */
   getMembers(roomId: string): Promise<Member[]> {
-    return attempt(() => this.core.fetchMembers(requireId(roomId, 'roomId')));
+    return settled(() => this.core.fetchMembers(requireId(roomId, 'roomId')));
   }
 
   /**
@@ -241,7 +257,7 @@ export class WidgetInstance {
 
   /** Adds a user to a room. */
   joinRoom(roomId: string, userId: string): Promise<ApiResponse> {
-    return attempt(() => {
+    return settled(() => {
       requireId(roomId, 'roomId');
       requireId(userId, 'userId');
       return this.core.postApi<ApiResponse>(routePath(ROUTES.widgetRoomJoin, { roomId }), { userId });
@@ -250,7 +266,7 @@ export class WidgetInstance {
 
   /** Takes a user out of a room. */
   leaveRoom(roomId: string, userId: string): Promise<ApiResponse> {
-    return attempt(() => {
+    return settled(() => {
       requireId(roomId, 'roomId');
       requireId(userId, 'userId');
       return this.core.postApi<ApiResponse>(routePath(ROUTES.widgetRoomLeave, { roomId }), { userId });
@@ -259,17 +275,17 @@ export class WidgetInstance {
 
   /** Opens a chat with that user (their direct room, made once), and shows it. */
   openRoomWithUser(user: { id: string | number; names?: string }): Promise<Room> {
-    return attempt(() => this.#actions.openRoomWithUser(requireContact(user, 'user')));
+    return settled(() => this.#actions.openRoomWithUser(requireContact(user, 'user')));
   }
 
   /** Switches from the home menu to the chat view (no effect when already there). */
   hideHomeMenu(): void {
-    this.#actions.hideHomeMenu();
+    this.#guard('hideHomeMenu', this.#actions.hideHomeMenu);
   }
 
   /** Switches from the chat view to the home menu (no effect when already there). */
   showHomeMenu(): void {
-    this.#actions.showHomeMenu();
+    this.#guard('showHomeMenu', this.#actions.showHomeMenu);
   }
 
   /** Replaces the contacts used to start chats. */
@@ -293,12 +309,12 @@ export class WidgetInstance {
 
   /** Shows a loader on the contact list. */
   startLoading(): void {
-    this.core.stores.w.$contactsLoading.set(true);
+    this.#flag('$contactsLoading', true);
   }
 
   /** Hides the contact list's loader. */
   stopLoading(): void {
-    this.core.stores.w.$contactsLoading.set(false);
+    this.#flag('$contactsLoading', false);
   }
 
   /** Replaces the contacts that can be added to an existing room. */
@@ -329,27 +345,27 @@ export class WidgetInstance {
 
   /** Shows a loader on the room contact list. */
   startLoadingForRoom(): void {
-    this.core.stores.w.$roomContactsLoading.set(true);
+    this.#flag('$roomContactsLoading', true);
   }
 
   /** Hides the room contact list's loader. */
   stopLoadingForRoom(): void {
-    this.core.stores.w.$roomContactsLoading.set(false);
+    this.#flag('$roomContactsLoading', false);
   }
 
   /** Disables the text input, the attach button (document, image, location) and the microphone. */
   disableInputs(): void {
-    patchUi(this.core.stores.w.$ui, { inputsDisabled: true });
+    this.#ui({ inputsDisabled: true });
   }
 
   /** Enables the inputs again. */
   enableInputs(): void {
-    patchUi(this.core.stores.w.$ui, { inputsDisabled: false });
+    this.#ui({ inputsDisabled: false });
   }
 
   /** Adds a member (a Contact, or a user id) to a room. Resolves with the service's ApiResponse (or its text answer). */
   addMember(member: Contact | string, roomId: string): Promise<ApiResponse | string> {
-    return attempt(() => {
+    return settled(() => {
       if (typeof member !== 'string' && (typeof member !== 'object' || member === null))
         throw invalidArgument('member must be a Contact ({ id, names? }) or a user id string', 'member');
       const m = typeof member === 'string' ? requireId(member, 'member') : requireContact(member, 'member');
@@ -362,7 +378,7 @@ export class WidgetInstance {
 
   /** Adds several members to a room; memberType defaults to Client. */
   addMembers(roomId: string, members: AddMembersItem[]): Promise<ApiResponse | string> {
-    return attempt(() => {
+    return settled(() => {
       requireId(roomId, 'roomId');
       const list = requireMembers(members);
       return this.core.postApi<ApiResponse | string>(routePath(ROUTES.widgetRoomMembersBulk, { roomId }), {
@@ -376,7 +392,7 @@ export class WidgetInstance {
    * `limit` before message `id`; oldest first.
    */
   getMessages(options: { roomId: string; limit?: number; id?: string | number | null }): Promise<Message[]> {
-    return attempt(() => this.core.getMessages(options));
+    return settled(() => this.core.getMessages(options));
   }
 
   /**
@@ -386,6 +402,6 @@ export class WidgetInstance {
    * message; offline, it waits in the outbox and is delivered exactly once.
    */
   sendMessage(message: SendableMessage): Promise<Message> {
-    return this.core.sendMessage(message);
+    return settled(() => this.core.sendMessage(message));
   }
 }
