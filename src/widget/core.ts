@@ -235,6 +235,8 @@ export class WidgetCore {
   #roomsListed = false;
   /** The room shown at the last change of the panel, its view or the current room (see #shownRoom). */
   #shown: string | null = null;
+  /** The error a failed connection or sync showed: cleared when connected again. */
+  #connectError: object | null = null;
   readonly #unlisten: (() => void)[] = [];
 
   constructor(given: WidgetOptions) {
@@ -282,6 +284,10 @@ export class WidgetCore {
       if (shown !== null) this.#markRead(shown);
     };
     this.#unlisten.push(this.stores.w.$ui.listen(follow), this.stores.w.$currentRoomId.listen(follow));
+    if (typeof document !== 'undefined') {
+      document.addEventListener('visibilitychange', follow);
+      this.#unlisten.push(() => document.removeEventListener('visibilitychange', follow));
+    }
     // Messages left by an earlier page show as pending in their rooms at once.
     void this.outbox.ready().then(() => {
       if (this.#destroyed) return;
@@ -315,12 +321,15 @@ export class WidgetCore {
     const e = toCharlaError(error);
     // What the visitor reads: the error's text for people, in the widget's language.
     const forPeople = e.body.error.clientMessages?.[this.stores.w.$language.get()];
-    this.stores.w.$lastError.set({
+    const shown = {
       message: forPeople || e.message,
       code: e.code,
       key: e.key,
       transient: e.transient,
-    });
+    };
+    this.stores.w.$lastError.set(shown);
+    // A failed connection's error goes once the widget is connected again (#setConnection).
+    if (operation === 'connect' || operation === 'sync') this.#connectError = shown;
     this.emit('error', { error: e, operation });
     return e;
   }
@@ -334,6 +343,12 @@ export class WidgetCore {
     const previous = this.stores.w.$connection.get();
     if (previous === state) return;
     this.stores.w.$connection.set(state);
+    if (state === 'connected') {
+      // "Sin conexión con el servicio" must not stay up under "En línea".
+      if (this.#connectError && this.stores.w.$lastError.get() === this.#connectError)
+        this.stores.w.$lastError.set(null);
+      this.#connectError = null;
+    }
     this.emit('connection', { state, previous });
   }
 
@@ -1135,6 +1150,8 @@ export class WidgetCore {
    */
   #shownRoom(): string | null {
     const ui = this.stores.w.$ui.get();
+    // A hidden page (another tab, the phone's home screen) shows nothing: what arrives is unread.
+    if (globalThis.document?.visibilityState === 'hidden') return null;
     return ui.open && ui.view === 'chat' ? this.stores.w.$currentRoomId.get() : null;
   }
 

@@ -813,6 +813,33 @@ describe('messages from the network', () => {
   });
 });
 
+describe('a hidden page and a connection that comes back', () => {
+  it('counts what arrives while the page is hidden as unread, and reads it when the page shows again', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    w.core.stores.w.$currentRoomId.set('r1');
+    w.open();
+    w.hideHomeMenu();
+    const hide = (hidden: boolean) => {
+      Object.defineProperty(document, 'visibilityState', {
+        configurable: true,
+        get: () => (hidden ? 'hidden' : 'visible'),
+      });
+      document.dispatchEvent(new Event('visibilitychange'));
+    };
+    try {
+      hide(true);
+      w.core.handleIncoming([rawMessage('while-hidden', 'r1', { type: 'TEXT', text: 'hola' })] as never);
+      // Another tab, the phone's home screen: nobody saw it, so the badge (and the other tabs) say so.
+      expect(w.stores.$unreadTotal.get()).toBe(1);
+      hide(false);
+      expect(w.stores.$unreadTotal.get()).toBe(0);
+    } finally {
+      delete (document as { visibilityState?: unknown }).visibilityState;
+    }
+  });
+});
+
 describe('sendMessage', () => {
   it('signs the message shown at once with the user’s own name, not a senderNames given (as the service does)', () => {
     const { fetchFn } = service();
