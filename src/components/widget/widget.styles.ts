@@ -8,6 +8,11 @@ export const styles = css`
     --_edge: 24px;
     --_launcher: 56px;
     --_gap: 12px;
+    /* The page's safe area (a notch, a home indicator: only with viewport-fit=cover), else 0. */
+    --_st: env(safe-area-inset-top, 0px);
+    --_sr: env(safe-area-inset-right, 0px);
+    --_sb: env(safe-area-inset-bottom, 0px);
+    --_sl: env(safe-area-inset-left, 0px);
   }
   /*
    * Both are manual popovers in the top layer (inset and margin undo the browser's popover centring;
@@ -19,8 +24,8 @@ export const styles = css`
     margin: 0;
     overflow: visible;
     z-index: var(--charla-z-index, 2147483000);
-    bottom: var(--_edge);
-    right: calc(var(--_edge) + var(--_shift, 0px));
+    bottom: calc(var(--_edge) + var(--_sb));
+    right: calc(var(--_edge) + var(--_shift, 0px) + var(--_sr));
     display: inline-flex;
     align-items: center;
     justify-content: center;
@@ -85,8 +90,8 @@ export const styles = css`
     outline: 1px solid transparent;
     /* Above every launcher, another widget's in the same corner too (they share the page's stacking context). */
     z-index: calc(var(--charla-z-index, 2147483000) + 1);
-    bottom: calc(var(--_edge) + var(--_launcher) + var(--_gap));
-    right: calc(var(--_edge) + var(--_shift, 0px));
+    bottom: calc(var(--_edge) + var(--_launcher) + var(--_gap) + var(--_sb));
+    right: calc(var(--_edge) + var(--_shift, 0px) + var(--_sr));
     display: flex;
     flex-direction: column;
     width: 380px;
@@ -128,17 +133,17 @@ export const styles = css`
   :host([position='bottom-left']) .panel,
   :host([position='top-left']) .panel {
     right: auto;
-    left: calc(var(--_edge) + var(--_shift, 0px));
+    left: calc(var(--_edge) + var(--_shift, 0px) + var(--_sl));
   }
   :host([position='top-right']) .launcher,
   :host([position='top-left']) .launcher {
     bottom: auto;
-    top: var(--_edge);
+    top: calc(var(--_edge) + var(--_st));
   }
   :host([position='top-right']) .panel,
   :host([position='top-left']) .panel {
     bottom: auto;
-    top: calc(var(--_edge) + var(--_launcher) + var(--_gap));
+    top: calc(var(--_edge) + var(--_launcher) + var(--_gap) + var(--_st));
   }
   .unavailable {
     display: flex;
@@ -167,6 +172,8 @@ export const styles = css`
       height: 100%;
       max-height: none;
       border-radius: 0;
+      /* Nothing under the notch or the home indicator (the close button, the composer). */
+      padding: var(--_st) var(--_sr) var(--_sb) var(--_sl);
     }
     .launcher--open {
       display: none;
