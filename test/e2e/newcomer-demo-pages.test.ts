@@ -120,6 +120,34 @@ describe('the demo pages, as a newcomer finds them', () => {
     }
   });
 
+  it('/group.html on a phone (360 × 640): the two users stack, each as wide as the page; the nav goes to /spa.html', async () => {
+    const { page, context } = await openPage(browser, `${service.base}/group.html`, {
+      width: 360,
+      height: 640,
+    });
+    try {
+      const boxes = await page
+        .locator('.panes iframe')
+        .evaluateAll((frames) => frames.map((f) => f.getBoundingClientRect().toJSON() as DOMRect));
+      expect(boxes).toHaveLength(2);
+      const [alice, bob] = boxes as [DOMRect, DOMRect];
+      expect(alice.width).toBeGreaterThanOrEqual(300);
+      expect(bob.width).toBe(alice.width);
+      expect(bob.top).toBeGreaterThanOrEqual(alice.bottom);
+      // Nothing scrolls sideways.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+      for (const path of ['/group.html', '/console.html']) {
+        await page.goto(`${service.base}${path}`);
+        const nav = page.getByRole('navigation', { name: 'Páginas de la demo' });
+        expect(await nav.getByRole('link', { name: 'SPA (ESM)' }).getAttribute('href'), path).toBe(
+          '/spa.html',
+        );
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
   it('/console.html: every operation with its defaults shows a result or a readable error, and the console keeps its conversation', async () => {
     const user = uniqueUser('newcomer');
     const { page, problems, context } = await openPage(browser, `${service.base}/console.html?user=${user}`, {
