@@ -11,7 +11,7 @@ import type { CharlaComposer } from '../../src/components/composer/composer.ts';
 import { createWidget } from '../../src/widget/create-widget.ts';
 import type { WidgetInstance } from '../../src/widget/instance.ts';
 import { errorBody } from '../../types/errors.ts';
-import { settle } from './components/fixture.ts';
+import { sessionJson, settle } from './components/fixture.ts';
 
 const BASE = 'http://localhost:9';
 const made: WidgetInstance[] = [];
@@ -33,15 +33,7 @@ function service() {
   const fetchFn = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const path = new URL(String(input)).pathname;
     if (path === '/v1/widget/session') {
-      return Response.json({
-        token: 'tok-1',
-        expiresAt: '2099-01-01T00:00:00Z',
-        user: { id: 'u1', names: null },
-        widget: { id: 'w1', properties: {}, theme: {}, credentials: {}, config: {} },
-        bot: { id: 'b1' },
-        botRoomId: 'bot-room',
-        company: { id: 'c', name: 'C' },
-      });
+      return Response.json(sessionJson());
     }
     if (path === '/v1/widget/uploads') {
       return new Promise<Response>((resolve, reject) => {

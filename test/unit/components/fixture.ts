@@ -191,3 +191,34 @@ export function deepQueryAll(root: ParentNode, selector: string): Element[] {
   }
   return out;
 }
+
+/** What the service's POST /v1/widget/session answers in the unit tests' stand-ins for it. */
+export function sessionJson(
+  user: { id: string; names: string | null } = { id: 'u1', names: null },
+  theme: Record<string, unknown> = {},
+) {
+  return {
+    token: 'tok-1',
+    expiresAt: '2099-01-01T00:00:00Z',
+    user,
+    widget: { id: 'w1', properties: {}, theme, credentials: {}, config: {} },
+    bot: { id: 'b1' },
+    botRoomId: 'bot-room',
+    company: { id: 'c', name: 'C' },
+  };
+}
+
+/** A direct room of users u1 and u2, named after its id, as the facade tests' service lists it. */
+export function directRoom(id: string): Room {
+  return room({
+    id,
+    bot: null,
+    type: 'direct',
+    company: { id: 'c', name: 'C' },
+    channel: 'web',
+    members: ['u1', 'u2'],
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+    name: id,
+  } as Partial<Room>);
+}

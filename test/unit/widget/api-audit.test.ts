@@ -13,6 +13,7 @@ import { createWidget, widgets } from '../../../src/widget/create-widget.ts';
 import type { WidgetInstance } from '../../../src/widget/instance.ts';
 import { CharlaError } from '../../../src/transport/errors.ts';
 import type { ErrorDetail } from '../../../src/events/index.ts';
+import { directRoom, sessionJson } from '../components/fixture.ts';
 
 const BASE = 'http://localhost:9';
 const made: WidgetInstance[] = [];
@@ -43,15 +44,7 @@ function service(routes: Record<string, (call: Call) => [number, unknown]> = {})
     const key = `${call.method} ${call.path}`;
     if (key === 'POST /v1/widget/session') {
       const b = call.body as { userId: string };
-      return Response.json({
-        token: 'tok-1',
-        expiresAt: '2099-01-01T00:00:00Z',
-        user: { id: b.userId, names: null },
-        widget: { id: 'w1', properties: {}, theme: {}, credentials: {}, config: {} },
-        bot: { id: 'b1' },
-        botRoomId: 'bot-room',
-        company: { id: 'c', name: 'C' },
-      });
+      return Response.json(sessionJson({ id: b.userId, names: null }));
     }
     const handler = routes[key];
     if (!handler) return Response.json(errorBody('NOT_FOUND'), { status: 404 });
@@ -76,25 +69,7 @@ function widget(fetchFn: typeof fetch, extra: Record<string, unknown> = {}): Wid
   return w;
 }
 
-function room(id: string): Room {
-  return {
-    unread: 0,
-    id,
-    bot: null,
-    type: 'direct',
-    company: { id: 'c', name: 'C' },
-    channel: 'web',
-    deleted: false,
-    members: ['u1', 'u2'],
-    avatarUrl: null,
-    createdAt: '2026-01-01T00:00:00Z',
-    updatedAt: '2026-01-01T00:00:00Z',
-    name: id,
-    membersInfo: [],
-    lastMessageAt: null,
-    channelProvider: 'charla',
-  };
-}
+const room = directRoom;
 
 const ok = { message: ['done'], status: true, statusMessage: 'success' };
 

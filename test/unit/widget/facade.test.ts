@@ -15,7 +15,7 @@ import { CharlaError } from '../../../src/transport/errors.ts';
 import { MEDIA_URL_MAX } from '../../../types/limits.ts';
 import { ROUTES } from '../../../types/routes.ts';
 import type { CharlaMessage } from '../../../src/components/message/message.ts';
-import { msg, settle } from '../components/fixture.ts';
+import { directRoom, msg, sessionJson, settle } from '../components/fixture.ts';
 import { rawMessage } from '../../raw-message.ts';
 import { HttpsUrl } from '../../../types/schemas/common.ts';
 import {
@@ -32,25 +32,7 @@ afterEach(() => {
   document.body.replaceChildren();
 });
 
-function room(id: string): Room {
-  return {
-    unread: 0,
-    id,
-    bot: null,
-    type: 'direct',
-    company: { id: 'c', name: 'C' },
-    channel: 'web',
-    deleted: false,
-    members: ['u1', 'u2'],
-    avatarUrl: null,
-    createdAt: '2026-01-01T00:00:00Z',
-    updatedAt: '2026-01-01T00:00:00Z',
-    name: id,
-    membersInfo: [],
-    lastMessageAt: null,
-    channelProvider: 'charla',
-  };
-}
+const room = directRoom;
 
 interface Call {
   method: string;
@@ -77,15 +59,7 @@ function service(routes: Record<string, (call: Call) => [number, unknown]> = {})
     const key = `${call.method} ${call.path}`;
     if (key === 'POST /v1/widget/session') {
       const b = call.body as { userId: string; userNames?: string };
-      return Response.json({
-        token: 'tok-1',
-        expiresAt: '2099-01-01T00:00:00Z',
-        user: { id: b.userId, names: b.userNames ?? null },
-        widget: { id: 'w1', properties: {}, theme: { position: 'bl' }, credentials: {}, config: {} },
-        bot: { id: 'b1' },
-        botRoomId: 'bot-room',
-        company: { id: 'c', name: 'C' },
-      });
+      return Response.json(sessionJson({ id: b.userId, names: b.userNames ?? null }, { position: 'bl' }));
     }
     const handler = routes[key];
     if (!handler) return Response.json(errorBody('NOT_FOUND'), { status: 404 });
