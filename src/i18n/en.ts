@@ -61,6 +61,7 @@ export const en: Catalogue = {
   micDenied: 'Could not use the microphone: permission denied.',
   micUnavailable: 'Your browser cannot record audio.',
   sendFailed: 'Could not send.',
+  sendNotMember: 'Could not send “{text}”: you are not part of that conversation.',
   textTooLong: 'The message is over {max} characters: shorten it to send it.',
   uploadFailed: 'Could not send “{name}”.',
   uploadOffline: 'No connection: “{name}” will be sent when the connection is back.',

@@ -62,6 +62,7 @@ export const es = {
   micDenied: 'No se pudo usar el micrófono: permiso denegado.',
   micUnavailable: 'Tu navegador no permite grabar audio.',
   sendFailed: 'No se pudo enviar.',
+  sendNotMember: 'No se pudo enviar «{text}»: no formas parte de esa conversación.',
   textTooLong: 'El mensaje pasa de {max} caracteres: acórtalo para enviarlo.',
   uploadFailed: 'No se pudo enviar «{name}».',
   uploadOffline: 'Sin conexión: «{name}» se enviará cuando vuelva la conexión.',

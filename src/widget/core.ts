@@ -44,6 +44,7 @@ import { RestClient } from '../transport/rest.ts';
 import { ACK_TIMEOUT_MS, createSocket, request, retryAfterMs, type LiveSocket } from '../transport/socket.ts';
 import { Emitter } from '../util/emitter.ts';
 import { pickLanguage } from '../i18n/pick.ts';
+import { translate } from '../i18n/index.ts';
 import { isExpiredSignedUrl, isSafeUrl, isServiceMedia, normalizeBaseUrl } from '../util/url.ts';
 import { usableMessages, usableRoom } from '../util/incoming.ts';
 import { storedUserId } from '../util/user-id.ts';
@@ -317,10 +318,10 @@ export class WidgetCore {
     this.element?.dispatchEvent(domEventFor(name, detail));
   }
 
-  #reportError(error: unknown, operation: string): CharlaError {
+  #reportError(error: unknown, operation: string, said?: string): CharlaError {
     const e = toCharlaError(error);
     // What the visitor reads: the error's text for people, in the widget's language.
-    const forPeople = e.body.error.clientMessages?.[this.stores.w.$language.get()];
+    const forPeople = said ?? e.body.error.clientMessages?.[this.stores.w.$language.get()];
     const shown = {
       message: forPeople || e.message,
       code: e.code,
@@ -1136,7 +1137,16 @@ export class WidgetCore {
     const waiting = this.#waiters.get(id);
     this.#waiters.delete(id);
     for (const w of waiting ?? []) w.reject(error);
-    this.#reportError(error, 'sendMessage');
+    // Removed from the room while it waited (typed offline, say): the chat now shows another room, so
+    // "No perteneces a esta conversación" would be about the wrong one. It names the message instead.
+    const chars = [...(held?.type === 'TEXT' ? held.text : '')];
+    const said =
+      error.key === 'NOT_A_MEMBER' && chars.length
+        ? translate(this.stores.w.$language.get(), 'sendNotMember', {
+            text: chars.length > 60 ? `${chars.slice(0, 59).join('')}…` : chars.join(''),
+          })
+        : undefined;
+    this.#reportError(error, 'sendMessage', said);
   }
 
   /* ------------------------------------------------------------------ */

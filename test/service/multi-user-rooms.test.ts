@@ -193,6 +193,24 @@ describe('leaving', () => {
   });
 });
 
+describe('a message typed offline into a room the visitor is removed from meanwhile', () => {
+  it('is refused NOT_A_MEMBER and the error names the message, not the room now shown', async () => {
+    const { ana, carla, room } = await groupOfThree();
+    carla.setCurrentRoom(room.id);
+    carla.core.disconnect();
+    await ana.leaveRoom(room.id, carla.userId);
+    // Typed while offline: queued, sent when the connection is back, and refused there.
+    const sent = carla.sendMessage({ roomId: room.id, type: 'TEXT', text: 'enviado tras ser expulsada' });
+    await carla.connect();
+    expect((await rejection(sent)).key).toBe('NOT_A_MEMBER');
+    // The chat has moved to the bot room: the banner says which message could not go, and why.
+    expect(carla.stores.$currentRoomId.get()).not.toBe(room.id);
+    expect(carla.core.stores.w.$lastError.get()?.message).toBe(
+      'No se pudo enviar «enviado tras ser expulsada»: no formas parte de esa conversación.',
+    );
+  });
+});
+
 describe('a business posting into a live room', () => {
   it('reaches every member live once, retried or not, and not a member removed in between', async () => {
     const { ana, beto, carla, room } = await groupOfThree();

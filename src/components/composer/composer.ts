@@ -212,7 +212,15 @@ export class CharlaComposer extends LitElement {
       this.#textarea.value = '';
       this.#grow(this.#textarea);
     }
-    this.context.actions.sendText(text).catch(() => this.#setNotice('sendFailed'));
+    this.context.actions.sendText(text).catch((error: unknown) => {
+      this.#setNotice('sendFailed');
+      // Refused because the visitor left the room meanwhile (its bubble went with the room): the
+      // words come back to the field, unless something new was typed there.
+      if ((error as { key?: unknown } | null)?.key === 'NOT_A_MEMBER' && !this.text) {
+        this.text = text;
+        this.#drafts.keep(text);
+      }
+    });
   }
 
   /** Shows a notice (about one of the buttons, which it then describes), with a retry if given. */

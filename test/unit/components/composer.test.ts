@@ -1,3 +1,5 @@
+import { CharlaError } from '../../../src/transport/errors.ts';
+import { errorBody } from '../../../types/errors.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { within } from '@testing-library/dom';
 import '../../../src/define.ts';
@@ -82,6 +84,30 @@ describe('<charla-composer>', () => {
     area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
     await settle(el);
     expect(callsOf('sendText')[0]!.args).toEqual(['Hola']);
+    expect(area.value).toBe('');
+  });
+
+  it('puts the words back when the message is refused because the visitor left its room, and only then', async () => {
+    const f = makeContext();
+    let refuse: (e: unknown) => void = () => undefined;
+    f.context.actions.sendText = () => new Promise((_, reject) => (refuse = reject));
+    const { el, area, type } = await mount(f);
+    await type('enviado tras ser expulsada');
+    area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    await settle(el);
+    expect(area.value).toBe('');
+    refuse(new CharlaError(errorBody('NOT_A_MEMBER'), 403));
+    await settle(el);
+    // The bubble went with the room: the words are not lost.
+    expect(area.value).toBe('enviado tras ser expulsada');
+
+    // Another refusal (the bubble stays, FAILED with its retry) leaves the field as it is.
+    await type('');
+    await type('otro');
+    area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    await settle(el);
+    refuse(new CharlaError(errorBody('VALIDATION_ERROR'), 400));
+    await settle(el);
     expect(area.value).toBe('');
   });
 
