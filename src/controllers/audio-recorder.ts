@@ -11,7 +11,10 @@ export type Recording = Blob & { name: string };
 export class AudioRecorderController implements ReactiveController {
   /** True while recording (the host re-renders when it changes). */
   recording = false;
+  /** Whole seconds recorded so far (the host shows them). */
+  seconds = 0;
   #recorder: MediaRecorder | undefined;
+  #clock: ReturnType<typeof setInterval> | undefined;
   #keep = true;
 
   constructor(
@@ -64,10 +67,19 @@ export class AudioRecorderController implements ReactiveController {
 
   #setRecording(value: boolean): void {
     this.recording = value;
+    this.seconds = 0;
+    clearInterval(this.#clock);
+    this.#clock = value
+      ? setInterval(() => {
+          this.seconds++;
+          this.host.requestUpdate();
+        }, 1000)
+      : undefined;
     this.host.requestUpdate();
   }
 
   hostDisconnected(): void {
     this.stop(false);
+    clearInterval(this.#clock);
   }
 }

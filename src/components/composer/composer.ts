@@ -561,7 +561,11 @@ export class CharlaComposer extends LitElement {
             part="input"
             rows="1"
             aria-label=${this.#t('messageLabel')}
-            placeholder=${this.#recorder.recording ? this.#t('recording') : this.#t('messageLabel')}
+            placeholder=${
+              this.#recorder.recording
+                ? `${this.#t('recording')} ${Math.floor(this.#recorder.seconds / 60)}:${String(this.#recorder.seconds % 60).padStart(2, '0')}`
+                : this.#t('messageLabel')
+            }
             aria-describedby=${tooLong ? 'count too-long' : counting ? 'count' : nothing}
             .value=${this.text}
             ?disabled=${off}

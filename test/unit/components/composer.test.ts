@@ -331,6 +331,45 @@ describe('<charla-composer>', () => {
     expect(track.stop).toHaveBeenCalled();
   });
 
+  it('shows how long it has been recording, from 0:00, and stops counting when the recording ends', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      class FakeRecorder extends EventTarget {
+        state = 'inactive';
+        mimeType = 'audio/webm';
+        start() {
+          this.state = 'recording';
+        }
+        stop() {
+          this.state = 'inactive';
+          this.dispatchEvent(Object.assign(new Event('dataavailable'), { data: new Blob(['abc']) }));
+          this.dispatchEvent(new Event('stop'));
+        }
+      }
+      vi.stubGlobal('MediaRecorder', FakeRecorder);
+      vi.stubGlobal('navigator', {
+        ...navigator,
+        mediaDevices: { getUserMedia: () => Promise.resolve({ getTracks: () => [{ stop() {} }] }) },
+      });
+      const { el, q, area } = await mount();
+      q.getByRole('button', { name: 'Grabar audio' }).click();
+      await settle(el);
+      expect(area.placeholder).toBe('Grabando… 0:00');
+      vi.advanceTimersByTime(7_000);
+      await settle(el);
+      expect(area.placeholder).toBe('Grabando… 0:07');
+      vi.advanceTimersByTime(65_000);
+      await settle(el);
+      expect(area.placeholder).toBe('Grabando… 1:12');
+      q.getByRole('button', { name: 'Detener y enviar audio' }).click();
+      await settle(el);
+      expect(area.placeholder).toBe('Mensaje');
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('drops a recording and releases the microphone when the composer goes away', async () => {
     const track = { stop: vi.fn() };
     class FakeRecorder extends EventTarget {
