@@ -212,11 +212,17 @@ export class CharlaComposer extends LitElement {
       this.#textarea.value = '';
       this.#grow(this.#textarea);
     }
+    const { stores } = this.context;
+    const room = stores.$currentRoomId.get();
     this.context.actions.sendText(text).catch((error: unknown) => {
       this.#setNotice('sendFailed');
-      // Refused because the visitor left the room meanwhile (its bubble went with the room): the
-      // words come back to the field, unless something new was typed there.
-      if ((error as { key?: unknown } | null)?.key === 'NOT_A_MEMBER' && !this.text) {
+      // Refused because the visitor was taken out of the room meanwhile, so its bubble went with the
+      // room: the words come back to the field, unless something new was typed there.
+      if (
+        (error as { key?: unknown } | null)?.key === 'NOT_A_MEMBER' &&
+        !stores.$rooms.get().some((r) => r.id === room) &&
+        !this.text
+      ) {
         this.text = text;
         this.#drafts.keep(text);
       }

@@ -5,7 +5,7 @@ import { within } from '@testing-library/dom';
 import '../../../src/define.ts';
 import { classifyFile, type CharlaComposer } from '../../../src/components/composer/composer.ts';
 import { MESSAGE_TEXT_MAX, UPLOAD_IMAGE_MAX_BYTES } from '../../../types/limits.ts';
-import { makeContext, settle } from './fixture.ts';
+import { makeContext, room, settle } from './fixture.ts';
 import { mountElement } from './mount.ts';
 
 /** A composer on the page with this context (a new one unless given: another composer of the same widget). */
@@ -89,6 +89,7 @@ describe('<charla-composer>', () => {
 
   it('puts the words back when the message is refused because the visitor left its room, and only then', async () => {
     const f = makeContext();
+    f.stores.$rooms.set([room({ id: 'r1' })]);
     let refuse: (e: unknown) => void = () => undefined;
     f.context.actions.sendText = () => new Promise((_, reject) => (refuse = reject));
     const { el, area, type } = await mount(f);
@@ -96,10 +97,22 @@ describe('<charla-composer>', () => {
     area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
     await settle(el);
     expect(area.value).toBe('');
+    // Taken out of the room meanwhile: the room, and the message's bubble with it, are gone.
+    f.stores.$rooms.set([]);
     refuse(new CharlaError(errorBody('NOT_A_MEMBER'), 403));
     await settle(el);
-    // The bubble went with the room: the words are not lost.
+    // The words are not lost.
     expect(area.value).toBe('enviado tras ser expulsada');
+
+    // Refused while the room is still listed (its FAILED bubble shows, with a retry): the field stays.
+    f.stores.$rooms.set([room({ id: 'r1' })]);
+    await type('');
+    await type('tercero');
+    area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    await settle(el);
+    refuse(new CharlaError(errorBody('NOT_A_MEMBER'), 403));
+    await settle(el);
+    expect(area.value).toBe('');
 
     // Another refusal (the bubble stays, FAILED with its retry) leaves the field as it is.
     await type('');
