@@ -28,6 +28,41 @@ export interface Server {
 }
 
 /**
+ * The storage of a test's service: `options.databaseUrl` when given (even
+ * undefined: a PGlite directory), else DATABASE_URL. On PostgreSQL a schema of
+ * its own (search_path in the connection options), dropped by `drop()` unless
+ * `keep`; reopened when `schema` is given.
+ */
+export async function storageFor(
+  options: Partial<Config>,
+  storage: { schema?: string; keep?: boolean } = {},
+): Promise<{ databaseUrl: string | undefined; schema: string | undefined; drop(): Promise<void> }> {
+  const given = 'databaseUrl' in options ? options.databaseUrl : DATABASE_URL;
+  if (!given || !/^postgres(ql)?:\/\//.test(given))
+    return { databaseUrl: given, schema: undefined, drop: async () => {} };
+  const schema = storage.schema ?? `t_${randomUUID().replace(/-/g, '')}`;
+  const sql = async (statement: string) => {
+    const client = new pg.Client({ connectionString: given });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await sql(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  const url = new URL(given);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    databaseUrl: url.toString(),
+    schema,
+    drop: async () => {
+      if (!storage.keep) await sql(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    },
+  };
+}
+
+/**
  * A server on an ephemeral port. On PostgreSQL each server gets its own schema
  * (search_path in the connection options), so files running at once never see
  * each other's rows; pass `schema` to reopen the same storage (restart tests).
@@ -36,18 +71,7 @@ export async function startServer(
   options: Partial<Config> = {},
   storage: { schema?: string; keep?: boolean } = {},
 ): Promise<Server & { schema: string | undefined }> {
-  let databaseUrl = 'databaseUrl' in options ? options.databaseUrl : DATABASE_URL;
-  let schema: string | undefined;
-  if (databaseUrl && /^postgres(ql)?:\/\//.test(databaseUrl)) {
-    schema = storage.schema ?? `t_${randomUUID().replace(/-/g, '')}`;
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await client.end();
-    const url = new URL(databaseUrl);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    databaseUrl = url.toString();
-  }
+  const { databaseUrl, schema, drop } = await storageFor(options, storage);
   const app = await buildApp({
     publicBaseUrl: PUBLIC_BASE,
     scheduler: false,
@@ -63,12 +87,7 @@ export async function startServer(
     schema,
     close: async () => {
       await app.close();
-      if (schema && !storage.keep) {
-        const client = new pg.Client({ connectionString: DATABASE_URL });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await client.end();
-      }
+      await drop();
     },
   };
 }

@@ -1,5 +1,6 @@
 /**
- * A real service on an ephemeral port with in-memory storage, widgets made
+ * A real service on an ephemeral port with its own storage (in-memory PGlite,
+ * or a PostgreSQL schema when DATABASE_URL is set), widgets made
  * through POST /v1/widget/create, sessions, and real socket.io clients.
  */
 import { randomUUID } from 'node:crypto';
@@ -7,6 +8,7 @@ import { io as connectIo, type Socket } from 'socket.io-client';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../../../server/app.ts';
+import { storageFor } from './http.ts';
 import type { Config } from '../../../server/config.ts';
 import {
   ROUTES,
@@ -59,12 +61,14 @@ export interface LiveHarness {
   close(): Promise<void>;
 }
 
+/** A live service: on PostgreSQL (a schema of its own) when DATABASE_URL is set, else in-memory PGlite. */
 export async function startLive(options: Partial<Config> = {}): Promise<LiveHarness> {
+  const storage = await storageFor(options);
   const app = await buildApp({
-    databaseUrl: 'memory://',
     memoryTemplate: inject('pgliteTemplate'),
     scheduler: false,
     ...options,
+    databaseUrl: storage.databaseUrl,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
@@ -152,6 +156,7 @@ export async function startLive(options: Partial<Config> = {}): Promise<LiveHarn
     async close() {
       for (const s of sockets) s.close();
       await app.close();
+      await storage.drop();
     },
   };
 }
