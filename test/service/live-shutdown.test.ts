@@ -7,18 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { Manager } from 'socket.io-client';
 import { SOCKET_PATH } from '../../types/index.ts';
-import { startLive } from './helpers/live.ts';
-
-/** Resolves to how `work` ended, or 'still running' after `ms`. */
-function within(work: Promise<unknown>, ms: number): Promise<string> {
-  return Promise.race([
-    work.then(
-      () => 'done',
-      (e: unknown) => `failed: ${String(e)}`,
-    ),
-    new Promise<string>((r) => setTimeout(() => r('still running'), ms).unref()),
-  ]);
-}
+import { startLive, within } from './helpers/live.ts';
 
 describe('shutdown with live connections', () => {
   it('closes a connection that has not joined yet, so close() completes', async () => {

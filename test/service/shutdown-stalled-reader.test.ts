@@ -9,19 +9,8 @@
 import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../types/index.ts';
-import { startLive, type LiveHarness } from './helpers/live.ts';
+import { startLive, within, type LiveHarness } from './helpers/live.ts';
 import { people } from './helpers/people.ts';
-
-/** Resolves to how `work` ended, or 'still running' after `ms`. */
-function within(work: Promise<unknown>, ms: number): Promise<string> {
-  return Promise.race([
-    work.then(
-      () => 'done',
-      (e: unknown) => `failed: ${String(e)}`,
-    ),
-    new Promise<string>((r) => setTimeout(() => r('still running'), ms).unref()),
-  ]);
-}
 
 const SIZE = 6 * 1024 * 1024;
 

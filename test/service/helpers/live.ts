@@ -192,3 +192,14 @@ export async function waitFor(predicate: () => boolean, ms = 5000, what = 'condi
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/** Resolves to how `work` ended, or 'still running' after `ms`. */
+export function within(work: Promise<unknown>, ms: number): Promise<string> {
+  return Promise.race([
+    work.then(
+      () => 'done',
+      (e: unknown) => `failed: ${String(e)}`,
+    ),
+    new Promise<string>((r) => setTimeout(() => r('still running'), ms).unref()),
+  ]);
+}
