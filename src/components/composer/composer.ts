@@ -93,6 +93,8 @@ export class CharlaComposer extends LitElement {
   @state() private cancelled = '';
   @state() private cancelledCount = 0;
   #cancelledTimer?: ReturnType<typeof setTimeout>;
+  /** Stops the automatic retries of uploads that wait for the network. */
+  readonly #waitingForNetwork = new Set<() => void>();
   /**
    * Narrower than NARROW, attach and location wait behind a "more" toggle (`more` while it shows
    * them, on a row of their own above the field); the microphone stays beside the field. Not
@@ -128,6 +130,9 @@ export class CharlaComposer extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#resize?.disconnect();
+    // Uploads waiting for the network are not sent by a composer that has left the page.
+    for (const stop of this.#waitingForNetwork) stop();
+    clearTimeout(this.#cancelledTimer);
   }
 
   override willUpdate(changed: PropertyValues<this>): void {
@@ -254,11 +259,15 @@ export class CharlaComposer extends LitElement {
       // DESTROYED: cancelled (or the widget destroyed), on purpose: nothing failed, nothing to retry.
       if (error?.key === 'DESTROYED') return;
       let armed = true;
-      const retry = () => {
-        if (!armed) return;
+      const stop = () => {
         armed = false;
         removeEventListener('online', retry);
         off?.();
+        this.#waitingForNetwork.delete(stop);
+      };
+      const retry = () => {
+        if (!armed) return;
+        stop();
         this.#upload(file, type, caption);
       };
       // No network: sent again by itself once it is back (the browser's word, or the socket's), as text is.
@@ -266,7 +275,10 @@ export class CharlaComposer extends LitElement {
       const off = offline
         ? this.context?.stores.$connection.listen((c) => c === 'connected' && retry())
         : undefined;
-      if (offline) addEventListener('online', retry);
+      if (offline) {
+        addEventListener('online', retry);
+        this.#waitingForNetwork.add(stop);
+      }
       this.#setNotice(
         offline ? 'uploadOffline' : 'uploadFailed',
         type === 'AUDIO' ? 'mic' : 'attach',
