@@ -134,8 +134,14 @@ async function insideStyles(page: Page): Promise<Record<string, string>> {
     ];
     const out: Record<string, string> = {};
     const walk = (root: ShadowRoot, path: string) => {
-      root.querySelectorAll('*').forEach((el, i) => {
-        const key = `${path}>${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}:${i}`;
+      // Keyed by tag, id and class, numbered among their likes: an element one page shows for a
+      // moment (a connection notice, an announcement) shifts no other element's key.
+      const seen = new Map<string, number>();
+      root.querySelectorAll('*').forEach((el) => {
+        const kind = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${el.getAttribute('class') ?? ''}`;
+        const n = seen.get(kind) ?? 0;
+        seen.set(kind, n + 1);
+        const key = `${path}>${kind}:${n}`;
         const cs = getComputedStyle(el);
         out[key] = props.map((p) => `${p}=${cs.getPropertyValue(p)}`).join('; ');
         if (el.shadowRoot) walk(el.shadowRoot, key);
@@ -167,7 +173,8 @@ async function inConversation(
 function differences(a: Record<string, string>, b: Record<string, string>): string[] {
   const out: string[] = [];
   const shared = Object.keys(a).filter((k) => k in b);
-  expect(shared.length, 'elements both pages have').toBeGreaterThan(
+  const only = [...Object.keys(a), ...Object.keys(b)].filter((k) => !(k in a && k in b));
+  expect(shared.length, `elements both pages have (one page only: ${only.join(', ')})`).toBeGreaterThan(
     0.9 * Math.max(Object.keys(a).length, Object.keys(b).length),
   );
   for (const k of shared) {
