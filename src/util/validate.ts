@@ -34,8 +34,15 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
  * nothing: what a page added to Object.prototype (`roomId`, `limit`, `names`)
  * is never read as an argument. Anything but an object as it is.
  */
-export const own = <T>(value: T): T =>
-  isPlainObject(value) ? (Object.assign(Object.create(null), value) as T) : value;
+export const own = <T>(value: T): T => {
+  if (!isPlainObject(value)) return value;
+  try {
+    return Object.assign(Object.create(null), value) as T;
+  } catch {
+    // A Proxy (or a getter) that throws when read: refused like any malformed argument.
+    throw invalidArgument('an argument whose properties cannot be read', 'arguments');
+  }
+};
 
 /** A non-empty string id of at most 200 characters. */
 export function requireId(value: unknown, field: string): string {

@@ -323,4 +323,26 @@ describe('arguments whose reads throw', () => {
       expect(e, method).toBeInstanceOf(CharlaError);
     }
   });
+
+  it("make createWidget throw a VALIDATION_ERROR and make nothing (its options, a Proxy whose keys' reads throw)", () => {
+    const before = widgets().length;
+    const elements = document.querySelectorAll('charla-widget').length;
+    for (const trap of ['get', 'ownKeys', 'getOwnPropertyDescriptor'] as const) {
+      const hostile = new Proxy({ apiKey: 'k', userId: 'u' } as Record<string, unknown>, {
+        [trap]() {
+          throw new Error('boom');
+        },
+      });
+      let thrown: unknown;
+      try {
+        createWidget(hostile as never);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown, trap).toBeInstanceOf(CharlaError);
+      expect((thrown as CharlaError).key, trap).toBe('VALIDATION_ERROR');
+    }
+    expect(widgets()).toHaveLength(before);
+    expect(document.querySelectorAll('charla-widget')).toHaveLength(elements);
+  });
 });
