@@ -439,6 +439,40 @@ describe('the client and the service agree on', () => {
     expect(await disagreements(cases)).toEqual([]);
   });
 
+  it('a contact card’s e-mail addresses: the service’s rule (RFC 5322 shapes), no more, no fewer', async () => {
+    const cases: Case[] = [];
+    for (const [email, expected] of [
+      ['ana@example.com', 'taken'],
+      ['a@b', 'taken'],
+      ['user@localhost', 'taken'],
+      ['"a b"@example.com', 'taken'],
+      ['first.last+tag@sub.example.co', 'taken'],
+      ['ana@[192.168.0.1]', 'taken'],
+      ['a..b@example.com', 'refused'],
+      ['ñ@example.com', 'refused'],
+      ['ana@', 'refused'],
+      ['@example.com', 'refused'],
+      ['ana example.com', 'refused'],
+      [
+        // 324 characters: past the 320 the contract allows.
+        `${'a'.repeat(64)}@${Array(4).fill('b'.repeat(63)).join('.')}.com`,
+        'refused',
+      ],
+    ] as const) {
+      const contacts = [{ name: { formatted_name: 'Ana' }, emails: [{ email }] }];
+      cases.push({
+        what: `contact e-mail ${JSON.stringify(email)}`,
+        client: () => client.sendContacts(botId, 'agreement-email', contacts as never),
+        service: () =>
+          call(server, 'POST', `/v1/bots/${botId}/messages`, {
+            body: { type: 'contacts', userId: 'agreement-email', contacts },
+          }),
+        expect: expected,
+      });
+    }
+    expect(await disagreements(cases)).toEqual([]);
+  });
+
   it('labels and names that show nothing: option titles, button text, display_text, campaign names', async () => {
     const cases: Case[] = [];
     const later = new Date(Date.now() + 86_400_000).toISOString();
