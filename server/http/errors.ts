@@ -132,7 +132,9 @@ export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
  * handle the 401.
  */
 function challenge(request: FastifyRequest, reply: FastifyReply): void {
-  if (request.url.startsWith('/v1/widget/')) {
+  // The widget API takes a session's Bearer token; widget creation, under the same prefix, is a
+  // server-side operation (Basic).
+  if (request.url.startsWith('/v1/widget/') && !/^\/v1\/widget\/create(?:[/?]|$)/.test(request.url)) {
     reply.header('www-authenticate', 'Bearer realm="Charla"');
     return;
   }

@@ -29,6 +29,12 @@ describe('401 challenges', () => {
       ['POST', '/v1/campaigns', wrong],
       ['DELETE', '/v1/campaigns/5f1c1b5e-0000-4000-8000-000000000000', { authorization: 'Bearer x' }],
       ['POST', '/v1/external/assets/refresh', wrong],
+      // Widget creation is a server-side operation (Basic), though its path is under /v1/widget/.
+      ['POST', '/v1/widget/create', {}],
+      ['POST', '/v1/widget/create', wrong],
+      ['POST', '/v1/widget/create', { authorization: 'Basic nope' }],
+      ['POST', '/v1/widget/create?x=1', { authorization: 'Bearer x' }],
+      ['POST', '/v1/rooms/5f1c1b5e-0000-4000-8000-000000000000/message', wrong],
     ] as const) {
       const r = await challengeOf(method, path, headers);
       expect(r.status, `${method} ${path}`).toBe(401);
