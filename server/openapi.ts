@@ -6,7 +6,27 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { ROUTES } from '../types/index.ts';
+import { UPLOAD_IMAGE_MAX_BYTES, UPLOAD_MEDIA_MAX_BYTES, UPLOAD_MEDIA_TYPES } from '../types/limits.ts';
+
+const MB = 1024 * 1024;
 import { errorResponses } from './routes/common.ts';
+
+/**
+ * What the widget API answers besides 400, 413, 415 and 500 (server/live/widget-routes.ts): every
+ * route behind the session token 401 (no token, or one that ended) and 403 (a page origin the
+ * widget refuses, or a room the user is not a member of); some 404 or 422 of their own.
+ */
+const WIDGET_API_STATUSES = [401, 403];
+const WIDGET_ROUTE_STATUSES: Record<string, number[]> = {
+  [ROUTES.widgetSession]: [401, 403, 404],
+  [ROUTES.widgetDirectRoom]: [404],
+  [ROUTES.widgetRoomMessages]: [404],
+  [ROUTES.widgetFlow]: [404],
+  [ROUTES.widgetUpload]: [400, 413, 415, 422],
+  [ROUTES.widgetAssetsRefresh]: [422],
+};
+/** OpenAPI's path for a fastify route (`:roomId` -> `{roomId}`). */
+const openApiPath = (route: string) => route.replace(/:(\w+)/g, '{$1}');
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -30,6 +50,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         500,
         ...(schema?.params || schema?.querystring || schema?.body ? [400] : []),
         ...(schema?.body ? [413, 415] : []),
+        ...(widgetApi ? WIDGET_API_STATUSES : []),
+        ...(url.startsWith('/v1/widget/') ? (WIDGET_ROUTE_STATUSES[url] ?? []) : []),
       );
       return {
         schema: {
@@ -39,6 +61,43 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
         url,
       };
+    },
+    // The upload takes multipart/form-data, which its route reads itself (no body schema to describe).
+    transformObject: (documentObject) => {
+      if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
+      const { openapiObject } = documentObject;
+      const upload = (openapiObject as { paths?: Record<string, Record<string, object>> }).paths?.[
+        openApiPath(ROUTES.widgetUpload)
+      ]?.['post'];
+      if (upload)
+        Object.assign(upload, {
+          requestBody: {
+            required: true,
+            content: {
+              'multipart/form-data': {
+                schema: {
+                  type: 'object',
+                  required: ['file'],
+                  properties: {
+                    roomId: {
+                      type: 'string',
+                      maxLength: 200,
+                      description: 'The room the file is for: only its members may upload (optional).',
+                    },
+                    file: {
+                      type: 'string',
+                      format: 'binary',
+                      description:
+                        `One file, of one of these types: ${Object.values(UPLOAD_MEDIA_TYPES).flat().join(', ')}. ` +
+                        `An image of at most ${UPLOAD_IMAGE_MAX_BYTES / MB} MB, anything else of at most ${UPLOAD_MEDIA_MAX_BYTES / MB} MB.`,
+                    },
+                  },
+                },
+              },
+            },
+          },
+        });
+      return openapiObject;
     },
     openapi: {
       openapi: '3.1.0',

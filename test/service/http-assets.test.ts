@@ -258,6 +258,40 @@ describe('GET /v1/openapi.json', () => {
         path === '/v1/widget/session' ? undefined : [{ widgetSession: [] }],
       );
     }
+    // Each widget route lists what it answers: without a token 401, a refused origin or a room the
+    // user is not in 403, and its own (an unknown cursor or flow 404, a file of a refused type 422).
+    const statuses = (path: string, method = 'post') => Object.keys(doc.paths[path][method].responses);
+    expect(statuses('/v1/widget/session')).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '404']),
+    );
+    expect(statuses('/v1/widget/rooms/{roomId}', 'get')).toEqual(
+      expect.arrayContaining(['400', '401', '403']),
+    );
+    expect(statuses('/v1/widget/rooms/{roomId}/messages', 'get')).toEqual(
+      expect.arrayContaining(['400', '401', '403', '404']),
+    );
+    expect(statuses('/v1/widget/uploads')).toEqual(
+      expect.arrayContaining(['200', '400', '401', '403', '413', '415', '422', '500']),
+    );
+    expect(statuses('/v1/widget/assets/refresh')).toEqual(expect.arrayContaining(['401', '403', '422']));
+    const upload = doc.paths['/v1/widget/uploads'].post.requestBody;
+    expect(upload.content['multipart/form-data'].schema.required).toEqual(['file']);
+    expect(upload.content['multipart/form-data'].schema.properties.file.description).toContain('image/png');
+    // And what they really answer is listed: each widget API route without a token.
+    for (const [path, method] of Object.entries(doc.paths as Record<string, Record<string, object>>).flatMap(
+      ([p, ops]) => Object.keys(ops).map((m) => [p, m] as const),
+    )) {
+      if (!path.startsWith('/v1/widget/') || path === '/v1/widget/session' || path === '/v1/widget/create')
+        continue;
+      const real = path.replace(/\{(\w+)\}/g, 'x');
+      const res = await call(server, method.toUpperCase(), real, {
+        headers: { authorization: undefined },
+        ...(method === 'get' ? {} : { body: {} }),
+      });
+      expect(statuses(path, method), `${method} ${path} answered ${res.status}`).toContain(
+        String(res.status),
+      );
+    }
     expect(doc.paths['/v1/widget/{*}']).toBeUndefined();
     // Static files and catch-all paths are not operations.
     for (const path of Object.keys(doc.paths)) {
