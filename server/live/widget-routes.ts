@@ -24,6 +24,7 @@ import {
   UPLOAD_IMAGE_MAX_BYTES,
   UPLOAD_MEDIA_MAX_BYTES,
   UPLOAD_MEDIA_TYPES,
+  UUID_PATTERN,
   type ApiResponse,
   type MemberType,
 } from '../../types/index.ts';
@@ -67,6 +68,7 @@ declare module 'fastify' {
 const RoomParams = Type.Object({ roomId: Type.String({ minLength: 1, maxLength: 200 }) });
 
 const ok = (message: string[] = []): ApiResponse => ({ message, status: true, statusMessage: 'success' });
+const UUID = new RegExp(UUID_PATTERN);
 
 function originOf(request: FastifyRequest): string | undefined {
   const o = request.headers.origin;
@@ -330,7 +332,10 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       const { roomId } = request.params;
       await requireMember(request, roomId);
       const limit = request.query.limit ?? GET_MESSAGES_LIMIT_DEFAULT;
-      const messages = await history(db, roomId, session(request).claims.uid, limit, request.query.id);
+      // Message UUIDs are stored in lower case and case-insensitive wherever a caller gives one.
+      const id = request.query.id;
+      const cursor = id !== undefined && UUID.test(id) ? id.toLowerCase() : id;
+      const messages = await history(db, roomId, session(request).claims.uid, limit, cursor);
       if (!messages)
         throw new ApiError('NOT_FOUND', { message: `No message ${request.query.id} in this room.` });
       return { messages };

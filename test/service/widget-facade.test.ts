@@ -265,6 +265,9 @@ describe('widgetInstance against the service', () => {
     expect(latest.map((m) => m.id)).toEqual(sent.slice(10).map((m) => m.id));
     const page = await a.getMessages({ roomId, limit: 5, id: sent[10]?.id as string });
     expect(page.map((m) => m.id)).toEqual(sent.slice(5, 10).map((m) => m.id));
+    // Message UUIDs are case-insensitive (stored in lower case): the id as a caller wrote it pages too.
+    const upper = await a.getMessages({ roomId, limit: 5, id: (sent[10]?.id as string).toUpperCase() });
+    expect(upper.map((m) => m.id)).toEqual(sent.slice(5, 10).map((m) => m.id));
   });
 
   it('setFlow rejects an unknown flow with the service error and a bad flowId at once', async () => {
