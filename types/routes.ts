@@ -8,6 +8,7 @@ export const ROUTES = {
   campaign: '/v1/campaigns/:campaignId',
   createWidget: '/v1/widget/create',
   botMessages: '/v1/bots/:botId/messages',
+  botMessage: '/v1/bots/:botId/messages/:messageId',
   roomMessage: '/v1/rooms/:roomId/message',
   assetsRefresh: '/v1/external/assets/refresh',
   openapi: '/v1/openapi.json',

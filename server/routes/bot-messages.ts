@@ -2,13 +2,16 @@
  * POST /v1/bots/{botId}/messages: the six variants, told apart by `type` and
  * (for options) `buttons`. Each body is validated against its own variant so
  * a 400 names that variant's fields; BotMessageSchema documents them all.
+ * GET /v1/bots/{botId}/messages/{messageId}: the status of a message it sent.
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type, { type TSchema } from 'typebox';
 import {
   BotIdParams,
+  BotMessageParams,
   BotMessageResult,
+  BotMessageStatus,
   BotMessageSchema,
   botMessageSchemaFor,
   VideoBotMessage,
@@ -19,6 +22,7 @@ import { requireBasic } from '../http/auth.ts';
 import { validationFailed } from '../http/errors.ts';
 import { check, validatorCompiler, type Checked } from '../http/validation.ts';
 import { sendBotMessage } from '../bot-message.ts';
+import { botMessageStatus } from '../bot-message-status.ts';
 import { refuseBotIds } from '../live/rooms.ts';
 import { errorResponses } from './common.ts';
 
@@ -105,6 +109,26 @@ export async function botMessageRoutes(app: FastifyInstance): Promise<void> {
       await refuseBotIds(charla.db, charla.config.companyId, [userId], () => '/userId');
       const { messageId } = await sendBotMessage(charla, botId, userId, content as BotMessageContent);
       return { success: true, messageId };
+    },
+  );
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
+    ROUTES.botMessage,
+    {
+      schema: {
+        tags: ['Bot messages'],
+        summary: 'Track the status of a message a bot sent',
+        operationId: 'getBotMessage',
+        description:
+          'The messageId of the send result (a UUID, in any case). status: DELIVERED (stored; the user had no widget connected), DELIVERED_CHANNEL (pushed to an open widget of the user), DELIVERED_USER (the user’s widget showed it); it never moves back. userId is the user the bot’s room is with. 404 NOT_FOUND for an id this bot did not send in one of its rooms (an unknown id, another bot’s message, the user’s own message).',
+        security: [{ basicAuth: [] }],
+        params: BotMessageParams,
+        response: { 200: BotMessageStatus, ...errorResponses(401, 404) },
+      },
+      onRequest: requireBasic(charla.config),
+    },
+    async (request) => {
+      const { botId, messageId } = request.params;
+      return botMessageStatus(charla.db, charla.config.companyId, botId, messageId);
     },
   );
 }

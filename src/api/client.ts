@@ -10,6 +10,7 @@ import type {
   BotContact,
   BotMessage,
   BotMessageResult,
+  BotMessageStatus,
   ButtonOption,
   Buttons,
   CampaignCreateBody,
@@ -101,6 +102,8 @@ export interface CharlaClient {
   sendVideo(botId: string, userId: string, mediaUrl: string, caption?: string): Promise<BotMessageResult>;
   /** Asks the user for their contact information. */
   sendContactInfoRequest(botId: string, userId: string, text: string): Promise<BotMessageResult>;
+  /** GET /v1/bots/{botId}/messages/{messageId}: the current status of a message the bot sent (its send result's messageId). */
+  getBotMessage(botId: string, messageId: string): Promise<BotMessageStatus>;
   /** POST /v1/rooms/{roomId}/message: external messages into an active room (ids are UUIDs). */
   postRoomMessages(roomId: string, body: RoomPostBody): Promise<RoomPostResult>;
   /** POST /v1/external/assets/refresh: a fresh signed address for a resource, valid ttl seconds (900 to 3600). */
@@ -301,6 +304,14 @@ export function createClient(options: ClientOptions): CharlaClient {
 
     async sendContactInfoRequest(botId, userId, text) {
       return sendBotMessage(botId, { type: 'contact_info_request', userId, text });
+    },
+
+    async getBotMessage(botId, messageId) {
+      const p: Problems = {};
+      checkId(p, 'botId', botId);
+      checkId(p, 'messageId', messageId);
+      fail(p);
+      return request('GET', routePath(ROUTES.botMessage, { botId, messageId }));
     },
 
     async postRoomMessages(roomId, body) {

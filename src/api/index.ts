@@ -34,6 +34,7 @@ export type {
   BotContact,
   BotMessage,
   BotMessageResult,
+  BotMessageStatus,
   ButtonOption,
   Buttons,
   CampaignCreateBody,

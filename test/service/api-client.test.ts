@@ -265,6 +265,46 @@ describe('bot messages', () => {
   });
 });
 
+describe('getBotMessage()', () => {
+  it('answers what GET /v1/bots/{botId}/messages/{messageId} answers, an id in capitals too', async () => {
+    const userId = `user-${randomUUID()}`;
+    const { messageId } = await client.sendText(botId, userId, '¿Lo has visto?');
+    const status = await client.getBotMessage(botId, messageId);
+    const raw = await client.request(
+      'GET',
+      `/v1/bots/${encodeURIComponent(botId)}/messages/${encodeURIComponent(messageId)}`,
+    );
+    expect(status).toEqual(raw);
+    expect(status).toMatchObject({ messageId, botId, userId, status: 'DELIVERED' });
+    expect(status.roomId).toBe((await storedMessage(messageId))['roomId']);
+    expect(await client.getBotMessage(botId, messageId.toUpperCase())).toEqual(status);
+  });
+
+  it('maps 404 to CharlaApiError NOT_FOUND (an unknown id, another bot’s message)', async () => {
+    const unknown = await rejection(() => client.getBotMessage(botId, randomUUID()));
+    expect(unknown.httpStatus).toBe(404);
+    expect(unknown.key).toBe('NOT_FOUND');
+    const { messageId } = await client.sendText(quietBotId, `user-${randomUUID()}`, 'De otro bot');
+    const other = await rejection(() => client.getBotMessage(botId, messageId));
+    expect(other.httpStatus).toBe(404);
+    expect(other.key).toBe('NOT_FOUND');
+  });
+
+  it('refuses a missing or over-long botId or messageId before sending', async () => {
+    for (const [bot, id, field] of [
+      ['', randomUUID(), 'botId'],
+      [botId, '', 'messageId'],
+      [botId, 'a'.repeat(201), 'messageId'],
+      ['b'.repeat(201), randomUUID(), 'botId'],
+    ] as const) {
+      const error = await rejection(() => client.getBotMessage(bot, id));
+      expect(error.httpStatus).toBe(0);
+      expect(error.key).toBe('VALIDATION_ERROR');
+      expect(Object.keys(error.validationError)).toEqual([field]);
+    }
+  });
+});
+
 describe('postRoomMessages()', () => {
   it('posts text and media into a room, idempotent on the ids', async () => {
     const userId = `user-${randomUUID()}`;

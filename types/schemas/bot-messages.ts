@@ -9,7 +9,8 @@ import {
   OPTIONS_MIN,
   SHORT_TEXT_MAX,
 } from '../limits.ts';
-import { HttpsUrl, Id, MessageText, ShortText } from './common.ts';
+import { MESSAGE_STATUSES } from '../enums.ts';
+import { HttpsUrl, Id, MessageText, ShortText, lit } from './common.ts';
 
 const Text = MessageText;
 
@@ -178,7 +179,23 @@ export const BotMessageContent = Type.Union([
 ]);
 
 export const BotIdParams = Type.Object({ botId: Id });
+/** GET /v1/bots/{botId}/messages/{messageId}: any id of up to 200 characters (a UUID in any case). */
+export const BotMessageParams = Type.Object({ botId: Id, messageId: Id });
 
 /** Bot message send result. */
 export const BotMessageResult = Type.Object({ success: Type.Boolean(), messageId: Type.String() });
 export type BotMessageResult = Type.Static<typeof BotMessageResult>;
+
+/** A bot message's current status, as the send result's messageId tracks it. */
+export const BotMessageStatus = Type.Object({
+  messageId: Type.String(),
+  botId: Type.String(),
+  /** The bot's room with the user. */
+  roomId: Type.String(),
+  /** The user the bot's room is with (the message's recipient). */
+  userId: Type.String(),
+  status: lit(MESSAGE_STATUSES),
+  /** When the service stored it: ISO 8601, UTC. */
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export type BotMessageStatus = Type.Static<typeof BotMessageStatus>;
