@@ -7,6 +7,7 @@
  * still be told (id, room, sender, time, status): the neutral placeholder.
  */
 import type { Message, Room } from '../../types/index.ts';
+import type { MembershipChange, StatusChange } from '../../types/socket.ts';
 
 /** What a field must be when present: s string, n number, o plain object, a array, l string or number. */
 const FIELDS: Record<string, string> = {
@@ -95,3 +96,37 @@ export function usableRoom(room: Room): Room {
 export function usableMessages(list: unknown): Message[] {
   return Array.isArray(list) ? list.map(usableMessage).filter((m): m is Message => m !== null) : [];
 }
+
+/*
+ * The other live payloads (and the rooms of a sync or a fetch) are used only when the fields the
+ * widget reads are of their kind: a misbehaving service's `member:joined` of null, or a room whose
+ * name is a number, is dropped instead of throwing in the page.
+ */
+const isObject = (v: unknown): v is Record<string, unknown> => kind(v) === 'o';
+/** Text, or nothing (null or absent). */
+const textOrNone = (v: unknown) => v == null || typeof v === 'string';
+const member = (m: unknown) => isObject(m) && typeof m['referenceId'] === 'string' && textOrNone(m['names']);
+
+/** A room whose fields the widget reads are of their kind (its last message is made usable apart). */
+export const isUsableRoom = (r: unknown): r is Room =>
+  isObject(r) &&
+  typeof r['id'] === 'string' &&
+  ['name', 'avatarUrl', 'type'].every((k) => textOrNone(r[k])) &&
+  ['unread', 'lastSeq'].every((k) => r[k] === undefined || kind(r[k]) === 'n') &&
+  Array.isArray(r['membersInfo']) &&
+  r['membersInfo'].every(member) &&
+  Array.isArray(r['members']) &&
+  r['members'].every((id) => typeof id === 'string') &&
+  [r['bot'], r['company']].every(
+    (o) => o == null || (isObject(o) && textOrNone(o['id']) && textOrNone(o['name'])),
+  );
+
+export const isStatusChange = (c: unknown): c is StatusChange =>
+  isObject(c) &&
+  typeof c['roomId'] === 'string' &&
+  typeof c['status'] === 'string' &&
+  /[sn]/.test(kind(c['id'])) &&
+  (c['error'] === undefined || isObject(c['error']));
+
+export const isMembershipChange = (c: unknown): c is MembershipChange =>
+  isObject(c) && typeof c['roomId'] === 'string' && member(c['member']);

@@ -46,7 +46,13 @@ import { Emitter } from '../util/emitter.ts';
 import { pickLanguage } from '../i18n/pick.ts';
 import { translate } from '../i18n/index.ts';
 import { isExpiredSignedUrl, isSafeUrl, isServiceMedia, normalizeBaseUrl } from '../util/url.ts';
-import { usableMessages, usableRoom } from '../util/incoming.ts';
+import {
+  isMembershipChange,
+  isStatusChange,
+  isUsableRoom,
+  usableMessages,
+  usableRoom,
+} from '../util/incoming.ts';
 import { storedUserId } from '../util/user-id.ts';
 import { uuid } from '../util/uuid.ts';
 import { own, requireGetMessages, requireId, requireSendable, toOutgoingMessage } from '../util/validate.ts';
@@ -554,10 +560,14 @@ export class WidgetCore {
     socket.on('disconnect', (reason) => this.#handleDisconnect(socket, reason));
     socket.on('connect_error', (error) => void this.#handleConnectError(socket, error));
     socket.on('message:new', (message) => this.handleIncoming([message]));
-    socket.on('message:status', (change) => this.#handleStatus(change));
-    socket.on('member:joined', (change) => this.#handleMembership(change, true));
-    socket.on('member:left', (change) => this.#handleMembership(change, false));
-    socket.on('room:updated', (room) => this.#handleRoomUpdated(room));
+    // A payload whose fields are not of their kind (a misbehaving service's) is dropped, not thrown on.
+    socket.on('message:status', (change) => isStatusChange(change) && this.#handleStatus(change));
+    socket.on(
+      'member:joined',
+      (change) => isMembershipChange(change) && this.#handleMembership(change, true),
+    );
+    socket.on('member:left', (change) => isMembershipChange(change) && this.#handleMembership(change, false));
+    socket.on('room:updated', (room) => isUsableRoom(room) && this.#handleRoomUpdated(room));
     socket.on('session:expired', () => void this.#handleSessionExpired(socket));
     socket.connect();
   }
@@ -662,6 +672,7 @@ export class WidgetCore {
   #applySync(result: SyncResult, after: Record<string, number>): Message[] {
     const w = this.stores.w;
     if (Array.isArray(result.rooms)) {
+      result.rooms = result.rooms.filter(isUsableRoom);
       const held = new Map(w.$rooms.get().map((r) => [r.id, r] as const));
       // A room the user was taken out of while away goes as if they had been told live.
       const now = new Set(result.rooms.map((r) => r.id));
@@ -834,6 +845,7 @@ export class WidgetCore {
 
   /** Adds or updates a room; a room learned while live is complete up to its lastSeq. */
   upsertRoom(room: Room, onlyIfNew = false): void {
+    if (!isUsableRoom(room)) return;
     this.#noteBaseline(room, onlyIfNew);
     // A room from the network (fetched, updated, opened): its last message made usable.
     this.stores.w.$rooms.set(upsertRooms(this.stores.w.$rooms.get(), [usableRoom(room)]));

@@ -21,6 +21,8 @@ let base = '';
 const made: WidgetInstance[] = [];
 
 const message = (id: string, extra: Record<string, unknown>) => rawMessage(id, 'bot-room', extra);
+/** The rooms the stand-in's catch-up answers with (the live-events test sets its own). */
+let syncRooms: unknown[] = [];
 
 beforeAll(async () => {
   io.on('connection', (socket) => {
@@ -28,7 +30,7 @@ beforeAll(async () => {
       ack({
         ok: true,
         data: {
-          rooms: [],
+          rooms: syncRooms,
           messages: [
             null,
             message('bad', { seq: 1, type: 'TEXT', text: 12345 }),
@@ -75,6 +77,95 @@ describe('a catch-up with messages the widget cannot use', () => {
       ['bad', 'UNSUPPORTED'],
       ['good', 'TEXT'],
     ]);
+  });
+});
+
+describe('live events and rooms the widget cannot use', () => {
+  it('are dropped: nothing throws in the page, good rooms and later events still count', async () => {
+    const room = (id: string, extra: Record<string, unknown> = {}) => ({
+      id,
+      unread: 0,
+      type: 'group',
+      name: `Room ${id}`,
+      bot: null,
+      company: { id: 'c', name: 'C' },
+      membersInfo: [{ id: 'm-u1', referenceId: 'u1', names: 'Ana' }],
+      members: ['u1'],
+      ...extra,
+    });
+    syncRooms = [
+      null,
+      7,
+      { id: 5 },
+      room('bad-name', { name: 123 }),
+      room('bad-members', { membersInfo: [null] }),
+      room('no-members', { members: undefined }),
+      room('good'),
+    ];
+    const thrown: unknown[] = [];
+    const keep = (error: unknown) => thrown.push(error);
+    process.on('uncaughtException', keep);
+    try {
+      const w = serviceWidget(made, {
+        apiKey: 'key-0123456789abcdef',
+        baseUrl: base,
+        userId: 'u1',
+        fetch: session,
+      });
+      const added: string[] = [];
+      w.on('addedToRoom', (e) => added.push(`${e.type}:${e.roomId}:${e.member.referenceId}`));
+      await w.connect();
+      expect(w.core.stores.w.$rooms.get().map((r) => r.id)).toEqual(['good']);
+      const bad: [string, unknown][] = [];
+      for (const payload of [
+        null,
+        1,
+        'x',
+        [],
+        { roomId: 'good' },
+        { roomId: 'good', member: null },
+        { roomId: 'good', member: { names: 'x' } },
+        { roomId: 'good', member: { referenceId: 'b', names: 7 } },
+      ])
+        bad.push(['member:joined', payload], ['member:left', payload]);
+      for (const payload of [
+        null,
+        1,
+        {},
+        { id: 5 },
+        room('r', { membersInfo: 'x' }),
+        room('r', { unread: '3' }),
+        room('r', { company: { name: 1 } }),
+      ])
+        bad.push(['room:updated', payload]);
+      for (const payload of [
+        null,
+        {},
+        { roomId: 'bot-room' },
+        { roomId: 'bot-room', id: 'good', status: 5 },
+        { roomId: 'bot-room', id: 'good', status: 'FAILED', error: 'x' },
+      ])
+        bad.push(['message:status', payload]);
+      for (const [event, payload] of bad) io.emit(event, payload);
+      // Then what a well-behaved service sends: it still counts.
+      io.emit('member:joined', { roomId: 'good', member: { id: 'm-b', referenceId: 'b', names: 'Beto' } });
+      io.emit('message:status', { roomId: 'bot-room', id: 'good', status: 'DELIVERED_USER' });
+      io.emit('message:new', message('after', { seq: 3, type: 'TEXT', text: 'sigue' }));
+      await expect
+        .poll(() => (w.core.stores.w.$messagesByRoom.get()['bot-room'] ?? []).map((m) => m.id))
+        .toContain('after');
+      expect(thrown).toEqual([]);
+      expect(added).toEqual(['other:good:b']);
+      const good = w.core.stores.w.$rooms.get().find((r) => r.id === 'good');
+      expect(good?.membersInfo?.map((m) => m.referenceId)).toEqual(['u1', 'b']);
+      expect(
+        (w.core.stores.w.$messagesByRoom.get()['bot-room'] ?? []).find((m) => m.id === 'good')?.status,
+      ).toBe('DELIVERED_USER');
+      expect(w.core.stores.w.$rooms.get().map((r) => r.id)).toEqual(['good']);
+    } finally {
+      process.off('uncaughtException', keep);
+      syncRooms = [];
+    }
   });
 });
 
