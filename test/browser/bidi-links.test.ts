@@ -1,0 +1,59 @@
+/**
+ * Chromium's layout of links in message text: whatever direction control precedes an address,
+ * its link reads on screen as the address it goes to (a right-to-left override before it would
+ * otherwise show `https://evil.example/moc.knab//:sptth` as `https://bank.com/elpmaxe.live//:sptth`).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import { listOf, makeContext, mountWidget, msg, room, waitFor } from './helpers.ts';
+
+afterEach(() => document.body.replaceChildren());
+
+/** The element's characters as laid out: left to right, line after line (a long link may wrap). */
+function onScreen(el: Element): string {
+  const chars: { c: string; x: number; y: number }[] = [];
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    for (let i = 0; i < n.textContent!.length; i++) {
+      const range = document.createRange();
+      range.setStart(n, i);
+      range.setEnd(n, i + 1);
+      const box = range.getBoundingClientRect();
+      if (box.width > 0) chars.push({ c: n.textContent![i]!, x: box.left, y: Math.round(box.top) });
+    }
+  }
+  return chars
+    .sort((a, b) => a.y - b.y || a.x - b.x)
+    .map((ch) => ch.c)
+    .join('');
+}
+
+const ADDRESS = 'https://evil.example/moc.knab//:sptth';
+const ENDS_IN_SLASH = 'https://bank.example/';
+
+describe('<charla-message> links after a direction control', () => {
+  beforeEach(() => page.viewport(1280, 800));
+
+  for (const [what, control] of [
+    ['a right-to-left override (U+202E)', '\u202E'],
+    ['a right-to-left isolate (U+2067)', '\u2067'],
+    ['a right-to-left embedding (U+202B)', '\u202B'],
+  ] as const) {
+    it(`show their address as it goes, after ${what}`, async () => {
+      const f = makeContext({ ui: { open: true }, config: { properties: { type: 'group' } } });
+      f.stores.$rooms.set([room({ type: 'group' })]);
+      f.stores.$currentMessages.set([
+        // An address at the end of its paragraph: its last "/" takes the paragraph's direction.
+        msg({ id: 'bot', text: `Pay here: ${control} ${ADDRESS} or ${ENDS_IN_SLASH}` }),
+        // Another visitor of the group room.
+        msg({ id: 'peer', text: `Pay here: ${control} ${ADDRESS} ok`, senderId: 'u2', by: 'user' }),
+      ]);
+      const widget = await mountWidget(f);
+      const { rows } = listOf(widget);
+      await waitFor(() => rows().length === 2, 'rows');
+      const links = rows().flatMap((row) => [...row.querySelectorAll('.text a')]);
+      expect(links.map((a) => a.getAttribute('href'))).toEqual([ADDRESS, ENDS_IN_SLASH, ADDRESS]);
+      for (const a of links) expect(onScreen(a)).toBe(a.getAttribute('href'));
+    });
+  }
+});
