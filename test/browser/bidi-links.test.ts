@@ -1,7 +1,8 @@
 /**
  * Chromium's layout of links in message text: whatever direction control precedes an address,
  * its link reads on screen as the address it goes to (a right-to-left override before it would
- * otherwise show `https://evil.example/moc.knab//:sptth` as `https://bank.com/elpmaxe.live//:sptth`).
+ * otherwise show `https://evil.example/moc.knab//:sptth` as `https://bank.com/elpmaxe.live//:sptth`);
+ * and a contact card's field cannot reorder the widget's words after it.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
@@ -56,4 +57,25 @@ describe('<charla-message> links after a direction control', () => {
       for (const a of links) expect(onScreen(a)).toBe(a.getAttribute('href'));
     });
   }
+});
+
+describe('<charla-message> contact cards', () => {
+  beforeEach(() => page.viewport(1280, 800));
+
+  it('a direction control in a field cannot reorder the widget’s words after it', async () => {
+    const f = makeContext({ ui: { open: true } });
+    f.stores.$currentMessages.set([
+      msg({
+        text: '',
+        interactive: {
+          kind: 'contacts',
+          contacts: [{ addresses: [{ street: 'Main 1', city: '\u202Eevil', country: 'X', type: 'HOME' }] }],
+        },
+      }),
+    ]);
+    const widget = await mountWidget(f);
+    const { rows } = listOf(widget);
+    const line = await waitFor(() => rows()[0]?.querySelector('.card__secondary'), 'the address');
+    expect(onScreen(line).trim()).toBe('Main 1, evil, X (Casa)');
+  });
 });

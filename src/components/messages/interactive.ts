@@ -62,16 +62,20 @@ export function renderOptions(m: Message, r: RenderContext): TemplateResult | ty
   const spec = m.interactive?.kind === 'options' ? m.interactive : undefined;
   const buttonText = spec?.buttonText || (r.language === 'es' ? DEFAULT_BUTTON_TEXT : r.t('options'));
   return html`<div class="options" role="group" aria-label=${buttonText}>
-    <p class="options__label">${buttonText}</p>
-    ${spec?.title ? html`<p class="options__title">${spec.title}</p>` : nothing}
+    <p class="options__label" dir="auto">${buttonText}</p>
+    ${spec?.title ? html`<p class="options__title" dir="auto">${spec.title}</p>` : nothing}
     ${options.map((o) => renderOption(m, o, r, o === chosen))}
   </div>`;
 }
 
+/**
+ * The bot's texts on options, chips and buttons each take their own direction (`dir="auto"`, an
+ * isolate) and keep their characters: Arabic reads right, and a direction control in one cannot
+ * reorder the widget's text around it.
+ */
 function renderOption(m: Message, o: MessageOption, r: RenderContext, chosen: boolean): TemplateResult {
-  const body = html`<span class="option__title">${chosen ? icons.check() : nothing}${o.title}</span>${
-      o.description ? html`<span class="option__description">${o.description}</span>` : nothing
-    }`;
+  const body = html`<span class="option__title">${chosen ? icons.check() : nothing}<bdi>${o.title}</bdi></span
+    >${o.description ? html`<span class="option__description" dir="auto">${o.description}</span>` : nothing}`;
   const href = o.url ? safeUrl(o.url) : null;
   if (href) {
     return html`<a class="option" part="option" href=${href} target="_blank" rel="noopener noreferrer"
@@ -102,6 +106,7 @@ export function renderQuickReplies(m: Message, r: RenderContext): TemplateResult
 function renderChip(m: Message, q: QuickReply, r: RenderContext): TemplateResult {
   const img = q.imageUrl ? safeUrl(q.imageUrl) : null;
   const body = html`${img ? html`<img src=${img} alt="" referrerpolicy="no-referrer" />` : nothing}<span
+      dir="auto"
       >${q.title}</span
     >`;
   const href = q.url ? safeUrl(q.url) : null;
@@ -132,11 +137,16 @@ function contactName(c: BotContact): string {
  */
 const CONTACT_TYPES = ['CELL', 'MAIN', 'IPHONE', 'HOME', 'WORK'] as const;
 
-function typed(value: string, type: string | undefined, r: RenderContext): string {
+/**
+ * A card's field (a phone, an address's city, a kind) is a name: shown without direction controls,
+ * each in its own isolate, so none reorders the widget's words after it ("(Casa)", the country).
+ */
+const field = (value: string | undefined) => html`<bdi>${plainName(value)}</bdi>`;
+
+function typed(value: unknown, type: string | undefined, r: RenderContext): TemplateResult {
   const kind = plainName(type);
-  if (!kind) return value;
   const key = kind.toUpperCase() as (typeof CONTACT_TYPES)[number];
-  return `${value} (${CONTACT_TYPES.includes(key) ? r.t(`contactType${key}`) : kind})`;
+  return html`${value}${kind ? html` (${CONTACT_TYPES.includes(key) ? r.t(`contactType${key}`) : field(kind)})` : nothing}`;
 }
 
 export function renderContacts(contacts: BotContact[], r: RenderContext): TemplateResult {
@@ -148,14 +158,14 @@ export function renderContacts(contacts: BotContact[], r: RenderContext): Templa
           <span class="card__title" dir="auto">${contactName(c) || r.t('contact')}</span>
           ${(c.phones ?? []).map((p) => {
             const href = telHref(p.phone);
-            const label = typed(p.phone ?? '', p.type, r);
+            const label = typed(field(p.phone), p.type, r);
             return href
               ? html`<a class="card__link" href=${href}>${label}</a>`
               : html`<span class="card__secondary">${label}</span>`;
           })}
           ${(c.emails ?? []).map((e) => {
             const href = mailtoHref(e.email);
-            const label = typed(e.email ?? '', e.type, r);
+            const label = typed(field(e.email), e.type, r);
             return href
               ? html`<a class="card__link" href=${href}>${label}</a>`
               : html`<span class="card__secondary">${label}</span>`;
@@ -163,7 +173,14 @@ export function renderContacts(contacts: BotContact[], r: RenderContext): Templa
           ${(c.addresses ?? []).map(
             (a) =>
               html`<span class="card__secondary"
-                >${typed([a.street, a.city, a.state, a.zip, a.country].filter(Boolean).join(', '), a.type, r)}</span
+                >${typed(
+                  [a.street, a.city, a.state, a.zip, a.country]
+                    .map(plainName)
+                    .filter(Boolean)
+                    .map((v, i) => html`${i ? ', ' : ''}${field(v)}`),
+                  a.type,
+                  r,
+                )}</span
               >`,
           )}
         </span>
@@ -184,7 +201,7 @@ export function renderCall(m: Message, spec: { displayText: string }, r: RenderC
     ${
       href
         ? html`<a class="option option--call" part="option" href=${href}
-            >${icons.phone()}<span>${label}</span></a
+            >${icons.phone()}<span dir="auto">${label}</span></a
           >`
         : html`<button
             type="button"
@@ -202,7 +219,7 @@ export function renderCall(m: Message, spec: { displayText: string }, r: RenderC
                 }),
               )}
           >
-            ${r.answer ? icons.check() : icons.phone()}<span>${label}</span>
+            ${r.answer ? icons.check() : icons.phone()}<span dir="auto">${label}</span>
           </button>`
     }
   </div>`;

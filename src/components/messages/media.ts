@@ -13,8 +13,10 @@ import { icons } from '../shared/icons.ts';
 import type { RenderContext } from './render-context.ts';
 import { richText } from './text.ts';
 
-function unavailable(r: RenderContext): TemplateResult {
-  return html`<p class="media-unavailable">${icons.error()}<span>${r.t('unavailableMedia')}</span></p>`;
+/** Under "File unavailable" the caption is all that names the file: it reads as a file name (plainName). */
+function unavailable(r: RenderContext, name?: string): TemplateResult {
+  return html`<p class="media-unavailable">${icons.error()}<span>${r.t('unavailableMedia')}</span></p>
+    ${caption(plainName(name))}`;
 }
 
 function caption(text: string | undefined, id?: string): TemplateResult | typeof nothing {
@@ -47,7 +49,7 @@ function closeOnBackdrop(event: Event): void {
 
 export function renderImage(m: ImageMessage, r: RenderContext): TemplateResult {
   const src = r.media.src(m.mediaUrl);
-  if (!src || r.media.failed(m.mediaUrl)) return html`${unavailable(r)}${caption(m.caption)}`;
+  if (!src || r.media.failed(m.mediaUrl)) return unavailable(r, m.caption);
   const alt = m.caption || r.t('image');
   // Named after its caption, when it has one: a list of images is not a list of the same name.
   const named = plainName(m.caption);
@@ -92,7 +94,7 @@ export function renderAudio(m: AudioMessage, r: RenderContext): TemplateResult {
 
 export function renderVideo(m: VideoMessage, r: RenderContext): TemplateResult {
   const src = r.media.src(m.mediaUrl);
-  if (!src || r.media.failed(m.mediaUrl)) return html`${unavailable(r)}${caption(m.caption)}`;
+  if (!src || r.media.failed(m.mediaUrl)) return unavailable(r, m.caption);
   return html`<video
       class="video"
       controls
