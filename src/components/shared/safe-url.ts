@@ -27,8 +27,9 @@ export function telHref(phone: unknown): string | null {
   return E164.test(compact) ? `tel:${compact}` : null;
 }
 
-// Deliberately narrow: one @, no spaces, no characters that could change a mailto: URL's meaning.
-const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+$/;
+// Deliberately narrow: one @, no spaces, no characters that could change a mailto: URL's meaning
+// (no %: a mail client decodes x%3Fbcc%3Devil%40evil.example@x.com into another address).
+const EMAIL = /^[A-Za-z0-9._+-]{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+$/;
 export function isEmail(value: unknown): value is string {
   return typeof value === 'string' && value.length <= 254 && EMAIL.test(value);
 }

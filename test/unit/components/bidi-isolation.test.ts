@@ -164,3 +164,21 @@ describe('<charla-message> captions shown as file names', () => {
     }
   });
 });
+
+describe('<charla-message> contact card e-mails', () => {
+  it('are not linked when a mail client would decode them into another address (%); the text stays', async () => {
+    const emails = ['x%3Fbcc%3Devil%40evil.example@x.com', 'a%0Ab@x.com', 'ana.b+c@x.com'];
+    const { el } = await mountRow(
+      msg({
+        text: '',
+        interactive: { kind: 'contacts', contacts: [{ emails: emails.map((email) => ({ email })) }] },
+      }),
+    );
+    expect([...el.querySelectorAll('a')].map((a) => a.getAttribute('href'))).toEqual([
+      'mailto:ana.b+c@x.com',
+    ]);
+    expect([...el.querySelectorAll('.card__link, .card__secondary')].map((e) => e.textContent)).toEqual(
+      emails,
+    );
+  });
+});
