@@ -7,7 +7,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chooseInList, enterBotConversation, messagesRegion, need, openPage, until } from './helpers.ts';
+import {
+  chooseInList,
+  deliveredMarks,
+  enterBotConversation,
+  messagesRegion,
+  need,
+  openPage,
+  until,
+} from './helpers.ts';
 import { hostileSite, shopPage, themedWidget } from './host-page-site.ts';
 
 const site = hostileSite();
@@ -40,6 +48,22 @@ describe('journey: a shop on another origin than the service', () => {
       messagesRegion(page).getByRole('link', { name: `Descargar: ${name}` }),
       'the document’s download link',
     );
+    // The click lands where the link is: after the upload's bar has gone, the message is the
+    // service's and the list has stopped moving (a bot's answer scrolls it; a click between the press
+    // and the release on a moving list is no click, which failed this test on a loaded machine).
+    await need(deliveredMarks(page).first(), 'the document’s delivered mark');
+    await until(
+      'no upload bar',
+      async () => (await page.locator('charla-widget').getByRole('progressbar').count()) === 0 || undefined,
+    );
+    let box = JSON.stringify(await link.boundingBox());
+    await until('the link to stay put for 600 ms', async () => {
+      await page.waitForTimeout(600);
+      const now = JSON.stringify(await link.boundingBox());
+      const still = now === box;
+      box = now;
+      return still || undefined;
+    });
     // Whichever comes first: a download (on this page or the tab the link opens), or the file shown.
     // A tab the link opens may start its download before its events are watched (a loaded machine):
     // the file's response telling the browser to save it, under its name, counts as the download.
@@ -63,7 +87,15 @@ describe('journey: a shop on another origin than the service', () => {
       });
       setTimeout(() => resolve('neither downloaded nor shown within 30 s'), 30_000);
     });
+    // A press and release that Chromium did not take as a click on the link (seen 2 times in 10 with
+    // three journeys side by side: no request at all followed) is clicked once more; what is checked is
+    // where the file goes once the link is followed.
+    let followed = false;
+    context.on('request', (r) => {
+      if (r.url().includes('/v1/media/')) followed = true;
+    });
     await link.click();
+    await until('the link to be followed', () => followed || undefined, 5_000).catch(() => link.click());
     expect(await outcome).toBe(`downloaded as ${name}`);
     await context.close();
   });
