@@ -336,6 +336,8 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
         // Loud: a page whose policy blocks the widget must not fail silently.
         console.error(error);
         settle.reject(error);
+        // Every call queued so far settles (a call made later asks for the bundle again).
+        for (const call of calls.splice(0)) call[3](error);
         for (const [name, fn] of listeners) if (name === 'error') fn({ error, operation: 'load' });
       },
     );
@@ -393,6 +395,7 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
           if (prop === 'open') opened = true;
           if (prop === 'close') opened = false;
           calls.push([prop, args, ok, fail]);
+          if (failed) start();
         });
     },
   });

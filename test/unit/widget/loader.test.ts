@@ -561,6 +561,44 @@ describe('script-tag boot', () => {
     }
   });
 
+  it('a bundle that cannot load settles every call queued on the handle with LOAD_FAILED; a later call asks for it again', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      let fail = true;
+      let tries = 0;
+      const flaky = async () => {
+        tries++;
+        if (fail) throw new Error('could not load https://cdn.charla.test/charla.iife.js');
+        return full;
+      };
+      const charla = boot(script({}), flaky, '0.1.0');
+      const handle = charla.createWidget({
+        ...offlineOptions('KEY-queue-00000000'),
+        container: null,
+      }) as Record<string, (...a: unknown[]) => Promise<unknown>>;
+      const settled = (p: Promise<unknown>) =>
+        p.then(
+          (v) => ({ ok: v }),
+          (e: unknown) => ({ error: (e as CharlaError).key }),
+        );
+      const queued = [handle['open']!(), handle['getRoom']!('abc'), handle['nope']!()].map(settled);
+      expect(await Promise.all(queued)).toEqual([
+        { error: 'LOAD_FAILED' },
+        { error: 'LOAD_FAILED' },
+        { error: 'LOAD_FAILED' },
+      ]);
+      expect(tries).toBe(1);
+      // A call after the failure is not left waiting for a click that may never come: it loads again.
+      fail = false;
+      const later = settled(handle['disableInputs']!());
+      expect(await later).toEqual({ ok: undefined });
+      expect(tries).toBe(2);
+      expect(((await handle['ready']) as WidgetInstance).core.stores.w.$ui.get().inputsDisabled).toBe(true);
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
   it('a page whose Trusted Types list leaves Charla out: a LOAD_FAILED CharlaError naming the policies to allow', async () => {
     const created: string[] = [];
     let refuse = true;
