@@ -76,9 +76,11 @@ export default defineConfig({
           globalSetup: ['test/pglite-template.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // Two files at a time, each with its own service and Chromium: most of a journey is
-          // waiting on the browser and the network (measured on 2 busy cores: 346 s -> 213 s).
-          maxWorkers: 2,
+          // One file at a time: two side by side (each with its own service and Chromium) took
+          // as long on a quiet 2-core machine (the files' times doubled: 261 s -> 488 s summed)
+          // and made timing-sensitive journeys flaky.
+          maxWorkers: 1,
+          fileParallelism: false,
           // As the service project: modules (playwright-core, the server) loaded once per worker,
           // the build checked and dist/ copied once per worker, not per file.
           isolate: false,
@@ -92,7 +94,7 @@ export default defineConfig({
           include: ['test/browser/**/*.test.ts'],
           setupFiles: ['test/browser/setup.ts'],
           // Two files at a time, each in its own page of the one Chromium (it ran one at a time:
-          // measured 128 s -> 72-74 s, two runs, 175 of 175 passed each).
+          // measured on a quiet 2-core machine 132 s -> 88 s).
           maxWorkers: 2,
           testTimeout: 30_000,
           browser: {
