@@ -593,7 +593,11 @@ describe('script-tag boot', () => {
       const later = settled(handle['disableInputs']!());
       expect(await later).toEqual({ ok: undefined });
       expect(tries).toBe(2);
-      expect(((await handle['ready']) as WidgetInstance).core.stores.w.$ui.get().inputsDisabled).toBe(true);
+      expect(
+        (
+          (await (handle['ready'] as unknown as Promise<WidgetInstance>)) as WidgetInstance
+        ).core.stores.w.$ui.get().inputsDisabled,
+      ).toBe(true);
     } finally {
       logged.mockRestore();
     }
