@@ -6,24 +6,13 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
-import { listOf, makeContext, mountWidget, msg, room, waitFor } from './helpers.ts';
+import { drawnCharacters, listOf, makeContext, mountWidget, msg, room, waitFor } from './helpers.ts';
 
 afterEach(() => document.body.replaceChildren());
 
 /** The element's characters as laid out: left to right, line after line (a long link may wrap). */
 function onScreen(el: Element): string {
-  const chars: { c: string; x: number; y: number }[] = [];
-  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    for (let i = 0; i < n.textContent!.length; i++) {
-      const range = document.createRange();
-      range.setStart(n, i);
-      range.setEnd(n, i + 1);
-      const box = range.getBoundingClientRect();
-      if (box.width > 0) chars.push({ c: n.textContent![i]!, x: box.left, y: Math.round(box.top) });
-    }
-  }
-  return chars
+  return drawnCharacters(el)
     .sort((a, b) => a.y - b.y || a.x - b.x)
     .map((ch) => ch.c)
     .join('');

@@ -136,3 +136,19 @@ export async function axNodes(): Promise<AXNode[]> {
   };
   return nodes;
 }
+
+/** The element's characters in stored order, each with where it is drawn (zero-width ones left out). */
+export function drawnCharacters(el: Element): { c: string; x: number; y: number }[] {
+  const chars: { c: string; x: number; y: number }[] = [];
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    for (let i = 0; i < n.textContent!.length; i++) {
+      const range = document.createRange();
+      range.setStart(n, i);
+      range.setEnd(n, i + 1);
+      const box = range.getBoundingClientRect();
+      if (box.width > 0) chars.push({ c: n.textContent![i]!, x: box.left, y: Math.round(box.top) });
+    }
+  }
+  return chars;
+}

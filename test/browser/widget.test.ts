@@ -4,6 +4,7 @@ import {
   axeViolations,
   deep,
   deepActive,
+  drawnCharacters,
   listOf,
   makeContext,
   manyMessages,
@@ -540,17 +541,7 @@ describe('<charla-widget> brand colour: the configuration, then the host page', 
 
 /** The element's characters are laid out left to right in the order they are stored (one line). */
 function readsInStoredOrder(el: Element): boolean {
-  const xs: number[] = [];
-  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    for (let i = 0; i < n.textContent!.length; i++) {
-      const range = document.createRange();
-      range.setStart(n, i);
-      range.setEnd(n, i + 1);
-      const box = range.getBoundingClientRect();
-      if (box.width > 0) xs.push(box.left);
-    }
-  }
+  const xs = drawnCharacters(el).map((ch) => ch.x);
   return xs.length > 1 && xs.every((x, i) => i === 0 || x > xs[i - 1]!);
 }
 
