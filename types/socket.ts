@@ -47,7 +47,11 @@ export interface ClientToServerEvents {
     ack: (res: Ack<{ updated: number }>) => void,
   ) => void;
   /** The user read the room: its unread count goes to zero. */
-  'room:read': (req: { roomId: string }, ack: (res: Ack<{ unread: number }>) => void) => void;
+  /**
+   * The user read the room: up to `seq` (the last message the widget held), or all of it without
+   * one. Answers what stays unread.
+   */
+  'room:read': (req: { roomId: string; seq?: number }, ack: (res: Ack<{ unread: number }>) => void) => void;
 }
 
 export interface ServerToClientEvents {

@@ -453,16 +453,30 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
     socket.on('room:read', (req, ack) =>
       handle(ack, req, async () => {
         const roomId = await requireRoom((req as { roomId?: unknown } | null)?.roomId);
+        // The last message the widget held when its user read the room: what the service stored
+        // after it stays unread (a report handled late must not clear it). Without one, the whole room.
+        const seq = (req as { seq?: unknown }).seq;
+        if (seq !== undefined && !(Number.isSafeInteger(seq) && (seq as number) >= 0))
+          throw validationFailed({ '/seq': 'must be a whole number of at least 0' });
         const read = await db.query(
-          'UPDATE room_members SET unread = 0 WHERE room_id = $1 AND user_id = $2 AND unread <> 0',
-          [roomId, userId],
+          seq === undefined
+            ? 'UPDATE room_members SET unread = 0 WHERE room_id = $1 AND user_id = $2 AND unread <> 0'
+            : `UPDATE room_members SET unread = LEAST(unread, (SELECT count(*)::int FROM messages
+                 WHERE room_id = $1 AND seq > $3 AND sender_id <> $2))
+               WHERE room_id = $1 AND user_id = $2 AND unread <> 0`,
+          seq === undefined ? [roomId, userId] : [roomId, userId, seq],
         );
         // The user's other tabs and devices count the room read too.
         if (read.rowCount > 0) {
           const room = await loadRoom(db, roomId, userId);
           if (room) socket.to(userChannel(companyId, userId)).emit('room:updated', room);
         }
-        return { unread: 0 };
+        if (seq === undefined) return { unread: 0 };
+        const left = await db.query<{ unread: number }>(
+          'SELECT unread FROM room_members WHERE room_id = $1 AND user_id = $2',
+          [roomId, userId],
+        );
+        return { unread: left.rows[0]?.unread ?? 0 };
       }),
     );
   });

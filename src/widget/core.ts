@@ -1212,7 +1212,9 @@ export class WidgetCore {
       moment.again = true;
       return;
     }
-    request(socket, 'room:read', { roomId }, this.#ackTimeout).catch((error: unknown) => {
+    // Up to the last message held: what the service stores meanwhile stays unread there.
+    const seq = lastSeq(this.stores.w.$messagesByRoom.get()[roomId] ?? []);
+    request(socket, 'room:read', { roomId, seq }, this.#ackTimeout).catch((error: unknown) => {
       const e = toCharlaError(error);
       // Refused by the rate limit: reported again after the wait.
       if (e.key !== 'RATE_LIMITED' || this.#destroyed) return;

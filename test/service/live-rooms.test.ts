@@ -368,6 +368,50 @@ describe('widget rooms over REST', () => {
     expect(seen).toBeNull();
   });
 
+  it('room:read with the last seq the widget holds leaves what came after it unread (a report the service handles late clears no more)', async () => {
+    const a = await h.session(apiKey, `a-${randomUUID()}`);
+    const b = await h.session(apiKey, `b-${randomUUID()}`);
+    const room = await json<Room>(
+      await h.call('POST', ROUTES.widgetDirectRoom, { token: a.token, body: { id: b.user.id } }),
+    );
+    const sa = await h.connect(a.token);
+    const sb = await h.connect(b.token);
+    const first = (await sendText(sa, room.id, 'uno')) as { ok: true; data: Message };
+    // Beto read up to 'uno'; 'dos' and 'tres' reach the service before his report does.
+    await sendText(sa, room.id, 'dos');
+    await sendText(sa, room.id, 'tres');
+    const unread = async () =>
+      (
+        await json<Room>(
+          await h.call('GET', routePath(ROUTES.widgetRoom, { roomId: room.id }), { token: b.token }),
+        )
+      ).unread;
+    expect(await unread()).toBe(3);
+    expect(await emitAck(sb, 'room:read', { roomId: room.id, seq: first.data.seq })).toEqual({
+      ok: true,
+      data: { unread: 2 },
+    });
+    expect(await unread()).toBe(2);
+    // An older report changes nothing; a seq past the end reads everything.
+    expect(await emitAck(sb, 'room:read', { roomId: room.id, seq: 0 })).toEqual({
+      ok: true,
+      data: { unread: 2 },
+    });
+    expect(await emitAck(sb, 'room:read', { roomId: room.id, seq: 1e9 })).toEqual({
+      ok: true,
+      data: { unread: 0 },
+    });
+    expect(await unread()).toBe(0);
+    // Without a seq: the whole room, as before. A seq that is not a whole number is refused.
+    await sendText(sa, room.id, 'cuatro');
+    for (const seq of [-1, 1.5, '3', null])
+      expect((await emitAck(sb, 'room:read', { roomId: room.id, seq: seq as never })).ok, String(seq)).toBe(
+        false,
+      );
+    expect(await emitAck(sb, 'room:read', { roomId: room.id })).toEqual({ ok: true, data: { unread: 0 } });
+    expect(await unread()).toBe(0);
+  });
+
   it('acks room:read and messages:seen only for members', async () => {
     const s = await h.session(apiKey, `u-${randomUUID()}`);
     const socket = await h.connect(s.token);
