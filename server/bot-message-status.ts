@@ -3,11 +3,10 @@
  * stands now. The send result's messageId is "usable to track the message
  * status"; this is where it is tracked.
  */
-import { UUID_PATTERN, type BotMessageStatus, type MessageStatus } from '../types/index.ts';
+import type { BotMessageStatus, MessageStatus } from '../types/index.ts';
 import { ApiError } from './http/errors.ts';
+import { storedId } from './http/validation.ts';
 import type { Queryable } from './store/db.ts';
-
-const UUID = new RegExp(UUID_PATTERN);
 
 interface Row {
   id: string;
@@ -32,8 +31,7 @@ export async function botMessageStatus(
   botId: string,
   messageId: string,
 ): Promise<BotMessageStatus> {
-  // Message UUIDs are stored in lower case and case-insensitive wherever a caller gives one.
-  const id = UUID.test(messageId) ? messageId.toLowerCase() : messageId;
+  const id = storedId(messageId);
   const { rows } = await db.query<Row>(
     `SELECT m.id, m.room_id, m.status, m.created_at, r.room_key
        FROM messages m JOIN rooms r ON r.id = m.room_id

@@ -14,7 +14,16 @@ import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Settings } from 'typebox/system';
 import { Value } from 'typebox/value';
+import { UUID_PATTERN } from '../../types/limits.ts';
 import { validationMap } from './errors.ts';
+
+const UUID = new RegExp(UUID_PATTERN);
+
+/**
+ * An id as stored: room and message ids are UUIDs the service keeps in lower case and takes in
+ * either case; any other id as given.
+ */
+export const storedId = (id: string): string => (UUID.test(id) ? id.toLowerCase() : id);
 
 // TypeBox stops listing errors at 8 by default: a value that fails a union of 8 literals by
 // type and by constant used to name half the allowed values ("must be one of" 4 of the 8

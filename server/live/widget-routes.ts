@@ -24,7 +24,6 @@ import {
   UPLOAD_IMAGE_MAX_BYTES,
   UPLOAD_MEDIA_MAX_BYTES,
   UPLOAD_MEDIA_TYPES,
-  UUID_PATTERN,
   type ApiResponse,
   type MemberType,
 } from '../../types/index.ts';
@@ -40,7 +39,7 @@ import {
   WidgetRefreshBody,
 } from '../../types/schemas/index.ts';
 import { ApiError, validationFailed } from '../http/errors.ts';
-import { unstorableText } from '../http/validation.ts';
+import { storedId, unstorableText } from '../http/validation.ts';
 import {
   bearerToken,
   checkIdentity,
@@ -68,7 +67,6 @@ declare module 'fastify' {
 const RoomParams = Type.Object({ roomId: Type.String({ minLength: 1, maxLength: 200 }) });
 
 const ok = (message: string[] = []): ApiResponse => ({ message, status: true, statusMessage: 'success' });
-const UUID = new RegExp(UUID_PATTERN);
 
 function originOf(request: FastifyRequest): string | undefined {
   const o = request.headers.origin;
@@ -333,8 +331,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       await requireMember(request, roomId);
       const limit = request.query.limit ?? GET_MESSAGES_LIMIT_DEFAULT;
       // Message UUIDs are stored in lower case and case-insensitive wherever a caller gives one.
-      const id = request.query.id;
-      const cursor = id !== undefined && UUID.test(id) ? id.toLowerCase() : id;
+      const cursor = request.query.id === undefined ? undefined : storedId(request.query.id);
       const messages = await history(db, roomId, session(request).claims.uid, limit, cursor);
       if (!messages)
         throw new ApiError('NOT_FOUND', { message: `No message ${request.query.id} in this room.` });

@@ -13,19 +13,16 @@ import {
   ROOM_POST_MESSAGES_MAX,
   ROUTES,
   SHORT_TEXT_MAX,
-  UUID_PATTERN,
   type MessageType,
 } from '../../types/index.ts';
 import { Id } from '../../types/schemas/index.ts';
 import { canonicalJson } from '../../types/canonical-json.ts';
 import { requireBasic } from '../http/auth.ts';
 import { ApiError, validationFailed } from '../http/errors.ts';
-import { check, validatorCompiler, type Checked } from '../http/validation.ts';
+import { check, storedId, validatorCompiler, type Checked } from '../http/validation.ts';
 import { mediaUrlProblem } from '../bot-message.ts';
 import { errorResponses, ok } from './common.ts';
 
-/** A UUID in either case (room and message ids are UUIDs, made in lower case). */
-const UUID = new RegExp(UUID_PATTERN);
 const NOT_BLANK = new RegExp(NOT_BLANK_PATTERN);
 
 const [PostText, PostMedia] = (RoomPostMessage as unknown as { anyOf: [TSchema, TSchema] }).anyOf;
@@ -96,9 +93,7 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       // Room ids are UUIDs the service makes in lower case; a caller may write them in capitals.
-      const roomId = UUID.test(request.params.roomId)
-        ? request.params.roomId.toLowerCase()
-        : request.params.roomId;
+      const roomId = storedId(request.params.roomId);
       const { senderId, messages } = request.body;
       const bad: Record<string, string> = {};
       messages.forEach((m, i) => {
