@@ -458,25 +458,19 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
         const seq = (req as { seq?: unknown }).seq;
         if (seq !== undefined && !(Number.isSafeInteger(seq) && (seq as number) >= 0))
           throw validationFailed({ '/seq': 'must be a whole number of at least 0' });
-        const read = await db.query(
-          seq === undefined
-            ? 'UPDATE room_members SET unread = 0 WHERE room_id = $1 AND user_id = $2 AND unread <> 0'
-            : `UPDATE room_members SET unread = LEAST(unread, (SELECT count(*)::int FROM messages
-                 WHERE room_id = $1 AND seq > $3 AND sender_id <> $2))
-               WHERE room_id = $1 AND user_id = $2 AND unread <> 0`,
-          seq === undefined ? [roomId, userId] : [roomId, userId, seq],
+        const read = await db.query<{ unread: number }>(
+          `UPDATE room_members SET unread = CASE WHEN $3::bigint IS NULL THEN 0 ELSE LEAST(unread,
+             (SELECT count(*)::int FROM messages WHERE room_id = $1 AND seq > $3 AND sender_id <> $2)) END
+           WHERE room_id = $1 AND user_id = $2 AND unread <> 0 RETURNING unread`,
+          [roomId, userId, seq ?? null],
         );
         // The user's other tabs and devices count the room read too.
         if (read.rowCount > 0) {
           const room = await loadRoom(db, roomId, userId);
           if (room) socket.to(userChannel(companyId, userId)).emit('room:updated', room);
         }
-        if (seq === undefined) return { unread: 0 };
-        const left = await db.query<{ unread: number }>(
-          'SELECT unread FROM room_members WHERE room_id = $1 AND user_id = $2',
-          [roomId, userId],
-        );
-        return { unread: left.rows[0]?.unread ?? 0 };
+        // No row changed: nothing was unread.
+        return { unread: read.rows[0]?.unread ?? 0 };
       }),
     );
   });
