@@ -177,7 +177,7 @@ export function renderContacts(contacts: BotContact[], r: RenderContext): Templa
                   [a.street, a.city, a.state, a.zip, a.country]
                     .map(plainName)
                     .filter(Boolean)
-                    .map((v, i) => html`${i ? ', ' : ''}${field(v)}`),
+                    .map((v, i) => html`${i ? ', ' : ''}<bdi>${v}</bdi>`),
                   a.type,
                   r,
                 )}</span
