@@ -23,7 +23,7 @@ interface Run {
   started: boolean;
 }
 
-/** Runs the service with this environment until it exits or says it is running (then stops it). */
+/** Runs the service with this environment until it exits or says it is running (then stops it), with all it printed. */
 function run(env: NodeJS.ProcessEnv): Promise<Run> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
@@ -57,7 +57,9 @@ function run(env: NodeJS.ProcessEnv): Promise<Run> {
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, out, started })));
+  // 'close', not 'exit': the child's last lines (pino writes its log asynchronously) may still be
+  // in the pipe when it exits; 'close' comes once its output has all been read.
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, out, started })));
 }
 
 /** A port nothing listens on: taken from the system, then let go. */
