@@ -13,6 +13,7 @@ import { closeLive, gateways, startGateway } from './gateway.ts';
 import { createFlowRunner, FLOWS_DIR, loadFlowFiles, type FlowRunner } from './flows.ts';
 import { ensureDemoAssets } from './assets.ts';
 import { ORPHAN_CHUNK_AGE_MS, sweepOrphanChunks } from '../media-store.ts';
+import { sweepUnsentUploads, UNSENT_UPLOAD_AGE_MS } from './media-rooms.ts';
 
 export interface Live {
   hub: Hub;
@@ -65,11 +66,19 @@ export async function livePlugin(app: FastifyInstance): Promise<void> {
     sweepOrphanChunks(db, olderThanMs).then(
       (n) => n > 0 && app.log.info({ pieces: n }, 'removed the pieces of unfinished uploads'),
     );
+  // Uploads no message carries, a day on (the visitor cancelled, or left): at the start, then hourly.
+  const sweepUnsent = () =>
+    sweepUnsentUploads(db, UNSENT_UPLOAD_AGE_MS).then(
+      (n) => void (n > 0 && app.log.info({ uploads: n }, 'removed uploads no message carries')),
+      (err: unknown) => app.log.warn({ err }, 'could not remove the uploads no message carries'),
+    );
   await sweep(db.kind === 'pglite' ? 0 : ORPHAN_CHUNK_AGE_MS);
+  await sweepUnsent();
   const sweeper = setInterval(() => {
     sweep(ORPHAN_CHUNK_AGE_MS).catch((err: unknown) =>
       app.log.warn({ err }, 'could not remove the pieces of unfinished uploads'),
     );
+    void sweepUnsent();
   }, ORPHAN_CHUNK_AGE_MS);
   sweeper.unref();
   assetKeys = await ensureDemoAssets(db, config.companyId);

@@ -12,7 +12,7 @@
  * Anything else, a media that does not exist included, is refused alike, so
  * media keys cannot be probed.
  */
-import type { Queryable } from '../store/db.ts';
+import { letOthersRun, type Queryable } from '../store/db.ts';
 
 /**
  * The condition under which user `user` of company `company` may see media
@@ -65,4 +65,54 @@ export async function mediaSentIn(
      ON CONFLICT (media_key, room_id) DO NOTHING`,
     [key, roomId, senderId, trusted],
   );
+}
+
+/** How long an upload that no message carries is kept: the visitor cancelled it, or left. */
+export const UNSENT_UPLOAD_AGE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A stored message carries this upload: it stays (run in the transaction that stores the
+ * message). Whoever sent it, and whatever it grants (mediaSentIn): a file a message shows is kept.
+ */
+export async function uploadSent(db: Queryable, key: string): Promise<void> {
+  await db.query('UPDATE media SET sent_at = now() WHERE key = $1 AND sent_at IS NULL', [key]);
+}
+
+/**
+ * Removes the widget uploads that no message carries and that are older than `olderThanMs`:
+ * their row first (the file is gone for everyone at once), then their rooms and their pieces.
+ * An upload a message does carry although it was not noted (stored by a process older than
+ * migration 019, during a rolling upgrade) is noted now and kept. `batch` uploads a statement,
+ * with other work let in between on the embedded store. Answers how many were removed.
+ */
+export async function sweepUnsentUploads(db: Queryable, olderThanMs: number, batch = 50): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const { rows } = await db.query<{ key: string; sent: boolean }>(
+      `SELECT m.key, EXISTS (
+         SELECT 1 FROM media_rooms x JOIN messages g ON g.room_id = x.room_id
+         WHERE x.media_key = m.key AND g.created_at >= m.created_at
+           AND position('/v1/media/' || m.key IN g.body->>'mediaUrl') > 0) AS sent
+       FROM media m
+       WHERE m.sent_at IS NULL AND m.uploaded_by IS NOT NULL
+         AND m.created_at <= now() - make_interval(secs => $1::double precision / 1000)
+       ORDER BY m.created_at LIMIT $2`,
+      [olderThanMs, batch],
+    );
+    for (const { key, sent } of rows) {
+      if (sent) {
+        await uploadSent(db, key);
+        continue;
+      }
+      // Only if still unsent: a message that carried it a moment ago keeps it.
+      const gone = await db.query('DELETE FROM media WHERE key = $1 AND sent_at IS NULL', [key]);
+      if (gone.rowCount === 0) continue;
+      await db.query('DELETE FROM media_rooms WHERE media_key = $1', [key]);
+      await db.query('DELETE FROM media_chunks WHERE media_key = $1', [key]);
+      removed += 1;
+      await letOthersRun();
+    }
+    if (rows.length < batch) return removed;
+    await letOthersRun();
+  }
 }

@@ -13,7 +13,7 @@ import { canonicalJson } from '../../types/canonical-json.ts';
 import { ApiError, validationFailed } from '../http/errors.ts';
 import type { Hub } from './hub.ts';
 import type { Rooms } from './rooms.ts';
-import { mediaSentIn } from './media-rooms.ts';
+import { mediaSentIn, uploadSent } from './media-rooms.ts';
 import { toMessage, type MessageRow } from './store.ts';
 
 /** Called after a person's message is stored in a room that has a bot. */
@@ -188,8 +188,9 @@ async function noteUploads(
   stored: Map<string, WriteRow>,
 ): Promise<void> {
   for (const { id, input, upload } of items) {
-    if (upload && stored.has(id))
-      await mediaSentIn(tx, upload, input.roomId, input.senderId, !PEOPLE.has(input.by));
+    if (!upload || !stored.has(id)) continue;
+    await mediaSentIn(tx, upload, input.roomId, input.senderId, !PEOPLE.has(input.by));
+    await uploadSent(tx, upload);
   }
 }
 

@@ -19,6 +19,8 @@
  *   may have its address signed afresh); `media.uploaded_by` the widget user
  *   who uploaded it.
  * - `media_chunks`: a media file's bytes, 256 KB a row (server/media-store.ts).
+ * - `media.sent_at`: when a stored message first carried the upload (null: never yet); uploads
+ *   no message carries are removed a day after (media-rooms.ts, sweepUnsentUploads).
  */
 import type { Migration } from '../store/migrate.ts';
 
@@ -189,6 +191,17 @@ INSERT INTO media_chunks (media_key, seq, data)
   WHERE m.data IS NOT NULL AND length(m.data) > 0
   ON CONFLICT (media_key, seq) DO NOTHING;
 UPDATE media SET data = NULL WHERE data IS NOT NULL AND length(data) > 0;
+`,
+  },
+  {
+    // When a message first carried a widget upload: an upload never sent (the visitor cancelled,
+    // or left) is removed a day later. Every file stored before is taken as sent, so kept.
+    id: '019_upload_sent',
+    sql: `
+ALTER TABLE media ADD COLUMN IF NOT EXISTS sent_at timestamptz;
+UPDATE media SET sent_at = created_at WHERE sent_at IS NULL;
+CREATE INDEX IF NOT EXISTS media_unsent_uploads ON media (created_at)
+  WHERE sent_at IS NULL AND uploaded_by IS NOT NULL;
 `,
   },
 ];
