@@ -39,6 +39,10 @@ export interface Config {
   socketRate: number;
   /** Client socket events a user may send at once before the sustained rate applies (CHARLA_SOCKET_BURST). */
   socketBurst: number;
+  /** Files a widget user may upload an hour (CHARLA_UPLOADS_PER_HOUR); a client address ten times it. */
+  uploadsPerHour: number;
+  /** Megabytes a widget user may upload an hour (CHARLA_UPLOAD_MB_PER_HOUR); a client address ten times it. */
+  uploadMbPerHour: number;
   /**
    * How long a request may take to arrive, headers and body, in ms
    * (CHARLA_REQUEST_TIMEOUT_MS); past it the answer is 408 REQUEST_TIMEOUT.
@@ -69,6 +73,13 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  */
 const SOCKET_RATE = 20;
 const SOCKET_BURST = 200;
+/**
+ * Widget uploads a user may make an hour, and their megabytes (server/live/upload-limit.ts): far
+ * above a conversation's photos and documents (ten 25 MB documents fit), well below a script
+ * filling the store.
+ */
+const UPLOADS_PER_HOUR = 60;
+const UPLOAD_MB_PER_HOUR = 250;
 
 /**
  * Default time for a request to arrive whole: 5 minutes, Node's own default
@@ -111,6 +122,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const redisUrl = redisUrlOf(env['REDIS_URL']);
   const socketRate = positiveNumber(env, 'CHARLA_SOCKET_RATE', SOCKET_RATE, 'events per second');
   const socketBurst = positiveNumber(env, 'CHARLA_SOCKET_BURST', SOCKET_BURST, 'events', true);
+  const uploadsPerHour = positiveNumber(env, 'CHARLA_UPLOADS_PER_HOUR', UPLOADS_PER_HOUR, 'files', true);
+  const uploadMbPerHour = positiveNumber(env, 'CHARLA_UPLOAD_MB_PER_HOUR', UPLOAD_MB_PER_HOUR, 'megabytes');
   const requestTimeoutMs = positiveNumber(
     env,
     'CHARLA_REQUEST_TIMEOUT_MS',
@@ -148,6 +161,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     serveStatic: onOff(env, 'CHARLA_SERVE_STATIC', true),
     socketRate,
     socketBurst,
+    uploadsPerHour,
+    uploadMbPerHour,
     requestTimeoutMs,
     shutdownGraceMs: SHUTDOWN_GRACE_MS,
     logger: { level: logLevel },
@@ -266,6 +281,8 @@ export function defaultConfig(): Config {
     serveStatic: false,
     socketRate: SOCKET_RATE,
     socketBurst: SOCKET_BURST,
+    uploadsPerHour: UPLOADS_PER_HOUR,
+    uploadMbPerHour: UPLOAD_MB_PER_HOUR,
     requestTimeoutMs: REQUEST_TIMEOUT_MS,
     shutdownGraceMs: SHUTDOWN_GRACE_MS,
     logger: false,

@@ -22,7 +22,7 @@ const WIDGET_ROUTE_STATUSES: Record<string, number[]> = {
   [ROUTES.widgetDirectRoom]: [404],
   [ROUTES.widgetRoomMessages]: [404],
   [ROUTES.widgetFlow]: [404],
-  [ROUTES.widgetUpload]: [400, 413, 415, 422],
+  [ROUTES.widgetUpload]: [400, 413, 415, 422, 429],
   [ROUTES.widgetAssetsRefresh]: [422],
 };
 /** OpenAPI's path for a fastify route (`:roomId` -> `{roomId}`). */

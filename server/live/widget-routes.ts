@@ -52,6 +52,7 @@ import {
 import type { LiveMessaging } from './messaging.ts';
 import { history, loadMembers, loadRoom, loadRooms, membership, roomIdsOf } from './store.ts';
 import { claimSessionUser, keepsBotRoom, refuseBotIds } from './rooms.ts';
+import { UploadLimits } from './upload-limit.ts';
 import { mediaSentIn, mediaVisible } from './media-rooms.ts';
 import { discardMediaChunks, MediaTooLarge, writeMediaChunks } from '../media-store.ts';
 import type { FlowRunner } from './flows.ts';
@@ -90,6 +91,8 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
   const { db, signer } = app.charla;
   const rooms = messaging.rooms;
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { uploadsPerHour, uploadMbPerHour } = app.charla.config;
+  const uploadLimits = new UploadLimits(uploadsPerHour, uploadMbPerHour * 1024 * 1024);
 
   await app.register(multipart, {
     limits: { fileSize: UPLOAD_MEDIA_MAX_BYTES, files: 1, fields: 10, fieldSize: 10_000 },
@@ -356,10 +359,20 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     return { ...ok([`flow ${flowId} started`]), roomId, flowId };
   });
 
-  r.post(ROUTES.widgetUpload, async (request) => {
+  r.post(ROUTES.widgetUpload, async (request, reply) => {
     const { claims } = session(request);
     if (!request.isMultipart()) {
       throw new ApiError('UNSUPPORTED_CONTENT_TYPE', { message: 'Send the file as multipart/form-data.' });
+    }
+    // The hour's allowance of this user and address (upload-limit.ts), before a byte is read.
+    const announced = Number(request.headers['content-length']) || 0;
+    const retryAfterMs = uploadLimits.start(claims.cid, claims.uid, request.ip, announced);
+    if (retryAfterMs > 0) {
+      reply.header('retry-after', String(Math.ceil(retryAfterMs / 1000)));
+      throw new ApiError('RATE_LIMITED', {
+        message: `Too many uploads: wait ${Math.ceil(retryAfterMs / 1000)} s before uploading again.`,
+        data: { retryAfterMs },
+      });
     }
     const file = await request.file().catch(unreadableUpload);
     if (!file)
@@ -416,6 +429,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       await discardMediaChunks(db, key).catch(() => {});
       throw err instanceof MediaTooLarge ? tooLarge() : err;
     }
+    uploadLimits.stored(claims.cid, claims.uid, request.ip, size);
     return {
       mediaUrl: signer.sign(key, MEDIA_URL_TTL_DEFAULT, app.charla.baseUrlFor(request)),
       type,
