@@ -64,6 +64,7 @@ export const en: Catalogue = {
   sendNotMember: 'Could not send “{text}”: you are not part of that conversation.',
   textTooLong: 'The message is over {max} characters: shorten it to send it.',
   uploadFailed: 'Could not send “{name}”.',
+  uploadLimited: 'You have sent many files: you can send “{name}” in {minutes} min.',
   uploadOffline: 'No connection: “{name}” will be sent when the connection is back.',
   cancelUpload: 'Cancel sending {name}',
   uploadCancelled: 'Upload of “{name}” cancelled.',

@@ -65,6 +65,7 @@ export const es = {
   sendNotMember: 'No se pudo enviar «{text}»: no formas parte de esa conversación.',
   textTooLong: 'El mensaje pasa de {max} caracteres: acórtalo para enviarlo.',
   uploadFailed: 'No se pudo enviar «{name}».',
+  uploadLimited: 'Has enviado muchos archivos: podrás enviar «{name}» en {minutes} min.',
   uploadOffline: 'Sin conexión: «{name}» se enviará cuando vuelva la conexión.',
   cancelUpload: 'Cancelar el envío de {name}',
   uploadCancelled: 'Envío de «{name}» cancelado.',

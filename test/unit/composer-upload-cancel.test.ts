@@ -104,6 +104,17 @@ describe('<charla-composer> cancelling an upload', () => {
     expect(q.getByRole('alert').textContent).toContain('No se pudo enviar «mala.png».');
   });
 
+  it('past the service’s upload allowance (429) says when the file may go, with a retry', async () => {
+    const { el, q, pick } = await composerWithUploads();
+    (await pick('tarde.png')).answer(errorBody('RATE_LIMITED', { data: { retryAfterMs: 125_000 } }), 429);
+    await vi.waitFor(() => expect(q.queryByRole('alert')).not.toBeNull());
+    await settle(el);
+    expect(q.getByRole('alert').textContent).toContain(
+      'Has enviado muchos archivos: podrás enviar «tarde.png» en 3 min.',
+    );
+    expect(q.getByRole('button', { name: 'Reintentar' })).toBeTruthy();
+  });
+
   it('sends nothing when the file had reached the service as cancel was pressed', async () => {
     const { el, q, pick, images, w } = await composerWithUploads();
     const upload = await pick();

@@ -279,10 +279,14 @@ export class CharlaComposer extends LitElement {
         addEventListener('online', retry);
         this.#waitingForNetwork.add(stop);
       }
+      // Past the service's upload allowance (429): when the file may go, in whole minutes.
+      const wait = (error as { body?: { data?: { retryAfterMs?: unknown } } } | undefined)?.body?.data
+        ?.retryAfterMs;
+      const limited = error?.key === 'RATE_LIMITED' && typeof wait === 'number' && wait > 0;
       this.#setNotice(
-        offline ? 'uploadOffline' : 'uploadFailed',
+        offline ? 'uploadOffline' : limited ? 'uploadLimited' : 'uploadFailed',
         type === 'AUDIO' ? 'mic' : 'attach',
-        { name: plainName(file.name) },
+        { name: plainName(file.name), minutes: limited ? Math.ceil(wait / 60_000) : 0 },
         retry,
       );
     });
