@@ -19,17 +19,46 @@ export const FULL_SCREEN = '(max-width: 480px), (max-height: 480px)';
 export class FullScreenController implements ReactiveController {
   readonly #query = typeof matchMedia === 'function' ? matchMedia(FULL_SCREEN) : null;
   readonly #changed = (): void => this.host.requestUpdate();
+  readonly #viewport = typeof visualViewport === 'object' ? visualViewport : null;
+  /**
+   * The part of the page on screen (the visual viewport) for the full-screen panel's CSS
+   * (--_vvt, --_vvh): a phone's on-screen keyboard shrinks it, not the layout viewport the panel's
+   * 100% is, so the header went off the top or the composer under the keyboard. A pinch zoom
+   * shrinks it too, and is not followed: the panel is the layout viewport's then.
+   */
+  readonly #fit = (): void => {
+    const v = this.#viewport!;
+    const style = this.host.shadowRoot?.querySelector<HTMLElement>('[part=panel]')?.style;
+    if (!style) return;
+    const zoomed = !(Math.abs(v.scale - 1) <= 0.01);
+    for (const [name, value] of [
+      ['--_vvt', v.offsetTop],
+      ['--_vvh', v.height],
+    ] as const) {
+      if (zoomed) style.removeProperty(name);
+      else style.setProperty(name, `${value}px`);
+    }
+  };
 
-  constructor(private readonly host: ReactiveControllerHost) {
+  constructor(private readonly host: ReactiveControllerHost & HTMLElement) {
     host.addController(this);
   }
 
   hostConnected(): void {
     this.#query?.addEventListener('change', this.#changed);
+    this.#viewport?.addEventListener('resize', this.#fit);
+    this.#viewport?.addEventListener('scroll', this.#fit);
+    if (this.#viewport) this.#fit();
+  }
+
+  hostUpdated(): void {
+    if (this.#viewport) this.#fit();
   }
 
   hostDisconnected(): void {
     this.#query?.removeEventListener('change', this.#changed);
+    this.#viewport?.removeEventListener('resize', this.#fit);
+    this.#viewport?.removeEventListener('scroll', this.#fit);
   }
 
   /** The panel, when open, covers the viewport. */

@@ -166,10 +166,11 @@ export const styles = css`
   @media ${unsafeCSS(FULL_SCREEN)} {
     .panel,
     :host([position]) .panel {
-      inset: 0;
+      /* What shows of the page (above an on-screen keyboard): FullScreenController sets them. */
+      inset: var(--_vvt, 0px) 0 auto;
       width: 100%;
       max-width: none;
-      height: 100%;
+      height: var(--_vvh, 100%);
       max-height: none;
       border-radius: 0;
       /* Nothing under the notch or the home indicator (the close button, the composer). */
