@@ -33,15 +33,10 @@ console.log(
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    // The log is written asynchronously: what is still on its way is written before the exit.
-    const exit = (code: number) => () => {
-      const flush = (app.log as { flush?: (done: () => void) => void }).flush;
-      if (typeof flush !== 'function') process.exit(code);
-      // A log that cannot be written (its reader gone) does not hold the exit up for long.
-      setTimeout(() => process.exit(code), 1000);
-      flush.call(app.log, () => process.exit(code));
-    };
-    app.close().then(exit(0), exit(1));
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   });
 }
 

@@ -364,9 +364,14 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     if (!request.isMultipart()) {
       throw new ApiError('UNSUPPORTED_CONTENT_TYPE', { message: 'Send the file as multipart/form-data.' });
     }
-    // The hour's allowance of this user and address (upload-limit.ts), before a byte is read.
-    const announced = Number(request.headers['content-length']) || 0;
-    const retryAfterMs = uploadLimits.start(claims.cid, claims.uid, request.ip, announced);
+    // The hour's allowance of this user and address (upload-limit.ts), before a byte is read: the
+    // bytes announced (the largest upload when not) are held until the file is stored or refused.
+    const announced = Number(request.headers['content-length']);
+    const held =
+      Number.isSafeInteger(announced) && announced > 0
+        ? Math.min(announced, UPLOAD_MEDIA_MAX_BYTES)
+        : UPLOAD_MEDIA_MAX_BYTES;
+    const retryAfterMs = uploadLimits.start(claims.cid, claims.uid, request.ip, held);
     if (retryAfterMs > 0) {
       reply.header('retry-after', String(Math.ceil(retryAfterMs / 1000)));
       throw new ApiError('RATE_LIMITED', {
@@ -374,69 +379,75 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
         data: { retryAfterMs },
       });
     }
-    const file = await request.file().catch(unreadableUpload);
-    if (!file)
-      throw new ApiError('VALIDATION_ERROR', {
-        message: 'No file in the request.',
-        validationError: { '/file': 'is required' },
-      });
-    const contentType = file.mimetype.toLowerCase().split(';')[0]?.trim() ?? '';
-    const type = (Object.keys(UPLOAD_MEDIA_TYPES) as (keyof typeof UPLOAD_MEDIA_TYPES)[]).find((t) =>
-      (UPLOAD_MEDIA_TYPES[t] as readonly string[]).includes(contentType),
-    );
-    if (!type) {
-      file.file.resume();
-      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', {
-        message: `Files of type ${contentType || 'unknown'} are not accepted.`,
-      });
-    }
-    // A widget names the room it uploads for: only its members may.
-    const roomField = file.fields['roomId'];
-    const roomId =
-      roomField && !Array.isArray(roomField) && 'value' in roomField ? roomField.value : undefined;
-    if (typeof roomId === 'string' && roomId !== '') {
+    let used = 0;
+    try {
+      const file = await request.file().catch(unreadableUpload);
+      if (!file)
+        throw new ApiError('VALIDATION_ERROR', {
+          message: 'No file in the request.',
+          validationError: { '/file': 'is required' },
+        });
+      const contentType = file.mimetype.toLowerCase().split(';')[0]?.trim() ?? '';
+      const type = (Object.keys(UPLOAD_MEDIA_TYPES) as (keyof typeof UPLOAD_MEDIA_TYPES)[]).find((t) =>
+        (UPLOAD_MEDIA_TYPES[t] as readonly string[]).includes(contentType),
+      );
+      if (!type) {
+        file.file.resume();
+        throw new ApiError('UNSUPPORTED_MEDIA_TYPE', {
+          message: `Files of type ${contentType || 'unknown'} are not accepted.`,
+        });
+      }
+      // A widget names the room it uploads for: only its members may.
+      const roomField = file.fields['roomId'];
+      const roomId =
+        roomField && !Array.isArray(roomField) && 'value' in roomField ? roomField.value : undefined;
+      if (typeof roomId === 'string' && roomId !== '') {
+        try {
+          if (roomId.length > 200 || unstorableText(roomId))
+            throw validationFailed({ '/roomId': 'must be a room id (text of at most 200 characters)' });
+          await requireMember(request, roomId);
+        } catch (err) {
+          file.file.resume();
+          throw err;
+        }
+      }
+      const max = type === 'IMAGE' ? UPLOAD_IMAGE_MAX_BYTES : UPLOAD_MEDIA_MAX_BYTES;
+      const tooLarge = () =>
+        new ApiError('PAYLOAD_TOO_LARGE', { message: `The file is over ${max / (1024 * 1024)} MB.` });
+      const name = (file.filename || 'file').replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 200);
+      const key = `widget/${randomUUID()}`;
+      // Stored piece by piece as it arrives (server/media-store.ts), never whole in memory; the
+      // file is nobody's until its media row is written, after the last piece.
+      let size: number;
       try {
-        if (roomId.length > 200 || unstorableText(roomId))
-          throw validationFailed({ '/roomId': 'must be a room id (text of at most 200 characters)' });
-        await requireMember(request, roomId);
+        size = await writeMediaChunks(db, key, uploadedBytes(file.file), max);
+        if (file.file.truncated) throw tooLarge();
+        await db.transaction(async (tx) => {
+          await tx.query(
+            `INSERT INTO media (key, company_id, content_type, size, name, uploaded_by)
+             VALUES ($1, $2, $3, $4, $5, $6)`,
+            [key, claims.cid, contentType, size, name, claims.uid],
+          );
+          // Its members may have it signed afresh (media-rooms.ts); the uploader was checked above.
+          if (typeof roomId === 'string' && roomId !== '')
+            await mediaSentIn(tx, key, roomId, claims.uid, true);
+        });
       } catch (err) {
         file.file.resume();
-        throw err;
+        await discardMediaChunks(db, key).catch(() => {});
+        throw err instanceof MediaTooLarge ? tooLarge() : err;
       }
+      used = size;
+      return {
+        mediaUrl: signer.sign(key, MEDIA_URL_TTL_DEFAULT, app.charla.baseUrlFor(request)),
+        type,
+        contentType,
+        size,
+        name,
+      };
+    } finally {
+      uploadLimits.settle(claims.cid, claims.uid, request.ip, held, used);
     }
-    const max = type === 'IMAGE' ? UPLOAD_IMAGE_MAX_BYTES : UPLOAD_MEDIA_MAX_BYTES;
-    const tooLarge = () =>
-      new ApiError('PAYLOAD_TOO_LARGE', { message: `The file is over ${max / (1024 * 1024)} MB.` });
-    const name = (file.filename || 'file').replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 200);
-    const key = `widget/${randomUUID()}`;
-    // Stored piece by piece as it arrives (server/media-store.ts), never whole in memory; the
-    // file is nobody's until its media row is written, after the last piece.
-    let size: number;
-    try {
-      size = await writeMediaChunks(db, key, uploadedBytes(file.file), max);
-      if (file.file.truncated) throw tooLarge();
-      await db.transaction(async (tx) => {
-        await tx.query(
-          `INSERT INTO media (key, company_id, content_type, size, name, uploaded_by)
-           VALUES ($1, $2, $3, $4, $5, $6)`,
-          [key, claims.cid, contentType, size, name, claims.uid],
-        );
-        // Its members may have it signed afresh (media-rooms.ts); the uploader was checked above.
-        if (typeof roomId === 'string' && roomId !== '') await mediaSentIn(tx, key, roomId, claims.uid, true);
-      });
-    } catch (err) {
-      file.file.resume();
-      await discardMediaChunks(db, key).catch(() => {});
-      throw err instanceof MediaTooLarge ? tooLarge() : err;
-    }
-    uploadLimits.stored(claims.cid, claims.uid, request.ip, size);
-    return {
-      mediaUrl: signer.sign(key, MEDIA_URL_TTL_DEFAULT, app.charla.baseUrlFor(request)),
-      type,
-      contentType,
-      size,
-      name,
-    };
   });
 
   r.post(ROUTES.widgetAssetsRefresh, { schema: { body: WidgetRefreshBody } }, async (request) => {

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTES, type ErrorBody } from '../../types/index.ts';
 import { configFromEnv } from '../../server/config.ts';
+import { prefixOf } from '../../server/live/upload-limit.ts';
 import { liveWidgets } from './helpers/widgets.ts';
 import { people, type Person } from './helpers/people.ts';
 
@@ -65,8 +66,16 @@ describe('the hourly upload allowance', () => {
     expect((await upload(carla, 100_000)).status).toBe(200);
   });
 
+  it('holds the bytes of uploads side by side from the start: together they cannot pass it', async () => {
+    const [dora] = await people(live.h, live.apiKey, 'Dora');
+    const before = await stored();
+    const results = await Promise.all([0, 1, 2].map(() => upload(dora, 0.6 * MB)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 429, 429]);
+    expect(await stored()).toBe(before + 1);
+  });
+
   it('holds a client address to ten users’ allowance, whatever user ids it makes up', async () => {
-    // This file's uploads so far came from the same address (127.0.0.1): 5 files of its 20, 0.7 MB.
+    // This file's uploads so far came from the same address (127.0.0.1): 6 files of its 20, 1.3 MB.
     const many = await people(live.h, live.apiKey, ...Array.from({ length: 8 }, (_, i) => `Visita ${i}`));
     let accepted = 0;
     let refused: Awaited<ReturnType<typeof upload>> | undefined;
@@ -77,8 +86,19 @@ describe('the hourly upload allowance', () => {
         else refused ??= r;
       }
     }
-    expect(accepted).toBe(15);
+    expect(accepted).toBe(14);
     expectLimited(refused!, 3 * 60_000);
+  });
+
+  it('counts an IPv6 address by its /64, an IPv4-mapped one as IPv4', () => {
+    expect(prefixOf('203.0.113.7')).toBe('203.0.113.7');
+    expect(prefixOf('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(prefixOf('2001:db8:1:2:3:4:5:6')).toBe('2001:db8:1:2::/64');
+    expect(prefixOf('2001:0DB8:0001:0002:ffff::9')).toBe('2001:db8:1:2::/64');
+    expect(prefixOf('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(prefixOf('2001:db8:1:2::')).toBe('2001:db8:1:2::/64');
+    expect(prefixOf('::1')).toBe('0:0:0:0::/64');
+    expect(prefixOf('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
   });
 
   it('CHARLA_UPLOADS_PER_HOUR and CHARLA_UPLOAD_MB_PER_HOUR are positive numbers (anything else stops the start)', () => {
