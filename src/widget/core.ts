@@ -908,17 +908,20 @@ export class WidgetCore {
   /** The local, pending copy of an outgoing message. */
   #localCopy(out: OutgoingMessage, createdAt = Date.now()): Message {
     const user = this.stores.w.$user.get();
-    // Signed with the user's own name, as the service signs it (a senderNames given is ignored).
-    const { senderNames: _given, ...rest } = out;
     const copy = {
-      ...rest,
+      ...out,
       senderId: user?.id ?? this.userId,
       by: 'user',
       status: 'CREATED',
       createdAt: new Date(createdAt).toISOString(),
       timestamp: createdAt,
     } as Message;
+    // Signed with the user's own name, as the service signs it (a senderNames given is ignored).
+    // Not with `{ senderNames, ...rest } = out`: V8 gives a rest object slow (dictionary)
+    // properties, which every copy kept (the outbox bench sent half as many messages a second);
+    // delete does too, so only for a senderNames given, which the facade's type does not have.
     if (user?.names) copy.senderNames = user.names;
+    else if (copy.senderNames !== undefined) delete copy.senderNames;
     return copy;
   }
 
