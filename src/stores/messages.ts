@@ -124,6 +124,21 @@ export function lastSeq(list: readonly Message[]): number | undefined {
   return undefined;
 }
 
+/**
+ * The sequence a room's held messages are complete up to, counting up from `base` (what the last
+ * sync covered): the last one before the first one missing above it. Without a base, the last held.
+ * A message can arrive ahead of earlier ones (the acknowledgement of one's own send before the
+ * broadcast of another's): a sync from the last held would leave the ones between out for good.
+ */
+export function completeUpTo(list: readonly Message[], base: number | undefined): number | undefined {
+  if (base === undefined) return lastSeq(list);
+  const held = new Set<number>();
+  for (const m of list) if (typeof m.seq === 'number' && m.seq > base) held.add(m.seq);
+  let seq = base;
+  while (held.has(seq + 1)) seq++;
+  return seq;
+}
+
 function shallowEqual(a: object, b: object): boolean {
   const ka = Object.keys(a);
   if (ka.length !== Object.keys(b).length) return false;

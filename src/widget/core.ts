@@ -6,7 +6,7 @@
  * A message's way: sendMessage puts a CREATED copy in the room's store and
  * the outbox, emits it with an acknowledgement (pipelined: many in flight),
  * and the acknowledgement's stored copy replaces it. After any (re)connect:
- * gap fill (`messages:sync` with the last sequence held per room), then the
+ * gap fill (`messages:sync` from the sequence each room is complete up to), then the
  * outbox flush. The service dedupes by UUID, so resending is always safe.
  */
 import type {
@@ -26,6 +26,7 @@ import type { MembershipChange, SyncResult } from '../../types/socket.ts';
 import { domEventFor, type WidgetEventMap, type WidgetEventName } from '../events/index.ts';
 import {
   applyStatus,
+  completeUpTo,
   createStores,
   indexOfMessage,
   lastSeq,
@@ -581,12 +582,15 @@ export class WidgetCore {
     void this.#syncThenFlush(socket, epoch, this.#syncPoints());
   }
 
-  /** Per room, the sequence the widget is complete up to (held messages, or what the last sync covered). */
+  /**
+   * Per room, the sequence the widget is complete up to: what the last sync covered, and the held
+   * messages that follow it without a hole (completeUpTo).
+   */
   #syncPoints(): Record<string, number> {
     const after: Record<string, number> = {};
     for (const [roomId, seq] of this.#baseline) after[roomId] = seq;
     for (const [roomId, list] of Object.entries(this.stores.w.$messagesByRoom.get())) {
-      const seq = lastSeq(list);
+      const seq = completeUpTo(list, this.#baseline.get(roomId));
       if (seq !== undefined && seq > (after[roomId] ?? -1)) after[roomId] = seq;
     }
     return after;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message, Room } from '../../../types/index.ts';
 import {
   applyStatus,
+  completeUpTo,
   createStores,
   lastSeq,
   mergeContacts,
@@ -172,5 +173,20 @@ describe('createStores', () => {
     expect(patchUi(w.$ui, { view: 'home' })).toBe(false);
     expect(w.$ui.get()).toBe(before);
     expect(patchUi(w.$ui, { view: 'chat' })).toBe(true);
+  });
+});
+
+describe('completeUpTo', () => {
+  it('counts up from what the last sync covered, stopping before the first message missing', () => {
+    const held = [msg('a', 1), msg('b', 2), msg('c', 3), msg('e', 5), msg('p', undefined), msg('f', 6)];
+    expect(completeUpTo(held, 2)).toBe(3);
+    expect(completeUpTo(held, 3)).toBe(3);
+    expect(completeUpTo(held, 5)).toBe(6);
+    // Nothing held past it, or held below it only (older history): what the sync covered.
+    expect(completeUpTo(held, 9)).toBe(9);
+    expect(completeUpTo([], 4)).toBe(4);
+    // No sync yet: the last held, as before.
+    expect(completeUpTo(held, undefined)).toBe(6);
+    expect(completeUpTo([], undefined)).toBeUndefined();
   });
 });
