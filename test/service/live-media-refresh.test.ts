@@ -15,6 +15,7 @@ import { mediaSentIn } from '../../server/live/media-rooms.ts';
 import { liveOf } from '../../server/live/index.ts';
 import { BASIC, collect, emitAck, sendText, waitFor } from './helpers/live.ts';
 import { liveWidgets } from './helpers/widgets.ts';
+import { postDocument, sendDocument } from './helpers/documents.ts';
 import { people, type Person } from './helpers/people.ts';
 
 const live = liveWidgets({ widget: { type: 'group' } });
@@ -46,26 +47,6 @@ async function refresh(
   return { status: res.status, body: await res.json() };
 }
 
-async function sendDocument(p: Person, roomId: string, mediaUrl: string): Promise<void> {
-  const socket = await live.h.connect(p.token);
-  const ack = await emitAck(socket, 'message:send', { id: randomUUID(), roomId, type: 'DOCUMENT', mediaUrl });
-  expect(ack.ok, JSON.stringify(ack)).toBe(true);
-  socket.close();
-}
-
-/** A room post (a server-side operation) of a document. */
-async function postDocument(roomId: string, mediaUrl: string): Promise<void> {
-  const post = await fetch(live.h.baseUrl + routePath(ROUTES.roomMessage, { roomId }), {
-    method: 'POST',
-    headers: { authorization: BASIC, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      senderId: 'sistema',
-      messages: [{ id: randomUUID(), type: 'DOCUMENT', mediaUrl }],
-    }),
-  });
-  expect(post.status).toBe(200);
-}
-
 function expectNotAMember(res: { status: number; body: unknown }, who: string): void {
   expect(res.status, who).toBe(403);
   expect((res.body as ErrorBody).error.key, who).toBe('NOT_A_MEMBER');
@@ -88,7 +69,7 @@ describe('POST /v1/widget/assets/refresh', () => {
     const room = await direct(ana, beto.id);
     await roomCall(ana, ROUTES.widgetRoomMembers, room.id, { member: carla.id });
     const contract = await upload(ana, room.id);
-    await sendDocument(ana, room.id, contract);
+    await sendDocument(live.h, ana, room.id, contract);
 
     for (const member of [ana, beto, carla]) expect((await refresh(member, contract)).status).toBe(200);
 
@@ -103,7 +84,7 @@ describe('POST /v1/widget/assets/refresh', () => {
     expect(missing.status).toBe(403);
 
     // Sending the address into a room of his own does not make it his.
-    await sendDocument(zed, zed.botRoomId, contract);
+    await sendDocument(live.h, zed, zed.botRoomId, contract);
     expectNotAMember(await refresh(zed, contract), 'stranger after sending it');
 
     // An upload that named no room: its uploader only.
@@ -119,7 +100,7 @@ describe('POST /v1/widget/assets/refresh', () => {
     );
     for (const anyone of [zed, carla]) expect((await refresh(anyone, demo)).status).toBe(200);
     // Sent in a room, they are noted nowhere (one row per visitor per asset, which nothing reads).
-    await postDocument(carla.botRoomId, demo);
+    await postDocument(live.h, carla.botRoomId, demo);
     const demoRows = await live.h.app.charla.db.query(
       `SELECT 1 FROM media_rooms WHERE media_key LIKE 'demo/%'`,
     );
@@ -134,12 +115,12 @@ describe('POST /v1/widget/assets/refresh', () => {
     expectNotAMember(await refresh(dani, photo), 'before it was sent to her');
     // Ana passes it on in her room with Dani.
     const withDani = await direct(ana, dani.id);
-    await sendDocument(ana, withDani.id, photo);
+    await sendDocument(live.h, ana, withDani.id, photo);
     expect((await refresh(dani, photo)).status).toBe(200);
 
     // A room post (a server-side operation) into Eva's bot room.
     expectNotAMember(await refresh(eva, photo), 'before the post');
-    await postDocument(eva.botRoomId, photo);
+    await postDocument(live.h, eva.botRoomId, photo);
     expect((await refresh(eva, photo)).status).toBe(200);
   });
 
@@ -164,8 +145,8 @@ describe('POST /v1/widget/assets/refresh', () => {
       Object.getPrototypeOf(hub).messageNew.call(hub, message);
     };
     try {
-      await sendDocument(ana, (await direct(ana, dani.id)).id, photo);
-      await postDocument(eva.botRoomId, photo);
+      await sendDocument(live.h, ana, (await direct(ana, dani.id)).id, photo);
+      await postDocument(live.h, eva.botRoomId, photo);
     } finally {
       delete (hub as { messageNew?: unknown }).messageNew;
     }
@@ -217,7 +198,7 @@ describe('POST /v1/widget/assets/refresh', () => {
     const photo = await upload(ana, room.id, viaLocalhost);
     expect(new URL(photo).hostname).toBe('localhost');
     const withDani = await direct(ana, dani.id);
-    await sendDocument(ana, withDani.id, photo);
+    await sendDocument(live.h, ana, withDani.id, photo);
     expect((await refresh(dani, photo, viaLocalhost)).status).toBe(200);
   });
 });

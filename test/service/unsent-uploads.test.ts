@@ -5,16 +5,15 @@
  * room post), and so does one younger than a day. Migration 019 takes every file stored before it
  * as sent.
  */
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ROUTES, routePath, type Room } from '../../types/index.ts';
+import { ROUTES, type Room } from '../../types/index.ts';
 import { openDb } from '../../server/store/db.ts';
 import { migrate } from '../../server/store/migrate.ts';
 import { coreMigrations } from '../../server/store/core-migrations.ts';
 import { liveMigrations } from '../../server/live/migrations.ts';
 import { sweepUnsentUploads, UNSENT_UPLOAD_AGE_MS } from '../../server/live/media-rooms.ts';
-import { BASIC, emitAck } from './helpers/live.ts';
 import { liveWidgets } from './helpers/widgets.ts';
+import { postDocument, sendDocument } from './helpers/documents.ts';
 import { people, type Person } from './helpers/people.ts';
 
 const live = liveWidgets({ widget: { type: 'group' } });
@@ -33,25 +32,6 @@ async function upload(p: Person, roomId?: string): Promise<{ url: string; key: s
   expect(res.status).toBe(200);
   const url = ((await res.json()) as { mediaUrl: string }).mediaUrl;
   return { url, key: decodeURIComponent(new URL(url).pathname.replace(/^\/v1\/media\//, '')) };
-}
-
-async function sendDocument(p: Person, roomId: string, mediaUrl: string): Promise<void> {
-  const socket = await live.h.connect(p.token);
-  const ack = await emitAck(socket, 'message:send', { id: randomUUID(), roomId, type: 'DOCUMENT', mediaUrl });
-  expect(ack.ok, JSON.stringify(ack)).toBe(true);
-  socket.close();
-}
-
-async function postDocument(roomId: string, mediaUrl: string): Promise<void> {
-  const res = await fetch(live.h.baseUrl + routePath(ROUTES.roomMessage, { roomId }), {
-    method: 'POST',
-    headers: { authorization: BASIC, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      senderId: 'sistema',
-      messages: [{ id: randomUUID(), type: 'DOCUMENT', mediaUrl }],
-    }),
-  });
-  expect(res.status).toBe(200);
 }
 
 const direct = async (p: Person, userId: string) =>
@@ -90,9 +70,9 @@ describe('uploads no message carries', () => {
     const cancelled = await upload(ana, room.id); // uploaded for the room, never sent
     const abandoned = await upload(beto); // no room named, never sent
     const sent = await upload(ana, room.id);
-    await sendDocument(ana, room.id, sent.url);
+    await sendDocument(live.h, ana, room.id, sent.url);
     const posted = await upload(beto);
-    await postDocument(room.id, posted.url);
+    await postDocument(live.h, room.id, posted.url);
     const recent = await upload(ana, room.id);
     // Sending notes it at once (the sweep does not have to find its message).
     const noted = await db().query<{ key: string }>(
@@ -118,7 +98,7 @@ describe('uploads no message carries', () => {
     const [ana, beto] = await people(live.h, live.apiKey, 'Ana', 'Beto');
     const room = await direct(ana, beto.id);
     const file = await upload(ana, room.id);
-    await sendDocument(ana, room.id, file.url);
+    await sendDocument(live.h, ana, room.id, file.url);
     await db().query('UPDATE media SET sent_at = NULL WHERE key = $1', [file.key]);
     await age([file.key], 48);
 

@@ -5,18 +5,13 @@
  * never fetched (the widget-chaos test once ended with 11 of 2,000 missing). A stand-in socket.io
  * server records what the real widget library asks for.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Server } from 'socket.io';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SOCKET_PATH } from '../../types/routes.ts';
 import type { WidgetInstance } from '../../src/widget/instance.ts';
 import { serviceWidget } from './helpers/widgets.ts';
+import { startStandIn, standInSession as session, type StandIn } from './helpers/stand-in.ts';
 import { rawMessage } from '../raw-message.ts';
 
-const http = createServer();
-const io = new Server(http, { path: SOCKET_PATH });
-let base = '';
+let service: StandIn;
 const made: WidgetInstance[] = [];
 const text = (id: string, seq: number) => rawMessage(id, 'bot-room', { seq, type: 'TEXT', text: id });
 const room = (lastSeq: number) => ({
@@ -37,7 +32,8 @@ const asked: Record<string, number>[] = [];
 const stored = [text('m1', 1), text('m2', 2), text('m3', 3), text('m4', 4), text('m5', 5)];
 
 beforeAll(async () => {
-  io.on('connection', (socket) => {
+  service = await startStandIn();
+  service.io.on('connection', (socket) => {
     socket.on('messages:sync', (req: { after?: Record<string, number> }, ack: (res: unknown) => void) => {
       const after = req?.after ?? {};
       asked.push({ ...after });
@@ -50,32 +46,17 @@ beforeAll(async () => {
       });
     });
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
   for (const w of made) w.destroy();
-  await io.close();
+  await service.close();
 });
-
-const session = (async (input: RequestInfo | URL) => {
-  if (new URL(String(input)).pathname !== '/v1/widget/session') return new Response(null, { status: 404 });
-  return Response.json({
-    token: 'tok-1',
-    expiresAt: '2099-01-01T00:00:00Z',
-    user: { id: 'u1', names: null },
-    widget: { id: 'w1', properties: {}, theme: {}, credentials: {}, config: {} },
-    bot: { id: 'b1' },
-    botRoomId: 'bot-room',
-    company: { id: 'c', name: 'C' },
-  });
-}) as typeof fetch;
 
 describe('a catch-up after a message that came ahead of others', () => {
   it('asks from before the hole and ends with every message, in order', async () => {
     const w = serviceWidget(made, {
       apiKey: 'key-0123456789abcdef',
-      baseUrl: base,
+      baseUrl: service.base,
       userId: 'u1',
       fetch: session,
     });
@@ -84,9 +65,9 @@ describe('a catch-up after a message that came ahead of others', () => {
     expect(held()).toEqual(['m1', 'm2']);
 
     // m5 arrives live; m3 and m4, stored before it, have not yet when the link drops.
-    io.emit('message:new', stored[4]);
+    service.io.emit('message:new', stored[4]);
     await expect.poll(held).toEqual(['m1', 'm2', 'm5']);
-    for (const socket of io.sockets.sockets.values()) socket.conn.close();
+    for (const socket of service.io.sockets.sockets.values()) socket.conn.close();
 
     await expect.poll(() => asked.length, { timeout: 10_000 }).toBe(2);
     expect(asked[1]).toEqual({ 'bot-room': 2 });

@@ -4,20 +4,15 @@
  * The sync completes, the widget connects, the usable message is kept and the malformed one is a
  * placeholder; before, the null entry threw in the sync loop and the widget retried for ever.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Server } from 'socket.io';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SOCKET_PATH } from '../../types/routes.ts';
 import { fromBot } from '../../server/bot-message.ts';
 import { usableMessage } from '../../src/util/incoming.ts';
 import type { WidgetInstance } from '../../src/widget/instance.ts';
 import { serviceWidget } from './helpers/widgets.ts';
+import { startStandIn, standInSession as session, type StandIn } from './helpers/stand-in.ts';
 import { rawMessage } from '../raw-message.ts';
 
-const http = createServer();
-const io = new Server(http, { path: SOCKET_PATH });
-let base = '';
+let service: StandIn;
 const made: WidgetInstance[] = [];
 
 const message = (id: string, extra: Record<string, unknown>) => rawMessage(id, 'bot-room', extra);
@@ -25,7 +20,8 @@ const message = (id: string, extra: Record<string, unknown>) => rawMessage(id, '
 let syncRooms: unknown[] = [];
 
 beforeAll(async () => {
-  io.on('connection', (socket) => {
+  service = await startStandIn();
+  service.io.on('connection', (socket) => {
     socket.on('messages:sync', (_req: unknown, ack: (res: unknown) => void) =>
       ack({
         ok: true,
@@ -40,33 +36,17 @@ beforeAll(async () => {
       }),
     );
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
   for (const w of made) w.destroy();
-  await io.close();
+  await service.close();
 });
-
-/** The service's session answer (the network, not our code). */
-const session = (async (input: RequestInfo | URL) => {
-  if (new URL(String(input)).pathname !== '/v1/widget/session') return new Response(null, { status: 404 });
-  return Response.json({
-    token: 'tok-1',
-    expiresAt: '2099-01-01T00:00:00Z',
-    user: { id: 'u1', names: null },
-    widget: { id: 'w1', properties: {}, theme: {}, credentials: {}, config: {} },
-    bot: { id: 'b1' },
-    botRoomId: 'bot-room',
-    company: { id: 'c', name: 'C' },
-  });
-}) as typeof fetch;
 
 describe('a catch-up with messages the widget cannot use', () => {
   it('completes: connected, the usable message kept, the malformed one a placeholder, the null one dropped', async () => {
     const w = serviceWidget(made, {
       apiKey: 'key-0123456789abcdef',
-      baseUrl: base,
+      baseUrl: service.base,
       userId: 'u1',
       fetch: session,
     });
@@ -108,7 +88,7 @@ describe('live events and rooms the widget cannot use', () => {
     try {
       const w = serviceWidget(made, {
         apiKey: 'key-0123456789abcdef',
-        baseUrl: base,
+        baseUrl: service.base,
         userId: 'u1',
         fetch: session,
       });
@@ -146,11 +126,14 @@ describe('live events and rooms the widget cannot use', () => {
         { roomId: 'bot-room', id: 'good', status: 'FAILED', error: 'x' },
       ])
         bad.push(['message:status', payload]);
-      for (const [event, payload] of bad) io.emit(event, payload);
+      for (const [event, payload] of bad) service.io.emit(event, payload);
       // Then what a well-behaved service sends: it still counts.
-      io.emit('member:joined', { roomId: 'good', member: { id: 'm-b', referenceId: 'b', names: 'Beto' } });
-      io.emit('message:status', { roomId: 'bot-room', id: 'good', status: 'DELIVERED_USER' });
-      io.emit('message:new', message('after', { seq: 3, type: 'TEXT', text: 'sigue' }));
+      service.io.emit('member:joined', {
+        roomId: 'good',
+        member: { id: 'm-b', referenceId: 'b', names: 'Beto' },
+      });
+      service.io.emit('message:status', { roomId: 'bot-room', id: 'good', status: 'DELIVERED_USER' });
+      service.io.emit('message:new', message('after', { seq: 3, type: 'TEXT', text: 'sigue' }));
       await expect
         .poll(() => (w.core.stores.w.$messagesByRoom.get()['bot-room'] ?? []).map((m) => m.id))
         .toContain('after');
