@@ -6,13 +6,10 @@
  * server records what the real widget library asks for.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WidgetInstance } from '../../src/widget/instance.ts';
-import { serviceWidget } from './helpers/widgets.ts';
-import { startStandIn, standInSession as session, type StandIn } from './helpers/stand-in.ts';
+import { startStandIn, type StandIn } from './helpers/stand-in.ts';
 import { rawMessage } from '../raw-message.ts';
 
 let service: StandIn;
-const made: WidgetInstance[] = [];
 const text = (id: string, seq: number) => rawMessage(id, 'bot-room', { seq, type: 'TEXT', text: id });
 const room = (lastSeq: number) => ({
   id: 'bot-room',
@@ -47,19 +44,11 @@ beforeAll(async () => {
     });
   });
 });
-afterAll(async () => {
-  for (const w of made) w.destroy();
-  await service.close();
-});
+afterAll(() => service.close());
 
 describe('a catch-up after a message that came ahead of others', () => {
   it('asks from before the hole and ends with every message, in order', async () => {
-    const w = serviceWidget(made, {
-      apiKey: 'key-0123456789abcdef',
-      baseUrl: service.base,
-      userId: 'u1',
-      fetch: session,
-    });
+    const w = service.widget();
     await w.connect();
     const held = () => (w.core.stores.w.$messagesByRoom.get()['bot-room'] ?? []).map((m) => m.id);
     expect(held()).toEqual(['m1', 'm2']);

@@ -7,13 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBot } from '../../server/bot-message.ts';
 import { usableMessage } from '../../src/util/incoming.ts';
-import type { WidgetInstance } from '../../src/widget/instance.ts';
-import { serviceWidget } from './helpers/widgets.ts';
-import { startStandIn, standInSession as session, type StandIn } from './helpers/stand-in.ts';
+import { startStandIn, type StandIn } from './helpers/stand-in.ts';
 import { rawMessage } from '../raw-message.ts';
 
 let service: StandIn;
-const made: WidgetInstance[] = [];
 
 const message = (id: string, extra: Record<string, unknown>) => rawMessage(id, 'bot-room', extra);
 /** The rooms the stand-in's catch-up answers with (the live-events test sets its own). */
@@ -37,19 +34,11 @@ beforeAll(async () => {
     );
   });
 });
-afterAll(async () => {
-  for (const w of made) w.destroy();
-  await service.close();
-});
+afterAll(() => service.close());
 
 describe('a catch-up with messages the widget cannot use', () => {
   it('completes: connected, the usable message kept, the malformed one a placeholder, the null one dropped', async () => {
-    const w = serviceWidget(made, {
-      apiKey: 'key-0123456789abcdef',
-      baseUrl: service.base,
-      userId: 'u1',
-      fetch: session,
-    });
+    const w = service.widget();
     await w.connect();
     expect(w.stores.$connection.get()).toBe('connected');
     const held = w.core.stores.w.$messagesByRoom.get()['bot-room'] ?? [];
@@ -86,12 +75,7 @@ describe('live events and rooms the widget cannot use', () => {
     const keep = (error: unknown) => thrown.push(error);
     process.on('uncaughtException', keep);
     try {
-      const w = serviceWidget(made, {
-        apiKey: 'key-0123456789abcdef',
-        baseUrl: service.base,
-        userId: 'u1',
-        fetch: session,
-      });
+      const w = service.widget();
       const added: string[] = [];
       w.on('addedToRoom', (e) => added.push(`${e.type}:${e.roomId}:${e.member.referenceId}`));
       await w.connect();
