@@ -1,5 +1,5 @@
 /** Shared helpers for the widget UI's Chromium tests. */
-import { cdp } from 'vitest/browser';
+import { cdp, page } from 'vitest/browser';
 import '../../src/define.ts';
 import type { CharlaWidget } from '../../src/components/widget/widget.ts';
 import { deepActiveElement } from '../../src/components/shared/focus.ts';
@@ -151,4 +151,19 @@ export function drawnCharacters(el: Element): { c: string; x: number; y: number 
     }
   }
   return chars;
+}
+
+/** The widget open on a chat of 30 messages in a viewport of this size, and its parts, once laid out. */
+export async function openChatAt(width: number, height: number) {
+  await page.viewport(width, height);
+  const f = makeContext({ ui: { open: true } });
+  f.stores.$currentMessages.set(manyMessages(30));
+  const widget = await mountWidget(f);
+  const panel = widget.shadowRoot!.querySelector<HTMLElement>('[part=panel]')!;
+  const chat = deep(widget, 'charla-chat')!;
+  const header = await waitFor(() => chat.shadowRoot!.querySelector<HTMLElement>('.header'), 'header');
+  const composer = deep(widget, 'charla-chat', 'charla-composer')!;
+  const { scroller } = listOf(widget);
+  for (let i = 0; i < 3; i++) await nextFrame();
+  return { widget, panel, header, composer, scroller: scroller! };
 }

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
-import { deep, makeContext, manyMessages, mountWidget, nextFrame, waitFor } from './helpers.ts';
+import { nextFrame, openChatAt } from './helpers.ts';
 
 /** A visual viewport whose sizes the test sets, then announces as the browser would. */
 class StandIn extends EventTarget {
@@ -33,17 +33,9 @@ afterEach(async () => {
 });
 
 async function openChat(width: number, height: number) {
-  await page.viewport(width, height);
   const viewport = new StandIn(width, height);
   Object.defineProperty(window, 'visualViewport', { configurable: true, value: viewport });
-  const f = makeContext({ ui: { open: true } });
-  f.stores.$currentMessages.set(manyMessages(30));
-  const widget = await mountWidget(f);
-  const panel = widget.shadowRoot!.querySelector<HTMLElement>('[part=panel]')!;
-  const chat = deep(widget, 'charla-chat')!;
-  const header = await waitFor(() => chat.shadowRoot!.querySelector<HTMLElement>('.header'), 'header');
-  const composer = deep(widget, 'charla-chat', 'charla-composer')!;
-  for (let i = 0; i < 3; i++) await nextFrame();
+  const { panel, header, composer } = await openChatAt(width, height);
   const rect = (el: Element) => {
     const r = el.getBoundingClientRect();
     return { top: Math.round(r.top), bottom: Math.round(r.bottom), height: Math.round(r.height) };

@@ -5,26 +5,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { page, userEvent } from 'vitest/browser';
-import { deep, listOf, makeContext, manyMessages, mountWidget, nextFrame, waitFor } from './helpers.ts';
+import { nextFrame, openChatAt } from './helpers.ts';
 
 afterEach(async () => {
   document.body.replaceChildren();
   await page.viewport(1280, 800);
 });
-
-async function openChat(width: number, height: number) {
-  await page.viewport(width, height);
-  const f = makeContext({ ui: { open: true } });
-  f.stores.$currentMessages.set(manyMessages(30));
-  const widget = await mountWidget(f);
-  const panel = widget.shadowRoot!.querySelector<HTMLElement>('[part=panel]')!;
-  const chat = deep(widget, 'charla-chat')!;
-  const header = await waitFor(() => chat.shadowRoot!.querySelector<HTMLElement>('.header'), 'header');
-  const composer = deep(widget, 'charla-chat', 'charla-composer')!;
-  const { scroller } = listOf(widget);
-  for (let i = 0; i < 3; i++) await nextFrame();
-  return { widget, panel, header, composer, scroller: scroller! };
-}
 
 describe('<charla-widget> on a short viewport', () => {
   for (const [w, h] of [
@@ -35,7 +21,7 @@ describe('<charla-widget> on a short viewport', () => {
     [320, 200],
   ] as const) {
     it(`at ${w} × ${h} the panel fills the screen, with the header, the list and the whole composer in it`, async () => {
-      const { widget, panel, header, composer, scroller } = await openChat(w, h);
+      const { widget, panel, header, composer, scroller } = await openChatAt(w, h);
       const p = panel.getBoundingClientRect();
       expect([p.left, p.top, p.width, p.height]).toEqual([0, 0, w, h]);
       // Full screen is modal (the JS side agrees with the CSS), and the launcher is out of the way.
@@ -72,7 +58,7 @@ describe('<charla-widget> on a short viewport', () => {
   }
 
   it('at 568 × 200 a message of many lines grows the field no further than leaves the list some room', async () => {
-    const { header, composer, scroller } = await openChat(568, 200);
+    const { header, composer, scroller } = await openChatAt(568, 200);
     const area = composer.shadowRoot!.querySelector('textarea')!;
     const one = area.getBoundingClientRect().height;
     area.focus();
@@ -92,7 +78,7 @@ describe('<charla-widget> on a short viewport', () => {
   });
 
   it('at 1280 × 800 the panel still floats above the launcher, not modal', async () => {
-    const { widget, panel } = await openChat(1280, 800);
+    const { widget, panel } = await openChatAt(1280, 800);
     const p = panel.getBoundingClientRect();
     expect(p.width).toBe(380);
     expect(p.height).toBe(640);
