@@ -27,6 +27,8 @@ export class FullScreenController implements ReactiveController {
    * shrinks it too, and is not followed: the panel is the layout viewport's then.
    */
   readonly #fit = (): void => {
+    // Only the full-screen CSS reads them: a floating panel's updates and scrolls skip the work.
+    if (!this.active) return;
     const v = this.#viewport!;
     const style = this.host.shadowRoot?.querySelector<HTMLElement>('[part=panel]')?.style;
     if (!style) return;
