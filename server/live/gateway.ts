@@ -458,12 +458,21 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
         const seq = (req as { seq?: unknown }).seq;
         if (seq !== undefined && !(Number.isSafeInteger(seq) && (seq as number) >= 0))
           throw validationFailed({ '/seq': 'must be a whole number of at least 0' });
-        const read = await db.query<{ unread: number }>(
-          `UPDATE room_members SET unread = CASE WHEN $3::bigint IS NULL THEN 0 ELSE LEAST(unread,
-             (SELECT count(*)::int FROM messages WHERE room_id = $1 AND seq > $3 AND sender_id <> $2)) END
-           WHERE room_id = $1 AND user_id = $2 AND unread <> 0 RETURNING unread`,
-          [roomId, userId, seq ?? null],
-        );
+        // The member's row is locked first: a message being stored (which counts itself in that row)
+        // commits before the count below is taken. In one statement, PostgreSQL counted with the
+        // snapshot from before its wait and cleared such a message (1 unread where 2 were).
+        const read = await db.transaction(async (tx) => {
+          await tx.query('SELECT 1 FROM room_members WHERE room_id = $1 AND user_id = $2 FOR UPDATE', [
+            roomId,
+            userId,
+          ]);
+          return tx.query<{ unread: number }>(
+            `UPDATE room_members SET unread = CASE WHEN $3::bigint IS NULL THEN 0 ELSE LEAST(unread,
+               (SELECT count(*)::int FROM messages WHERE room_id = $1 AND seq > $3 AND sender_id <> $2)) END
+             WHERE room_id = $1 AND user_id = $2 AND unread <> 0 RETURNING unread`,
+            [roomId, userId, seq ?? null],
+          );
+        });
         // The user's other tabs and devices count the room read too.
         if (read.rowCount > 0) {
           const room = await loadRoom(db, roomId, userId);
