@@ -139,6 +139,11 @@ function inexactNumber(text: string): Record<string, string> | null {
   return null;
 }
 
+/** The field map of a value nested deeper than MAX_JSON_DEPTH. */
+export const tooDeep = (): Record<string, string> => ({
+  '/': `nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep`,
+});
+
 interface Node {
   value: unknown;
   depth: number;
@@ -177,8 +182,7 @@ export function structureProblem(value: unknown, text?: string): Record<string, 
     }
     if (typeof v !== 'object' || v === null) continue;
     const depth = node.depth + 1;
-    if (depth > MAX_JSON_DEPTH)
-      return { '/': `nests objects or arrays more than ${MAX_JSON_DEPTH} levels deep` };
+    if (depth > MAX_JSON_DEPTH) return tooDeep();
     if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) {
         const child: unknown = v[i];

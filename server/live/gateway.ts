@@ -45,7 +45,7 @@ import {
 import { OUTGOING_MESSAGE_SCHEMAS } from '../../types/schemas/index.ts';
 import { MAX_EVENT_BYTES, MAX_SOCKET_FRAME_BYTES } from '../../types/limits.ts';
 import { ApiError, validationFailed, validationMap } from '../http/errors.ts';
-import { structureProblem } from '../http/json.ts';
+import { structureProblem, tooDeep } from '../http/json.ts';
 import { unstorableText } from '../http/validation.ts';
 import { mediaUrlProblem } from '../bot-message.ts';
 import type { NewMessageInput } from '../context.ts';
@@ -201,18 +201,26 @@ function eventProblem(packet: unknown[]): ApiError | null {
 /**
  * An event's size: the UTF-8 bytes of its name and arguments as JSON (the
  * acknowledgement left out), binary attachments counted by their own bytes
- * (not as the JSON of a Buffer, several times larger).
+ * (not as the JSON of a Buffer, several times larger). Null when the event
+ * nests too deep for JSON.stringify's recursion (a 10 KB frame of 5,000
+ * nested arrays overflows the stack): such an event is refused, never measured.
  */
-export function eventBytes(packet: unknown[]): number {
+export function eventBytes(packet: unknown[]): number | null {
   let binary = 0;
-  const json = JSON.stringify(packet, function (this: Record<string, unknown>, key, value: unknown) {
-    const raw = this[key];
-    if (raw instanceof ArrayBuffer || ArrayBuffer.isView(raw)) {
-      binary += raw.byteLength;
-      return null;
-    }
-    return typeof value === 'function' ? undefined : value;
-  });
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(packet, function (this: Record<string, unknown>, key, value: unknown) {
+      const raw = this[key];
+      if (raw instanceof ArrayBuffer || ArrayBuffer.isView(raw)) {
+        binary += raw.byteLength;
+        return null;
+      }
+      return typeof value === 'function' ? undefined : value;
+    });
+  } catch {
+    // A decoded frame holds only JSON values and binary: the one way to fail here is the stack's depth.
+    return null;
+  }
   return Buffer.byteLength(json ?? '') + binary;
 }
 
@@ -325,6 +333,10 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
         refusedInRow = 0;
         // Over the event limit: refused (413) in its acknowledgement, dropped without one.
         const bytes = eventBytes(packet);
+        if (bytes === null) {
+          refuse(validationFailed(tooDeep()).body);
+          return;
+        }
         if (bytes > MAX_EVENT_BYTES) {
           refuse(
             errorBody('PAYLOAD_TOO_LARGE', {
@@ -412,9 +424,12 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
 
     socket.on('messages:sync', (req, ack) =>
       handle(ack, req, async () => {
-        const after = (req as { after?: unknown } | null)?.after ?? {};
+        if (typeof req !== 'object' || req === null || Array.isArray(req)) {
+          throw validationFailed({ '/': 'must be an object: {after: {roomId: sequence}}' });
+        }
+        const after = (req as { after?: unknown }).after;
         if (typeof after !== 'object' || after === null || Array.isArray(after)) {
-          throw validationFailed({ '/after': 'must map room ids to sequence numbers' });
+          throw validationFailed({ '/after': 'must map room ids to sequence numbers ({} for none)' });
         }
         const given = after as Record<string, unknown>;
         for (const [roomId, seq] of Object.entries(given)) {

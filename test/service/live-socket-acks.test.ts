@@ -72,6 +72,49 @@ describe('socket events with an acknowledgement', () => {
     expect(seen.map((m) => (m as { text?: string }).text)).toEqual(['sigo aquí']);
   });
 
+  it('refuses a sync that is not {after: {...}} with 400, as every other event (null, a string, a number, {}, {after: null})', async () => {
+    const { socket, roomId } = await user();
+    for (const payload of [null, 'x', 5, true, [], {}, { after: null }, { after: [] }, { after: 'x' }]) {
+      const error = expectError(await emitRaw(socket, 'messages:sync', payload), 'VALIDATION_ERROR', 'E0400');
+      expect(Object.keys(error.validationError).length, JSON.stringify(payload)).toBe(1);
+    }
+    // The well-formed ones still answer: none held ({}), or from a sequence.
+    for (const after of [{}, { [roomId]: 0 }]) {
+      const ack = await emitRaw(socket, 'messages:sync', { after });
+      expect((ack as Ack<unknown>).ok, JSON.stringify(after)).toBe(true);
+    }
+  });
+
+  it('refuses a small frame nested thousands deep (400), with or without an acknowledgement, and keeps serving', async () => {
+    const { socket, roomId } = await user();
+    const other = await user();
+    // Too deep for this client's JSON.stringify to write: the frame goes out as it is, past socket.io's encoder.
+    const engine = (socket as unknown as { io: { engine: { send(text: string): void } } }).io.engine;
+    const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+    for (const depth of [5_000, 30_000]) {
+      engine.send(`2["anything",${nested(depth)}]`);
+      engine.send(`2["message:send",${nested(depth)}]`);
+    }
+    // With an acknowledgement (id 900, which this client never asked for: the answer is read raw).
+    const answered = new Promise<string>((resolve) =>
+      (
+        socket as unknown as { io: { engine: { on(ev: 'message', fn: (d: string) => void): void } } }
+      ).io.engine.on('message', (data) => {
+        if (typeof data === 'string' && data.startsWith('3900')) resolve(data);
+      }),
+    );
+    engine.send(`2900["message:send",${nested(20_000)}]`);
+    const [res] = JSON.parse((await answered).slice(4)) as [Ack<unknown>];
+    expect(expectError(res, 'VALIDATION_ERROR', 'E0400').validationError).toEqual({
+      '/': 'nests objects or arrays more than 64 levels deep',
+    });
+
+    // The service is alive for this socket and for another user's.
+    expect((await sendText(socket, roomId, 'después del marco')).ok).toBe(true);
+    expect((await sendText(other.socket, other.roomId, 'y para otro')).ok).toBe(true);
+    expect(socket.connected).toBe(true);
+  });
+
   it('refuses a message id this room holds for other content or type with 400 naming /id; a retry gets the stored copy', async () => {
     const { socket, roomId } = await user();
     const id = randomUUID();
