@@ -49,8 +49,11 @@ export class Hub {
     this.io?.to(roomChannel(message.roomId)).emit('message:new', message);
   }
 
-  status(change: StatusChange): void {
-    this.io?.to(roomChannel(change.roomId)).emit('message:status', change);
+  /** Tells the room, but for the users (company, user id) in `hiddenFrom`, who may not see that message. */
+  status(change: StatusChange, hiddenFrom: readonly (readonly [string, string])[] | null = null): void {
+    if (!this.io) return;
+    const except = (hiddenFrom ?? []).map(([companyId, userId]) => userChannel(companyId, userId));
+    this.io.to(roomChannel(change.roomId)).except(except).emit('message:status', change);
   }
 
   /** Tells the room, then puts every socket of the user into it. */

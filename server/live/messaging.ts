@@ -16,6 +16,20 @@ import type { Rooms } from './rooms.ts';
 import { mediaSentIn, uploadSent } from './media-rooms.ts';
 import { toMessage, type MessageRow } from './store.ts';
 
+/**
+ * In a RETURNING list of an UPDATE of `messages` whose room is `$2`: the members
+ * (company, user) who may not see the row (they joined a direct conversation
+ * turned group after it), as `hidden`, null when none. They do not hear of its
+ * status either: its id and who read it belong to the pair.
+ */
+const NOT_SHOWN_TO = `(SELECT json_agg(json_build_array(h.company_id, h.user_id)) FROM room_members h
+    WHERE h.room_id = $2 AND h.since_seq >= messages.seq) AS hidden`;
+interface StatusRow {
+  id: string;
+  hidden: [string, string][] | null;
+}
+const statusOf = (roomId: string, row: StatusRow, status: MessageStatus) => ({ roomId, id: row.id, status });
+
 /** Called after a person's message is stored in a room that has a bot. */
 export type BotHandler = (message: Message, room: { id: string; botId: string }) => void;
 
@@ -394,12 +408,12 @@ export function createMessaging(
   async function upgradeIfOnlineElsewhere(message: Message): Promise<void> {
     try {
       if (!(await hub.otherMemberOnlineAnywhere(message.roomId, message.senderId))) return;
-      const r = await db.query(
-        `UPDATE messages SET status = 'DELIVERED_CHANNEL' WHERE id = $1 AND status = 'DELIVERED'`,
-        [String(message.id)],
+      const r = await db.query<StatusRow>(
+        `UPDATE messages SET status = 'DELIVERED_CHANNEL' WHERE id = $1 AND status = 'DELIVERED'
+         RETURNING id, ${NOT_SHOWN_TO}`,
+        [String(message.id), message.roomId],
       );
-      if (r.rowCount > 0)
-        hub.status({ roomId: message.roomId, id: String(message.id), status: 'DELIVERED_CHANNEL' });
+      for (const row of r.rows) hub.status(statusOf(message.roomId, row, 'DELIVERED_CHANNEL'), row.hidden);
     } catch {
       // A status that stays DELIVERED is still true.
     }
@@ -498,13 +512,15 @@ export function createMessaging(
 
     async markSeen(roomId, viewerId, ids) {
       if (ids.length === 0) return 0;
-      const r = await db.query<{ id: string }>(
+      // Only what the viewer may see: one who joined a direct conversation turned group cannot mark the pair's part.
+      const r = await db.query<StatusRow>(
         `UPDATE messages SET status = 'DELIVERED_USER'
-         WHERE room_id = $1 AND id = ANY($2) AND sender_id <> $3 AND status IN ('DELIVERED', 'DELIVERED_CHANNEL')
-         RETURNING id`,
-        [roomId, ids, viewerId],
+         WHERE room_id = $2 AND id = ANY($1) AND sender_id <> $3 AND status IN ('DELIVERED', 'DELIVERED_CHANNEL')
+           AND seq > (SELECT COALESCE(max(v.since_seq), 0) FROM room_members v WHERE v.room_id = $2 AND v.user_id = $3)
+         RETURNING id, ${NOT_SHOWN_TO}`,
+        [ids, roomId, viewerId],
       );
-      for (const { id } of r.rows) hub.status({ roomId, id, status: 'DELIVERED_USER' });
+      for (const row of r.rows) hub.status(statusOf(roomId, row, 'DELIVERED_USER'), row.hidden);
       return r.rows.length;
     },
   };

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROUTES, routePath, type ErrorBody, type Message, type Room } from '../../types/index.ts';
-import { sendText, startLive, waitFor, type LiveHarness } from './helpers/live.ts';
+import { emitAck, sendText, startLive, waitFor, type LiveHarness } from './helpers/live.ts';
 import { liveWidgets } from './helpers/widgets.ts';
 import { people, type Person } from './helpers/people.ts';
 
@@ -255,5 +255,50 @@ describe('leaving and paging back, as a newcomer or someone already out', () => 
     expect((await page(randomUUID(), carla.token)).status).toBe(404);
     // Those who were there page from it as before.
     expect((await page(privateId, ana.token)).status).toBe(200);
+  });
+
+  it('a newcomer hears nothing of the pair’s messages’ status, and cannot mark them seen', async () => {
+    const { h, apiKey } = live;
+    const [ana, beto, carla] = await people(h, apiKey, 'Ana', 'Beto', 'Carla');
+    const a = as(h, ana);
+    const room = await a.direct(beto.id);
+    const [sa, sb, sc] = await Promise.all([ana, beto, carla].map((p) => h.connect(p.token)));
+    const first = await sendText(sb!, room.id, 'primero, solo para Ana');
+    const second = await sendText(sb!, room.id, 'segundo, solo para Ana');
+    const [p1, p2] = [first, second].map((ack) => String((ack as { data: Message }).data.id));
+    expect((await a.add(room.id, carla.id)).status).toBe(200);
+    const heard: { by: string; id: string; status: string }[] = [];
+    for (const [by, socket] of [
+      ['beto', sb],
+      ['carla', sc],
+    ] as const)
+      socket!.on('message:status', (c) => heard.push({ by, id: c.id, status: c.status }));
+
+    // Ana's widget shows the first: Beto hears of it, Carla does not.
+    expect(await emitAck(sa!, 'messages:seen', { roomId: room.id, ids: [p1!] })).toEqual({
+      ok: true,
+      data: { updated: 1 },
+    });
+    await waitFor(() => heard.some((c) => c.by === 'beto' && c.id === p1), 5000, 'Beto hears');
+    // Carla marking the second (an id she was never shown) changes nothing.
+    expect(await emitAck(sc!, 'messages:seen', { roomId: room.id, ids: [p2!] })).toEqual({
+      ok: true,
+      data: { updated: 0 },
+    });
+    // What Carla says after joining is hers to hear about, as anyone's.
+    const third = await sendText(sb!, room.id, 'tercero, para los tres');
+    const p3 = String((third as { data: Message }).data.id);
+    expect(await emitAck(sa!, 'messages:seen', { roomId: room.id, ids: [p3] })).toMatchObject({ ok: true });
+    await waitFor(() => heard.some((c) => c.by === 'carla' && c.id === p3), 5000, 'Carla hears of the third');
+    expect(heard.filter((c) => c.by === 'carla').map((c) => c.id)).toEqual([p3]);
+    const res = await h.call('GET', routePath(ROUTES.widgetRoomMessages, { roomId: room.id }), {
+      token: beto.token,
+    });
+    const statuses = Object.fromEntries(
+      ((await res.json()) as { messages: Message[] }).messages.map((m) => [String(m.id), m.status]),
+    );
+    expect(statuses[p1!]).toBe('DELIVERED_USER');
+    expect(statuses[p2!]).not.toBe('DELIVERED_USER');
+    for (const s of [sa, sb, sc]) s!.close();
   });
 });
