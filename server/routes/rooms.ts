@@ -96,8 +96,9 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
       const roomId = storedId(request.params.roomId);
       const { senderId, messages } = request.body;
       const bad: Record<string, string> = {};
+      // Told apart by type: a TEXT's mediaUrl is a field its type does not have, ignored as any other.
       messages.forEach((m, i) => {
-        if ('mediaUrl' in m) {
+        if (m.type !== 'TEXT') {
           const problem = mediaUrlProblem(m.mediaUrl, charla.config.allowLoopbackMedia);
           if (problem) bad[`/messages/${i}/mediaUrl`] = problem;
         }
@@ -126,7 +127,6 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
       const { results, clash, conflict } = await charla.messaging.deliverAll(
         roomId,
         messages.map((m, i) => {
-          const media = 'mediaUrl' in m;
           return {
             id: ids[i] as string,
             roomId,
@@ -134,7 +134,7 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
             by,
             type: m.type as MessageType,
             ...(botName ? { senderNames: botName } : {}),
-            ...(media
+            ...(m.type !== 'TEXT'
               ? {
                   mediaUrl: m.mediaUrl,
                   // A blank caption is no caption: the text, if it says something, is.

@@ -256,6 +256,29 @@ describe('POST /v1/rooms/{roomId}/message', () => {
     expect(await snapshot(server)).toEqual(before);
   });
 
+  it('a TEXT ignores the fields its type does not have (mediaUrl, caption), whatever they hold', async () => {
+    const ids = [randomUUID(), randomUUID(), randomUUID()];
+    const res = await post({
+      senderId: 'system-crm',
+      messages: [
+        { id: ids[0], type: 'TEXT', text: 'Tu pedido ha salido', mediaUrl: 'https://example.com/r.png' },
+        { id: ids[1], type: 'TEXT', text: 'con un objeto', mediaUrl: { a: 1 }, caption: 'x' },
+        { id: ids[2], type: 'TEXT', text: 'con null', mediaUrl: null },
+      ],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((res.body as { data: { messageIds: string[] } }).data.messageIds).toEqual(ids);
+    for (const [i, id] of ids.entries()) {
+      const body = (await stored(id!))[0]?.body;
+      expect(body).toMatchObject({
+        type: 'TEXT',
+        text: ['Tu pedido ha salido', 'con un objeto', 'con null'][i],
+      });
+      expect(body).not.toHaveProperty('mediaUrl');
+      expect(body).not.toHaveProperty('caption');
+    }
+  });
+
   it('validates each message by its type and changes nothing when any is bad', async () => {
     const before = await snapshot(server);
     const good = { id: randomUUID(), type: 'TEXT', text: 'ok' };
