@@ -254,6 +254,9 @@ type Untrack = (w: WidgetLike) => void;
 type Maker = (opts: BootOptions, untrack: Untrack) => WidgetLike;
 
 type Listener = (detail: unknown) => void;
+const nop = (): void => undefined;
+/** Takes a promise's rejection (reported already, as an `error` event) off the console. */
+const quiet = (p: unknown): void => void Promise.resolve(p).catch(nop);
 
 /** The full bundle is on the page: its own handle of the instance (src/widget/handle.ts), made at once. */
 function direct(full: FullApi, opts: BootOptions, untrack: Untrack): WidgetLike {
@@ -287,7 +290,7 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
   let ready!: Promise<WidgetLike>;
   const newReady = (): void => {
     ready = new Promise<WidgetLike>((resolve, reject) => (settle = { resolve, reject }));
-    ready.catch(() => undefined);
+    ready.catch(nop);
   };
   newReady();
   // Idle time, hover, focus and click all ask for the bundle: only the first makes the widget.
@@ -336,8 +339,12 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
         // Loud: a page whose policy blocks the widget must not fail silently.
         console.error(error);
         settle.reject(error);
-        // Every call queued so far settles (a call made later asks for the bundle again).
-        for (const call of calls.splice(0)) call[3](error);
+        // Every call queued so far settles (a call made later asks for the bundle again). A connect
+        // (data-init's, made by this loader) is made again once a later try has loaded the bundle.
+        for (const call of calls.splice(0)) {
+          call[3](error);
+          if (call[0] === 'connect') calls.push(['connect', [], quiet, nop]);
+        }
         for (const [name, fn] of listeners) if (name === 'error') fn({ error, operation: 'load' });
       },
     );
@@ -523,7 +530,7 @@ function setUp(
   if (!repeat) {
     if (creates) {
       widgetInstance = (charla[MARK] as (opts: BootOptions) => WidgetLike)(mine as BootOptions);
-      (widgetInstance['connect'] as () => Promise<unknown>)().catch(() => undefined);
+      quiet((widgetInstance['connect'] as () => Promise<unknown>)());
     }
     inits.set(same, widgetInstance);
     // (A repeat never has queued calls: window.Charla was already the API object.)

@@ -603,6 +603,51 @@ describe('script-tag boot', () => {
     }
   });
 
+  it('a data-init widget whose bundle failed once connects when a later try (a click, a call) loads it', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const sessions: string[] = [];
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (url.includes('/v1/widget/session')) sessions.push(url);
+      return offline(input, init);
+    }) as typeof fetch;
+    try {
+      for (const retry of ['click', 'call'] as const) {
+        sessions.length = 0;
+        document.body.replaceChildren();
+        delete window.Charla;
+        let fail = true;
+        const flaky = async () => {
+          if (fail) throw new Error('could not load https://cdn.charla.test/charla.iife.js');
+          return full;
+        };
+        const charla = boot(
+          script({ apiKey: `KEY-retry-${retry}-000`, init: 'true', baseUrl: 'http://localhost:9' }),
+          flaky,
+          '0.1.0',
+        );
+        const handle = charla.widgets[0] as Record<string, unknown>;
+        const first = await hover(handle).then(
+          () => 'loaded',
+          (e: unknown) => (e as CharlaError).key,
+        );
+        expect(first, retry).toBe('LOAD_FAILED');
+        expect(sessions, retry).toEqual([]);
+        fail = false;
+        if (retry === 'click')
+          document.body.querySelector('charla-loader')?.shadowRoot?.querySelector('button')?.click();
+        else void (handle['setContacts'] as (c: unknown) => Promise<unknown>)([]);
+        const real = (await (handle['ready'] as Promise<WidgetInstance>)) as WidgetInstance;
+        // The loader's connect is made: the session is asked for (this stand-in refuses it).
+        await vi.waitFor(() => expect(sessions.length, retry).toBeGreaterThan(0));
+        expect(real.stores.$connection.get(), retry).not.toBe('idle');
+        (handle['destroy'] as () => void)();
+      }
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
   it('a page whose Trusted Types list leaves Charla out: a LOAD_FAILED CharlaError naming the policies to allow', async () => {
     const created: string[] = [];
     let refuse = true;
