@@ -20,6 +20,7 @@ import type {
   SessionResult,
   StatusChange,
 } from '../../types/index.ts';
+import { canonicalJson } from '../../types/canonical-json.ts';
 import { GET_MESSAGES_LIMIT_DEFAULT } from '../../types/limits.ts';
 import { ROUTES, routePath } from '../../types/routes.ts';
 import type { MembershipChange, SyncResult } from '../../types/socket.ts';
@@ -169,6 +170,25 @@ function checkConnectionOptions(o: WidgetOptions): void {
   if (o.fetch !== undefined && typeof o.fetch !== 'function')
     throw invalidArgument('fetch must be a function', 'fetch');
 }
+
+/** What a retry must repeat of the message it retries (as the service holds it: room, type, content). */
+const SAME = [
+  'roomId',
+  'type',
+  'text',
+  'caption',
+  'lat',
+  'lng',
+  'payload',
+  'slug',
+  'description',
+  'eventPayload',
+];
+const sameMessage = (a: object, b: object): boolean =>
+  SAME.every(
+    (f) =>
+      canonicalJson((a as Record<string, unknown>)[f]) === canonicalJson((b as Record<string, unknown>)[f]),
+  );
 
 /** True when a sendMessage argument names its room. */
 const hasRoomId = (input: unknown): boolean =>
@@ -968,6 +988,14 @@ export class WidgetCore {
   #enqueue(out: OutgoingMessage): Promise<Message> {
     const id = String(out.id);
     const held = this.findMessage(id);
+    // An id this widget holds for another message is refused here, as the service refuses it (400 at /id).
+    if (held && held.status !== 'FAILED' && !sameMessage(held, out))
+      return Promise.reject(
+        invalidArgument(
+          `id ${id} is already the id of another message: a retry must repeat the message it retries`,
+          'id',
+        ),
+      );
     if (held && held.status !== 'CREATED' && held.status !== 'FAILED') return Promise.resolve(held);
     const promise = this.#waitFor(id);
     this.upsert([this.#localCopy(out)], false);

@@ -654,6 +654,53 @@ describe('widgetInstance as a customer calls it (conformance review)', () => {
     expect(e.body.validationError['member']).toMatch(/Contact.*id string/);
   });
 
+  it('an id reused for another message is refused (VALIDATION_ERROR at id), as the service refuses it; the very same message again is the stored one', async () => {
+    const { a, roomId } = await pair();
+    const inputs: SendableMessage[] = [
+      { type: 'TEXT', text: 'original' },
+      { type: 'IMAGE', mediaUrl: 'https://example.com/a.png', caption: 'foto' },
+      { type: 'LOCATION', lat: -12.0464, lng: -77.0428 },
+      { type: 'POSTBACK', text: 'Sí', payload: { choice: 'yes', nested: { b: 1, a: [1, 2] } } },
+      { type: 'EVENT', slug: 'page-view', description: 'visited', eventPayload: { path: '/precios' } },
+    ];
+    for (const input of inputs) {
+      const id = randomUUID();
+      const stored = await a.sendMessage({ roomId, id, ...input });
+      // The exact retry, written again (keys in another order), resolves with the stored copy.
+      const again = await a.sendMessage(
+        Object.fromEntries(Object.entries({ id, roomId, ...input }).reverse()) as SendableMessage,
+      );
+      expect(again, input.type).toMatchObject({ id, seq: stored.seq, status: stored.status });
+      for (const other of [
+        { ...input, type: 'TEXT', text: 'DIFFERENT' },
+        { type: 'LOCATION', lat: 1, lng: 2 },
+        { ...input, roomId: a.stores.$rooms.get().find((r) => r.id !== roomId)?.id },
+      ]) {
+        if (other.type === input.type && JSON.stringify(other) === JSON.stringify(input)) continue;
+        const error = await rejection(a.sendMessage({ roomId, ...other, id } as SendableMessage));
+        expect(error.key, `${input.type} -> ${JSON.stringify(other)}`).toBe('VALIDATION_ERROR');
+        expect(error.body.validationError).toHaveProperty('id');
+      }
+      // Nothing else was stored or shown under that id.
+      const held = a.core.findMessage(id) as Message & { text?: string };
+      expect(held).toMatchObject({ id, type: input.type, seq: stored.seq });
+    }
+    // The same refusal after a reload, from the history it loads.
+    const first = await a.sendMessage({ roomId, type: 'TEXT', text: 'antes de recargar' });
+    const reloaded = live.widget({ userId: a.userId });
+    await reloaded.connect();
+    reloaded.setCurrentRoom(roomId);
+    await reloaded.getMessages({ roomId });
+    expect(reloaded.core.findMessage(String(first.id))).toBeDefined();
+    const refused = await rejection(
+      reloaded.sendMessage({ roomId, id: String(first.id), type: 'TEXT', text: 'otro texto' }),
+    );
+    expect(refused.key).toBe('VALIDATION_ERROR');
+    expect(
+      await reloaded.sendMessage({ roomId, id: String(first.id), type: 'TEXT', text: 'antes de recargar' }),
+    ).toMatchObject({ id: first.id, seq: first.seq });
+  });
+
   it('LOCATION takes any finite numeric coordinate in range (no exponent or float noise refused)', async () => {
     const w = widget();
     await w.connect();
