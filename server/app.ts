@@ -2,7 +2,7 @@
  * buildApp(options): the whole service — HTTP routes, socket gateway, storage —
  * without listening. server/main.ts listens; tests listen on port 0.
  */
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { defaultConfig, type Config } from './config.ts';
@@ -86,6 +86,20 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
       customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // An Expect header other than 100-continue: Node answers a bare 417 unless someone listens; the
+  // interface's error body instead (the connection closed, as the body, if any, was never read).
+  app.server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const expect = String(request.headers.expect).slice(0, 100);
+    const message = `The Expect header "${expect}" is not supported: the service takes 100-continue only.`;
+    const body = JSON.stringify(errorBody('EXPECTATION_FAILED', { message }));
+    response.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
+    response.end(body);
+  });
 
   // Shutting down waits for responses still being written, up to the grace period: then every
   // connection left open is closed (a client that stopped reading a download held close(), and

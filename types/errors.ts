@@ -159,6 +159,15 @@ export const ERRORS = {
     'El archivo es demasiado grande.',
     'The file is too large.',
   ),
+  EXPECTATION_FAILED: def(
+    417,
+    'E0417',
+    'EXPECTATION_FAILED',
+    "The request's Expect header asks for something the service does not do (it takes 100-continue only).",
+    'La cabecera Expect de la petición pide algo que el servicio no hace (solo acepta 100-continue).',
+    'La petición no es válida.',
+    'The request is not valid.',
+  ),
   UNSUPPORTED_CONTENT_TYPE: def(
     415,
     'E0415',

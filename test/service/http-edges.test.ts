@@ -394,6 +394,16 @@ describe('requests the HTTP layer refuses', () => {
       expect(Object.keys(res.body.validationError)).toEqual(['headers:/host']);
     }
     expect((await raw(`GET ${path} HTTP/1.0\r\n${auth}\r\n`)).status).toBe(200);
+    // An Expect header other than 100-continue, with or without credentials: 417 with the error body.
+    for (const credentials of [auth, 'Connection: close\r\n']) {
+      const expectation = await raw(
+        `POST /v1/bots/demo-bot/messages HTTP/1.1\r\nHost: x\r\n${credentials}Expect: 200-ok\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+      );
+      expectErrorBody(expectation, 417, 'EXPECTATION_FAILED');
+      expect(expectation.body.error.code).toBe('E0417');
+      expect(expectation.body.message).toContain('200-ok');
+    }
   });
 
   it('answers a body that stops arriving with 408 REQUEST_TIMEOUT once the request timeout is over; a slow answer is not a late request', async () => {
