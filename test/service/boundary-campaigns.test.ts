@@ -108,6 +108,26 @@ describe('campaign limits', () => {
 });
 
 describe('campaign states', () => {
+  it('reads a date-time fraction of any length to the millisecond (ISO 8601 sets no limit on its digits)', async () => {
+    const created = await create({ scheduledAt: '2099-06-01T10:00:00.1234567890123Z' });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(created.body.data.scheduledAt).toBe('2099-06-01T10:00:00.123Z');
+    const moved = await call(server, 'PUT', `/v1/campaigns/${created.body.data.id}`, {
+      body: { scheduledAt: '2099-06-01T10:00:00.12400000000000000001+00:00' },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body.data.scheduledAt).toBe('2099-06-01T10:00:00.124Z');
+    const listed = await call(
+      server,
+      'GET',
+      `/v1/campaigns?botId=${botId}&startAt=2020-01-01T00:00:00.0000000000Z&endAt=2100-01-01T00:00:00.99999999999`,
+    );
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    // A fraction with no digits, or a comma, is still not a date-time.
+    for (const bad of ['2099-06-01T10:00:00.Z', '2099-06-01T10:00:00,5Z'])
+      expectRefused(await create({ scheduledAt: bad }), 400, 'VALIDATION_ERROR');
+  });
+
   it('a cancelled campaign cannot be cancelled again or updated: 409 with its status, unchanged', async () => {
     const created = await create({});
     const id = created.body.data.id;
