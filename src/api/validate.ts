@@ -39,8 +39,8 @@ import {
 import { originHostProblem } from '../../types/origins.ts';
 import { parseDate, ZONED_DATE_TIME_PATTERN } from '../../types/dates.ts';
 import { parseAddress } from '../../types/urls.ts';
-// The very check the service's schema (`format: 'email'`) runs: both take the same addresses.
-import { IsEmail } from 'typebox/format';
+// The very check the service's schema (`format: 'idn-email'`) runs: both take the same addresses.
+import { IsIdnEmail } from 'typebox/format';
 
 export type Problems = Record<string, string>;
 
@@ -337,7 +337,7 @@ export function checkContact(contact: unknown, path: string): Problems {
   });
   list('emails', (em, at) => {
     const email = em['email'];
-    if (email !== undefined && (typeof email !== 'string' || email.length > 320 || !IsEmail(email)))
+    if (email !== undefined && (typeof email !== 'string' || email.length > 320 || !IsIdnEmail(email)))
       p[`${at}/email`] = 'must be an email address';
     optionalString(p, `${at}/type`, em['type']);
   });

@@ -242,6 +242,14 @@ describe('POST /v1/bots/{botId}/messages', () => {
       userId: 'u',
     });
     expect(Object.keys(email.body.validationError)).toContain('/contacts/0/emails/0/email');
+    // Internationalised addresses (RFC 6531) are addresses: local part and domain in any script.
+    for (const address of ['ñandú@ejemplo.es', 'ana@ñandú.es', '用户@例子.广告']) {
+      const r = await send({ type: 'contacts', contacts: [{ emails: [{ email: address }] }], userId: 'u' });
+      expect(r.status, address).toBe(200);
+      expect((await stored(r.body.messageId))?.['interactive']).toMatchObject({
+        contacts: [{ emails: [{ email: address }] }],
+      });
+    }
   });
 
   it('sends a call button only for a bot with calling enabled', async () => {

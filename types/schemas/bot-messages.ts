@@ -57,7 +57,7 @@ export const BotContact = Type.Object({
   emails: Type.Optional(
     Type.Array(
       Type.Object({
-        email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
+        email: Type.Optional(Type.String({ format: 'idn-email', maxLength: 320 })),
         type: Type.Optional(ShortText),
       }),
       { maxItems: 20 },

@@ -29,7 +29,8 @@ export function telHref(phone: unknown): string | null {
 
 // Deliberately narrow: one @, no spaces, no characters that could change a mailto: URL's meaning
 // (no %: a mail client decodes x%3Fbcc%3Devil%40evil.example@x.com into another address).
-const EMAIL = /^[A-Za-z0-9._+-]{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+$/;
+// Letters and digits of any script (ñandú@ejemplo.es, ana@ñandú.es): the browser encodes them.
+const EMAIL = /^[\p{L}\p{M}\p{N}._+-]{1,64}@[\p{L}\p{M}\p{N}-]{1,63}(\.[\p{L}\p{M}\p{N}-]{1,63})+$/u;
 export function isEmail(value: unknown): value is string {
   return typeof value === 'string' && value.length <= 254 && EMAIL.test(value);
 }

@@ -126,6 +126,12 @@ describe('safe URLs', () => {
     expect(telHref('+1234567890123456')).toBeNull();
     expect(mailtoHref('ana@example.com')).toBe('mailto:ana@example.com');
     expect(mailtoHref('ana@example.com?bcc=x@y.com')).toBeNull();
+    // Internationalised addresses link too; nothing that could change the URL's meaning does.
+    expect(mailtoHref('ñandú@ejemplo.es')).toBe('mailto:ñandú@ejemplo.es');
+    expect(mailtoHref('ana@ñandú.es')).toBe('mailto:ana@ñandú.es');
+    expect(mailtoHref('用户@例子.广告')).toBe('mailto:用户@例子.广告');
+    for (const bad of ['x%3Fbcc%3Devil%40evil.example@x.com', 'a b@x.es', 'a@b', 'ñ@x.es#frag', 'a@x.es\n'])
+      expect(mailtoHref(bad), bad).toBeNull();
     expect(coordinates('40.1', '-3.2')).toEqual({ lat: 40.1, lng: -3.2 });
     expect(coordinates('91', '0')).toBeNull();
   });
