@@ -93,6 +93,12 @@ export class CharlaMessageList extends LitElement {
   #knownIds = new Set<string>();
   #seenIds = new Set<string>();
   #lastMessageKey: string | undefined;
+  /**
+   * The last message not the user's own, when last looked: only what is below it can be new.
+   * Not simply the last message: the user's own sent offline sit at the end, and the catch-up
+   * puts others' messages above them.
+   */
+  #sinceKey: string | undefined;
   #visible = { first: -1, last: -1 };
   /** The scroller's scrollTop at the last scroll event: which way the view went. */
   #lastScrollTop = 0;
@@ -151,7 +157,7 @@ export class CharlaMessageList extends LitElement {
       this.#senders = senderLabels(room, translator(language));
       this.#sendersOf = [room, language];
     }
-    if (roomId !== this.#roomId) this.#resetRoom(roomId, messages);
+    if (roomId !== this.#roomId) this.#resetRoom(roomId, messages, userId);
     if (messages !== this.#items) this.#trackArrivals(messages, userId);
     this.#items = messages;
     this.#userId = userId;
@@ -187,24 +193,39 @@ export class CharlaMessageList extends LitElement {
     this.#markVisibleSeen();
   }
 
-  #resetRoom(roomId: string | null, messages: readonly Message[]): void {
+  #resetRoom(roomId: string | null, messages: readonly Message[], userId: string | null): void {
     this.#roomId = roomId;
     // History already present when a room opens is never announced: only what comes after its last message is.
     this.#knownIds = new Set();
     this.#seenIds = new Set();
     this.#lastMessageKey = messages.length ? String(messages[messages.length - 1]!.id) : undefined;
+    this.#sinceKey = this.#lastOthers(messages, userId, true);
     this.anchor = { mode: 'bottom' };
     this.unseenBelow = 0;
     this.announcements = [];
     this.#visible = { first: -1, last: -1 };
   }
 
+  /**
+   * The id of the last message someone else wrote (#sinceKey); with `known`, the user's own
+   * below it become known (history when a room opens).
+   */
+  #lastOthers(messages: readonly Message[], userId: string | null, known = false): string | undefined {
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const m = messages[i]!;
+      if (!isOwn(m, userId)) return String(m.id);
+      if (known) this.#knownIds.add(String(m.id));
+    }
+    return undefined;
+  }
+
   /** New messages at the end are announced once (if someone else wrote them) and counted while scrolled up. */
   #trackArrivals(messages: readonly Message[], userId: string | null): void {
     const lastBefore = this.#lastMessageKey;
-    const lastIndex = this.#lastMessageKey ? findIndexFromEnd(messages, this.#lastMessageKey) : -1;
+    const lastIndex = this.#sinceKey ? findIndexFromEnd(messages, this.#sinceKey) : -1;
     const fresh: Message[] = [];
-    // Only the tail after the last message held can be new; history paged in above it never is.
+    // Only the tail after the last message someone else wrote can be new (#sinceKey); history
+    // paged in above it never is.
     // A room's first page arrives after the room opens, as a tail: the core tells it apart (its
     // messages are not news), however recent they are. The user's own sends are new here.
     const isNews = this.context!.actions.isNews;
@@ -216,6 +237,7 @@ export class CharlaMessageList extends LitElement {
       if (isNews(m) || isOwn(m, userId)) fresh.push(m);
     }
     if (messages.length) this.#lastMessageKey = String(messages[messages.length - 1]!.id);
+    this.#sinceKey = this.#lastOthers(messages, userId) ?? this.#sinceKey;
     const focused = this.#focusInRow();
     // A new last message takes the chips (the latest message's only) away, and the focus on one
     // with them: once the rows have rendered, focus goes to the composer (#keepFocus).

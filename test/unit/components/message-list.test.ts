@@ -116,6 +116,53 @@ describe('<charla-message-list>', () => {
     expect(log().textContent!.trim()).toBe('');
   });
 
+  it('announces what a catch-up puts above the user’s own messages sent meanwhile (offline, or not yet stored)', async () => {
+    const f = makeContext();
+    const before = msg({ text: 'antes' });
+    f.stores.$currentMessages.set([before]);
+    const { el, log, stores } = await mount(f);
+    const mine = [1, 2].map((n) =>
+      msg({ text: `mío ${n}`, senderId: 'me', by: 'user', status: 'CREATED', timestamp: Date.now() }),
+    );
+    stores.$currentMessages.set([before, ...mine]);
+    await settle(el);
+    expect(log().textContent!.trim()).toBe('');
+    // The catch-up: Beto's three, stored before the user's, sort above them.
+    const caught = [1, 2, 3].map((n) =>
+      msg({ text: `mientras ${n}`, senderNames: 'Beto', senderId: 'beto', timestamp: Date.now() }),
+    );
+    stores.$currentMessages.set([before, ...caught, ...mine]);
+    await settle(el);
+    expect([...log().querySelectorAll('p')].map((p) => p.textContent)).toEqual([
+      'Nuevo mensaje de Beto: mientras 1',
+      'Nuevo mensaje de Beto: mientras 2',
+      'Nuevo mensaje de Beto: mientras 3',
+    ]);
+    // Each once: the user's being stored afterwards announces nothing more.
+    stores.$currentMessages.set([
+      before,
+      ...caught,
+      ...mine.map((m) => ({ ...m, status: 'DELIVERED' }) as typeof m),
+    ]);
+    await settle(el);
+    expect(log().querySelectorAll('p')).toHaveLength(3);
+  });
+
+  it('does not announce history present when the room opened, even below the user’s own last message', async () => {
+    const f = makeContext();
+    const page = [
+      msg({ text: 'de Beto, ya leído', senderNames: 'Beto', senderId: 'beto' }),
+      msg({ text: 'mío de antes', senderId: 'me', by: 'user' }),
+    ];
+    f.stores.$currentMessages.set(page);
+    const { el, log, stores } = await mount(f);
+    stores.$currentMessages.set([...page, msg({ text: 'mío nuevo', senderId: 'me', by: 'user' })]);
+    await settle(el);
+    stores.$currentMessages.set(stores.$currentMessages.get().map((m) => ({ ...m }) as typeof m));
+    await settle(el);
+    expect(log().textContent!.trim()).toBe('');
+  });
+
   it('does not announce a room’s first page of history arriving after the room opened, however recent', async () => {
     const f = makeContext();
     // The core's word: the first page is history (a reload a moment after chatting), what follows is news.
