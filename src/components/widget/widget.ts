@@ -248,6 +248,13 @@ export class CharlaWidget extends LitElement {
     this.context?.actions.close();
   }
 
+  /** Esc on the launcher of an open panel (focus Tabbed out of it onto the page) closes it too. */
+  #handleLauncherKeyDown(event: KeyboardEvent): void {
+    if (event.key !== 'Escape' || event.defaultPrevented || !this.#stores.get('$ui')?.open) return;
+    event.preventDefault();
+    this.context?.actions.close();
+  }
+
   #handleRetryClick(): void {
     // The panel's content changes with the connection; willUpdate moves focus along with it.
     this.context?.actions.reconnect();
@@ -321,6 +328,7 @@ export class CharlaWidget extends LitElement {
         aria-controls="panel"
         aria-disabled=${disabled ? 'true' : nothing}
         @click=${this.#handleLauncherClick}
+        @keydown=${this.#handleLauncherKeyDown}
       >
         ${open ? icons.close() : icons.chat()}
         ${badge ? html`<span class="badge" part="badge" aria-hidden="true">${count}</span>` : nothing}

@@ -101,6 +101,20 @@ describe('<charla-widget>', () => {
     expect(el.shadowRoot!.activeElement).toBe(el.shadowRoot!.querySelector('.launcher'));
   });
 
+  it('closes on Escape on the launcher too, when focus left the open panel for it; closed, Escape there does nothing', async () => {
+    const { el, callsOf } = await mount({ ui: { open: true } });
+    const launcher = el.shadowRoot!.querySelector('.launcher') as HTMLButtonElement;
+    launcher.focus();
+    launcher.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    await settle(el);
+    expect(callsOf('close')).toHaveLength(1);
+    expect(el.shadowRoot!.querySelector('.panel')!.hasAttribute('hidden')).toBe(true);
+    expect(el.shadowRoot!.activeElement).toBe(launcher);
+    launcher.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    await settle(el);
+    expect(callsOf('close')).toHaveLength(1);
+  });
+
   it('switches views with the ui store', async () => {
     const { el, stores } = await mount({
       ui: { open: true, view: 'home' },
