@@ -62,6 +62,7 @@ export const en: Catalogue = {
   micUnavailable: 'Your browser cannot record audio.',
   sendFailed: 'Could not send.',
   sendNotMember: 'Could not send “{text}”: you are not part of that conversation.',
+  removedFromCurrent: 'You are no longer part of that conversation.',
   textTooLong: 'The message is over {max} characters: shorten it to send it.',
   uploadFailed: 'Could not send “{name}”.',
   uploadLimited: 'You have sent many files: you can send “{name}” in {minutes} min.',

@@ -63,6 +63,7 @@ export const es = {
   micUnavailable: 'Tu navegador no permite grabar audio.',
   sendFailed: 'No se pudo enviar.',
   sendNotMember: 'No se pudo enviar «{text}»: no formas parte de esa conversación.',
+  removedFromCurrent: 'Ya no formas parte de esa conversación.',
   textTooLong: 'El mensaje pasa de {max} caracteres: acórtalo para enviarlo.',
   uploadFailed: 'No se pudo enviar «{name}».',
   uploadLimited: 'Has enviado muchos archivos: podrás enviar «{name}» en {minutes} min.',

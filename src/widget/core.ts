@@ -917,7 +917,14 @@ export class WidgetCore {
       if (me) {
         this.#joined.delete(roomId);
         w.$rooms.set(w.$rooms.get().filter((r) => r.id !== roomId));
-        if (w.$currentRoomId.get() === roomId) w.$currentRoomId.set(this.#session?.botRoomId ?? null);
+        if (w.$currentRoomId.get() === roomId) {
+          w.$currentRoomId.set(this.#session?.botRoomId ?? null);
+          // The chat changes under the visitor's eyes (and cursor): it says why (an alert, not an error event).
+          w.$lastError.set({
+            message: translate(w.$language.get(), 'removedFromCurrent'),
+            key: 'NOT_A_MEMBER',
+          });
+        }
       } else if (room) {
         w.$rooms.set(upsertRooms(w.$rooms.get(), [withoutMember(room, member)]));
       }

@@ -167,6 +167,27 @@ describe('leaving', () => {
     await waitFor(() => texts(beto, room.id).includes('¿sigues?'), 5000, 'Ana’s message to Beto');
   });
 
+  it('a member removed from the room they are in is told so, live, and taken to the bot room', async () => {
+    const { ana, beto, room } = await groupOfThree();
+    beto.setCurrentRoom(room.id);
+    expect(beto.core.stores.w.$lastError.get()).toBeNull();
+    await ana.leaveRoom(room.id, beto.userId);
+    await waitFor(() => beto.stores.$currentRoomId.get() !== room.id, 5000, 'Beto taken out');
+    expect(beto.stores.$currentRoomId.get()).toBe(beto.core.currentSession?.botRoomId);
+    expect(beto.core.stores.w.$lastError.get()).toMatchObject({
+      message: 'Ya no formas parte de esa conversación.',
+      key: 'NOT_A_MEMBER',
+    });
+    // One removed from a room they were not looking at is not interrupted.
+    const { ana: other, carla } = await groupOfThree();
+    const shown = carla.stores.$currentRoomId.get();
+    const rooms = other.stores.$rooms.get().filter((r) => r.members.includes(carla.userId));
+    await other.leaveRoom(rooms[0]!.id, carla.userId);
+    await waitFor(() => !carla.stores.$rooms.get().some((r) => r.id === rooms[0]!.id), 5000, 'Carla out');
+    expect(carla.stores.$currentRoomId.get()).toBe(shown);
+    expect(carla.core.stores.w.$lastError.get()).toBeNull();
+  });
+
   it('a member removed while offline finds the room gone when back: told once, out of it, refused NOT_A_MEMBER', async () => {
     const { ana, beto, carla, room } = await groupOfThree();
     carla.setCurrentRoom(room.id);
