@@ -318,7 +318,7 @@ function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean
   if (value === '') return fallback;
   if (['1', 'true', 'on', 'yes'].includes(value)) return true;
   if (['0', 'false', 'off', 'no'].includes(value)) return false;
-  throw new Error(`${name} must be 1 (on) or 0 (off) (it is "${raw}").`);
+  throw new Error(`${name} must be 1, true, on or yes (on), or 0, false, off or no (off) (it is "${raw}").`);
 }
 
 /** PORT: a port number, 0 (any free port) to 65535; unset gives 8080. */

@@ -156,6 +156,21 @@ const widgetOps: Operation[] = [
   },
   voidOp('enable', 'Habilita el botón de inicio.', (w) => w.enable()),
   {
+    id: 'connect',
+    title: 'connect()',
+    doc: 'Abre la sesión y la conexión en vivo (promesa); de nuevo tras disconnect().',
+    run: async () => {
+      const w = current();
+      await w.connect();
+      return snapshot(w);
+    },
+  },
+  voidOp(
+    'disconnect',
+    'Cierra la conexión en vivo; lo no enviado espera en la bandeja de salida hasta connect().',
+    (w) => w.disconnect(),
+  ),
+  {
     id: 'setFlow',
     title: 'setFlow(flowId, storedParams?)',
     doc: 'Lanza un flujo del bot, opcionalmente con parámetros.',
@@ -408,10 +423,16 @@ byId('credentials-form').addEventListener('submit', (event) => {
 });
 
 /** Runs an API call, showing the request the client built (or that it sent none). */
+/** The messageId of the last bot message this console sent: getBotMessage's default. */
+let lastBotMessageId: string | null = null;
+
 async function http<T>(show: { request(value: unknown): void }, call: () => Promise<T>): Promise<T> {
   lastRequest = null;
   try {
-    return await call();
+    const result = await call();
+    const sent = (result as { messageId?: unknown } | null)?.messageId;
+    if (typeof sent === 'string') lastBotMessageId = sent;
+    return result;
   } finally {
     show.request(lastRequest ?? 'Nada enviado: el cliente rechazó los argumentos antes de enviar.');
   }
@@ -813,6 +834,20 @@ const botOps: Operation[] = [
     fields: [botField, toField, { name: 'text', value: '¿Nos dejas tus datos para llamarte?' }],
     run: (v, show) =>
       http(show, () => api.sendContactInfoRequest(str(v, 'botId'), str(v, 'userId'), str(v, 'text'))),
+  },
+  {
+    id: 'http:getBotMessage',
+    title: 'GET /v1/bots/{botId}/messages/{messageId}',
+    doc: 'getBotMessage(botId, messageId): el estado de un mensaje del bot (DELIVERED, DELIVERED_CHANNEL, DELIVERED_USER…).',
+    fields: [
+      botField,
+      {
+        name: 'messageId',
+        placeholder: '(el último que envió esta consola)',
+        fallback: () => lastBotMessageId,
+      },
+    ],
+    run: (v, show) => http(show, () => api.getBotMessage(str(v, 'botId'), str(v, 'messageId'))),
   },
 ];
 for (const op of botOps) mountOperation('bot-ops', op);

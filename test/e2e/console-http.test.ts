@@ -97,6 +97,11 @@ describe('the QA console’s HTTP forms', () => {
       expect(stored, `${form} stored in the user’s room`).toBeDefined();
     }
     await shot(page, J, 'bot-messages');
+    // The message tracking form reads the last one sent by default, and any other by its id.
+    const lastSent = await ok('http:getBotMessage');
+    expect(lastSent).toMatchObject({ botId: DEMO_BOT_ID, userId: user });
+    expect(['DELIVERED', 'DELIVERED_CHANNEL', 'DELIVERED_USER']).toContain(lastSent.status);
+    expect((await requestOf('http:getBotMessage')).method).toBe('GET');
   });
 
   it('reject out-of-limit arguments in the client: nothing is sent, the error says which field', async () => {

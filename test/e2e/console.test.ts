@@ -208,6 +208,17 @@ describe('journey: every widgetInstance method from the QA console (normal widge
     await runConsoleForm(page, 'getMessages', { limit: '', id: '' });
   });
 
+  it('disconnect() closes the live connection and connect() opens it again', async () => {
+    await ok('disconnect');
+    await until('the widget to be idle', async () =>
+      (await page.locator('#state-connection').textContent()) === 'idle' ? true : undefined,
+    );
+    await ok('connect');
+    await until('the widget to be connected', async () =>
+      (await page.locator('#state-connection').textContent()) === 'connected' ? true : undefined,
+    );
+  });
+
   it('disableInputs() disables the composer; enableInputs() enables it', async () => {
     await ok('disableInputs');
     await until('the input to be disabled', async () =>

@@ -571,7 +571,7 @@ describe('configuration from the environment', () => {
       expect(configFromEnv({ [name]: '' })[field]).toBe(true);
       for (const bad of ['2', 'nope', 'disabled'])
         expect(() => configFromEnv({ [name]: bad }), bad).toThrow(
-          `${name} must be 1 (on) or 0 (off) (it is "${bad}").`,
+          `${name} must be 1, true, on or yes (on), or 0, false, off or no (off) (it is "${bad}").`,
         );
     }
   });
