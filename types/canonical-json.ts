@@ -16,3 +16,27 @@ export function canonicalJson(value: unknown): string {
     .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
     .join(',')}}`;
 }
+
+/**
+ * What a message's retry must repeat of its content (with who sent it, or the
+ * room, as each side checks): the type and every field a type carries.
+ */
+export const MESSAGE_CONTENT_KEYS = [
+  'type',
+  'text',
+  'mediaUrl',
+  'caption',
+  'lat',
+  'lng',
+  'payload',
+  'slug',
+  'description',
+  'eventPayload',
+] as const;
+
+/** Whether `a` and `b` agree on `keys` (absent and null alike), whatever the order of their objects' keys. */
+export function sameFields(a: object, b: object, keys: readonly string[]): boolean {
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  return keys.every((key) => canonicalJson(x[key] ?? null) === canonicalJson(y[key] ?? null));
+}

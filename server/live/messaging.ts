@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { letOthersRun, type Db, type Queryable } from '../store/db.ts';
 import type { Messaging, NewMessageInput } from '../context.ts';
 import type { Message, MessageStatus } from '../../types/index.ts';
-import { canonicalJson } from '../../types/canonical-json.ts';
+import { MESSAGE_CONTENT_KEYS, sameFields } from '../../types/canonical-json.ts';
 import { ApiError, validationFailed } from '../http/errors.ts';
 import type { Hub } from './hub.ts';
 import type { Rooms } from './rooms.ts';
@@ -330,27 +330,11 @@ class Clash {
 }
 
 /** What makes a message the same message when its id is sent again: who sent it, its type and content. */
-const SAME_MESSAGE_KEYS = [
-  'senderId',
-  'type',
-  'text',
-  'mediaUrl',
-  'caption',
-  'lat',
-  'lng',
-  'payload',
-  'slug',
-  'description',
-  'eventPayload',
-] as const;
+const SAME_MESSAGE_KEYS = ['senderId', ...MESSAGE_CONTENT_KEYS];
 
-function sameMessage(stored: Message, body: Record<string, unknown>): boolean {
-  const fields = stored as unknown as Record<string, unknown>;
-  return SAME_MESSAGE_KEYS.every(
-    // Key order aside: the stored copy comes back from JSON storage with its keys reordered.
-    (key) => canonicalJson(fields[key] ?? null) === canonicalJson(body[key] ?? null),
-  );
-}
+// Key order aside: the stored copy comes back from JSON storage with its keys reordered.
+const sameMessage = (stored: Message, body: Record<string, unknown>): boolean =>
+  sameFields(stored, body, SAME_MESSAGE_KEYS);
 
 /**
  * `mediaKeyOf`: the media key a message's address names, or null; a stored

@@ -20,7 +20,7 @@ import type {
   SessionResult,
   StatusChange,
 } from '../../types/index.ts';
-import { canonicalJson } from '../../types/canonical-json.ts';
+import { MESSAGE_CONTENT_KEYS, sameFields } from '../../types/canonical-json.ts';
 import { GET_MESSAGES_LIMIT_DEFAULT } from '../../types/limits.ts';
 import { ROUTES, routePath } from '../../types/routes.ts';
 import type { MembershipChange, SyncResult } from '../../types/socket.ts';
@@ -171,24 +171,11 @@ function checkConnectionOptions(o: WidgetOptions): void {
     throw invalidArgument('fetch must be a function', 'fetch');
 }
 
-/** What a retry must repeat of the message it retries (as the service holds it: room, type, content). */
-const SAME = [
-  'roomId',
-  'type',
-  'text',
-  'caption',
-  'lat',
-  'lng',
-  'payload',
-  'slug',
-  'description',
-  'eventPayload',
-];
-const sameMessage = (a: object, b: object): boolean =>
-  SAME.every(
-    (f) =>
-      canonicalJson((a as Record<string, unknown>)[f]) === canonicalJson((b as Record<string, unknown>)[f]),
-  );
+/**
+ * What a retry must repeat of the message it retries, as the widget can tell: its room and
+ * content. Not the media address, which the widget may hold re-signed (the service checks it).
+ */
+const SAME = ['roomId', ...MESSAGE_CONTENT_KEYS.filter((key) => key !== 'mediaUrl')];
 
 /** True when a sendMessage argument names its room. */
 const hasRoomId = (input: unknown): boolean =>
@@ -996,7 +983,7 @@ export class WidgetCore {
     const id = String(out.id);
     const held = this.findMessage(id);
     // An id this widget holds for another message is refused here, as the service refuses it (400 at /id).
-    if (held && held.status !== 'FAILED' && !sameMessage(held, out))
+    if (held && held.status !== 'FAILED' && !sameFields(held, out, SAME))
       return Promise.reject(
         invalidArgument(
           `id ${id} is already the id of another message: a retry must repeat the message it retries`,
