@@ -59,6 +59,10 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
             type: 'string',
             format: 'binary',
           },
+          304: {
+            description: 'Not modified: If-None-Match names the file (its ETag), or is *',
+            type: 'null',
+          },
           403: ErrorBodySchema,
           404: ErrorBodySchema,
           416: ErrorBodySchema,
@@ -80,10 +84,22 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
       // A row stored before its bytes were kept in pieces (migration 018) still has them inline.
       const inline = media.inline ? await inlineMedia(charla.db, key) : null;
       const size = inline ? inline.length : Number(media.size);
-      // Video and audio players seek with Range requests: one range, bytes only.
+      // A media key names one file for good: the key is its validator (RFC 9110 §8.8.3).
+      const etag = `"${key}"`;
+      const matches = (header: unknown) =>
+        typeof header === 'string' && header.split(',').some((tag) => [etag, '*'].includes(tag.trim()));
+      // Video and audio players seek with Range requests: one range, bytes only. One whose last byte
+      // comes before its first is not a range (ignored, §14.1.1), nor is one under an If-Range that
+      // names another version (§13.1.5).
       const range = /^bytes=(\d*)-(\d*)$/.exec(String(request.headers.range ?? '').trim());
+      const ifRange = request.headers['if-range'];
+      const ranged =
+        range &&
+        (range[1] || range[2]) &&
+        !(range[1] && range[2] && Number(range[2]) < Number(range[1])) &&
+        (ifRange === undefined || ifRange === etag);
       let part: [number, number] | undefined;
-      if (range && (range[1] || range[2])) {
+      if (range && ranged) {
         const start = range[1] ? Number(range[1]) : Math.max(0, size - Number(range[2]));
         const end = range[1] ? (range[2] ? Math.min(Number(range[2]), size - 1) : size - 1) : size - 1;
         if (!Number.isSafeInteger(start) || start >= size || end < start) {
@@ -105,7 +121,9 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
           contentDisposition(query.download ? 'attachment' : 'inline', media.name),
         )
         .header('Accept-Ranges', 'bytes')
+        .header('ETag', etag)
         .type(media.content_type);
+      if (matches(request.headers['if-none-match'])) return reply.code(304).send();
       const bytes = (start: number, end: number) => {
         reply.header('Content-Length', String(end - start + 1));
         if (inline) return inline.subarray(start, end + 1);

@@ -111,3 +111,35 @@ describe('GET /v1/media/<key> with download=1', () => {
     }
   });
 });
+
+describe('GET /v1/media/<key>: validators and ranges (RFC 9110)', () => {
+  it('names the file by an ETag: If-None-Match with it (or *) is 304, If-Range with another serves it whole', async () => {
+    const url = await stored('carta.pdf');
+    const plain = await fetch(url);
+    expect(plain.status).toBe(200);
+    const etag = plain.headers.get('etag');
+    expect(etag).toMatch(/^"widget\/[0-9a-f-]+"$/);
+    for (const header of [etag!, '*', `"otro", ${etag}`]) {
+      const res = await fetch(url, { headers: { 'if-none-match': header } });
+      expect(res.status, header).toBe(304);
+      expect(await res.text()).toBe('');
+    }
+    expect((await fetch(url, { headers: { 'if-none-match': '"otro"' } })).status).toBe(200);
+    const same = await fetch(url, { headers: { range: 'bytes=0-1', 'if-range': etag! } });
+    expect(same.status).toBe(206);
+    expect(await same.text()).toBe('%P');
+    const other = await fetch(url, { headers: { range: 'bytes=0-1', 'if-range': '"otro"' } });
+    expect(other.status).toBe(200);
+    expect(await other.text()).toBe('%PDF');
+  });
+
+  it('ignores a range whose last byte comes before its first (200, the whole file); one past the end is still 416', async () => {
+    const url = await stored('carta.pdf');
+    const backwards = await fetch(url, { headers: { range: 'bytes=2-1' } });
+    expect(backwards.status).toBe(200);
+    expect(await backwards.text()).toBe('%PDF');
+    const past = await fetch(url, { headers: { range: 'bytes=10-' } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe('bytes */4');
+  });
+});
