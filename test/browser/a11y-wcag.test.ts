@@ -161,6 +161,34 @@ describe('1.4.10 reflow at 320 × 256 (a landscape phone; 1280 px at 400 %)', ()
   });
 });
 
+describe('1.4.10 reflow: a file named by one long word', () => {
+  it('wraps in the composer’s notice and upload, its buttons inside the panel, at 320 and 1280 px', async () => {
+    const name = `${'y'.repeat(240)}.png`;
+    for (const [w, h] of [
+      [320, 640],
+      [1280, 900],
+    ] as const) {
+      await page.viewport(w, h);
+      const { f, widget, composer } = await busyChat();
+      f.stores.$uploads.set([{ id: 'u', name, progress: 0.5 }]);
+      composer.notice = `No se pudo enviar «${name}».`;
+      await composer.updateComplete;
+      for (let k = 0; k < 3; k++) await nextFrame();
+      const root = (composer as unknown as Element).shadowRoot!;
+      const panel = widget.shadowRoot!.querySelector('[part=panel]')!.getBoundingClientRect();
+      for (const box of root.querySelectorAll<HTMLElement>('.notice, .upload'))
+        expect(box.scrollWidth, `${w} px: ${box.className}`).toBeLessThanOrEqual(box.clientWidth);
+      for (const button of root.querySelectorAll<HTMLElement>('.notice button, .upload button')) {
+        const r = button.getBoundingClientRect();
+        expect(r.left, `${w} px: ${describeEl(button)}`).toBeGreaterThanOrEqual(panel.left);
+        expect(r.right, `${w} px: ${describeEl(button)}`).toBeLessThanOrEqual(panel.right);
+      }
+      expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(w);
+      widget.remove();
+    }
+  });
+});
+
 describe('2.5.8 target size: at least 24 × 24 CSS px', () => {
   it('every control of the chat, with a long room name, at 320 and 1280 px', async () => {
     for (const [w, h] of [

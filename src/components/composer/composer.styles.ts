@@ -122,6 +122,9 @@ export const styles = css`
   }
   .notice p {
     flex: 1;
+    /* A file's name may be one 240-character word: it wraps, and the buttons stay in the panel. */
+    min-width: 0;
+    overflow-wrap: anywhere;
     margin: 0;
   }
   .retry {
@@ -149,7 +152,8 @@ export const styles = css`
   }
   .upload {
     display: grid;
-    grid-template-columns: 1fr auto;
+    grid-template-columns: minmax(0, 1fr) auto;
+    overflow-wrap: anywhere;
     align-items: center;
     gap: 2px 4px;
     margin: 0;
