@@ -50,6 +50,7 @@ import { unstorableText } from '../http/validation.ts';
 import { mediaUrlProblem } from '../bot-message.ts';
 import type { NewMessageInput } from '../context.ts';
 import { letOthersRun, type Db } from '../store/db.ts';
+import { uploadKindProblem } from './media-rooms.ts';
 import { roomChannel, userChannel, type Hub, type LiveServer, type LiveSocketData } from './hub.ts';
 import type { LiveMessaging } from './messaging.ts';
 import { FLOOD_BURSTS, HOLD_MS, RateLimits } from './rate-limit.ts';
@@ -404,6 +405,10 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
         // Signed with the visitor's own name (their session's); checkOutgoing dropped any other.
         const input = checkOutgoing(raw, app.charla.config.allowLoopbackMedia);
         await requireRoom(input.roomId);
+        // An upload goes out as the kind it is: a 12 MB file uploaded as a video is no IMAGE (8 MB).
+        const key = input.mediaUrl ? app.charla.signer.mediaKeyOf(input.mediaUrl, [input.mediaUrl]) : null;
+        const kind = key ? await uploadKindProblem(db, key, input.type) : null;
+        if (kind) throw validationFailed({ '/mediaUrl': kind });
         const { message, differs } = await messaging.deliver({
           ...input,
           senderId: userId,

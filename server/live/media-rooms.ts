@@ -13,6 +13,21 @@
  * media keys cannot be probed.
  */
 import { letOthersRun, type Queryable } from '../store/db.ts';
+import { UPLOAD_MEDIA_TYPES } from '../../types/limits.ts';
+
+/**
+ * Why a widget upload cannot go out as a message of `type`, or null: an IMAGE carries an
+ * image upload (the kind whose limit is 8 MB), a VIDEO a video, an AUDIO an audio; a DOCUMENT
+ * or a FILE any file (a card). A media that is not a widget upload is not this rule's.
+ */
+export async function uploadKindProblem(db: Queryable, key: string, type: string): Promise<string | null> {
+  if (!key.startsWith('widget/') || (type !== 'IMAGE' && type !== 'VIDEO' && type !== 'AUDIO')) return null;
+  const r = await db.query<{ content_type: string }>('SELECT content_type FROM media WHERE key = $1', [key]);
+  const contentType = r.rows[0]?.content_type;
+  if (contentType === undefined || (UPLOAD_MEDIA_TYPES[type] as readonly string[]).includes(contentType))
+    return null;
+  return `is an upload of type ${contentType}, not one a ${type} message carries (send it as a DOCUMENT)`;
+}
 
 /**
  * The condition under which user `user` of company `company` may see media

@@ -79,6 +79,23 @@ function session(request: FastifyRequest): { claims: SessionClaims; access: Widg
   return request.liveSession;
 }
 
+/** Most characters of a stored file name (code points), its extension kept. */
+const FILE_NAME_MAX = 200;
+
+/**
+ * An uploaded file's name as stored and given back: no control characters or
+ * slashes, at most FILE_NAME_MAX characters counted whole (never half an
+ * emoji), a longer one cut before its extension (`xxx…xxx….pdf`), so a
+ * download still saves as the kind of file it is.
+ */
+export function storedName(raw: string): string {
+  const chars = [...raw.replace(/[\u0000-\u001f\u007f/\\]/g, '_')];
+  if (chars.length <= FILE_NAME_MAX) return chars.join('');
+  const ext = /\.[^.\s]{1,16}$/u.exec(chars.join(''))?.[0] ?? '';
+  const extLength = [...ext].length;
+  return `${chars.slice(0, FILE_NAME_MAX - extLength - 1).join('')}…${ext}`;
+}
+
 export interface WidgetRouteDeps {
   hub: Hub;
   sessions: Sessions;
@@ -414,7 +431,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       const max = type === 'IMAGE' ? UPLOAD_IMAGE_MAX_BYTES : UPLOAD_MEDIA_MAX_BYTES;
       const tooLarge = () =>
         new ApiError('PAYLOAD_TOO_LARGE', { message: `The file is over ${max / (1024 * 1024)} MB.` });
-      const name = (file.filename || 'file').replace(/[\u0000-\u001f\u007f/\\]/g, '_').slice(0, 200);
+      const name = storedName(file.filename || 'file');
       const key = `widget/${randomUUID()}`;
       // Stored piece by piece as it arrives (server/media-store.ts), never whole in memory; the
       // file is nobody's until its media row is written, after the last piece.

@@ -6,6 +6,7 @@ import type { Contact, Language, Message, MessageOption, QuickReply, Room } from
 import { LANGUAGES } from '../../types/enums.ts';
 import {
   GET_MESSAGES_LIMIT_DEFAULT,
+  SHORT_TEXT_MAX,
   UPLOAD_IMAGE_MAX_BYTES,
   UPLOAD_MEDIA_MAX_BYTES,
   UPLOAD_MEDIA_TYPES,
@@ -167,6 +168,12 @@ export function createActions(core: WidgetCore): CoreActions {
         const max = type === 'IMAGE' ? UPLOAD_IMAGE_MAX_BYTES : UPLOAD_MEDIA_MAX_BYTES;
         if (file.size > max)
           throw invalidArgument(`the file is larger than ${Math.round(max / 1024 / 1024)} MB`, 'file');
+        // Checked before the upload, not by the message after it: a refused caption wasted the file.
+        if (caption !== undefined && (typeof caption !== 'string' || caption.length > SHORT_TEXT_MAX))
+          throw invalidArgument(
+            `caption must be a string of at most ${SHORT_TEXT_MAX} characters`,
+            'caption',
+          );
         const roomId = currentRoom();
         const id = uuid();
         const name = file.name ?? 'file';

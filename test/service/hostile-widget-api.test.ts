@@ -4,9 +4,10 @@
  * would quietly turn into strings. Each answer is the interface's error body
  * with 400, never a 500, and nothing is stored.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, routePath, type ErrorBody } from '../../types/index.ts';
-import { startLive, type LiveHarness } from './helpers/live.ts';
+import { emitAck, startLive, type LiveHarness } from './helpers/live.ts';
 
 let h: LiveHarness;
 let apiKey: string;
@@ -147,5 +148,46 @@ describe('the widget API checks bodies as sent', () => {
       token,
     });
     expect(page.status).toBe(200);
+  });
+});
+
+describe('an upload goes out as the kind it is', () => {
+  it('refuses a video upload (its limit 25 MB) sent as an IMAGE (8 MB) or an AUDIO, 400 at /mediaUrl; as a VIDEO or a DOCUMENT it goes', async () => {
+    const form = new FormData();
+    form.append('roomId', roomId);
+    form.append('file', new Blob([new Uint8Array(1024)], { type: 'video/mp4' }), 'grande.mp4');
+    const up = await fetch(h.baseUrl + ROUTES.widgetUpload, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(up.status).toBe(200);
+    const { mediaUrl, type } = (await up.json()) as { mediaUrl: string; type: string };
+    expect(type).toBe('VIDEO');
+    const socket = await h.connect(token);
+    const before = await h.messageCount(roomId);
+    for (const as of ['IMAGE', 'AUDIO']) {
+      const ack = await emitAck(socket, 'message:send', {
+        id: randomUUID(),
+        roomId,
+        type: as,
+        mediaUrl,
+      } as never);
+      expect(ack.ok, as).toBe(false);
+      const error = (ack as { error: ErrorBody }).error;
+      expect(error.error.key).toBe('VALIDATION_ERROR');
+      expect(Object.keys(error.validationError ?? {})).toEqual(['/mediaUrl']);
+    }
+    expect(await h.messageCount(roomId)).toBe(before);
+    for (const as of ['VIDEO', 'DOCUMENT']) {
+      const ack = await emitAck(socket, 'message:send', {
+        id: randomUUID(),
+        roomId,
+        type: as,
+        mediaUrl,
+      } as never);
+      expect(ack.ok, as).toBe(true);
+    }
+    socket.close();
   });
 });

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../types/index.ts';
+import { storedName } from '../../server/live/widget-routes.ts';
 import { liveWidgets } from './helpers/widgets.ts';
 import { people } from './helpers/people.ts';
 
@@ -141,5 +142,26 @@ describe('GET /v1/media/<key>: validators and ranges (RFC 9110)', () => {
     const past = await fetch(url, { headers: { range: 'bytes=10-' } });
     expect(past.status).toBe(416);
     expect(past.headers.get('content-range')).toBe('bytes */4');
+  });
+});
+
+describe('an uploaded file’s name, stored', () => {
+  it('keeps at most 200 characters counted whole, cutting before the extension, never half an emoji', async () => {
+    expect(storedName('informe.pdf')).toBe('informe.pdf');
+    expect(storedName('../../etc/passwd')).toBe('.._.._etc_passwd');
+    const long = storedName(`${'x'.repeat(240)}.pdf`);
+    expect([...long]).toHaveLength(200);
+    expect(long.endsWith('x….pdf')).toBe(true);
+    const emoji = storedName(`a${'😀'.repeat(240)}.pdf`);
+    expect([...emoji]).toHaveLength(200);
+    expect(emoji.endsWith('😀….pdf')).toBe(true);
+    expect(emoji).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    // Through the upload: the download saves under that name, its extension kept.
+    const url = await upload(`a${'😀'.repeat(120)}.pdf`, new Uint8Array([37, 80, 68, 70]));
+    const res = await fetch(`${url}&download=1`);
+    const saved = extendedName(res.headers.get('content-disposition') ?? '');
+    expect(saved.endsWith('.pdf')).toBe(true);
+    expect(saved).not.toContain('\uFFFD');
+    expect([...saved].length).toBeLessThanOrEqual(200);
   });
 });

@@ -309,6 +309,22 @@ describe('widgetInstance against the service', () => {
     expect(['DELIVERED', 'DELIVERED_CHANNEL']).toContain(delivered.status);
   });
 
+  it('refuses a file’s caption past 1,024 characters before uploading anything', async () => {
+    const { a, roomId } = await pair();
+    const stored = async () =>
+      Number((await live.h.app.charla.db.query<{ n: string }>('SELECT count(*) AS n FROM media')).rows[0]!.n);
+    const before = await stored();
+    const file = Object.assign(new Blob(['%PDF'], { type: 'application/pdf' }), { name: 'a.pdf' });
+    const error = await rejection(a.context.actions.sendFile(file, 'DOCUMENT', 'c'.repeat(1025)));
+    expect(error.key).toBe('VALIDATION_ERROR');
+    expect(error.body.validationError).toHaveProperty('caption');
+    expect(await stored()).toBe(before);
+    expect(await a.context.actions.sendFile(file, 'DOCUMENT', 'c'.repeat(1024))).toMatchObject({
+      roomId,
+      type: 'DOCUMENT',
+    });
+  });
+
   it('refreshes an expired signed media address in the store', async () => {
     const { a, roomId } = await pair();
     const file = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], { type: 'image/png' });

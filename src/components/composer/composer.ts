@@ -3,6 +3,7 @@ import { property, state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
 import {
   MESSAGE_TEXT_MAX,
+  SHORT_TEXT_MAX,
   UPLOAD_IMAGE_MAX_BYTES,
   UPLOAD_MEDIA_MAX_BYTES,
   UPLOAD_MEDIA_TYPES,
@@ -58,6 +59,21 @@ export function classifyFile(file: {
   // Nothing to show or open: the service would store it and the bubble say "not available".
   if (!file.size) return { ok: false, reason: 'empty' };
   return { ok: true, type: kind };
+}
+
+/**
+ * A file's name as its document's caption: one past a caption's SHORT_TEXT_MAX is cut before
+ * its extension, whole characters only (a name so long is legal only from script or a drop).
+ */
+function captionOf(name: string): string {
+  if (name.length <= SHORT_TEXT_MAX) return name;
+  const ext = /\.[^.\s]{1,16}$/u.exec(name)?.[0] ?? '';
+  let kept = '';
+  for (const char of name.slice(0, name.length - ext.length)) {
+    if (kept.length + char.length + 1 + ext.length > SHORT_TEXT_MAX) break;
+    kept += char;
+  }
+  return `${kept}…${ext}`;
 }
 
 /**
@@ -368,7 +384,7 @@ export class CharlaComposer extends LitElement {
       return;
     }
     // A document's card shows its caption as its name: the uploaded address names it by a UUID.
-    this.#upload(file, verdict.type, verdict.type === 'DOCUMENT' ? file.name : undefined);
+    this.#upload(file, verdict.type, verdict.type === 'DOCUMENT' ? captionOf(file.name) : undefined);
   }
 
   #handleLocationClick(): void {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { within } from '@testing-library/dom';
 import '../../../src/define.ts';
 import { classifyFile, type CharlaComposer } from '../../../src/components/composer/composer.ts';
-import { MESSAGE_TEXT_MAX, UPLOAD_IMAGE_MAX_BYTES } from '../../../types/limits.ts';
+import { MESSAGE_TEXT_MAX, SHORT_TEXT_MAX, UPLOAD_IMAGE_MAX_BYTES } from '../../../types/limits.ts';
 import { makeContext, room, settle } from './fixture.ts';
 import { mountElement } from './mount.ts';
 
@@ -251,6 +251,15 @@ describe('<charla-composer>', () => {
     const ok = new File(['%PDF'], 'informe.pdf', { type: 'application/pdf' });
     el.sendPickedFile(ok);
     expect(callsOf('sendFile')[0]!.args).toEqual([ok, 'DOCUMENT', 'informe.pdf']);
+    // A name past a caption's 1,024 characters is cut before its extension, whole characters only.
+    for (const name of [`${'n'.repeat(1100)}.pdf`, `${'😀'.repeat(600)}.pdf`]) {
+      const long = new File(['%PDF'], name, { type: 'application/pdf' });
+      el.sendPickedFile(long);
+      const caption = callsOf('sendFile').at(-1)!.args[2] as string;
+      expect(caption.length).toBeLessThanOrEqual(SHORT_TEXT_MAX);
+      expect(caption.endsWith('….pdf')).toBe(true);
+      expect(caption).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    }
   });
 
   it('shows file names without directional controls (a name cannot pass itself off as another)', async () => {
