@@ -98,6 +98,9 @@ const STORE = 'entries';
  * database (a logout clearing the visitor's data): holding it would block that for ever. The next
  * use opens it again.
  */
+/** How long an IndexedDB open may take before the outbox goes on without it. */
+const IDB_OPEN_WAIT_MS = 3000;
+
 class IdbStorage implements OutboxStorage {
   readonly kind = 'indexeddb' as const;
   readonly #name: string;
@@ -110,10 +113,19 @@ class IdbStorage implements OutboxStorage {
     if (this.#closed) return Promise.reject(new Error('outbox storage closed'));
     if (this.#db) return this.#db;
     const opened = new Promise<IDBDatabase>((resolve, reject) => {
+      // An open that never answers (a browser's storage stuck) must not hold the outbox: past the
+      // wait it counts as failed, and a late answer's connection is closed.
+      let late = false;
+      const timer = setTimeout(() => {
+        late = true;
+        reject(new Error('indexedDB.open did not answer'));
+      }, IDB_OPEN_WAIT_MS);
       const request = indexedDB.open(this.#name);
       request.onupgradeneeded = () => request.result.createObjectStore(STORE);
       request.onsuccess = () => {
+        clearTimeout(timer);
         const db = request.result;
+        if (late) return db.close();
         const drop = () => {
           db.close();
           if (this.#db === opened) this.#db = undefined;
@@ -122,7 +134,10 @@ class IdbStorage implements OutboxStorage {
         db.onclose = drop;
         resolve(db);
       };
-      request.onerror = () => reject(request.error ?? new Error('indexedDB.open failed'));
+      request.onerror = () => {
+        clearTimeout(timer);
+        reject(request.error ?? new Error('indexedDB.open failed'));
+      };
     });
     // A failed open is tried again by the next use (the fallback decides what a failure means).
     opened.catch(() => {
@@ -216,8 +231,12 @@ export function createOutboxStorage(namespace: string, kind?: OutboxStorageKind)
   };
   if (kind === 'memory') return new MemoryStorage(namespace);
   if (kind === 'localstorage') return fallback();
-  if (typeof globalThis.indexedDB !== 'undefined' && globalThis.indexedDB !== null) {
-    return new FallbackStorage(new IdbStorage(namespace), fallback);
+  let idb: unknown;
+  try {
+    // A page whose site data is blocked may have the getter throw (SecurityError), not answer undefined.
+    idb = globalThis.indexedDB;
+  } catch {
+    idb = undefined;
   }
-  return fallback();
+  return idb ? new FallbackStorage(new IdbStorage(namespace), fallback) : fallback();
 }

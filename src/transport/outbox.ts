@@ -31,13 +31,25 @@ export class Outbox {
     this.storage = typeof storage === 'object' ? storage : createOutboxStorage(namespace, storage);
     this.#loaded = this.storage.load().then(
       (stored) => {
+        const added = this.list();
+        let last = 0;
         for (const entry of stored) {
           // Storage may hold anything (another version, another script): skip what is not an entry.
           if (typeof entry?.message !== 'object' || entry.message === null) continue;
           const id = String(entry.message.id);
           // Entries added this session are newer than any stored one.
-          if (!this.#entries.has(id)) this.#entries.set(id, entry);
+          if (this.#entries.has(id)) continue;
+          this.#entries.set(id, entry);
+          if (Number.isFinite(entry.order)) last = Math.max(last, entry.order);
         }
+        // Send order is the order of writing, whatever the clock said: a page whose clock was
+        // set back since (or is behind the last page's) still sends after what is stored.
+        this.#lastOrder = Math.max(this.#lastOrder, last);
+        if (added.some((entry) => entry.order <= last))
+          for (const entry of added) {
+            entry.order = ++this.#lastOrder;
+            this.#chain(String(entry.message.id), () => this.storage.put(entry));
+          }
       },
       () => undefined,
     );

@@ -35,21 +35,35 @@ export const ACK_TIMEOUT_MS = 10_000;
 export function createSocket(options: SocketOptions): LiveSocket {
   const url = new URL(options.baseUrl);
   const basePath = url.pathname.replace(/\/+$/, '');
-  return io(url.origin, {
+  // A page without WebSocket (removed, or a browser that has none) starts on long-polling:
+  // engine.io's WebSocket transport would fail before anyone listens, and the widget wait for ever.
+  const noWebSocket = typeof document !== 'undefined' && typeof globalThis.WebSocket !== 'function';
+  const socket = io(url.origin, {
     path: basePath + SOCKET_PATH,
     autoConnect: false,
     reconnection: true,
     reconnectionDelay: options.reconnectionDelay ?? 500,
     reconnectionDelayMax: options.reconnectionDelayMax ?? 5_000,
     randomizationFactor: 0.3,
-    transports: options.transports ?? ['websocket', 'polling'],
+    transports: options.transports ?? (noWebSocket ? ['polling'] : ['websocket', 'polling']),
     // A network that blocks WebSocket still gets a connection, over long-polling.
     tryAllTransports: true,
+    // An attempt that neither opens nor fails (a proxy closing the upgrade) is given up after this.
+    timeout: CONNECT_TIMEOUT_MS,
     withCredentials: false,
     auth: (cb) => cb({ token: options.getToken() ?? '' }),
     parser: { ...parser, Encoder },
   });
+  // A failed attempt (a proxy that closes or never answers the upgrade is not a transport error
+  // engine.io moves on from): the next ones start on long-polling and upgrade to WebSocket when
+  // it works, so a network that refuses WebSocket still connects.
+  if (!options.transports)
+    socket.io.on('error', () => (socket.io.opts.transports = ['polling', 'websocket']));
+  return socket;
 }
+
+/** How long one connection attempt may take before the next (socket.io's default is 20 s). */
+export const CONNECT_TIMEOUT_MS = 10_000;
 
 type AckData<E extends keyof ClientToServerEvents> =
   Parameters<Parameters<ClientToServerEvents[E]>[1]>[0] extends Ack<infer T> ? T : never;

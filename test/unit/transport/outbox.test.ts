@@ -24,6 +24,71 @@ describe('outbox', () => {
     expect(next.list().map((e) => (e.message as { text: string }).text)).toEqual(['a', 'c']);
   });
 
+  it('sends what a page writes after what an earlier page left, whatever the clocks said', async () => {
+    const ns = `ns-${randomUUID()}`;
+    const realNow = Date.now;
+    try {
+      // The earlier page's clock ran two hours fast.
+      Date.now = () => realNow() + 2 * 3_600_000;
+      const first = new Outbox(ns);
+      await first.ready();
+      first.add(text('A'));
+      first.add(text('B'));
+      await first.settled();
+      Date.now = realNow;
+      // Corrected: written after the load, and before it.
+      const later = new Outbox(ns);
+      await later.ready();
+      later.add(text('C'));
+      expect(later.list().map((e) => (e.message as { text: string }).text)).toEqual(['A', 'B', 'C']);
+      await later.settled();
+      const early = new Outbox(ns);
+      early.add(text('D'));
+      await early.ready();
+      expect(early.list().map((e) => (e.message as { text: string }).text)).toEqual(['A', 'B', 'C', 'D']);
+      await early.settled();
+      const again = new Outbox(ns);
+      await again.ready();
+      expect(again.list().map((e) => (e.message as { text: string }).text)).toEqual(['A', 'B', 'C', 'D']);
+    } finally {
+      Date.now = realNow;
+    }
+  });
+
+  it('goes on without IndexedDB when reading it throws (site data blocked) or its open never answers', async () => {
+    const had = Object.getOwnPropertyDescriptor(globalThis, 'indexedDB');
+    try {
+      Object.defineProperty(globalThis, 'indexedDB', {
+        configurable: true,
+        get() {
+          throw new DOMException('The operation is insecure.', 'SecurityError');
+        },
+      });
+      expect(createOutboxStorage(`ns-${randomUUID()}`).kind).toBe('localstorage');
+      // An open whose request never fires success or error.
+      let opens = 0;
+      Object.defineProperty(globalThis, 'indexedDB', {
+        configurable: true,
+        value: { open: () => (opens++, {}) },
+      });
+      const box = new Outbox(`ns-${randomUUID()}`);
+      expect(box.storage.kind).toBe('indexeddb');
+      const started = Date.now();
+      await box.ready();
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(opens).toBe(1);
+      expect(box.storage.kind).toBe('localstorage');
+      box.add(text('sigue'));
+      await box.settled();
+      const next = new Outbox(`x`, box.storage);
+      await next.ready();
+      expect(next.list().map((e) => (e.message as { text: string }).text)).toEqual(['sigue']);
+    } finally {
+      if (had) Object.defineProperty(globalThis, 'indexedDB', had);
+      else delete (globalThis as { indexedDB?: unknown }).indexedDB;
+    }
+  });
+
   it('adding the same id twice keeps one entry', async () => {
     const box = new Outbox(`ns-${randomUUID()}`, 'memory');
     const m = text('x');
