@@ -12,6 +12,7 @@
  * so a widget can see that it must open a new session) carry
  * Access-Control-Allow-Origin for the caller's origin.
  */
+import { shortenFileName } from '../../types/file-names.ts';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -85,16 +86,11 @@ const FILE_NAME_MAX = 200;
 /**
  * An uploaded file's name as stored and given back: no control characters or
  * slashes, at most FILE_NAME_MAX characters counted whole (never half an
- * emoji), a longer one cut before its extension (`xxx…xxx….pdf`), so a
- * download still saves as the kind of file it is.
+ * emoji), a longer one cut before its extension, so a download still saves as
+ * the kind of file it is.
  */
-export function storedName(raw: string): string {
-  const chars = [...raw.replace(/[\u0000-\u001f\u007f/\\]/g, '_')];
-  if (chars.length <= FILE_NAME_MAX) return chars.join('');
-  const ext = /\.[^.\s]{1,16}$/u.exec(chars.join(''))?.[0] ?? '';
-  const extLength = [...ext].length;
-  return `${chars.slice(0, FILE_NAME_MAX - extLength - 1).join('')}…${ext}`;
-}
+export const storedName = (raw: string): string =>
+  shortenFileName(raw.replace(/[\u0000-\u001f\u007f/\\]/g, '_'), FILE_NAME_MAX, (s) => [...s].length);
 
 export interface WidgetRouteDeps {
   hub: Hub;

@@ -8,6 +8,7 @@ import {
   UPLOAD_MEDIA_MAX_BYTES,
   UPLOAD_MEDIA_TYPES,
 } from '../../../types/limits.ts';
+import { shortenFileName } from '../../../types/file-names.ts';
 import { AudioRecorderController } from '../../controllers/audio-recorder.ts';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { Drafts } from '../../controllers/drafts.ts';
@@ -59,21 +60,6 @@ export function classifyFile(file: {
   // Nothing to show or open: the service would store it and the bubble say "not available".
   if (!file.size) return { ok: false, reason: 'empty' };
   return { ok: true, type: kind };
-}
-
-/**
- * A file's name as its document's caption: one past a caption's SHORT_TEXT_MAX is cut before
- * its extension, whole characters only (a name so long is legal only from script or a drop).
- */
-function captionOf(name: string): string {
-  if (name.length <= SHORT_TEXT_MAX) return name;
-  const ext = /\.[^.\s]{1,16}$/u.exec(name)?.[0] ?? '';
-  let kept = '';
-  for (const char of name.slice(0, name.length - ext.length)) {
-    if (kept.length + char.length + 1 + ext.length > SHORT_TEXT_MAX) break;
-    kept += char;
-  }
-  return `${kept}…${ext}`;
 }
 
 /**
@@ -384,7 +370,11 @@ export class CharlaComposer extends LitElement {
       return;
     }
     // A document's card shows its caption as its name: the uploaded address names it by a UUID.
-    this.#upload(file, verdict.type, verdict.type === 'DOCUMENT' ? captionOf(file.name) : undefined);
+    this.#upload(
+      file,
+      verdict.type,
+      verdict.type === 'DOCUMENT' ? shortenFileName(file.name, SHORT_TEXT_MAX) : undefined,
+    );
   }
 
   #handleLocationClick(): void {
