@@ -10,6 +10,7 @@ import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import {
+  charCount,
   DEFAULT_BUTTON_TEXT,
   MEDIA_URL_MAX,
   MEDIA_URL_PATTERN,
@@ -222,7 +223,7 @@ const MEDIA_URL = new RegExp(MEDIA_URL_PATTERN);
  */
 function videoAddressProblem(raw: string, allowLoopback: boolean): string | null {
   if (!MEDIA_URL.test(raw)) return 'must be an absolute https:// address';
-  if ([...raw].length > MEDIA_URL_MAX) return `must be at most ${MEDIA_URL_MAX} characters`;
+  if (charCount(raw) > MEDIA_URL_MAX) return `must be at most ${MEDIA_URL_MAX} characters`;
   return mediaUrlProblem(raw, allowLoopback);
 }
 

@@ -108,6 +108,12 @@ export const UPLOAD_MEDIA_TYPES = {
   ],
 } as const;
 
+/**
+ * A text's length in characters as every limit here counts them: code points,
+ * so an emoji is one (as the service's schemas count), not two UTF-16 units.
+ */
+export const charCount = (text: string): number => (text.length < 2 ? text.length : [...text].length);
+
 /** Longest text of a widget or bot message, in characters (our choice; the interface shows none). */
 export const MESSAGE_TEXT_MAX = 4096;
 /** Longest caption, name, title or header, in characters (our choice). */

@@ -19,6 +19,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
 import Type from 'typebox';
 import {
+  charCount,
   GET_MESSAGES_LIMIT_DEFAULT,
   MEDIA_URL_TTL_DEFAULT,
   ROUTES,
@@ -90,7 +91,7 @@ const FILE_NAME_MAX = 200;
  * the kind of file it is.
  */
 export const storedName = (raw: string): string =>
-  shortenFileName(raw.replace(/[\u0000-\u001f\u007f/\\]/g, '_'), FILE_NAME_MAX, (s) => [...s].length);
+  shortenFileName(raw.replace(/[\u0000-\u001f\u007f/\\]/g, '_'), FILE_NAME_MAX, charCount);
 
 export interface WidgetRouteDeps {
   hub: Hub;

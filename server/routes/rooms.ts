@@ -8,6 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Type, { type TSchema } from 'typebox';
 import { RoomIdParams, RoomPostBody, RoomPostMessage, RoomPostResult } from '../../types/schemas/index.ts';
 import {
+  charCount,
   MEDIA_MESSAGE_TYPES,
   NOT_BLANK_PATTERN,
   ROOM_POST_MESSAGES_MAX,
@@ -64,7 +65,7 @@ export function checkRoomPost(data: unknown): Checked {
       // A media message's text is its caption (when it gives none): held to a caption's limit.
       const text = m['text'];
       if (schema === PostMedia && m['caption'] === undefined && typeof text === 'string')
-        if ([...text].length > SHORT_TEXT_MAX)
+        if (charCount(text) > SHORT_TEXT_MAX)
           errors[`${at}/text`] =
             `is this media message's caption: must be at most ${SHORT_TEXT_MAX} characters`;
     });

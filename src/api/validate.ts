@@ -11,6 +11,7 @@ import {
   WIDGET_TYPES,
 } from '../../types/enums.ts';
 import {
+  charCount,
   CAMPAIGN_LIST_LIMIT_MAX,
   CAMPAIGN_LIST_PAGE_MAX,
   CAMPAIGN_RECIPIENTS_MAX,
@@ -63,12 +64,11 @@ export interface ValidateOptions {
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
-const chars = (s: string) => [...s].length;
 
 /** A required non-empty string of at most `max` characters. */
 function requireString(p: Problems, path: string, value: unknown, max = 200): void {
   if (typeof value !== 'string' || value.length === 0) p[path] = 'is required (a non-empty string)';
-  else if (chars(value) > max) p[path] = `must be at most ${max} characters`;
+  else if (charCount(value) > max) p[path] = `must be at most ${max} characters`;
 }
 
 /**
@@ -89,7 +89,7 @@ function requireMessageText(p: Problems, path: string, value: unknown): void {
 function optionalString(p: Problems, path: string, value: unknown, max = SHORT_TEXT_MAX): void {
   if (value === undefined) return;
   if (typeof value !== 'string') p[path] = 'must be a string';
-  else if (chars(value) > max) p[path] = `must be at most ${max} characters`;
+  else if (charCount(value) > max) p[path] = `must be at most ${max} characters`;
 }
 
 const MEDIA_URL = new RegExp(MEDIA_URL_PATTERN);
@@ -116,7 +116,7 @@ export function isHttpsUrl(value: unknown, options: ValidateOptions = {}): value
  */
 export function videoAddressProblem(value: string, options: ValidateOptions = {}): string | null {
   if (!MEDIA_URL.test(value)) return 'must be an absolute https:// address';
-  if (chars(value) > MEDIA_URL_MAX) return `must be at most ${MEDIA_URL_MAX} characters`;
+  if (charCount(value) > MEDIA_URL_MAX) return `must be at most ${MEDIA_URL_MAX} characters`;
   const url = parseAddress(value);
   if (typeof url === 'string') return url;
   if (url.hostname.endsWith('.')) return 'must name its host without a trailing dot';
@@ -151,7 +151,7 @@ export function mediaUrlField(message: unknown, problems: Problems, prefix = '')
  * password in it.
  */
 export function isResourceUrl(value: unknown): value is string {
-  if (typeof value !== 'string' || !HTTPS_ADDRESS.test(value) || chars(value) > RESOURCE_URL_MAX)
+  if (typeof value !== 'string' || !HTTPS_ADDRESS.test(value) || charCount(value) > RESOURCE_URL_MAX)
     return false;
   return typeof parseAddress(value) !== 'string';
 }
@@ -394,7 +394,7 @@ export function checkCampaignUpdate(body: unknown): Problems {
  * 65535, and no wildcard over a whole top-level domain.
  */
 export function originProblem(value: unknown): string | null {
-  if (typeof value !== 'string' || chars(value) > ORIGIN_MAX || !ORIGIN.test(value))
+  if (typeof value !== 'string' || charCount(value) > ORIGIN_MAX || !ORIGIN.test(value))
     return 'must be an origin such as https://shop.example.com or https://*.example.com';
   return originHostProblem(value);
 }

@@ -9,6 +9,7 @@ import {
   type SendableMessageType,
 } from '../../types/enums.ts';
 import {
+  charCount,
   ADD_MEMBERS_MAX,
   GET_MESSAGES_LIMIT_MAX,
   MAX_EVENT_BYTES,
@@ -49,14 +50,14 @@ export function requireId(value: unknown, field: string): string {
   if (typeof value !== 'string' || value.trim().length === 0) {
     throw mustBe(field, 'a non-empty string');
   }
-  if (value.length > 200) throw mustBe(field, 'at most 200 characters');
+  if (charCount(value) > 200) throw mustBe(field, 'at most 200 characters');
   return value;
 }
 
 function optionalShortText(value: unknown, field: string): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') throw mustBe(field, 'a string');
-  if (value.length > SHORT_TEXT_MAX) throw mustBe(field, `at most ${SHORT_TEXT_MAX} characters`);
+  if (charCount(value) > SHORT_TEXT_MAX) throw mustBe(field, `at most ${SHORT_TEXT_MAX} characters`);
   return value;
 }
 
@@ -68,14 +69,13 @@ function requireText(value: unknown, field: string, allowEmpty = false): string 
   if (typeof value !== 'string' || (!allowEmpty && !isVisibleText(value))) {
     throw mustBe(field, 'a non-empty string');
   }
-  // Characters are code points, as the service counts them (an emoji is one).
-  if ([...value].length > MESSAGE_TEXT_MAX) throw mustBe(field, `at most ${MESSAGE_TEXT_MAX} characters`);
+  if (charCount(value) > MESSAGE_TEXT_MAX) throw mustBe(field, `at most ${MESSAGE_TEXT_MAX} characters`);
   return value;
 }
 
 function requireMediaUrl(value: unknown, field: string): string {
-  if (typeof value === 'string' && value.length > MEDIA_URL_MAX)
-    throw mustBe(field, `at most ${MEDIA_URL_MAX} characters (it has ${value.length})`);
+  if (typeof value === 'string' && charCount(value) > MEDIA_URL_MAX)
+    throw mustBe(field, `at most ${MEDIA_URL_MAX} characters (it has ${charCount(value)})`);
   // As the service: no spaces or control characters (the URL parser would drop them silently).
   if (typeof value === 'string' && hasForbiddenChar(value))
     throw mustBe(field, 'an address without spaces or control characters');
@@ -262,11 +262,11 @@ function outgoing(given: unknown, defaults: { id: string; roomId: string | null 
     }
     case 'EVENT': {
       const slug = input['slug'];
-      if (typeof slug !== 'string' || slug.length === 0 || slug.length > 200) {
+      if (typeof slug !== 'string' || slug.length === 0 || charCount(slug) > 200) {
         throw mustBe('slug', 'a non-empty string of at most 200 characters');
       }
       const description = input['description'] ?? '';
-      if (typeof description !== 'string' || description.length > SHORT_TEXT_MAX) {
+      if (typeof description !== 'string' || charCount(description) > SHORT_TEXT_MAX) {
         throw mustBe('description', `a string of at most ${SHORT_TEXT_MAX} characters`);
       }
       return {
@@ -285,7 +285,7 @@ export function requireContact(given: unknown, field = 'contact'): Contact {
   const value = own(given);
   if (!isPlainObject(value)) throw mustBe(field, 'an object');
   const id = value['id'];
-  if (typeof id === 'string' && id.length > 200) throw mustBe(`${field}.id`, 'at most 200 characters');
+  if (typeof id === 'string' && charCount(id) > 200) throw mustBe(`${field}.id`, 'at most 200 characters');
   const idOk = (typeof id === 'string' && id.length > 0) || (typeof id === 'number' && Number.isFinite(id));
   if (!idOk) throw mustBe(`${field}.id`, 'a non-empty string or a number');
   for (const k of ['avatar', 'names', 'color', 'type'] as const) {
@@ -339,7 +339,7 @@ export function requireGetMessages(
   ) {
     throw mustBe('id', 'a message id (string or number) or null');
   }
-  if (id !== null && String(id).length > 200) throw mustBe('id', 'at most 200 characters');
+  if (id !== null && charCount(String(id)) > 200) throw mustBe('id', 'at most 200 characters');
   return { roomId, limit, id: id === null ? null : String(id) };
 }
 

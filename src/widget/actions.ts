@@ -5,6 +5,7 @@
 import type { Contact, Language, Message, MessageOption, QuickReply, Room } from '../../types/index.ts';
 import { LANGUAGES } from '../../types/enums.ts';
 import {
+  charCount,
   GET_MESSAGES_LIMIT_DEFAULT,
   SHORT_TEXT_MAX,
   UPLOAD_IMAGE_MAX_BYTES,
@@ -169,7 +170,7 @@ export function createActions(core: WidgetCore): CoreActions {
         if (file.size > max)
           throw invalidArgument(`the file is larger than ${Math.round(max / 1024 / 1024)} MB`, 'file');
         // Checked before the upload, not by the message after it: a refused caption wasted the file.
-        if (caption !== undefined && (typeof caption !== 'string' || caption.length > SHORT_TEXT_MAX))
+        if (caption !== undefined && (typeof caption !== 'string' || charCount(caption) > SHORT_TEXT_MAX))
           throw invalidArgument(
             `caption must be a string of at most ${SHORT_TEXT_MAX} characters`,
             'caption',

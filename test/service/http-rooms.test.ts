@@ -93,6 +93,19 @@ describe('POST /v1/rooms/{roomId}/message', () => {
     });
     expect(long.status).toBe(400);
     expect(Object.keys(long.body.validationError)).toEqual(['/messages/0/text']);
+    // Characters are code points: 1,025 emoji are one too many, 1,024 fit (2,048 UTF-16 units).
+    const image = (text: string, id: string = randomUUID()) => ({
+      id,
+      type: 'IMAGE',
+      mediaUrl: 'https://cdn.example.com/a.png',
+      text,
+    });
+    const emojiOver = await post({ senderId: 's', messages: [image('😀'.repeat(1025))] });
+    expect(emojiOver.status).toBe(400);
+    expect(Object.keys(emojiOver.body.validationError)).toEqual(['/messages/0/text']);
+    const emoji = randomUUID();
+    expect((await post({ senderId: 's', messages: [image('😀'.repeat(1024), emoji)] })).status).toBe(200);
+    expect((await stored(emoji))[0]?.body).toMatchObject({ caption: '😀'.repeat(1024) });
     const blank = randomUUID();
     const ok = await post({
       senderId: 's',

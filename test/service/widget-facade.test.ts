@@ -309,19 +309,23 @@ describe('widgetInstance against the service', () => {
     expect(['DELIVERED', 'DELIVERED_CHANNEL']).toContain(delivered.status);
   });
 
-  it('refuses a file’s caption past 1,024 characters before uploading anything', async () => {
+  it('refuses a file’s caption past 1,024 characters (code points) before uploading anything', async () => {
     const { a, roomId } = await pair();
     const stored = async () =>
       Number((await live.h.app.charla.db.query<{ n: string }>('SELECT count(*) AS n FROM media')).rows[0]!.n);
     const before = await stored();
     const file = Object.assign(new Blob(['%PDF'], { type: 'application/pdf' }), { name: 'a.pdf' });
-    const error = await rejection(a.context.actions.sendFile(file, 'DOCUMENT', 'c'.repeat(1025)));
-    expect(error.key).toBe('VALIDATION_ERROR');
-    expect(error.body.validationError).toHaveProperty('caption');
+    for (const caption of ['c'.repeat(1025), '😀'.repeat(1025)]) {
+      const error = await rejection(a.context.actions.sendFile(file, 'DOCUMENT', caption));
+      expect(error.key).toBe('VALIDATION_ERROR');
+      expect(error.body.validationError).toHaveProperty('caption');
+    }
     expect(await stored()).toBe(before);
-    expect(await a.context.actions.sendFile(file, 'DOCUMENT', 'c'.repeat(1024))).toMatchObject({
+    // Characters are code points, as the service counts them: 1,024 emoji (2,048 UTF-16 units) fit.
+    expect(await a.context.actions.sendFile(file, 'DOCUMENT', '😀'.repeat(1024))).toMatchObject({
       roomId,
       type: 'DOCUMENT',
+      caption: '😀'.repeat(1024),
     });
   });
 

@@ -957,6 +957,32 @@ describe('sendMessage', () => {
     expect(w.core.outbox.size).toBe(1);
   });
 
+  it('counts captions, names, slugs and descriptions in characters too: emoji up to the limit fit, one more does not', async () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    const e = (n: number) => '😀'.repeat(n);
+    const image = { roomId: 'r1', type: 'IMAGE', mediaUrl: 'https://cdn.example/a.png' } as const;
+    const fits: SendableMessage[] = [
+      { ...image, caption: e(1024) },
+      { ...image, senderNames: e(1024) },
+      { roomId: 'r1', type: 'EVENT', slug: e(200), description: e(1024) },
+    ] as SendableMessage[];
+    for (const m of fits) w.sendMessage(m).catch(() => undefined);
+    expect(w.core.outbox.size).toBe(fits.length);
+    const over: [Record<string, unknown>, string][] = [
+      [{ ...image, caption: e(1025) }, 'caption'],
+      [{ ...image, senderNames: e(1025) }, 'senderNames'],
+      [{ roomId: 'r1', type: 'EVENT', slug: e(201) }, 'slug'],
+      [{ roomId: 'r1', type: 'EVENT', slug: 's', description: e(1025) }, 'description'],
+    ];
+    for (const [m, field] of over) {
+      const refused = await rejection(w.sendMessage(m as SendableMessage));
+      expect(refused.key, field).toBe('VALIDATION_ERROR');
+      expect(Object.keys(refused.body.validationError), field).toEqual([field]);
+    }
+    expect(w.core.outbox.size).toBe(fits.length);
+  });
+
   it('says a media address is too long rather than not https', async () => {
     const { fetchFn } = service();
     const w = widget(fetchFn);
