@@ -52,7 +52,7 @@ import type { NewMessageInput } from '../context.ts';
 import { letOthersRun, type Db } from '../store/db.ts';
 import { uploadKindProblem } from './media-rooms.ts';
 import { roomChannel, userChannel, type Hub, type LiveServer, type LiveSocketData } from './hub.ts';
-import type { LiveMessaging } from './messaging.ts';
+import { notWrittenBy, type LiveMessaging } from './messaging.ts';
 import { FLOOD_BURSTS, HOLD_MS, RateLimits } from './rate-limit.ts';
 import type { Sessions } from './session.ts';
 import { loadRoom, loadRooms, membership, messagesOfRooms, roomSeqsOf } from './store.ts';
@@ -488,7 +488,7 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
           ]);
           return tx.query<{ unread: number }>(
             `UPDATE room_members SET unread = CASE WHEN $3::bigint IS NULL THEN 0 ELSE LEAST(unread,
-               (SELECT count(*)::int FROM messages WHERE room_id = $1 AND seq > $3 AND sender_id <> $2)) END
+               (SELECT count(*)::int FROM messages WHERE room_id = $1 AND seq > $3 AND ${notWrittenBy('$2')})) END
              WHERE room_id = $1 AND user_id = $2 AND unread <> 0 RETURNING unread`,
             [roomId, userId, seq ?? null],
           );

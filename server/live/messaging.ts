@@ -35,6 +35,19 @@ export type BotHandler = (message: Message, room: { id: string; botId: string })
 
 const PEOPLE = new Set(['user', 'client']);
 
+/**
+ * Who wrote a message, as unread counts and read marks see it: its sender when a
+ * person or the room's bot wrote it; nobody for a post of the service (`charla`,
+ * `company`), whatever `senderId` it names. A room post that names a member
+ * (or the reader) is not that member's message: it counts unread for them too.
+ */
+const authorOf = (input: Pick<NewMessageInput, 'by' | 'senderId'>): string | null =>
+  PEOPLE.has(input.by) || input.by === 'bot' ? input.senderId : null;
+
+/** SQL: a row of `messages` was not written by the user in `param` (authorOf's rule, read from the stored body). */
+export const notWrittenBy = (param: string): string =>
+  `(sender_id <> ${param} OR body->>'by' NOT IN ('user', 'client', 'bot'))`;
+
 /** The type's own fields of a message; throws 400 when a required one is missing. */
 function typeFields(input: NewMessageInput): Record<string, unknown> {
   const need = (field: keyof NewMessageInput) => {
@@ -117,7 +130,7 @@ const INSERT_ONE = `WITH r AS (
     ON CONFLICT (id) DO NOTHING RETURNING seq
   ), u AS (
     UPDATE room_members SET unread = unread + 1
-    WHERE room_id = $2 AND user_id <> $3 AND EXISTS (SELECT 1 FROM m)
+    WHERE room_id = $2 AND user_id IS DISTINCT FROM $7 AND EXISTS (SELECT 1 FROM m)
   )
   SELECT $1 AS id, (SELECT seq FROM m) AS seq, (SELECT bot_id FROM r) AS bot_id`;
 
@@ -127,7 +140,7 @@ const INSERT_ONE = `WITH r AS (
  */
 const INSERT_MANY = `WITH input AS (
     SELECT * FROM jsonb_to_recordset($1::jsonb)
-      AS x(id text, room_id text, sender_id text, status text, body jsonb, created_at timestamptz, ord int)
+      AS x(id text, room_id text, sender_id text, author text, status text, body jsonb, created_at timestamptz, ord int)
   ), fresh AS (
     SELECT i.* FROM input i WHERE NOT EXISTS (SELECT 1 FROM messages m WHERE m.id = i.id)
   ), counts AS (
@@ -148,7 +161,7 @@ const INSERT_MANY = `WITH input AS (
     FROM (
       SELECT n.room_id, o.user_id, count(*)::int AS k
       FROM numbered n JOIN m ON m.id = n.id
-      JOIN room_members o ON o.room_id = n.room_id AND o.user_id <> n.sender_id
+      JOIN room_members o ON o.room_id = n.room_id AND o.user_id IS DISTINCT FROM n.author
       GROUP BY n.room_id, o.user_id
     ) x
     WHERE rm.room_id = x.room_id AND rm.user_id = x.user_id
@@ -167,7 +180,15 @@ async function insertOne(
   p: Pick<Pending, 'id' | 'input' | 'body' | 'status'>,
 ): Promise<WriteRow[]> {
   const at = p.body['createdAt'] as string;
-  const params = [p.id, p.input.roomId, p.input.senderId, at, p.status, JSON.stringify(p.body)];
+  const params = [
+    p.id,
+    p.input.roomId,
+    p.input.senderId,
+    at,
+    p.status,
+    JSON.stringify(p.body),
+    authorOf(p.input),
+  ];
   return (await db.query<WriteRow>(INSERT_ONE, params)).rows;
 }
 
@@ -180,6 +201,7 @@ async function insertMany(
     id: p.id,
     room_id: p.input.roomId,
     sender_id: p.input.senderId,
+    author: authorOf(p.input),
     status: p.status,
     body: p.body,
     created_at: p.body['createdAt'],
@@ -353,7 +375,7 @@ export function createMessaging(
     // DELIVERED_CHANNEL on the web channel: when it is stored, the message
     // is pushed to an open widget connection of another member.
     // In a cluster, a member on another process is asked about after storing.
-    const here = hub.otherMemberOnlineHere(input.roomId, input.senderId);
+    const here = hub.otherMemberOnlineHere(input.roomId, authorOf(input) ?? '');
     const status: MessageStatus = here === true ? 'DELIVERED_CHANNEL' : 'DELIVERED';
     const now = new Date();
     const body: Record<string, unknown> = {
@@ -391,7 +413,7 @@ export function createMessaging(
   /** A member connected to another process makes a stored message DELIVERED_CHANNEL (and the room hears of it). */
   async function upgradeIfOnlineElsewhere(message: Message): Promise<void> {
     try {
-      if (!(await hub.otherMemberOnlineAnywhere(message.roomId, message.senderId))) return;
+      if (!(await hub.otherMemberOnlineAnywhere(message.roomId, authorOf(message) ?? ''))) return;
       const r = await db.query<StatusRow>(
         `UPDATE messages SET status = 'DELIVERED_CHANNEL' WHERE id = $1 AND status = 'DELIVERED'
          RETURNING id, ${NOT_SHOWN_TO}`,
@@ -499,7 +521,7 @@ export function createMessaging(
       // Only what the viewer may see: one who joined a direct conversation turned group cannot mark the pair's part.
       const r = await db.query<StatusRow>(
         `UPDATE messages SET status = 'DELIVERED_USER'
-         WHERE room_id = $2 AND id = ANY($1) AND sender_id <> $3 AND status IN ('DELIVERED', 'DELIVERED_CHANNEL')
+         WHERE room_id = $2 AND id = ANY($1) AND ${notWrittenBy('$3')} AND status IN ('DELIVERED', 'DELIVERED_CHANNEL')
            AND seq > (SELECT COALESCE(max(v.since_seq), 0) FROM room_members v WHERE v.room_id = $2 AND v.user_id = $3)
          RETURNING id, ${NOT_SHOWN_TO}`,
         [ids, roomId, viewerId],

@@ -9,6 +9,7 @@
  * gap fill (`messages:sync` from the sequence each room is complete up to), then the
  * outbox flush. The service dedupes by UUID, so resending is always safe.
  */
+import { isOwn } from '../util/own.ts';
 import type {
   ApiResponse,
   ConnectionState,
@@ -813,13 +814,13 @@ export class WidgetCore {
         if (this.#news.size > NEWS_KEPT) this.#news.delete(this.#news.values().next().value!);
         this.emit('message', { roomId: m.roomId, message: m });
       }
-      if (!countUnread || m.senderId === me) continue;
+      if (!countUnread || isOwn(m, me)) continue;
       if (shown === m.roomId) continue;
       unread[m.roomId] = (unread[m.roomId] ?? 0) + 1;
       unreadChanged = true;
     }
     if (unreadChanged) this.stores.w.$unreadByRoom.set(unread);
-    if (shown !== null && added.some((m) => m.roomId === shown && m.senderId !== me)) this.#markRead(shown);
+    if (shown !== null && added.some((m) => m.roomId === shown && !isOwn(m, me))) this.#markRead(shown);
     return messages;
   }
 
@@ -1258,7 +1259,7 @@ export class WidgetCore {
   markSeen(roomId: string, ids: string[]): void {
     const others = ids.filter((id) => {
       const m = this.findMessage(id);
-      return m !== undefined && m.senderId !== this.userId && m.status !== 'DELIVERED_USER';
+      return m !== undefined && !isOwn(m, this.userId) && m.status !== 'DELIVERED_USER';
     });
     if (others.length === 0) return;
     this.#queueSeen(roomId, others);

@@ -131,6 +131,31 @@ describe('POST /v1/rooms/{roomId}/message', () => {
     expect((await stored(blankCaption))[0]?.body).toMatchObject({ caption: 'Factura de marzo' });
   });
 
+  it('a post that names the room’s user as its sender is the service’s: unread for them, and theirs to mark seen', async () => {
+    const userId = uid('user');
+    const room = (await server.app.charla.messaging.ensureBotRoom({ botId, userId })).roomId;
+    const unread = async () =>
+      (
+        await server.app.charla.db.query<{ unread: number }>(
+          'SELECT unread FROM room_members WHERE room_id = $1 AND user_id = $2',
+          [room, userId],
+        )
+      ).rows[0]?.unread;
+    const before = await unread();
+    const one = randomUUID();
+    const two = [randomUUID(), randomUUID()];
+    // One message (stored alone) and two (stored together): each way of storing counts it.
+    expect(
+      (await post({ senderId: userId, messages: [{ id: one, type: 'TEXT', text: 'a' }] }, room)).status,
+    ).toBe(200);
+    const both = two.map((id) => ({ id, type: 'TEXT', text: 'b' }));
+    expect((await post({ senderId: userId, messages: both }, room)).status).toBe(200);
+    expect(await unread()).toBe(Number(before) + 3);
+    expect((await stored(one))[0]?.body).toMatchObject({ senderId: userId, by: 'charla' });
+    // The user saw them: they become DELIVERED_USER (a person's own messages never do by their own eyes).
+    expect(await server.app.charla.messaging.markSeen(room, userId, [one, ...two])).toBe(3);
+  });
+
   it('one message twice in a request is one message whatever the order of its fields', async () => {
     const id = randomUUID();
     const res = await post({

@@ -7,6 +7,9 @@
  */
 import type { Message, PostbackMessage } from '../../../types/index.ts';
 import { dayKey, messageDate } from '../shared/format.ts';
+import { isOwn } from '../../util/own.ts';
+
+export { isOwn };
 
 const dayCache = new WeakMap<Message, string>();
 function dayOf(m: Message): string {
@@ -16,10 +19,6 @@ function dayOf(m: Message): string {
     dayCache.set(m, key);
   }
   return key;
-}
-
-export function isOwn(m: Message, userId: string | null | undefined): boolean {
-  return userId ? m.senderId === userId : m.by === 'user';
 }
 
 export interface RowInfo {
@@ -44,7 +43,12 @@ export function rowInfo(
   const newDay = !prev || dayOf(prev) !== dayOf(m);
   const own = isOwn(m, userId);
   const grouped =
-    !newDay && !!prev && prev.type !== 'EVENT' && m.type !== 'EVENT' && prev.senderId === m.senderId;
+    !newDay &&
+    !!prev &&
+    prev.type !== 'EVENT' &&
+    m.type !== 'EVENT' &&
+    prev.senderId === m.senderId &&
+    prev.by === m.by;
   return { own, grouped, showSender: groupRoom && !own && !grouped, newDay };
 }
 

@@ -1,4 +1,5 @@
 /** Small formatting helpers shared by the views. */
+import { byPerson } from '../../util/own.ts';
 import type { Message, Room } from '../../../types/index.ts';
 import type { Translate } from '../../i18n/index.ts';
 
@@ -113,11 +114,13 @@ export function senderLabels(room: Room | undefined, t: Translate): SenderLabels
  * Never the room's own name: in a room with Ana, a post of the business is not Ana's.
  */
 export function senderName(m: Message, labels: SenderLabels): string {
+  // People (the service's own split: user, client) and the bot go by the name the room knows;
+  // a post of the service (charla, company) never takes a member's, whatever sender it names.
+  const person = byPerson(m);
   return (
     plainName(m.senderNames) ||
-    labels.members.get(m.senderId) ||
-    // People (the service's own split: user, client); the rest speak for the business.
-    (m.by === 'user' || m.by === 'client' ? labels.someone : labels.service)
+    (person || m.by === 'bot' ? labels.members.get(m.senderId) : undefined) ||
+    (person ? labels.someone : labels.service)
   );
 }
 

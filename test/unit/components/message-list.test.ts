@@ -26,23 +26,41 @@ describe('rowInfo', () => {
     const messages = [
       msg({ timestamp: day1, senderId: 'a', senderNames: 'Ana' }),
       msg({ timestamp: day1 + 1000, senderId: 'a', senderNames: 'Ana' }),
-      msg({ timestamp: day1 + 2000, senderId: 'me' }),
+      msg({ timestamp: day1 + 2000, senderId: 'me', by: 'user' }),
       msg({
         timestamp: day1 + 3000,
         type: 'EVENT',
         senderId: 'me',
+        by: 'user',
         slug: 'x',
         description: 'x',
         eventPayload: {},
       }),
-      msg({ timestamp: day1 + 4000, senderId: 'me' }),
-      msg({ timestamp: day2, senderId: 'me' }),
+      msg({ timestamp: day1 + 4000, senderId: 'me', by: 'user' }),
+      msg({ timestamp: day2, senderId: 'me', by: 'user' }),
     ];
     const flags = messages.map((_, i) => {
       const r = rowInfo(messages, i, 'me', true);
       return `${r.newDay ? 'day|' : ''}${r.own ? 'own' : 'other'}${r.grouped ? '+' : ''}${r.showSender ? '@' : ''}`;
     });
     expect(flags).toEqual(['day|other@', 'other+', 'own', 'own', 'own', 'day|own']);
+  });
+
+  it('takes a post of the business that names a member or the user as its sender for neither', () => {
+    const messages = [
+      msg({ senderId: 'ana', by: 'user', senderNames: 'Ana' }),
+      // A room post (by: charla) naming Ana: not grouped under her bubbles, its own sender line.
+      msg({ senderId: 'ana', by: 'charla' }),
+      msg({ senderId: 'me', by: 'user' }),
+      // Naming the user: not theirs (no "own" side, ticks or grouping with their messages).
+      msg({ senderId: 'me', by: 'charla' }),
+      msg({ senderId: 'me', by: 'company' }),
+    ];
+    const flags = messages.map((_, i) => {
+      const r = rowInfo(messages, i, 'me', true);
+      return `${r.own ? 'own' : 'other'}${r.grouped ? '+' : ''}${r.showSender ? '@' : ''}`;
+    });
+    expect(flags).toEqual(['other@', 'other@', 'own', 'other@', 'other@']);
   });
 
   it('shows sender names only in group rooms', () => {

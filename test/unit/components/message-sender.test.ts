@@ -59,6 +59,15 @@ describe('<charla-message> sender for assistive technology', () => {
       await prefixOf(msg({ text: 'Su pedido ha sido enviado', by: 'charla', senderId: 'ops-7' })),
     ).toEqual(['Panadería La Espiga: ']);
     document.body.replaceChildren();
+    // Nor when the post names Ana (or the user) as its sender: a post speaks for the business.
+    expect(await prefixOf(msg({ text: 'Soy Ana', by: 'charla', senderId: 'ana' }))).toEqual([
+      'Panadería La Espiga: ',
+    ]);
+    document.body.replaceChildren();
+    expect(await prefixOf(msg({ text: 'Soy yo', by: 'charla', senderId: 'me' }))).toEqual([
+      'Panadería La Espiga: ',
+    ]);
+    document.body.replaceChildren();
     // A member without a name, or someone the room does not know: a person, unnamed.
     expect(await prefixOf(msg({ text: 'Hola', by: 'user', senderId: 'beto' }))).toEqual(['Alguien: ']);
     document.body.replaceChildren();
