@@ -87,13 +87,41 @@ export function linkify(text: string): TextSegment[] {
   return out;
 }
 
+/** A label of Cyrillic or Greek letters that all look like Latin ones (`аррӏе` for apple). */
+const LOOKALIKE_LABEL = /^(?:[аеорсухіјѕԁӏһԛԝѵ]+|[αικνορτυχ]+)$/u;
+
+/**
+ * True when the host as written (before the URL parser turns it to punycode) may pass for another:
+ * a symbol that is not a letter, digit, hyphen or dot (`google.com⁄signin.evil.example`, with a
+ * fraction slash), Cyrillic or Greek mixed with Latin or each other in one label (`pаypal`, with a
+ * Cyrillic а), or a label made only of Cyrillic or Greek look-alikes of Latin letters. Hosts in one
+ * script (`españa.es`, `пример.рф`, `例え.jp`) stay links.
+ */
+function deceptiveHost(value: string): boolean {
+  const host = (/^[a-z]+:\/\/([^/?#\\]*)/i.exec(value)?.[1] ?? '').replace(/:\d*$/, '');
+  if (!/[^\x00-\x7f]/.test(host)) return false;
+  if (/[^\p{L}\p{M}\p{N}.-]/u.test(host)) return true;
+  return host
+    .toLowerCase()
+    .split('.')
+    .some((label) => {
+      const cyrillic = /\p{sc=Cyrillic}/u.test(label);
+      const greek = /\p{sc=Greek}/u.test(label);
+      return (
+        ((cyrillic || greek) && (/\p{sc=Latin}/u.test(label) || (cyrillic && greek))) ||
+        LOOKALIKE_LABEL.test(label)
+      );
+    });
+}
+
 /**
  * Links in text may be any http(s) host (they open in a new tab); media stays under {@link safeUrl}.
  * Not a link: an address with a user part (`https://bank.example@evil.example/` goes to
- * evil.example) or with a direction control (`report\u202Efdp.exe` reads as `reportexe.pdf`).
+ * evil.example), with a direction control (`report\u202Efdp.exe` reads as `reportexe.pdf`), or
+ * whose host may pass for another ({@link deceptiveHost}).
  */
 function safeHttpUrl(value: string): string | null {
-  if (BIDI_CONTROL.test(value)) return null;
+  if (BIDI_CONTROL.test(value) || deceptiveHost(value)) return null;
   try {
     const url = new URL(value);
     if (url.username || url.password) return null;

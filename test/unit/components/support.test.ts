@@ -86,7 +86,7 @@ describe('safe URLs', () => {
     ]);
   });
 
-  it('leaves as text an address that shows one place and goes to another: a user part, a direction control', () => {
+  it('leaves as text an address that shows one place and goes to another: a user part, a direction control, a look-alike host', () => {
     for (const text of [
       'https://www.bancosantander.es@evil.example/login',
       'https://user:pass@example.com/',
@@ -100,6 +100,28 @@ describe('safe URLs', () => {
         text,
       ).toBe(true);
       expect(parts.map((p) => p.text).join(''), text).toBe(`mira ${text} ya`);
+    }
+    // A host that may pass for another: a look-alike slash, mixed scripts, whole-script look-alikes.
+    for (const text of [
+      'https://accounts.google.com\u2044signin.evil.example/',
+      'https://bank.example\u2215login.evil.example/',
+      'https://www.p\u0430ypal.com/signin',
+      'https://\u0430\u0440\u0440\u04cf\u0435.com/',
+      'https://x.\u03bf\u03c1\u03b1.example/',
+    ]) {
+      expect(
+        linkify(`mira ${text} ya`).every((p) => p.href === undefined),
+        text,
+      ).toBe(true);
+    }
+    // Hosts written in one script, with accents or in another alphabet, are links.
+    for (const text of [
+      'https://espa\u00f1a.es/pan',
+      'https://\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444/',
+      'https://\u4f8b\u3048.jp/',
+      'https://a-b.example:8443/x',
+    ]) {
+      expect(linkify(text), text).toEqual([{ text, href: new URL(text).href }]);
     }
     // An @ after the host is not a user part.
     expect(linkify('https://x.com/@ana')).toEqual([
