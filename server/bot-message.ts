@@ -53,7 +53,7 @@ export async function requireBot(db: Queryable, botId: string, companyId: string
   return bot;
 }
 
-const NOT_BLANK = new RegExp(NOT_BLANK_PATTERN);
+const NOT_BLANK = new RegExp(NOT_BLANK_PATTERN, 'u');
 /** Only what says something: a value of white space or invisible characters is no value. */
 const said = (value: string | undefined): value is string => !!value && NOT_BLANK.test(value);
 

@@ -42,13 +42,13 @@ export const GET_MESSAGES_LIMIT_MAX = 100;
 export const MEDIA_URL_MAX = 2048;
 /**
  * A message's text, an option's title, a button's text or a name holds something visible: a
- * character that is neither white space nor one of the invisible ones (soft hyphen, zero-width
- * space and joiners, word joiner, bidirectional marks and controls, Hangul fillers, the blank
- * Braille pattern), so none shows as an empty bubble or an unlabelled button. Plain `\\u`
- * escapes: the same pattern works with and without a regular expression's `u` flag.
+ * character that is neither white space nor invisible: a Default_Ignorable_Code_Point of Unicode
+ * (soft hyphen, zero-width space and joiners, word joiner, bidirectional marks and controls,
+ * Hangul fillers, variation selectors, tag characters, musical formatting controls...) or the
+ * blank Braille pattern, so none shows as an empty bubble or an unlabelled button. A Unicode
+ * pattern: compile it with the `u` flag (as JSON Schema patterns are, and TypeBox does).
  */
-export const NOT_BLANK_PATTERN =
-  '[^\\s\\u00AD\\u034F\\u061C\\u115F\\u1160\\u17B4\\u17B5\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u2069\\u2800\\u3164\\uFFA0]';
+export const NOT_BLANK_PATTERN = '[^\\s\\p{Default_Ignorable_Code_Point}\\u2800]';
 /**
  * A name shown on one line (a bot's, which signs its messages): something visible in it, and no
  * control character or line break (C0, DEL, C1, U+2028/2029).

@@ -24,7 +24,7 @@ import { check, storedId, validatorCompiler, type Checked } from '../http/valida
 import { mediaUrlProblem } from '../bot-message.ts';
 import { errorResponses, ok } from './common.ts';
 
-const NOT_BLANK = new RegExp(NOT_BLANK_PATTERN);
+const NOT_BLANK = new RegExp(NOT_BLANK_PATTERN, 'u');
 
 const [PostText, PostMedia] = (RoomPostMessage as unknown as { anyOf: [TSchema, TSchema] }).anyOf;
 const Envelope = Type.Object({

@@ -93,7 +93,7 @@ function optionalString(p: Problems, path: string, value: unknown, max = SHORT_T
 }
 
 const MEDIA_URL = new RegExp(MEDIA_URL_PATTERN);
-const NOT_BLANK = new RegExp(NOT_BLANK_PATTERN);
+const NOT_BLANK = new RegExp(NOT_BLANK_PATTERN, 'u');
 
 /**
  * True for a media address the service may take: an absolute https address

@@ -61,7 +61,7 @@ function optionalShortText(value: unknown, field: string): string | undefined {
   return value;
 }
 
-const VISIBLE = new RegExp(NOT_BLANK_PATTERN);
+const VISIBLE = new RegExp(NOT_BLANK_PATTERN, 'u');
 /** True when the text shows something: not white space or invisible characters only (as the service checks). */
 export const isVisibleText = (text: string): boolean => VISIBLE.test(text);
 

@@ -419,7 +419,15 @@ describe('the client and the service agree on', () => {
       // Invisible characters only: zero-width space, joiners, word joiner, a bidi mark, a Hangul filler.
       ['\u200b\u200c\u200d\u2060', 'refused'],
       ['\u200f\u3164', 'refused'],
+      // The rest of Unicode's default-ignorable characters: tag characters, variation selectors,
+      // deprecated format controls, musical formatting, variation selectors supplement.
+      ['\u{E0041}\u{E0042}', 'refused'],
+      ['\uFE0F\uFE0E', 'refused'],
+      ['\u206A', 'refused'],
+      ['\u{1D173}', 'refused'],
+      ['\u{E0001}\u{E0100}', 'refused'],
       ['\u200bhola', 'taken'],
+      ['\u2764\uFE0F', 'taken'],
     ] as const) {
       const bot = { type: 'text', userId: 'agreement-blank', text };
       cases.push({
@@ -485,6 +493,9 @@ describe('the client and the service agree on', () => {
       ['\u200b', 'refused'],
       ['\u2060\u00ad', 'refused'],
       ['\u2800', 'refused'],
+      ['\u{E0041}', 'refused'],
+      ['\uFE0F', 'refused'],
+      ['\u206A', 'refused'],
     ] as const) {
       const shown = JSON.stringify(label);
       const bots = {

@@ -173,7 +173,8 @@ describe('live gateway: what a message may say', () => {
 
   it('refuses a text or postback of white space only (an empty bubble), naming /text', async () => {
     const before = await h.messageCount(roomId);
-    for (const blank of [' ', '\n\t ', '\u00a0\u2003']) {
+    // Invisible characters only, too: tag characters, variation selectors, a deprecated format control.
+    for (const blank of [' ', '\n\t ', '\u00a0\u2003', '\uFE0F\u{E0041}', '\u206A\u{1D173}']) {
       expect((await refused('message:send', text({ text: blank }))).validationError).toEqual({
         '/text': 'must not be blank (white space or invisible characters only)',
       });

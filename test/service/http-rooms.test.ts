@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LiveMessaging } from '../../server/live/messaging.ts';
 import { COMPANY, call, createBot, snapshot, startServer, uid, type Server } from './helpers/http.ts';
 
 let server: Server;
@@ -153,7 +154,8 @@ describe('POST /v1/rooms/{roomId}/message', () => {
     expect(await unread()).toBe(Number(before) + 3);
     expect((await stored(one))[0]?.body).toMatchObject({ senderId: userId, by: 'charla' });
     // The user saw them: they become DELIVERED_USER (a person's own messages never do by their own eyes).
-    expect(await server.app.charla.messaging.markSeen(room, userId, [one, ...two])).toBe(3);
+    const live = server.app.charla.messaging as LiveMessaging;
+    expect(await live.markSeen(room, userId, [one, ...two])).toBe(3);
   });
 
   it('one message twice in a request is one message whatever the order of its fields', async () => {

@@ -22,6 +22,9 @@ const BAD_NAMES = [
   'Ana\u2028Beto',
   '\u0085Ana',
   'Ana\u001b[31m',
+  // Invisible only: tag characters, variation selectors.
+  '\u{E0041}\u{E0042}',
+  '\uFE0F\uFE0F',
 ];
 
 async function expect400(res: Response, field: string): Promise<void> {

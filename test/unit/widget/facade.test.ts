@@ -858,6 +858,7 @@ describe('sendMessage', () => {
       // Nothing visible: the service would refuse it (an empty bubble).
       { type: 'TEXT', roomId: 'r1', text: '\u200b\u200d' },
       { type: 'POSTBACK', roomId: 'r1', text: '\u3164', payload: {} },
+      { type: 'TEXT', roomId: 'r1', text: '\uFE0F\u{E0041}\u206A\u{1D173}' },
       { type: 'TEXT', roomId: 'r1', text: '😀'.repeat(4097) },
       // NUL and half a surrogate pair, anywhere: the service refuses them (a retry would be refused too).
       { type: 'TEXT', roomId: 'r1', text: 'ok\u0000nul' },
