@@ -182,15 +182,22 @@ function isLoopbackAddress(ip: string): boolean {
   }
 }
 
+/** Names for private networks and this machine, never public hosts. */
+const PRIVATE_SUFFIX =
+  /\.(?:localhost|local|localdomain|internal|intranet|lan|home|corp|private|home\.arpa)$|^localhost$/;
+
 /**
  * True for a host that is an IP literal other than a globally routable unicast
- * address (see isPublicAddress), or a localhost name.
+ * address (see isPublicAddress), a name of one label, or a name under a
+ * private-network suffix (PRIVATE_SUFFIX).
  */
 function isPrivateAddress(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '');
   if (isIP(h) !== 0) return !isPublicAddress(h);
   const name = h.toLowerCase();
-  return name === 'localhost' || name.endsWith('.localhost');
+  // A name of one label (`https://intranet/`) is looked up in the local network's search domains,
+  // and these suffixes are for private networks only (.internal is ICANN's, .home.arpa RFC 8375's).
+  return !name.includes('.') || PRIVATE_SUFFIX.test(name);
 }
 
 /**

@@ -79,6 +79,11 @@ describe('mediaUrlProblem: only globally routable unicast IP literals pass', () 
     ['outside 2000::/3', 'https://[4000::1]/x.mp4'],
     // Names.
     ['a localhost name', 'https://media.localhost/x.mp4'],
+    ['a name of one label', 'https://intranet/x.mp4'],
+    ['a .internal name', 'https://metadata.google.internal/x.mp4'],
+    ['a .local name', 'https://printer.local/x.mp4'],
+    ['a .home.arpa name', 'https://nas.home.arpa/x.mp4'],
+    ['a .lan name, in capitals', 'https://NAS.LAN/x.mp4'],
   ];
 
   it.each(refused)('refuses %s (%s), whether loopback is allowed or not', (_label, url) => {
@@ -88,6 +93,8 @@ describe('mediaUrlProblem: only globally routable unicast IP literals pass', () 
 
   const allowed: Array<[string, string]> = [
     ['public IPv4', 'https://8.8.8.8/x.mp4'],
+    ['a public name with "internal" or "local" as a label', 'https://internal.cdn.example.com/x.mp4'],
+    ['a public name under a label "local"', 'https://local.example.com/x.mp4'],
     ['public IPv4 with a port', 'https://1.1.1.1:8443/x.mp4'],
     ['just below 100.64/10', 'https://100.63.255.255/x.mp4'],
     ['just above 100.64/10', 'https://100.128.0.1/x.mp4'],
