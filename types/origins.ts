@@ -42,6 +42,13 @@ export function originHostProblem(pattern: string): string | null {
   const labels = host?.split('.') ?? [];
   if (!host || host.length > DNS_HOST_MAX || !labels.every((label) => LABEL.test(label)))
     return 'must name a host: labels of 1 to 63 letters, digits or hyphens (not at either end), separated by dots';
+  // A host ending in a label of digits is an IPv4 address to a browser (`https://1.2.3.4`): one that
+  // is not (`https://256.1.1.1`, `https://1.2.3.4.5`, `https://a.1`) names nothing any page is on.
+  try {
+    new URL(`${m[1]}://${wildcard ? 'a.' : ''}${host}`);
+  } catch {
+    return 'must name a host: a name, or an IPv4 address of four numbers from 0 to 255';
+  }
   const port = m[4];
   if (port !== undefined && !(Number(port) >= PORT_MIN && Number(port) <= PORT_MAX))
     return `must have a port from ${PORT_MIN} to ${PORT_MAX}`;

@@ -87,7 +87,7 @@ export function toWidgetRecord(row: WidgetRow): WidgetRecord {
  * `https://example.com:80`, `https://Shop.Example.com:443` becomes
  * `https://shop.example.com`, so the widget's configuration reads as the
  * pages it lets in (the sessions' check, live/origin.ts, matches either
- * spelling). A pattern URL cannot read (`https://*.1.2.3`) is kept as written.
+ * spelling). A pattern URL cannot read (a wildcard: `https://*.example.com`) is kept as written.
  */
 function canonicalOrigin(pattern: string): string {
   try {

@@ -165,6 +165,12 @@ describe('the client and the service agree on', () => {
       'https://a.com//',
       'https://a.com/shop',
       'https://a.com/?x',
+      // A last label of digits makes an IPv4 address, which these are not.
+      'https://256.256.256.256',
+      'https://999.1.1.1',
+      'https://1.2.3.4.5',
+      'https://a.1',
+      'https://*.1.2.3',
     ];
     const cases: Case[] = [];
     for (const list of ['whiteList', 'blackList'] as const) {
