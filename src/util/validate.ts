@@ -327,7 +327,8 @@ export function requireGetMessages(
   if (!isPlainObject(value))
     throw invalidArgument('getMessages takes an object { roomId, limit?, id? }', 'options');
   const roomId = requireId(value['roomId'], 'roomId');
-  const limit = value['limit'] ?? defaultLimit;
+  // Absent is the default; null is no number (the service would refuse it too).
+  const limit = value['limit'] === undefined ? defaultLimit : value['limit'];
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > GET_MESSAGES_LIMIT_MAX) {
     throw mustBe('limit', `an integer from 1 to ${GET_MESSAGES_LIMIT_MAX}`);
   }

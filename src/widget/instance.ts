@@ -16,7 +16,14 @@ import type { WritableAtom } from 'nanostores';
 import { ROUTES, routePath } from '../../types/routes.ts';
 import type { WidgetEventMap, WidgetEventName } from '../events/index.ts';
 import { mergeContacts, patchUi, uniqueContacts, type HostStores } from '../stores/index.ts';
-import { attempt, CharlaError, errorBody, invalidArgument, toCharlaError } from '../transport/errors.ts';
+import {
+  attempt,
+  CharlaError,
+  clientError,
+  errorBody,
+  invalidArgument,
+  toCharlaError,
+} from '../transport/errors.ts';
 import {
   requireContact,
   requireContacts,
@@ -151,9 +158,14 @@ export class WidgetInstance {
     return this.core.userId;
   }
 
+  /** A promise method's work; after destroy() it rejects with DESTROYED before reading its arguments. */
+  #settled<T>(fn: () => Promise<T>): Promise<T> {
+    return settled(() => (this.core.isDestroyed ? Promise.reject(clientError('DESTROYED')) : fn()));
+  }
+
   /** Opens the session and the live connection; resolves once the first connection has synced. */
   connect(): Promise<void> {
-    return settled(() => this.core.connect());
+    return this.#settled(() => this.core.connect());
   }
 
   /** Closes the live connection; unsent messages stay in the outbox until connect(). */
@@ -210,7 +222,7 @@ export class WidgetInstance {
 
   /** Starts a flow of the bot for this user, optionally with injected parameters; the flow runs in the bot room. */
   setFlow(flowId: string, storedParams?: Record<string, string>): Promise<FlowStarted> {
-    return settled(() => {
+    return this.#settled(() => {
       requireId(flowId, 'flowId');
       const params = optionalStringMap(storedParams, 'storedParams');
       return this.core.postApi<FlowStarted>(
@@ -222,12 +234,12 @@ export class WidgetInstance {
 
   /** The room, with its members. */
   getRoom(roomId: string): Promise<Room> {
-    return settled(() => this.core.fetchRoom(requireId(roomId, 'roomId')));
+    return this.#settled(() => this.core.fetchRoom(requireId(roomId, 'roomId')));
   }
 
   /** The room's members. */
   getMembers(roomId: string): Promise<Member[]> {
-    return settled(() => this.core.fetchMembers(requireId(roomId, 'roomId')));
+    return this.#settled(() => this.core.fetchMembers(requireId(roomId, 'roomId')));
   }
 
   /**
@@ -257,7 +269,7 @@ export class WidgetInstance {
 
   /** Adds a user to a room. */
   joinRoom(roomId: string, userId: string): Promise<ApiResponse> {
-    return settled(() => {
+    return this.#settled(() => {
       requireId(roomId, 'roomId');
       requireId(userId, 'userId');
       return this.core.postApi<ApiResponse>(routePath(ROUTES.widgetRoomJoin, { roomId }), { userId });
@@ -266,7 +278,7 @@ export class WidgetInstance {
 
   /** Takes a user out of a room. */
   leaveRoom(roomId: string, userId: string): Promise<ApiResponse> {
-    return settled(() => {
+    return this.#settled(() => {
       requireId(roomId, 'roomId');
       requireId(userId, 'userId');
       return this.core.postApi<ApiResponse>(routePath(ROUTES.widgetRoomLeave, { roomId }), { userId });
@@ -275,7 +287,7 @@ export class WidgetInstance {
 
   /** Opens a chat with that user (their direct room, made once), and shows it. */
   openRoomWithUser(user: { id: string | number; names?: string }): Promise<Room> {
-    return settled(() => this.#actions.openRoomWithUser(requireContact(user, 'user')));
+    return this.#settled(() => this.#actions.openRoomWithUser(requireContact(user, 'user')));
   }
 
   /** Switches from the home menu to the chat view (no effect when already there). */
@@ -365,7 +377,7 @@ export class WidgetInstance {
 
   /** Adds a member (a Contact, or a user id) to a room. Resolves with the service's ApiResponse (or its text answer). */
   addMember(member: Contact | string, roomId: string): Promise<ApiResponse | string> {
-    return settled(() => {
+    return this.#settled(() => {
       if (typeof member !== 'string' && (typeof member !== 'object' || member === null))
         throw invalidArgument('member must be a Contact ({ id, names? }) or a user id string', 'member');
       const m = typeof member === 'string' ? requireId(member, 'member') : requireContact(member, 'member');
@@ -378,7 +390,7 @@ export class WidgetInstance {
 
   /** Adds several members to a room; memberType defaults to Client. */
   addMembers(roomId: string, members: AddMembersItem[]): Promise<ApiResponse | string> {
-    return settled(() => {
+    return this.#settled(() => {
       requireId(roomId, 'roomId');
       const list = requireMembers(members);
       return this.core.postApi<ApiResponse | string>(routePath(ROUTES.widgetRoomMembersBulk, { roomId }), {
@@ -392,7 +404,7 @@ export class WidgetInstance {
    * `limit` before message `id`; oldest first.
    */
   getMessages(options: { roomId: string; limit?: number; id?: string | number | null }): Promise<Message[]> {
-    return settled(() => this.core.getMessages(options));
+    return this.#settled(() => this.core.getMessages(options));
   }
 
   /**
@@ -402,6 +414,6 @@ export class WidgetInstance {
    * message; offline, it waits in the outbox and is delivered exactly once.
    */
   sendMessage(message: SendableMessage): Promise<Message> {
-    return settled(() => this.core.sendMessage(message));
+    return this.#settled(() => this.core.sendMessage(message));
   }
 }

@@ -211,6 +211,37 @@ describe('after destroy()', () => {
   });
 });
 
+describe('after destroy(), promise methods', () => {
+  it('reject with DESTROYED whatever their arguments, and ask nothing', async () => {
+    const { fetchFn, calls } = service();
+    const w = widget(fetchFn);
+    w.destroy();
+    const bad = null as never;
+    const pending: Promise<unknown>[] = [
+      w.connect(),
+      w.setFlow(bad),
+      w.setFlow('flow-1'),
+      w.getRoom(bad),
+      w.getRoom('r1'),
+      w.getMembers(bad),
+      w.joinRoom(bad, bad),
+      w.leaveRoom('r1', 'u1'),
+      w.openRoomWithUser(bad),
+      w.addMember(bad, bad),
+      w.addMembers('r1', [bad]),
+      w.getMessages(bad),
+      w.getMessages({ roomId: 'r1' }),
+      w.sendMessage(bad),
+    ];
+    for (const [i, p] of pending.entries()) {
+      const e = (await outcome(p, 2000)) as CharlaError;
+      expect(e, String(i)).toBeInstanceOf(CharlaError);
+      expect(e.key, String(i)).toBe('DESTROYED');
+    }
+    expect(calls).toEqual([]);
+  });
+});
+
 describe('getMessages id', () => {
   it('over 200 characters rejects at once with VALIDATION_ERROR naming id, and asks nothing', async () => {
     const { fetchFn, calls } = service();

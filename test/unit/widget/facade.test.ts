@@ -654,6 +654,10 @@ describe('widgetInstance service methods', () => {
     expect(w.context.stores.$currentMessages.get().map((m) => m.id)).toEqual(['m1', 'm2']);
     expect((await rejection(w.getMessages({ roomId: 'r1', limit: 1000 }))).key).toBe('VALIDATION_ERROR');
     expect((await rejection(w.getMessages({} as never))).key).toBe('VALIDATION_ERROR');
+    // null is no limit: refused as the service would, not read as the default.
+    const nullLimit = await rejection(w.getMessages({ roomId: 'r1', limit: null as never }));
+    expect(nullLimit.key).toBe('VALIDATION_ERROR');
+    expect(Object.keys(nullLimit.body.validationError)).toEqual(['limit']);
   });
 
   it('setFlow posts storedParams to the flow', async () => {
