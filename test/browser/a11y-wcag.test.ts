@@ -256,6 +256,33 @@ describe('1.4.11 non-text contrast, light and dark', () => {
       expect(low).toEqual([]);
     });
 
+    it(`the launcher's focus ring, drawn over the host page, stands 3:1 against any page colour (${mode})`, async () => {
+      await scheme(mode);
+      await page.viewport(1280, 900);
+      const widget = await mountWidget();
+      const launcher = widget.shadowRoot!.querySelector<HTMLElement>('.launcher')!;
+      launcher.blur();
+      await userEvent.keyboard('{Tab}');
+      expect(deepActive()).toBe(launcher);
+      // The shadow's change is a transition: read the style it ends at.
+      await Promise.all(launcher.getAnimations().map((a) => a.finished));
+      const style = getComputedStyle(launcher);
+      expect(style.outlineStyle).toBe('solid');
+      // The rings: the outline, and a box-shadow of no offset or blur (a spread ring) under it.
+      const rings = [rgba(style.outlineColor)];
+      for (const m of style.boxShadow.matchAll(/(rgba?\([^)]*\)) 0px 0px 0px (\d+)px/g))
+        if (Number(m[2]) >= 2 && Number(m[2]) >= parseFloat(style.outlineOffset)) rings.push(rgba(m[1]!));
+      const low: string[] = [];
+      // Pages of every lightness: a brand blue like the ring's own, a dark footer, grey, white, black.
+      for (const page of ['#1d4ed8', '#111827', '#777777', '#ffffff', '#000000', '#2563eb', '#f5f5f5']) {
+        const bg = [1, 3, 5].map((i) => parseInt(page.slice(i, i + 2), 16));
+        const best = Math.max(...rings.map((r) => contrast(r, bg)));
+        if (best < 3) low.push(`${page}: ${best.toFixed(2)}:1`);
+      }
+      expect(rings.length).toBeGreaterThanOrEqual(2);
+      expect(low).toEqual([]);
+    });
+
     it(`the edges of the text fields are at least 3:1 against the surface (${mode})`, async () => {
       await scheme(mode);
       await page.viewport(1280, 900);

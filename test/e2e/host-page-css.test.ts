@@ -91,6 +91,34 @@ describe('journey: the widget placed on a hostile page', () => {
     await context.close();
   });
 
+  it("the loader's launcher shows its focus with a white ring inside a dark one, seen on any page colour", async () => {
+    const key = await themedWidget(site.service);
+    const url = site.page(
+      'loader-focus',
+      shopPage(site.service, key, { head: '<style>body{background:#111}</style>' }),
+    );
+    const context = await site.browser.newContext({ viewport: VIEWPORT });
+    const page = await context.newPage();
+    await page.route('**/charla.iife.js', (route) => route.abort());
+    await page.goto(url);
+    const button = page.locator('charla-loader button');
+    await button.waitFor();
+    await button.focus();
+    const ring = await button.evaluate((el) => {
+      const cs = getComputedStyle(el);
+      return {
+        visible: el.matches(':focus-visible'),
+        outline: `${cs.outlineStyle} ${cs.outlineColor}`,
+        shadow: cs.boxShadow,
+      };
+    });
+    expect(ring.visible).toBe(true);
+    expect(ring.outline).toBe('solid rgb(17, 17, 17)');
+    // The white ring fills the outline's offset: white on a dark page, the dark outline on a light one.
+    expect(ring.shadow).toBe('rgb(255, 255, 255) 0px 0px 0px 3px');
+    await context.close();
+  });
+
   it('html { zoom: 1.5 }: the open panel is bigger and still fits the viewport (its close button reachable)', async () => {
     const page = await visit('zoom', 'html{zoom:1.5}');
     await firstWidgetReady(page);

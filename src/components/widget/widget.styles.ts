@@ -57,9 +57,14 @@ export const styles = css`
     box-shadow: none;
     opacity: 0.8;
   }
+  /* Drawn over the host page, whose colour is unknown: a white ring inside a dark one, so one of
+     the two stands at least 3:1 against any backdrop (white on dark pages, the dark on light ones). */
   .launcher:focus-visible {
-    outline: 3px solid var(--charla-color-focus, #1d4ed8);
+    outline: 3px solid #0f172a;
     outline-offset: 3px;
+    box-shadow:
+      0 0 0 3px #fff,
+      0 6px 20px rgba(15, 23, 42, 0.25);
   }
   .badge {
     position: absolute;
