@@ -162,16 +162,29 @@ async function openPostgres(url: string, max: number, warn: Warn): Promise<Db> {
     query: base.query,
     async transaction(fn) {
       const client = await pool.connect();
+      // A checked-out client has no listener of its own (the pool's idle one is off while it is
+      // lent): the connection dropping then (a server restart, pg_terminate_backend) emitted an
+      // unhandled 'error' and stopped the process. Kept, it fails the transaction's next query,
+      // and the client is given back broken so the pool ends it instead of lending it again.
+      let broken: Error | undefined;
+      const onError = (err: Error) => {
+        // Said once: a dropped connection errs twice (the server's notice, then the socket's end).
+        if (broken) return;
+        broken = err;
+        warn('a PostgreSQL connection failed during a transaction; the pool replaces it', err);
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn(wrap(client));
         await client.query('COMMIT');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
+        if (!broken) await client.query('ROLLBACK').catch(() => {});
         throw err;
       } finally {
-        client.release();
+        client.removeListener('error', onError);
+        client.release(broken ?? false);
       }
     },
     exec: async (sql) => {
