@@ -250,15 +250,14 @@ export class Sessions {
     } catch {
       throw fail('Malformed session token.');
     }
-    if (
-      typeof claims !== 'object' ||
-      claims === null ||
-      claims.v !== 1 ||
-      typeof claims.kid !== 'string' ||
-      !Object.prototype.hasOwnProperty.call(this.keys, claims.kid)
-    ) {
+    if (typeof claims !== 'object' || claims === null || claims.v !== 1 || typeof claims.kid !== 'string') {
       throw fail('Malformed session token.');
     }
+    // Well formed, but signed with a key this process lacks: a rotation half done across processes.
+    if (!Object.prototype.hasOwnProperty.call(this.keys, claims.kid))
+      throw fail(
+        `Session token signed with a key this service does not have (key id "${claims.kid.slice(0, 64)}"): give every process the same CHARLA_SIGNING_KEYS.`,
+      );
     const expected = Buffer.from(this.mac(claims.kid, encoded));
     const given = Buffer.from(sig);
     if (given.length !== expected.length || !timingSafeEqual(given, expected))

@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../server/config.ts';
+import type { ApiError } from '../../server/http/errors.ts';
+import { Sessions, type WidgetAccess } from '../../server/live/session.ts';
+import type { Db } from '../../server/store/db.ts';
 import { ON_POSTGRES, startServer, uid } from './helpers/http.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'charla-signing-keys-'));
@@ -53,5 +56,32 @@ describe('signing keys shared by the processes of one database', () => {
     const rotated = await start('node-c', { k2: 'next-secret-dddd', k1: 'other-secret-cccc' }, true);
     expect(rotated.warnings).toEqual([]);
     expect(rotated.stored.map((r) => r.key_id)).toEqual(['k1', 'k2']);
+  });
+});
+
+describe('a session signed by a process with a key this one lacks', () => {
+  it('is a 401 that names the key id and the setting, not a malformed token', () => {
+    // Issuing and checking a token reads no storage.
+    const noStorage = {} as Db;
+    const signer = new Sessions(noStorage, { k2: 'new-secret-eeee', k1: 'old-secret-ffff' });
+    const checker = new Sessions(noStorage, { k1: 'old-secret-ffff' });
+    const { token } = signer.issue(
+      { widgetId: 'w', companyId: 'c', keyId: 1, botId: null } as unknown as WidgetAccess,
+      'u-1',
+    );
+    const refused = (() => {
+      try {
+        checker.verify(token);
+      } catch (err) {
+        return err as ApiError;
+      }
+      return null;
+    })();
+    expect(refused?.key).toBe('UNAUTHORIZED');
+    expect(refused?.message).toBe(
+      'Session token signed with a key this service does not have (key id "k2"): give every process the same CHARLA_SIGNING_KEYS.',
+    );
+    // A process that has the key takes it.
+    expect(signer.verify(token).kid).toBe('k2');
   });
 });
