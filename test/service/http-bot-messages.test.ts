@@ -279,6 +279,18 @@ describe('POST /v1/bots/{botId}/messages', () => {
     expect(await snapshot(server)).toEqual(before);
   });
 
+  it('takes at most 20 contacts in one card: 20 are sent, 21 are a 400 naming /contacts', async () => {
+    const card = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ name: { formatted_name: `Contacto ${i + 1}` } }));
+    const twenty = await send({ type: 'contacts', contacts: card(20), userId: uid('u') });
+    expect(twenty.status).toBe(200);
+    const m = (await stored(twenty.body.messageId)) as { interactive: { contacts: unknown[] } };
+    expect(m.interactive.contacts).toHaveLength(20);
+    const over = await send({ type: 'contacts', contacts: card(21), userId: uid('u') });
+    expect(over.status).toBe(400);
+    expect(Object.keys(over.body.validationError)).toEqual(['/contacts']);
+  });
+
   it('sends a contact information request', async () => {
     const res = await send({ type: 'contact_info_request', text: 'Déjanos tus datos', userId: uid('u') });
     expect(res.status).toBe(200);

@@ -138,10 +138,46 @@ describe('widget rooms over REST', () => {
       await h.call('GET', `${path}?limit=3&id=${ids[5]}`, { token: b.token }),
     );
     expect(older.messages.map((m) => m.id)).toEqual(ids.slice(2, 5));
-    const tooMany = await h.call('GET', `${path}?limit=1000`, { token: b.token });
-    expect(tooMany.status).toBe(400);
+    // The cap at its bound: 100 is a page (all 25 here), 101 and 1000 are a 400 naming limit.
+    const hundred = await json<{ messages: Message[] }>(
+      await h.call('GET', `${path}?limit=100`, { token: b.token }),
+    );
+    expect(hundred.messages.map((m) => m.id)).toEqual(ids);
+    for (const limit of [101, 1000]) {
+      const tooMany = await h.call('GET', `${path}?limit=${limit}`, { token: b.token });
+      expect(tooMany.status).toBe(400);
+      expect(Object.keys(((await tooMany.json()) as { validationError: object }).validationError)).toEqual([
+        'querystring:/limit',
+      ]);
+    }
     const unknown = await h.call('GET', `${path}?id=${randomUUID()}`, { token: b.token });
     expect(unknown.status).toBe(404);
+  });
+
+  it('adds at most 100 members in one call: 101 are a 400 naming /members and nobody is added', async () => {
+    const a = await h.session(apiKey, `a-${randomUUID()}`);
+    const b = await h.session(apiKey, `b-${randomUUID()}`);
+    const room = await json<Room>(
+      await h.call('POST', ROUTES.widgetDirectRoom, { token: a.token, body: { id: b.user.id } }),
+    );
+    const path = routePath(ROUTES.widgetRoomMembersBulk, { roomId: room.id });
+    const people = (n: number, tag: string) =>
+      Array.from({ length: n }, (_, i) => ({ referenceId: `${tag}-${i}`, names: `P ${i}` }));
+    const count = async () =>
+      (
+        await json<{ members: Member[] }>(
+          await h.call('GET', routePath(ROUTES.widgetRoomMembers, { roomId: room.id }), { token: a.token }),
+        )
+      ).members.length;
+    const over = await h.call('POST', path, { token: a.token, body: { members: people(101, 'over') } });
+    expect(over.status).toBe(400);
+    expect(Object.keys(((await over.json()) as { validationError: object }).validationError)).toEqual([
+      '/members',
+    ]);
+    expect(await count()).toBe(2);
+    const hundred = await h.call('POST', path, { token: a.token, body: { members: people(100, 'ok') } });
+    expect((await json<ApiResponse>(hundred)).status).toBe(true);
+    expect(await count()).toBe(102);
   });
 
   it('adds members one by one and in bulk, joins and leaves, and tells the room live', async () => {

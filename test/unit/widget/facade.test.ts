@@ -653,6 +653,9 @@ describe('widgetInstance service methods', () => {
     w.setCurrentRoom('r1');
     expect(w.context.stores.$currentMessages.get().map((m) => m.id)).toEqual(['m1', 'm2']);
     expect((await rejection(w.getMessages({ roomId: 'r1', limit: 1000 }))).key).toBe('VALIDATION_ERROR');
+    expect((await rejection(w.getMessages({ roomId: 'r1', limit: 101 }))).key).toBe('VALIDATION_ERROR');
+    await w.getMessages({ roomId: 'r1', limit: 100 });
+    expect(api().at(-1)?.query).toMatchObject({ limit: '100' });
     expect((await rejection(w.getMessages({} as never))).key).toBe('VALIDATION_ERROR');
     // null is no limit: refused as the service would, not read as the default.
     const nullLimit = await rejection(w.getMessages({ roomId: 'r1', limit: null as never }));
