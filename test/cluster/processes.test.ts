@@ -339,10 +339,8 @@ describe('two service processes on one PostgreSQL and one Redis', () => {
     let during: Message;
     try {
       // Storage is PostgreSQL: the send is acknowledged at once, Redis or not.
-      const started = Date.now();
+      // Before, the send waited for Redis and its acknowledgement timed out (5 s): it rejected.
       during = await ines.send(roomId, 'during', randomUUID(), 1);
-      // Before, the send waited for Redis and its acknowledgement timed out (5 s).
-      expect(Date.now() - started).toBeLessThan(3000);
       // Longer than the Redis client's default command timeout (5 s).
       await sleep(6000);
     } finally {

@@ -187,8 +187,9 @@ describe('attachRedisAdapter', () => {
       await waitFor('B to notice the outage', () => !b.fanout.isReady(), 5000);
       const started = Date.now();
       const seen = await b.io.in('chat').fetchSockets();
-      // Well under the 1 s query timeout: no round trip to Redis was attempted.
-      expect(Date.now() - started).toBeLessThan(500);
+      // Both ways answer this process's sockets; only a round trip through Redis would wait for the
+      // 1 s query timeout first. Before it, then: none was attempted (a semantic bound, not a speed).
+      expect(Date.now() - started).toBeLessThan(1000);
       expect(seen.map((s) => s.id)).toEqual([onB.id]);
       await sleep(6500);
       expect(got).toEqual(['before']);

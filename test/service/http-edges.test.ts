@@ -437,8 +437,8 @@ describe('requests the HTTP layer refuses', () => {
         'REQUEST_TIMEOUT',
       );
       expect(answer).toContain('"code":"E0408"');
+      // Not before the limit (a hang would meet the test's own timeout).
       expect(took).toBeGreaterThanOrEqual(250);
-      expect(took).toBeLessThan(5000);
       expect(await snapshot(timed)).toEqual(before);
       // The whole request arrived in time; the answer took longer than the limit (the 4 s video check).
       const port = (silent.address() as AddressInfo).port;

@@ -558,10 +558,8 @@ describe('widgetInstance against the service', () => {
       if (had) Object.defineProperty(globalThis, 'navigator', had);
       else delete (globalThis as { navigator?: unknown }).navigator;
     }
-    const started = Date.now();
     w.core.reconnectNow();
     await waitFor(() => w.stores.$connection.get() === 'connected', 5000, 'connected again at once');
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(states).toEqual(['offline', 'connected', 'offline', 'reconnecting', 'connected']);
     const sent = await w.sendMessage({ type: 'TEXT', text: 'de vuelta' });
     expect(sent.seq).toBeTypeOf('number');

@@ -73,9 +73,8 @@ describe('outbox', () => {
       });
       const box = new Outbox(`ns-${randomUUID()}`);
       expect(box.storage.kind).toBe('indexeddb');
-      const started = Date.now();
+      // It settles (the test's own timeout would catch a hang): the open is given up, not awaited.
       await box.ready();
-      expect(Date.now() - started).toBeLessThan(5000);
       expect(opens).toBe(1);
       expect(box.storage.kind).toBe('localstorage');
       box.add(text('sigue'));

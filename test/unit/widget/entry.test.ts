@@ -2,6 +2,7 @@
  * The ESM entry: importing it registers the elements, and createWidget's
  * element is the real <charla-widget> holding the instance's context.
  */
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWidget, CharlaError, CharlaOpenEvent, version, widgets } from '../../../src/index.ts';
 
@@ -18,9 +19,13 @@ describe('charla (ESM entry)', () => {
     expect(el.context).toBe(w.context);
     await el.updateComplete;
     expect(el.shadowRoot).not.toBeNull();
-    expect(typeof version).toBe('string');
+    // The entry's other exports are the package's own: its version, its events, its error class.
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      version: string;
+    };
+    expect(version).toBe(pkg.version);
     expect(new CharlaOpenEvent({}).type).toBe('charla-open');
-    expect(CharlaError).toBeTypeOf('function');
+    await expect(w.getRoom('')).rejects.toBeInstanceOf(CharlaError);
   });
 
   it('the launcher the element renders opens the widget through the actions', async () => {
