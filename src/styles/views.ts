@@ -24,14 +24,25 @@ export const views = css`
     flex: 1 1 auto;
     min-width: 0;
   }
+  /* The room's name takes two lines before it ends in "…" (WCAG 1.4.12: on one line "Carol Díaz,
+     Bob Ruiz" was cut at every width, and at 320 px with text spacing even "Carol Dí…"); more
+     would leave a small screen too little room for the conversation. */
   .header h2 {
+    display: -webkit-box;
+    -webkit-box-orient: vertical;
+    -webkit-line-clamp: 2;
     margin: 0;
+    overflow: hidden;
     font-size: 16px;
     font-weight: 600;
     line-height: 1.25;
-    overflow: hidden;
-    text-overflow: ellipsis;
-    white-space: nowrap;
+    overflow-wrap: anywhere;
+  }
+  /* A screen this short (a landscape phone, 1280 × 900 at 400 %) keeps its height for the messages. */
+  @media (max-height: 320px) {
+    .header h2 {
+      -webkit-line-clamp: 1;
+    }
   }
   .header__sub {
     font-size: 12px;

@@ -307,7 +307,7 @@ describe('1.4.12 text spacing (line height 1.5, paragraphs 2 em, letters 0.12 em
       word-spacing: 0.16em !important } p { margin-bottom: 2em !important }`);
     for (const r of roots()) r.adoptedStyleSheets = [...r.adoptedStyleSheets, sheet];
   }
-  /** Text cut off by a box that hides its overflow (an ellipsis is a one-line name's choice, allowed). */
+  /** Text cut off by a box that hides its overflow (an ellipsis after one or two lines of a name is a choice, allowed). */
   function cut(): string[] {
     const out: string[] = [];
     for (const el of all('*')) {
@@ -316,7 +316,13 @@ describe('1.4.12 text spacing (line height 1.5, paragraphs 2 em, letters 0.12 em
       const hides = (o: string) => o === 'hidden' || o === 'clip';
       if (hides(style.overflowX) && style.textOverflow !== 'ellipsis' && el.scrollWidth > el.clientWidth + 1)
         out.push(`${describeEl(el)} wider than its box`);
-      if (hides(style.overflowY) && !el.matches('[part=panel]') && el.scrollHeight > el.clientHeight + 1)
+      const clamped = style.getPropertyValue('-webkit-line-clamp') !== 'none';
+      if (
+        hides(style.overflowY) &&
+        !clamped &&
+        !el.matches('[part=panel]') &&
+        el.scrollHeight > el.clientHeight + 1
+      )
         out.push(`${describeEl(el)} taller than its box`);
     }
     return out;
@@ -357,6 +363,32 @@ describe('1.4.12 text spacing (line height 1.5, paragraphs 2 em, letters 0.12 em
       await nextFrame();
       for (const c of cut()) found.add(c);
       expect([...found]).toEqual([]);
+    });
+  }
+
+  // People's names on a phone and a group of two on a desktop; past two lines a name ends in "…",
+  // and on a screen under 320 px tall (1280 × 900 at 400 %) past one, to leave room for messages.
+  for (const [w, h, names] of [
+    [320, 568, ['Carol Díaz', 'Bob Ruiz']],
+    [1280, 900, ['Carol Díaz, Bob Ruiz', 'Ana Pérez, Luis Gómez']],
+  ] as const) {
+    it(`the chat header shows a room's name whole on two lines, at ${w} × ${h}`, async () => {
+      await page.viewport(w, h);
+      for (const name of names) {
+        const f = makeContext({ ui: { open: true }, config: { properties: { type: 'group' } } });
+        f.stores.$rooms.set([room({ name })]);
+        const widget = await mountWidget(f);
+        spaceText();
+        await nextFrame();
+        const title = deep(widget, 'charla-chat', 'h2') as HTMLElement;
+        expect(title.textContent).toBe(name);
+        // Nothing of it hidden: not wider or taller than its box, and inside the panel.
+        expect(title.scrollWidth, name).toBeLessThanOrEqual(title.clientWidth + 1);
+        expect(title.scrollHeight, name).toBeLessThanOrEqual(title.clientHeight + 1);
+        const panel = deep(widget, '[part=panel]')!.getBoundingClientRect();
+        expect(title.getBoundingClientRect().right, name).toBeLessThanOrEqual(panel.right + 0.5);
+        document.body.replaceChildren();
+      }
     });
   }
 });
