@@ -114,4 +114,9 @@ export const en: Catalogue = {
   newMessageFrom: 'New message from {name}: {text}',
   announceMessageFrom: 'New message from {name}',
   announceMessages: '{count} new messages',
+  announceContactCard: 'Contact card: {names}',
+  announceOptions: 'Options to choose from: {count}',
+  announceQuickReplies: 'Quick replies: {count}',
+  announceCallButton: 'Button: {text}',
+  announceContactForm: 'A form for your details',
 };

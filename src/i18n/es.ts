@@ -115,6 +115,11 @@ export const es = {
   newMessageFrom: 'Nuevo mensaje de {name}: {text}',
   announceMessageFrom: 'Nuevo mensaje de {name}',
   announceMessages: '{count} mensajes nuevos',
+  announceContactCard: 'Tarjeta de contacto: {names}',
+  announceOptions: 'Opciones para elegir: {count}',
+  announceQuickReplies: 'Respuestas rápidas: {count}',
+  announceCallButton: 'Botón: {text}',
+  announceContactForm: 'Formulario para tus datos',
 } as const;
 
 export type CatalogueKey = keyof typeof es;

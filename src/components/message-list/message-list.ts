@@ -13,7 +13,7 @@ import {
   messageDate,
   senderLabels,
   senderName,
-  summarize,
+  announcement,
   type SenderLabels,
 } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
@@ -250,7 +250,7 @@ export class CharlaMessageList extends LitElement {
     if (incoming.length) {
       const next = incoming.map((m) => ({
         id: String(m.id),
-        text: t('newMessageFrom', { name: senderName(m, this.#senders), text: summarize(m, t) }),
+        text: t('newMessageFrom', { name: senderName(m, this.#senders), text: announcement(m, t) }),
       }));
       this.announcements = [...this.announcements, ...next].slice(-ANNOUNCEMENTS_KEPT);
     }

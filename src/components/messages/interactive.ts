@@ -8,7 +8,7 @@ import { canonicalJson } from '../../../types/canonical-json.ts';
 import { DEFAULT_BUTTON_TEXT } from '../../../types/limits.ts';
 import type { BotContact, Message, MessageOption, QuickReply } from '../../../types/index.ts';
 import { focusComposer } from '../shared/focus.ts';
-import { plainName } from '../shared/format.ts';
+import { botContactName, plainName } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { mailtoHref, safeUrl, telHref } from '../shared/safe-url.ts';
 import type { RenderContext } from './render-context.ts';
@@ -124,12 +124,6 @@ function renderChip(m: Message, q: QuickReply, r: RenderContext): TemplateResult
   </button>`;
 }
 
-function contactName(c: BotContact): string {
-  const n = c.name;
-  // A blank formatted name is none: the first and last names, if any, are the name.
-  return plainName(n?.formatted_name) || plainName([n?.first_name, n?.last_name].filter(Boolean).join(' '));
-}
-
 /**
  * The kinds of phone, email and address that WhatsApp's contact object (whose shape the interface
  * takes) uses are shown in the widget's language. Any other kind is the business's own word and is
@@ -155,7 +149,7 @@ export function renderContacts(contacts: BotContact[], r: RenderContext): Templa
       html`<div class="card card--contact">
         <span class="card__icon">${icons.user()}</span>
         <span class="card__body">
-          <span class="card__title" dir="auto">${contactName(c) || r.t('contact')}</span>
+          <span class="card__title" dir="auto">${botContactName(c) || r.t('contact')}</span>
           ${(c.phones ?? []).map((p) => {
             const href = telHref(p.phone);
             const label = typed(field(p.phone), p.type, r);

@@ -1,6 +1,6 @@
 /** Small formatting helpers shared by the views. */
 import { byPerson } from '../../util/own.ts';
-import type { Message, Room } from '../../../types/index.ts';
+import type { BotContact, Message, Room } from '../../../types/index.ts';
 import type { Translate } from '../../i18n/index.ts';
 
 /** The message's moment as a Date (timestamp first, createdAt second). */
@@ -153,6 +153,34 @@ export function summarize(message: Message | null | undefined, t: Translate): st
     default:
       return t('unsupported');
   }
+}
+
+/** A contact card's name: its formatted name, else its first and last names (a blank one is none). */
+export function botContactName(c: BotContact): string {
+  const n = c.name;
+  return plainName(n?.formatted_name) || plainName([n?.first_name, n?.last_name].filter(Boolean).join(' '));
+}
+
+/**
+ * What a screen reader is told of a message that arrives: what it shows (a contact card by its
+ * names, not the summary text the card replaces) and what it asks of the user: options or quick
+ * replies to choose from, a call button, a form for their details.
+ */
+export function announcement(m: Message, t: Translate): string {
+  const i = m.interactive;
+  if (m.type === 'TEXT' && i?.kind === 'contacts')
+    return t('announceContactCard', {
+      names: i.contacts.map(botContactName).filter(Boolean).join(', ') || t('contact'),
+    });
+  const parts = [summarize(m, t)];
+  if (m.options?.length) parts.push(t('announceOptions', { count: m.options.length }));
+  if (m.QuickReplies?.length) parts.push(t('announceQuickReplies', { count: m.QuickReplies.length }));
+  if (i?.kind === 'voice_call') parts.push(t('announceCallButton', { text: plainName(i.displayText) }));
+  if (i?.kind === 'contact_info_request') parts.push(t('announceContactForm'));
+  // Sentences: a part that ends in its own stop (¿Qué prefieres?) takes no period after it.
+  return parts
+    .filter(Boolean)
+    .reduce((said, part) => (said ? `${said}${/[.!?…:]$/.test(said) ? '' : '.'} ${part}` : part), '');
 }
 
 /** The file name at the end of an address, for file cards (see {@link plainName}). */

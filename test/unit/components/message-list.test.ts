@@ -95,6 +95,61 @@ describe('<charla-message-list>', () => {
     expect(log().querySelectorAll('p')).toHaveLength(1);
   });
 
+  it('announces what a message shows and asks: a contact card by its names, options, quick replies, a call button, a form', async () => {
+    const { el, log, stores } = await mount();
+    const now = Date.now();
+    stores.$currentMessages.set([
+      msg({
+        text: 'Equipo de soporte',
+        senderNames: 'Bot',
+        timestamp: now,
+        interactive: {
+          kind: 'contacts',
+          contacts: [
+            { name: { formatted_name: 'Ana Ruiz' } },
+            { name: { first_name: 'Luis', last_name: 'Gil' } },
+          ],
+        },
+      }),
+      msg({
+        text: '¿Qué prefieres?',
+        senderNames: 'Bot',
+        timestamp: now,
+        options: [{ title: 'Uno' }, { title: 'Dos' }],
+        interactive: { kind: 'options', buttonText: 'Ver' },
+      }),
+      msg({
+        text: '¿Otro?',
+        senderNames: 'Bot',
+        timestamp: now,
+        QuickReplies: [{ title: 'Sí' }, { title: 'No' }, { title: 'Quizá' }],
+      }),
+      msg({
+        text: 'Un agente te atiende',
+        senderNames: 'Bot',
+        timestamp: now,
+        interactive: { kind: 'voice_call', displayText: 'Llamar ahora' },
+      }),
+      msg({
+        text: 'Déjanos tus datos',
+        senderNames: 'Bot',
+        timestamp: now,
+        interactive: { kind: 'contact_info_request' },
+      }),
+    ]);
+    await settle(el);
+    const said = [...log().querySelectorAll('p')].map((p) => p.textContent!.trim());
+    expect(said).toEqual([
+      'Nuevo mensaje de Bot: Tarjeta de contacto: Ana Ruiz, Luis Gil',
+      'Nuevo mensaje de Bot: ¿Qué prefieres? Opciones para elegir: 2',
+      'Nuevo mensaje de Bot: ¿Otro? Respuestas rápidas: 3',
+      'Nuevo mensaje de Bot: Un agente te atiende. Botón: Llamar ahora',
+      'Nuevo mensaje de Bot: Déjanos tus datos. Formulario para tus datos',
+    ]);
+    // The card's summary text, which the card replaces on screen, is not said.
+    expect(log().textContent).not.toContain('Equipo de soporte');
+  });
+
   it('announces a sender name without directional controls, so it cannot flip the announcement', async () => {
     const { el, log, stores } = await mount();
     stores.$currentMessages.set([msg({ text: 'hola', senderNames: '\u202EEvil', timestamp: Date.now() })]);
