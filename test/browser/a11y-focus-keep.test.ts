@@ -123,6 +123,46 @@ describe('focus in a row when messages arrive', () => {
   });
 });
 
+describe('focus moved to a control above the end, on a screen 225 px tall (1280 × 900 at 400 %)', () => {
+  it('the view stays on the focused option when the browser scrolls it into view, through later renders', async () => {
+    await page.viewport(320, 225);
+    const options = ['Texto', 'Imagen', 'Vídeo', 'Documento', 'Contactos', 'Llamada'].map((title, order) => ({
+      type: 'postback',
+      title,
+      description: `Ver un mensaje de tipo ${title.toLowerCase()}`,
+      payload: {},
+      order,
+    }));
+    const c = await mountChat([...manyMessages(6), live('menu', { text: '¿Qué quieres ver?', options })]);
+    const first = await waitFor(
+      () =>
+        c
+          .rows()
+          .flatMap((r) => [...r.querySelectorAll<HTMLElement>('[part=option]')])
+          .find((o) => o.textContent?.includes('Texto')),
+      'the first option',
+    );
+    await frames(6);
+    const inView = () => {
+      const o = first.getBoundingClientRect();
+      const v = c.scroller!.getBoundingClientRect();
+      return o.bottom > v.top && o.top < v.bottom;
+    };
+    // The option is well above the end of its tall row: the view is on the end, not on it.
+    expect(inView()).toBe(false);
+    first.focus();
+    expect(deepActive()).toBe(first);
+    // A later render (a status change of every message) must not take the view back to the end.
+    await frames(4);
+    c.f.stores.$currentMessages.set(
+      c.f.stores.$currentMessages.get().map((m) => ({ ...m, status: 'DELIVERED_USER' }) as Message),
+    );
+    await frames(12);
+    expect(deepActive()).toBe(first);
+    expect(inView()).toBe(true);
+  });
+});
+
 describe('disableInputs() while focus is in the composer', () => {
   for (const which of ['textarea', '[part=attach-button]'] as const) {
     it(`focus on ${which} stays in the widget; enableInputs restores; nothing is sent while disabled`, async () => {

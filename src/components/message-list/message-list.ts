@@ -17,7 +17,7 @@ import {
   type SenderLabels,
 } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
-import { AT_BOTTOM_PX, chatLayout } from './chat-layout.ts';
+import { AT_BOTTOM_PX, chatLayout, cssZoom } from './chat-layout.ts';
 import { answerOf, isOwn, rowInfo } from './items.ts';
 import { styles as messageStyles } from '../message/message.styles.ts';
 import { styles } from './message-list.styles.ts';
@@ -328,7 +328,7 @@ export class CharlaMessageList extends LitElement {
    */
   #handleScroll(): void {
     const el = this.#scroller;
-    if (!el || (this.anchor.mode === 'bottom' && !this.#pinDropped)) return;
+    if (!el || this.#focusHold !== null || (this.anchor.mode === 'bottom' && !this.#pinDropped)) return;
     // Read before the virtualizer's own scroll handling changes anything: no forced layout.
     const gap = this.#gapBelow();
     if (gap === null) return;
@@ -414,6 +414,46 @@ export class CharlaMessageList extends LitElement {
     } else this.#pinToBottom();
   }
 
+  /**
+   * A control in a row takes focus (Tab, Shift+Tab, a script) while the view follows the end and
+   * the control is out of view, or the browser has just scrolled it into view, away from the end:
+   * the view must stay there. Still following, the list's next render would hand the layout its pin on the end again
+   * and take the focused control out of sight (WCAG 2.4.11: in a tall last row on a short screen
+   * the focused option stayed 150 px above the view). A control in view (a chip of the latest
+   * message, a link in the last row) leaves the view following.
+   */
+  #handleFocusIn(e: FocusEvent): void {
+    const el = this.#scroller;
+    const target = e.composedPath()[0];
+    if (this.anchor.mode !== 'bottom' || !el || !(target instanceof Element) || target === el) return;
+    const r = target.getBoundingClientRect();
+    const v = el.getBoundingClientRect();
+    // Chromium scrolls it into view before it tells of the focus: the view is then short of the end.
+    const gap = this.#gapBelow();
+    if (r.top < v.top - 1 || r.bottom > v.bottom + 1 || (gap !== null && gap > AT_BOTTOM_PX)) {
+      // The layout, still pinned, may put the view back on the end before the render that lets
+      // its pin go: the view the browser chose is held, and given back once that render is done.
+      this.#focusHold = el.scrollTop;
+      this.#setAnchor({ mode: 'free' });
+      requestAnimationFrame(() => requestAnimationFrame(() => this.#restoreFocusView()));
+    }
+  }
+
+  /** The scroll position the browser chose for a control taking focus, held until #restoreFocusView. */
+  #focusHold: number | null = null;
+
+  #restoreFocusView(): void {
+    const hold = this.#focusHold;
+    this.#focusHold = null;
+    const el = this.#scroller;
+    const focused = this.#focusInRow();
+    if (hold === null || !el || !focused) return;
+    const r = focused.deep.getBoundingClientRect();
+    const v = el.getBoundingClientRect();
+    if (r.bottom <= v.top || r.top >= v.bottom) el.scrollTop = hold;
+    this.#lastScrollTop = el.scrollTop;
+  }
+
   /** The layout dropped its pin: a scroll it did not make, the user's or the browser's. */
   #handleUnpinned(): void {
     const gap = this.#gapBelow();
@@ -439,7 +479,7 @@ export class CharlaMessageList extends LitElement {
     const e = event as Event & { first: number; last: number };
     this.#visible = { first: e.first, last: e.last };
     // The content shrank or the user came back down: the end is in reach again.
-    if (this.anchor.mode !== 'bottom' && e.last >= this.#items.length - 1) {
+    if (this.anchor.mode !== 'bottom' && this.#focusHold === null && e.last >= this.#items.length - 1) {
       const gap = this.#gapBelow();
       if (gap === null || gap <= AT_BOTTOM_PX) this.#pinToBottom();
     }
@@ -581,6 +621,7 @@ export class CharlaMessageList extends LitElement {
         @keydown=${this.#handleKeydown}
         @pointerdown=${this.#intent}
         @unpinned=${this.#handleUnpinned}
+        @focusin=${this.#handleFocusIn}
         @visibilityChanged=${this.#handleVisibilityChanged}
       >
         ${virtualize({
