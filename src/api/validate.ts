@@ -11,6 +11,7 @@ import {
   WIDGET_TYPES,
 } from '../../types/enums.ts';
 import {
+  ONE_LINE_NAME_PATTERN,
   charCount,
   CAMPAIGN_LIST_LIMIT_MAX,
   CAMPAIGN_LIST_PAGE_MAX,
@@ -94,6 +95,7 @@ function optionalString(p: Problems, path: string, value: unknown, max = SHORT_T
 
 const MEDIA_URL = new RegExp(MEDIA_URL_PATTERN);
 const NOT_BLANK = new RegExp(NOT_BLANK_PATTERN, 'u');
+const ONE_LINE = new RegExp(ONE_LINE_NAME_PATTERN, 'u');
 
 /**
  * True for a media address the service may take: an absolute https address
@@ -248,6 +250,11 @@ export function checkBotMessage(
     }
     case 'voice_call': {
       optionalString(p, at('header'), message['header']);
+      // A heading: none (empty), or one line of visible text (the service's GivenName).
+      const header = message['header'];
+      if (!p[at('header')] && typeof header === 'string' && header !== '' && !ONE_LINE.test(header))
+        p[at('header')] =
+          'must be empty or one line of visible text (not blank, no control characters or line breaks)';
       requireMessageText(p, at('text'), text);
       const parameters = message['parameters'];
       if (!isObject(parameters)) p[at('parameters')] = 'is required (an object with display_text)';

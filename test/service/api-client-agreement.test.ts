@@ -490,6 +490,33 @@ describe('the client and the service agree on', () => {
     expect(await disagreements(cases)).toEqual([]);
   });
 
+  it('a call button’s header: none, or one line of visible text', async () => {
+    const cases: Case[] = [];
+    for (const [header, expected] of [
+      ['Llámanos', 'taken'],
+      ['', 'taken'],
+      ['a\u0007b', 'refused'],
+      ['Línea 1\nLínea 2', 'refused'],
+      ['\u200b ', 'refused'],
+      ['x'.repeat(1025), 'refused'],
+    ] as const) {
+      const bot = {
+        type: 'voice_call',
+        userId: 'agreement-header',
+        header,
+        text: 'Un agente te atiende',
+        parameters: { display_text: 'Llamar' },
+      };
+      cases.push({
+        what: `header ${JSON.stringify(header.slice(0, 20))}`,
+        client: () => client.sendBotMessage(botId, bot as never),
+        service: () => call(server, 'POST', `/v1/bots/${botId}/messages`, { body: bot }),
+        expect: expected,
+      });
+    }
+    expect(await disagreements(cases)).toEqual([]);
+  });
+
   it('labels and names that show nothing: option titles, button text, display_text, campaign names', async () => {
     const cases: Case[] = [];
     const later = new Date(Date.now() + 86_400_000).toISOString();

@@ -10,7 +10,7 @@ import {
   SHORT_TEXT_MAX,
 } from '../limits.ts';
 import { MESSAGE_STATUSES } from '../enums.ts';
-import { HttpsUrl, Id, MessageText, ShortText, lit } from './common.ts';
+import { GivenName, HttpsUrl, Id, MessageText, ShortText, lit } from './common.ts';
 
 const Text = MessageText;
 
@@ -96,7 +96,8 @@ export const ContactsBotMessage = Type.Object({
 });
 export const VoiceCallBotMessage = Type.Object({
   type: Type.Literal('voice_call'),
-  header: Type.Optional(ShortText),
+  /** A heading above the message: none (empty), or one line of visible text. */
+  header: Type.Optional(GivenName),
   text: Text,
   parameters: Type.Object({
     display_text: Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX, pattern: NOT_BLANK_PATTERN }),
