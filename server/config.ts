@@ -95,6 +95,10 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret', companyToken: 'demo-company-token' };
 const DEMO_SIGNING_KEY = 'demo-signing-secret-change-me';
+/** Shortest client secret and company token production starts with. */
+const SECRET_MIN = 16;
+/** Shortest signing key production starts with (HMAC-SHA256: 32 characters of hex are 128 bits). */
+const SIGNING_KEY_MIN = 32;
 
 /** Reads the environment. In production, missing credentials are fatal. An empty value counts as unset. */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -110,6 +114,24 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(
       'In production CHARLA_CLIENT_ID, CHARLA_CLIENT_SECRET, CHARLA_COMPANY_TOKEN and CHARLA_SIGNING_SECRET (or CHARLA_SIGNING_KEYS) must be set.',
     );
+  }
+  if (production) {
+    // Set is not enough: the demo values are published, and a short secret is guessed.
+    const weak = [
+      ...(clientSecret === DEMO.clientSecret || clientSecret!.length < SECRET_MIN
+        ? ['CHARLA_CLIENT_SECRET']
+        : []),
+      ...(companyToken === DEMO.companyToken || companyToken!.length < SECRET_MIN
+        ? ['CHARLA_COMPANY_TOKEN']
+        : []),
+      ...Object.entries(signingKeys!)
+        .filter(([, key]) => key === DEMO_SIGNING_KEY || key.length < SIGNING_KEY_MIN)
+        .map(([id]) => `signing key "${id}"`),
+    ];
+    if (weak.length)
+      throw new Error(
+        `In production CHARLA_CLIENT_SECRET and CHARLA_COMPANY_TOKEN must be at least ${SECRET_MIN} characters and each signing key at least ${SIGNING_KEY_MIN} (openssl rand -hex 32), none of them a demo value; too weak: ${weak.join(', ')}.`,
+      );
   }
   const logLevel = setting(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) {

@@ -483,13 +483,23 @@ describe('requests the HTTP layer refuses', () => {
 });
 
 describe('configuration from the environment', () => {
-  const creds = { CHARLA_CLIENT_ID: 'c', CHARLA_CLIENT_SECRET: 's', CHARLA_COMPANY_TOKEN: 't' };
+  const creds = {
+    CHARLA_CLIENT_ID: 'c',
+    CHARLA_CLIENT_SECRET: 'client-secret-0123456789',
+    CHARLA_COMPANY_TOKEN: 'company-token-0123456789',
+  };
+  const NEW_KEY = 'a'.repeat(32);
+  const OLD_KEY = 'b'.repeat(40);
 
   it('starts in production with CHARLA_SIGNING_KEYS alone, and refuses neither key nor secret', () => {
-    const config = configFromEnv({ NODE_ENV: 'production', ...creds, CHARLA_SIGNING_KEYS: 'k2:new,k1:old' });
+    const config = configFromEnv({
+      NODE_ENV: 'production',
+      ...creds,
+      CHARLA_SIGNING_KEYS: `k2:${NEW_KEY},k1:${OLD_KEY}`,
+    });
     expect(Object.entries(config.signingKeys)).toEqual([
-      ['k2', 'new'],
-      ['k1', 'old'],
+      ['k2', NEW_KEY],
+      ['k1', OLD_KEY],
     ]);
     expect(() => configFromEnv({ NODE_ENV: 'production', ...creds })).toThrow(/CHARLA_SIGNING_SECRET/);
     expect(() => configFromEnv({ NODE_ENV: 'production', ...creds, CHARLA_SIGNING_KEYS: 'k2:' })).toThrow(
@@ -505,9 +515,9 @@ describe('configuration from the environment', () => {
       expect(() => configFromEnv({ CHARLA_PUBLIC_URL: bad }), bad).toThrow(/CHARLA_PUBLIC_URL must be/);
     const creds = {
       CHARLA_CLIENT_ID: 'id',
-      CHARLA_CLIENT_SECRET: 'secret',
-      CHARLA_COMPANY_TOKEN: 'token',
-      CHARLA_SIGNING_SECRET: 'signing',
+      CHARLA_CLIENT_SECRET: 'client-secret-0123456789',
+      CHARLA_COMPANY_TOKEN: 'company-token-0123456789',
+      CHARLA_SIGNING_SECRET: 's'.repeat(32),
     };
     const unset = configWarnings(configFromEnv({ NODE_ENV: 'production', ...creds }));
     expect(unset).toHaveLength(1);
@@ -534,6 +544,35 @@ describe('configuration from the environment', () => {
     expect(configWarnings(configFromEnv(creds))).toEqual([]);
   });
 
+  it('production refuses the published demo values and short secrets, set or not, naming them without their values', () => {
+    const strong = { ...creds, CHARLA_SIGNING_SECRET: 'k'.repeat(32) };
+    expect(configFromEnv({ NODE_ENV: 'production', ...strong }).production).toBe(true);
+    for (const [weak, named] of [
+      [{ CHARLA_CLIENT_SECRET: 'demo-secret' }, 'CHARLA_CLIENT_SECRET'],
+      [{ CHARLA_CLIENT_SECRET: 'x'.repeat(15) }, 'CHARLA_CLIENT_SECRET'],
+      [{ CHARLA_COMPANY_TOKEN: 'demo-company-token' }, 'CHARLA_COMPANY_TOKEN'],
+      [{ CHARLA_SIGNING_SECRET: 'demo-signing-secret-change-me' }, 'signing key "k1"'],
+      [{ CHARLA_SIGNING_SECRET: 'change-me' }, 'signing key "k1"'],
+      [
+        { CHARLA_SIGNING_SECRET: undefined, CHARLA_SIGNING_KEYS: `k2:${'n'.repeat(32)},k1:short` },
+        'signing key "k1"',
+      ],
+    ] as const) {
+      const env = { NODE_ENV: 'production', ...strong, ...weak };
+      let said = '';
+      try {
+        configFromEnv(env);
+      } catch (err) {
+        said = (err as Error).message;
+      }
+      expect(said, JSON.stringify(weak)).toMatch(/^In production .* too weak: /);
+      expect(said, JSON.stringify(weak)).toContain(named);
+      for (const value of Object.values(weak)) if (value) expect(said).not.toContain(value);
+    }
+    // Outside production the same values start (with the demo warning when unset).
+    expect(configFromEnv({ ...strong, CHARLA_SIGNING_SECRET: 'change-me' }).production).toBe(false);
+  });
+
   it('says which LOG_LEVEL values there are instead of failing inside the logger', () => {
     expect(() => configFromEnv({ LOG_LEVEL: 'verbose' })).toThrow(/LOG_LEVEL must be one of .*info/);
     expect(configFromEnv({ LOG_LEVEL: 'warn' }).logger).toEqual({ level: 'warn' });
@@ -551,7 +590,7 @@ describe('configuration from the environment', () => {
   it('CHARLA_ALLOW_LOOPBACK_MEDIA: 0 turns it off, 1 on, unset follows production', () => {
     expect(configFromEnv({}).allowLoopbackMedia).toBe(true);
     expect(configFromEnv({ CHARLA_ALLOW_LOOPBACK_MEDIA: '0' }).allowLoopbackMedia).toBe(false);
-    const prod = { NODE_ENV: 'production', ...creds, CHARLA_SIGNING_SECRET: 'x' };
+    const prod = { NODE_ENV: 'production', ...creds, CHARLA_SIGNING_SECRET: 'x'.repeat(32) };
     expect(configFromEnv(prod).allowLoopbackMedia).toBe(false);
     expect(configFromEnv({ ...prod, CHARLA_ALLOW_LOOPBACK_MEDIA: '1' }).allowLoopbackMedia).toBe(true);
   });
