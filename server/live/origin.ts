@@ -9,9 +9,11 @@
  * without a port matches the scheme's default port only; ports compare as
  * numbers). Case does not matter.
  *
- * Rules: a black-listed origin is refused; with a non-empty white list, any
- * origin outside it is refused, and so is a request with no Origin at all; with
- * no white list, a request without Origin (server to server) is allowed.
+ * Rules: a black-listed origin is refused, and with a black list so is an
+ * opaque one (`Origin: null`: a sandboxed iframe could be a listed site); with
+ * a non-empty white list, any origin outside it is refused, and so is a request
+ * with no Origin at all; with no white list, a request without Origin (server
+ * to server) is allowed. A host's trailing dot does not matter.
  */
 
 export interface OriginLists {
@@ -34,7 +36,8 @@ function parseOrigin(value: string): ParsedOrigin | null {
   // A port is a number: a pattern stored as written (`:00080`, before widget creation stored
   // origins as browsers spell them) still matches the `:80` a browser sends.
   const port = m[3] === undefined ? (DEFAULT_PORT[scheme] ?? '') : String(Number(m[3]));
-  return { scheme, host: (m[2] ?? '').toLowerCase(), port };
+  // A host with its trailing dot (`evil.example.`) is the same host to DNS: it matches as without.
+  return { scheme, host: (m[2] ?? '').toLowerCase().replace(/\.$/, ''), port };
 }
 
 /** True when `origin` matches the pattern. */
@@ -61,6 +64,8 @@ export function listsOf(config: unknown): OriginLists {
 /** Whether a request with this Origin header (undefined when absent) may use the widget. */
 export function originAllowed(lists: OriginLists, origin: string | undefined): boolean {
   if (origin === undefined || origin === '') return lists.whiteList.length === 0;
+  // An opaque origin (a sandboxed iframe, a file) could be any site, a black-listed one too.
+  if (origin.trim().toLowerCase() === 'null' && lists.blackList.length > 0) return false;
   if (lists.blackList.some((p) => originMatches(p, origin))) return false;
   if (lists.whiteList.length > 0) return lists.whiteList.some((p) => originMatches(p, origin));
   return true;

@@ -38,7 +38,21 @@ describe('origin patterns', () => {
     expect(originMatches('https://example.com:00080', 'https://example.com:800')).toBe(false);
     expect(originAllowed({ whiteList: [], blackList: [] }, undefined)).toBe(true);
     expect(originAllowed({ whiteList: ['https://a.example'], blackList: [] }, undefined)).toBe(false);
-    expect(originAllowed({ whiteList: [], blackList: ['https://a.example'] }, 'null')).toBe(true);
+    // An opaque origin (a sandboxed iframe, a file) could be any site: with a black list it is
+    // refused too; with no list it is let in, with a white list it is outside it.
+    expect(originAllowed({ whiteList: [], blackList: ['https://a.example'] }, 'null')).toBe(false);
+    expect(originAllowed({ whiteList: [], blackList: [] }, 'null')).toBe(true);
+    expect(originAllowed({ whiteList: ['https://a.example'], blackList: [] }, 'null')).toBe(false);
+  });
+
+  it('takes a host with its trailing dot for the same host, in patterns and origins', () => {
+    expect(originMatches('https://evil.example', 'https://evil.example.')).toBe(true);
+    expect(originMatches('https://*.evil.example', 'https://a.evil.example.')).toBe(true);
+    expect(originMatches('https://evil.example.', 'https://evil.example')).toBe(true);
+    expect(originMatches('https://evil.example', 'https://evil.example..')).toBe(false);
+    expect(
+      originAllowed({ whiteList: [], blackList: ['https://evil.example'] }, 'https://evil.example.'),
+    ).toBe(false);
   });
 });
 
@@ -56,6 +70,9 @@ describe('widget origins on REST', () => {
     for (const [apiKey, origin] of [
       [listed.apiKey, 'https://bad.shop.example'],
       [open.apiKey, 'https://evil.example'],
+      // Its trailing dot, which a browser sends as written: the same host.
+      [open.apiKey, 'https://evil.example.'],
+      [listed.apiKey, 'https://bad.shop.example.'],
     ] as const) {
       const res = await h.call('POST', ROUTES.widgetSession, { body: { apiKey, userId: 'u1' }, origin });
       expect(res.status).toBe(403);
