@@ -153,20 +153,36 @@ function readableByWidgetPage(request: FastifyRequest, reply: FastifyReply): voi
     reply.header('Access-Control-Allow-Origin', origin).header('Vary', 'Origin');
 }
 
+/** Headers a request may give once only: two are a 400 naming them (Host also when absent). */
+const ONCE_ONLY_HEADERS = new Set(['host', 'content-type', 'authorization']);
+const headerName = (name: string) => name.replace(/(^|-)[a-z]/g, (c) => c.toUpperCase());
+
 export function installErrorHandling(app: FastifyInstance): void {
   // RFC 9112 §3.2: an HTTP/1.1 request without Host, or any request with more than one, is a
-  // 400. Node's own answer to a missing Host is a bare 400 without a body (requireHostHeader is
+  // 400; so is one with two Content-Type or Authorization headers. Node's own answer to a missing Host is a bare 400 without a body (requireHostHeader is
   // off in app.ts so that the request reaches here), and it takes a second Host silently.
   app.addHook('onRequest', async (request, reply) => {
     const raw = request.raw;
-    let hosts = 0;
-    for (let i = 0; i < raw.rawHeaders.length; i += 2)
-      if (raw.rawHeaders[i]?.toLowerCase() === 'host') hosts++;
+    const counts = new Map<string, number>();
+    for (let i = 0; i < raw.rawHeaders.length; i += 2) {
+      const name = raw.rawHeaders[i]?.toLowerCase() ?? '';
+      if (ONCE_ONLY_HEADERS.has(name)) counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
     const http10 = raw.httpVersionMajor === 1 && raw.httpVersionMinor === 0;
-    if (hosts > 1 || (hosts === 0 && !http10)) {
-      const problem = hosts > 1 ? 'must be given once' : 'is required';
+    const hosts = counts.get('host') ?? 0;
+    if (hosts === 0 && !http10) {
       readableByWidgetPage(request, reply);
-      throw validationFailed({ 'headers:/host': problem }, `The Host header ${problem}.`);
+      throw validationFailed({ 'headers:/host': 'is required' }, 'The Host header is required.');
+    }
+    // Node keeps the first of two and drops the other: a second Content-Type (text/plain after
+    // application/json) or Authorization would be ignored where it must be refused.
+    const twice = [...counts].filter(([, n]) => n > 1).map(([name]) => name);
+    if (twice.length) {
+      readableByWidgetPage(request, reply);
+      throw validationFailed(
+        Object.fromEntries(twice.map((name) => [`headers:/${name}`, 'must be given once'])),
+        `The ${twice.map(headerName).join(' and ')} header${twice.length > 1 ? 's' : ''} must be given once.`,
+      );
     }
   });
   // A query string of the interface's operations is percent-encoded UTF-8, as the path is (the

@@ -394,6 +394,18 @@ describe('requests the HTTP layer refuses', () => {
       expect(Object.keys(res.body.validationError)).toEqual(['headers:/host']);
     }
     expect((await raw(`GET ${path} HTTP/1.0\r\n${auth}\r\n`)).status).toBe(200);
+    // Two Content-Type or Authorization headers: a 400 naming each (Node would keep the first).
+    const body = '{"name":"x"}';
+    const twoTypes = await raw(
+      `POST /v1/campaigns HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\n` +
+        `Content-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    expectErrorBody(twoTypes, 400, 'VALIDATION_ERROR');
+    expect(twoTypes.body.validationError).toEqual({ 'headers:/content-type': 'must be given once' });
+    const twoAuths = await raw(`GET ${path} HTTP/1.1\r\nHost: x\r\n${auth}Authorization: Basic eDp5\r\n\r\n`);
+    expectErrorBody(twoAuths, 400, 'VALIDATION_ERROR');
+    expect(twoAuths.body.validationError).toEqual({ 'headers:/authorization': 'must be given once' });
+    expect(twoAuths.body.message).toBe('The Authorization header must be given once.');
     // An Expect header other than 100-continue, with or without credentials: 417 with the error body.
     for (const credentials of [auth, 'Connection: close\r\n']) {
       const expectation = await raw(
