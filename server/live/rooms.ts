@@ -227,7 +227,10 @@ export class Rooms {
     return result;
   }
 
-  /** The direct room of two users of a company: created once, found again afterwards. */
+  /**
+   * The direct room of two users of a company (`a` the caller): created once, found again
+   * afterwards. A caller the other took out of it is refused (403) until brought back.
+   */
   async openDirect(
     companyId: string,
     a: { id: string; names?: string | null },
@@ -250,6 +253,13 @@ export class Rooms {
       result = await make();
     if (result.created) await this.announceNewRoom(result.roomId, [a.id, b.id]);
     else {
+      // Taken out by the other, the caller does not come back by opening the room themselves (as
+      // with joinRoom): the other's openRoomWithUser, or an addMember, brings them back.
+      if (!(await loadMember(this.db, result.roomId, a.id)) && (await this.wasRemoved(result.roomId, a.id)))
+        throw new ApiError('FORBIDDEN', {
+          message: 'You were removed from this room; a member can add you back.',
+          data: { roomId: result.roomId },
+        });
       // The pair's room is made once: one of them who left it comes back in (and sees what is said from now on).
       for (const [id, names] of [
         [a.id, namesA],
@@ -348,7 +358,7 @@ export class Rooms {
    * join the room again by themselves until a member adds them back
    * ({@link wasRemoved}); leaving by themselves leaves no such mark. A direct
    * room is marked too, though only a group can be joined by oneself: the
-   * pair's openRoomWithUser adds them back (lifting it), but a room someone
+   * other's openRoomWithUser adds them back (lifting it; their own is 403), but a room someone
    * else is added to meanwhile becomes a group, and the mark keeps it closed
    * to the one who was taken out.
    */

@@ -112,17 +112,26 @@ describe('a member removed from a group by another member', () => {
 });
 
 describe('a member removed from a direct room by the other', () => {
-  it('is let back in by openRoomWithUser, and cannot join by themselves once the room became a group', async () => {
+  it('is let back in by the other’s openRoomWithUser, not his own, and cannot join by himself once the room became a group', async () => {
     const { h, apiKey } = live;
     const [ana, beto, carla] = await people(h, apiKey, 'Ana', 'Beto', 'Carla');
     const a = as(h, ana);
     const b = as(h, beto);
     const room = await a.direct(beto.id);
 
-    // The pair's room: opening it brings him back, as for one who left.
+    // Taken out by Ana, Beto does not let himself back in by opening the room (as with joinRoom).
     expect((await a.leave(room.id, beto.id)).status).toBe(200);
-    expect((await b.direct(ana.id)).id).toBe(room.id);
+    await expectRemovedRefusal(
+      await h.call('POST', ROUTES.widgetDirectRoom, { token: beto.token, body: { id: ana.id } }),
+    );
+    expect((await a.room(room.id)).members).not.toContain(beto.id);
+    // Ana opening their room brings him back, as for one who left; then his own opening finds it.
+    expect((await a.direct(beto.id)).id).toBe(room.id);
     expect((await a.room(room.id)).members).toContain(beto.id);
+    expect((await b.direct(ana.id)).id).toBe(room.id);
+    // One who left by himself comes back by opening it.
+    expect((await b.leave(room.id)).status).toBe(200);
+    expect((await b.direct(ana.id)).id).toBe(room.id);
 
     // Taken out again, and Carla added: a group he may not let himself into.
     expect((await a.leave(room.id, beto.id)).status).toBe(200);
