@@ -55,6 +55,32 @@ export class Outbox {
     );
   }
 
+  /**
+   * Takes in what another page or instance of the same user left in storage since this outbox
+   * loaded (a tab closed, or a widget destroyed, before its messages went): answers those entries,
+   * in send order. Sending one the other is sending too is safe (the service dedupes by id).
+   */
+  async reload(): Promise<OutboxEntry[]> {
+    await this.#loaded;
+    let stored: OutboxEntry[];
+    try {
+      stored = await this.storage.load();
+    } catch {
+      return [];
+    }
+    const found: OutboxEntry[] = [];
+    for (const entry of stored) {
+      if (typeof entry?.message !== 'object' || entry.message === null) continue;
+      const id = String(entry.message.id);
+      // Known here, or removed here while its removal is still being written: not taken again.
+      if (this.#entries.has(id) || this.#writes.has(id)) continue;
+      this.#entries.set(id, entry);
+      found.push(entry);
+      if (Number.isFinite(entry.order)) this.#lastOrder = Math.max(this.#lastOrder, entry.order);
+    }
+    return found.sort((a, b) => a.order - b.order);
+  }
+
   /** Resolves once entries left by an earlier page are loaded. */
   ready(): Promise<void> {
     return this.#loaded;

@@ -307,21 +307,26 @@ export class WidgetCore {
     // Messages left by an earlier page show as pending in their rooms at once.
     void this.outbox.ready().then(() => {
       if (this.#destroyed) return;
-      const entries = this.outbox.list();
-      this.upsert(
-        entries.map((e) => this.#localCopy(e.message, e.createdAt)),
-        false,
-      );
-      // An older version may have stored what can never go (too large, not JSON): FAILED, not resent for ever.
-      for (const { message } of entries) {
-        try {
-          requireSendable(message);
-        } catch (error) {
-          this.#fail(String(message.id), toCharlaError(error));
-        }
-      }
+      this.#takeIn(this.outbox.list());
       if (this.#synced) this.flush();
     });
+  }
+
+  /** Outbox entries this widget did not write (an earlier page's, another tab's): shown pending, checked. */
+  #takeIn(entries: readonly OutboxEntry[]): void {
+    if (entries.length === 0) return;
+    this.upsert(
+      entries.map((e) => this.#localCopy(e.message, e.createdAt)),
+      false,
+    );
+    // An older version may have stored what can never go (too large, not JSON): FAILED, not resent for ever.
+    for (const { message } of entries) {
+      try {
+        requireSendable(message);
+      } catch (error) {
+        this.#fail(String(message.id), toCharlaError(error));
+      }
+    }
   }
 
   /* ------------------------------------------------------------------ */
@@ -624,6 +629,11 @@ export class WidgetCore {
     }
     try {
       await this.outbox.ready();
+      // What another tab or a destroyed widget of this user left unsent goes with this connection,
+      // in the order it was written (not at the next page load, after what is written later).
+      const left = await this.outbox.reload();
+      if (epoch !== this.#epoch || this.#destroyed) return;
+      this.#takeIn(left);
       let point = after;
       let last: SyncResult | null = null;
       for (let page = 0; page < 100; page++) {
