@@ -156,8 +156,8 @@ export const ERRORS = {
     'PAYLOAD_TOO_LARGE',
     'The request body or file is too large.',
     'El cuerpo de la petición o el archivo es demasiado grande.',
-    'El archivo es demasiado grande.',
-    'The file is too large.',
+    'Lo que enviaste es demasiado grande.',
+    'What you sent is too large.',
   ),
   EXPECTATION_FAILED: def(
     417,

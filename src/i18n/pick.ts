@@ -1,7 +1,7 @@
 /**
  * Which of the widget's languages to use: the `language` option (or the
  * script tag's `data-language`) when given, else the page's `<html lang>`.
- * A tag that starts `en` (`en`, `en-GB`, `EN`) is English; anything else,
+ * A tag that starts `en` (`en`, `en-GB`, `en_US`, `EN`) is English; anything else,
  * Spanish (the default, and the widget's only other language). No imports:
  * the loader (3,200 B budget) uses it too.
  */
@@ -11,5 +11,5 @@ export function pickLanguage(option: unknown): 'es' | 'en' {
 
 /** pickLanguage(option) === 'en', in fewer of the loader's bytes. */
 export function isEnglish(option: unknown): boolean {
-  return /^en\b/i.test(String(option ?? globalThis.document?.documentElement.lang));
+  return /^en(?![a-z])/i.test(String(option ?? globalThis.document?.documentElement.lang));
 }

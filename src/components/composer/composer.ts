@@ -587,6 +587,7 @@ export class CharlaComposer extends LitElement {
         <div class="field">
           <textarea
             part="input"
+            dir="auto"
             rows="1"
             aria-label=${this.#t('messageLabel')}
             placeholder=${

@@ -60,7 +60,10 @@ export function renderOptions(m: Message, r: RenderContext): TemplateResult | ty
   if (options.length === 0) return nothing;
   const chosen = chosenOption(options, r);
   const spec = m.interactive?.kind === 'options' ? m.interactive : undefined;
-  const buttonText = spec?.buttonText || (r.language === 'es' ? DEFAULT_BUTTON_TEXT : r.t('options'));
+  // The service stores its default, `Opciones`, when the bot gave none: in English it reads "Options".
+  const given = spec?.buttonText;
+  const buttonText =
+    given && !(given === DEFAULT_BUTTON_TEXT && r.language !== 'es') ? given : r.t('options');
   return html`<div class="options" role="group" aria-label=${buttonText}>
     <p class="options__label" dir="auto">${buttonText}</p>
     ${spec?.title ? html`<p class="options__title" dir="auto">${spec.title}</p>` : nothing}

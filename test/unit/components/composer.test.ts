@@ -28,6 +28,11 @@ afterEach(() => {
 });
 
 describe('<charla-composer>', () => {
+  it('writes right-to-left text right to left, as its bubble shows it (dir=auto)', async () => {
+    const { area } = await mount();
+    expect(area.getAttribute('dir')).toBe('auto');
+  });
+
   it('enables send only when there is something to send', async () => {
     const { send, type } = await mount();
     expect(send.disabled).toBe(true);

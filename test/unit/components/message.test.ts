@@ -278,6 +278,22 @@ describe('<charla-message> bot variants', () => {
     expect(shadow.querySelector('.options__label')!.textContent).toBe('Elige');
   });
 
+  it('options: the service’s default button text (Opciones, stored when the bot gave none) reads Options in English', async () => {
+    const stored = msg({ options, interactive: { kind: 'options', buttonText: 'Opciones' } });
+    const en = await show(stored, { language: 'en' });
+    expect(en.shadow.querySelector('.options__label')!.textContent).toBe('Options');
+    expect(en.shadow.querySelector('.options')!.getAttribute('aria-label')).toBe('Options');
+    document.body.replaceChildren();
+    const es = await show(stored, { language: 'es' });
+    expect(es.shadow.querySelector('.options__label')!.textContent).toBe('Opciones');
+    document.body.replaceChildren();
+    // A text of the bot's own stays as written in either language.
+    const own = await show(msg({ options, interactive: { kind: 'options', buttonText: 'Choose' } }), {
+      language: 'en',
+    });
+    expect(own.shadow.querySelector('.options__label')!.textContent).toBe('Choose');
+  });
+
   it('QuickReplies: chips on the newest message only', async () => {
     const replies = [
       { title: 'Sí', payload: { a: 1 }, contentType: 'text' },

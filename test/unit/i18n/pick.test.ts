@@ -18,7 +18,8 @@ describe('pickLanguage', () => {
       en: 'en',
       EN: 'en',
       'en-GB': 'en',
-      en_US: 'es',
+      // The locale spelling of many sites (en_US), not BCP 47's, is English too.
+      en_US: 'en',
       es: 'es',
       'es-MX': 'es',
       fr: 'es',
@@ -32,9 +33,10 @@ describe('pickLanguage', () => {
       document.documentElement.lang = lang;
       return pickLanguage(undefined);
     };
-    expect(answers(['en', 'en-US', 'En-au', 'es', 'es-419', 'de', 'eng', ''], read)).toEqual({
+    expect(answers(['en', 'en-US', 'en_GB', 'En-au', 'es', 'es-419', 'de', 'eng', ''], read)).toEqual({
       en: 'en',
       'en-US': 'en',
+      en_GB: 'en',
       'En-au': 'en',
       es: 'es',
       'es-419': 'es',
