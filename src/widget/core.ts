@@ -1441,7 +1441,8 @@ export class WidgetCore {
     this.#waiters.clear();
     this.#firstSync?.reject(error);
     this.#firstSync = null;
-    this.stores.w.$connection.set('idle');
+    // Told as after disconnect(): the page's `connection` listeners hear `idle` once, last.
+    this.#setConnection('idle');
     this.events.clear();
     this.element = null;
   }

@@ -32,7 +32,9 @@ export function createWidget(given: WidgetOptions): WidgetInstance {
   )
     throw invalidArgument('container must be an Element (or null: no element)', 'container');
   const instance = new WidgetInstance(options);
-  if (container && typeof document !== 'undefined') {
+  // Made from a script in <head> (no body yet): the widget joins the body once the page has one.
+  const later = options?.container === undefined && typeof document !== 'undefined' && !container;
+  if ((container || later) && typeof document !== 'undefined') {
     const element = document.createElement(widgetTag) as HTMLElement & {
       context?: unknown;
       defaultPosition?: unknown;
@@ -46,7 +48,15 @@ export function createWidget(given: WidgetOptions): WidgetInstance {
     element.context = instance.context;
     instance.element = element;
     instance.core.element = element;
-    container.appendChild(element);
+    if (container) container.appendChild(element);
+    else
+      document.addEventListener(
+        'DOMContentLoaded',
+        () => {
+          if (!instance.core.isDestroyed) document.body?.appendChild(element);
+        },
+        { once: true },
+      );
   }
   // Listed once it stands (nothing above may leave a half-made widget in the list).
   live.push(instance);

@@ -37,6 +37,13 @@ describe('widgetInstance against the service', () => {
     expect(w.stores.$connection.get()).toBe('connected');
     expect(states).toEqual(['connecting', 'connected']);
     const roomId = w.stores.$currentRoomId.get();
+    // destroy() is told as disconnect() is: idle, once, last.
+    const ended = widget();
+    const endStates: string[] = [];
+    ended.on('connection', (d) => endStates.push(`${d.previous}>${d.state}`));
+    await ended.connect();
+    ended.destroy();
+    expect(endStates).toEqual(['idle>connecting', 'connecting>connected', 'connected>idle']);
     expect(roomId).toBeTypeOf('string');
     const sent = await w.sendMessage({ type: 'TEXT', text: 'hola' });
     expect(['DELIVERED', 'DELIVERED_CHANNEL']).toContain(sent.status);

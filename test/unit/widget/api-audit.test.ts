@@ -258,6 +258,28 @@ describe('getMessages id', () => {
 });
 
 describe('createWidget', () => {
+  it('made before the page has a body (a script in <head>): joins the body once the page has one', () => {
+    const { fetchFn } = service();
+    const body = document.body;
+    body.remove();
+    expect(document.body).toBeNull();
+    let w: WidgetInstance | undefined;
+    let gone: WidgetInstance | undefined;
+    try {
+      w = widget(fetchFn);
+      gone = widget(fetchFn);
+      expect(w.element).toBeInstanceOf(HTMLElement);
+      expect(w.element!.isConnected).toBe(false);
+      gone.destroy();
+    } finally {
+      document.documentElement.append(body);
+    }
+    document.dispatchEvent(new Event('DOMContentLoaded'));
+    expect(w.element!.parentNode).toBe(document.body);
+    // One destroyed before then is not put in.
+    expect(document.querySelectorAll('charla-widget')).toHaveLength(1);
+  });
+
   it('refuses a container node that cannot hold the widget, naming it, and makes nothing', () => {
     const { fetchFn } = service();
     const before = widgets().length;
