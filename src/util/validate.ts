@@ -21,6 +21,7 @@ import {
 import type { AddMembersItem, Contact, OutgoingMessage } from '../../types/index.ts';
 import { hasForbiddenChar } from '../../types/urls.ts';
 import { CharlaError, invalidArgument } from '../transport/errors.ts';
+import { withStandardJSON } from './json.ts';
 import { parseSafeUrl } from './url.ts';
 import { isUuid } from './uuid.ts';
 
@@ -96,26 +97,29 @@ export const MESSAGE_MAX_BYTES = MAX_EVENT_BYTES - 512;
 /** The JSON socket.io would send for `value`; VALIDATION_ERROR naming `field` when it has none (cycles, BigInt, functions, symbols). */
 function toJson(value: unknown, field: string): string {
   try {
-    const json = JSON.stringify(value, (key, v: unknown) => {
-      const t = typeof v;
-      // JSON.stringify would drop these silently (or throw on a BigInt): the receiver would get something else.
-      if (t === 'function' || t === 'symbol' || t === 'bigint')
-        throw mustBe(field, `JSON data (${key || 'it'} is a ${t})`);
-      // The service refuses keys that poison prototypes: refused here, before anything is shown or queued.
-      if (
-        key === '__proto__' ||
-        (key === 'constructor' && t === 'object' && v && Object.hasOwn(v, 'prototype'))
-      )
-        throw mustBe(field, 'free of __proto__ and constructor.prototype keys');
-      // Binary would become {} or {"0":…}; the service refuses binary in events.
-      if (
-        v instanceof ArrayBuffer ||
-        ArrayBuffer.isView(v) ||
-        (typeof Blob != 'undefined' && v instanceof Blob)
-      )
-        throw mustBe(field, `JSON data (${key || 'it'} is binary)`);
-      return v;
-    });
+    // As socket.io will write it: the page's Array/String toJSON (Prototype.js) set aside.
+    const json = withStandardJSON(() =>
+      JSON.stringify(value, (key, v: unknown) => {
+        const t = typeof v;
+        // JSON.stringify would drop these silently (or throw on a BigInt): the receiver would get something else.
+        if (t === 'function' || t === 'symbol' || t === 'bigint')
+          throw mustBe(field, `JSON data (${key || 'it'} is a ${t})`);
+        // The service refuses keys that poison prototypes: refused here, before anything is shown or queued.
+        if (
+          key === '__proto__' ||
+          (key === 'constructor' && t === 'object' && v && Object.hasOwn(v, 'prototype'))
+        )
+          throw mustBe(field, 'free of __proto__ and constructor.prototype keys');
+        // Binary would become {} or {"0":…}; the service refuses binary in events.
+        if (
+          v instanceof ArrayBuffer ||
+          ArrayBuffer.isView(v) ||
+          (typeof Blob != 'undefined' && v instanceof Blob)
+        )
+          throw mustBe(field, `JSON data (${key || 'it'} is binary)`);
+        return v;
+      }),
+    );
     if (json !== undefined) return json;
   } catch (error) {
     if (error instanceof CharlaError) throw error;

@@ -958,6 +958,29 @@ describe('sendMessage', () => {
     expect(w.core.outbox.size).toBe(1);
   });
 
+  it('takes a payload with arrays on a page with Prototype.js’s Array.prototype.toJSON', async () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    const had = Object.getOwnPropertyDescriptor(Array.prototype, 'toJSON');
+    Object.defineProperty(Array.prototype, 'toJSON', {
+      configurable: true,
+      writable: true,
+      value(this: unknown[]) {
+        return `[${this.map((x) => JSON.stringify(x)).join(', ')}]`;
+      },
+    });
+    try {
+      w.sendMessage({ roomId: 'r1', type: 'POSTBACK', text: 'p', payload: { list: [1, 'dos'] } }).catch(
+        () => undefined,
+      );
+    } finally {
+      if (had) Object.defineProperty(Array.prototype, 'toJSON', had);
+      else delete (Array.prototype as { toJSON?: unknown }).toJSON;
+    }
+    const [entry] = w.core.outbox.list();
+    expect((entry?.message as { payload?: unknown }).payload).toEqual({ list: [1, 'dos'] });
+  });
+
   it('counts a text in characters as the service does: 4,096 emoji fit', async () => {
     const { fetchFn } = service();
     const w = widget(fetchFn);
