@@ -37,8 +37,15 @@ export function defineElements(
   for (const [tag, ctor] of Object.entries(elements)) {
     let name = tag;
     const taken = registry.get(tag);
+    if (taken && ctor !== CharlaWidget) {
+      // Another copy of Charla's part serves (its elements take a context, a row its message). A page's
+      // own element under a part's name takes that part's place: the widget cannot rename its parts.
+      if (!('context' in taken.prototype || 'message' in taken.prototype))
+        console.warn(`Charla: this page defines its own <${tag}>; the widget shows it in place of its own`);
+      continue;
+    }
     // Another copy of Charla defined it (its widget takes a context): that one serves.
-    if (taken && (ctor !== CharlaWidget || 'context' in taken.prototype)) continue;
+    if (taken && 'context' in taken.prototype) continue;
     if (taken) {
       // The page's own <charla-widget> stays the page's: the widget takes the next free name.
       for (let n = 2; registry.get((name = `${tag}-${n}`)); n++);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { defineElements, elements } from '../../../src/define.ts';
 import { en } from '../../../src/i18n/en.ts';
 import { es } from '../../../src/i18n/es.ts';
@@ -42,6 +42,27 @@ describe('define.ts', () => {
     expect(() => defineElements(registry)).not.toThrow();
     expect(registry.get('charla-widget')).toBe(Other);
     expect(registry.get('charla-chat')).toBe(elements['charla-chat']);
+  });
+
+  it('says so in the console when the page defines one of the widget’s parts, and not for another Charla’s', () => {
+    const tags = new Map<string, CustomElementConstructor>();
+    const registry = {
+      get: (tag: string) => tags.get(tag),
+      define: (tag: string, ctor: CustomElementConstructor) => void tags.set(tag, ctor),
+    } as unknown as CustomElementRegistry;
+    class PageChat extends HTMLElement {}
+    tags.set('charla-chat', PageChat);
+    tags.set('charla-message', elements['charla-message']);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      defineElements(registry);
+      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+        'Charla: this page defines its own <charla-chat>; the widget shows it in place of its own',
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
+    expect(registry.get('charla-chat')).toBe(PageChat);
   });
 });
 
