@@ -293,12 +293,7 @@ export class WidgetCore {
     this.outbox = new Outbox(this.namespace, options.outboxStorage);
     // A room comes into view however it does (open(), hideHomeMenu(), a room chosen, Back, the
     // current room replaced): it is read then, and only then.
-    const follow = () => {
-      const shown = this.#shownRoom();
-      if (shown === this.#shown) return;
-      this.#shown = shown;
-      if (shown !== null) this.#markRead(shown);
-    };
+    const follow = () => this.shownChanged();
     this.#unlisten.push(this.stores.w.$ui.listen(follow), this.stores.w.$currentRoomId.listen(follow));
     if (typeof document !== 'undefined') {
       document.addEventListener('visibilitychange', follow);
@@ -1210,10 +1205,26 @@ export class WidgetCore {
    * null on the home menu or the room contacts (the current room is only remembered there), or
    * with the panel closed. Only this room is read; the announcer reads out the others' news.
    */
+  /**
+   * Something that decides whether a room shows changed (the panel, the room, the page's or the
+   * element's visibility): a room that has come into view is read then, and only then.
+   */
+  shownChanged(): void {
+    if (this.#destroyed) return;
+    const shown = this.#shownRoom();
+    if (shown === this.#shown) return;
+    this.#shown = shown;
+    if (shown !== null) this.#markRead(shown);
+  }
+
   #shownRoom(): string | null {
     const ui = this.stores.w.$ui.get();
     // A hidden page (another tab, the phone's home screen) shows nothing: what arrives is unread.
     if (globalThis.document?.visibilityState === 'hidden') return null;
+    // Nor does a widget whose element is out of the page or hidden with it (a container set to
+    // display:none by a route kept alive, a tab pane): read there, no one would have seen it.
+    const el = this.element as (HTMLElement & { checkVisibility?: () => boolean }) | null;
+    if (el?.isConnected === false || el?.checkVisibility?.() === false) return null;
     return ui.open && ui.view === 'chat' ? this.stores.w.$currentRoomId.get() : null;
   }
 

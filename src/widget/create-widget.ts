@@ -48,6 +48,12 @@ export function createWidget(given: WidgetOptions): WidgetInstance {
     element.context = instance.context;
     instance.element = element;
     instance.core.element = element;
+    // Hidden or shown again with its container (display:none and back), the open room's reading follows.
+    if (typeof IntersectionObserver === 'function') {
+      const seen = new IntersectionObserver(() => instance.core.shownChanged());
+      seen.observe(element);
+      instance.addCleanup(() => seen.disconnect());
+    }
     if (container) container.appendChild(element);
     else
       document.addEventListener(

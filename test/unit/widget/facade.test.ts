@@ -819,6 +819,32 @@ describe('a hidden page and a connection that comes back', () => {
       delete (document as { visibilityState?: unknown }).visibilityState;
     }
   });
+
+  it('counts what arrives unread while the widget is out of the page or hidden with its container, and reads it once back', async () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    w.core.stores.w.$currentRoomId.set('r1');
+    w.open();
+    w.hideHomeMenu();
+    const el = w.element as HTMLElement;
+    // A route kept alive takes the widget out of the page without destroy() (or hides its container).
+    el.remove();
+    w.core.shownChanged();
+    w.core.handleIncoming([rawMessage('while-away', 'r1', { type: 'TEXT', text: 'hola' })] as never);
+    expect(w.stores.$unreadTotal.get()).toBe(1);
+    // Hidden with its container: still not seen (where the browser can tell, checkVisibility).
+    document.body.append(el);
+    const visible = vi.fn(() => false);
+    Object.defineProperty(el, 'checkVisibility', { configurable: true, value: visible });
+    w.core.shownChanged();
+    w.core.handleIncoming([rawMessage('while-hidden', 'r1', { type: 'TEXT', text: 'hola' })] as never);
+    expect(w.stores.$unreadTotal.get()).toBe(2);
+    expect(visible).toHaveBeenCalled();
+    // Shown again (the IntersectionObserver tells the core): read.
+    visible.mockReturnValue(true);
+    w.core.shownChanged();
+    expect(w.stores.$unreadTotal.get()).toBe(0);
+  });
 });
 
 describe('sendMessage', () => {
