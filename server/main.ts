@@ -1,4 +1,5 @@
 /** Reads the environment, builds the service and listens. */
+import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { configFromEnv, configWarnings, type Config } from './config.ts';
@@ -46,18 +47,60 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
  * opened (the data directory's lock, the pool) is closed first.
  */
 async function cannotStart(err: unknown): Promise<never> {
-  const e = err instanceof Error ? err : new Error(String(err));
-  const code = (e as { code?: unknown }).code;
+  const e = err instanceof Error ? err : new Error(describe(err));
+  const code = (e as { code?: unknown }).code ?? (err as { code?: unknown } | null)?.code;
   const where = config ? `${config.host}:${config.port}` : '';
   let why = e.message;
+  const store = config && !config.databaseUrl ? dataDirProblem(e, config.dataDir) : null;
   if (app && !listening && code === 'EADDRINUSE')
     why = `PORT: ${where} is already in use (EADDRINUSE); stop what listens there or set another PORT`;
   else if (app && !listening && (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN'))
     why = `HOST: cannot listen on ${config?.host} (${String(code)}): not an address of this machine`;
   else if (app && !listening && code === 'EACCES')
     why = `PORT: not allowed to listen on ${where} (EACCES); ports below 1024 need privileges`;
+  else if (store) why = store;
   console.error(`Charla cannot start: ${why}`);
   if (['debug', 'trace'].includes(process.env['LOG_LEVEL'] ?? '')) console.error(e.stack);
   await app?.close().catch(() => {});
   process.exit(1);
+}
+
+/** A thrown value that is not an Error (the embedded store throws plain objects): its message, else its JSON. */
+function describe(err: unknown): string {
+  if (typeof err === 'object' && err !== null) {
+    const message = (err as { message?: unknown }).message;
+    if (typeof message === 'string' && message) return message;
+    try {
+      return JSON.stringify(err).slice(0, 500);
+    } catch {
+      // A cycle: what String() says.
+    }
+  }
+  return String(err);
+}
+
+/**
+ * A start the embedded store's directory stopped, said in its terms, naming CHARLA_DATA_DIR: no
+ * space left, not writable, not a directory (the store's own words were "[object Object]",
+ * "PGlite failed to initialize properly" or an mkdir's EEXIST). Null for anything else.
+ */
+function dataDirProblem(e: Error, dir: string): string | null {
+  const code = String((e as { code?: unknown }).code ?? '');
+  const errno = (e as { errno?: unknown }).errno;
+  const text = `${code} ${e.message}`;
+  const at = `CHARLA_DATA_DIR (${dir})`;
+  if (code === 'ENOSPC' || errno === 28 || /no space left|ENOSPC/i.test(text))
+    return `${at}: no space left on its disk (ENOSPC); free some space or choose another directory`;
+  // The file system's answers about a path in the data directory (not the port's, nor another file's).
+  const path = String((e as { path?: unknown }).path ?? '');
+  const there = [dir, resolve(dir)].some((d) => e.message.includes(d) || path.startsWith(d));
+  if (there && (['EROFS', 'EACCES', 'EPERM'].includes(code) || /read-only file system/i.test(text)))
+    return `${at}: cannot write there (${code || 'read-only'}); choose a writable directory`;
+  if (there && ['EEXIST', 'ENOTDIR'].includes(code))
+    return `${at}: is not a directory (${code}); give a directory's path`;
+  if (there && code === 'ENOENT')
+    return `${at}: cannot be made (ENOENT; a read-only disk, or a parent that is not a directory); choose a writable directory`;
+  if (/PGlite failed to initialize/i.test(e.message))
+    return `${at}: the embedded store could not start (${e.message}); check that its disk has free space and the directory is writable`;
+  return null;
 }

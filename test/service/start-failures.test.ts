@@ -5,7 +5,9 @@
  * start instead of running on a private store or without the other processes.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -134,6 +136,21 @@ describe.skipIf(PG)('a start that cannot succeed stops with one clear line', () 
       await run({ DATABASE_URL: 'memory://', HOST: '203.0.113.7' }),
       /HOST: cannot listen on 203\.0\.113\.7/,
     );
+  });
+
+  it('a CHARLA_DATA_DIR that is a file, or under one, naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'charla-datadir-'));
+    try {
+      const file = join(dir, 'not-a-dir');
+      writeFileSync(file, 'x');
+      for (const dataDir of [file, join(file, 'below')])
+        refused(
+          await run({ CHARLA_DATA_DIR: dataDir, CHARLA_SEED_DEMO: '0' }),
+          /CHARLA_DATA_DIR \(.*not-a-dir.*\): (is not a directory|cannot be made)/,
+        );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('LOG_LEVEL=debug keeps the stack', async () => {
