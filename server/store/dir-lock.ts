@@ -6,8 +6,11 @@
  * pid; another process finding the file with a live pid refuses to start.
  * A lock left by a process that died (kill -9, a crash) names a pid that no
  * longer runs, or this very pid in a new incarnation (pid 1 in a container),
- * and is taken over.
+ * or (where /proc tells) a pid another program has been given since, after a
+ * reboot: its start time differs from the one written beside the pid. Such a
+ * lock is taken over.
  */
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
@@ -23,7 +26,8 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   for (;;) {
     if (await create(file)) break;
     const pid = await pidIn(file);
-    if (pid !== null && pid !== process.pid && running(pid)) throw inUse(path, file, pid);
+    if (pid !== null && pid !== process.pid && running(pid, await startedIn(file)))
+      throw inUse(path, file, pid);
     await takeOver(file, pid, join(path, 'charla.lock.takeover'));
   }
   held.add(path);
@@ -36,7 +40,7 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
 /** Writes `file` with this pid unless it exists; answers whether it did. */
 async function create(file: string): Promise<boolean> {
   try {
-    await writeFile(file, `${process.pid}\n`, { flag: 'wx' });
+    await writeFile(file, `${process.pid}\n${startOf(process.pid) ?? ''}\n`, { flag: 'wx' });
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -45,8 +49,24 @@ async function create(file: string): Promise<boolean> {
 }
 
 async function pidIn(file: string): Promise<number | null> {
-  const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim());
+  const pid = Number((await readFile(file, 'utf8').catch(() => '')).split('\n')[0]?.trim());
   return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+}
+
+/** The start time written beside the lock's pid (locks of older versions have none). */
+async function startedIn(file: string): Promise<string | null> {
+  return (await readFile(file, 'utf8').catch(() => '')).split('\n')[1]?.trim() || null;
+}
+
+/** When a process started, in clock ticks since boot, from /proc (Linux); null where it cannot tell. */
+function startOf(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces), from the third: the 22nd is the start time.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -71,14 +91,17 @@ async function takeOver(file: string, stale: number | null, guard: string): Prom
   }
 }
 
-function running(pid: number): boolean {
+/** Whether `pid` runs and is the process that wrote the lock (when its start time was written). */
+function running(pid: number, started: string | null = null): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     // EPERM: it runs, as another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  // The same pid given to another program since (a reboot after a crash): not the lock's writer.
+  const now = started === null ? null : startOf(pid);
+  return now === null || now === started;
 }
 
 function inUse(dir: string, file: string, pid: number): Error {

@@ -24,7 +24,7 @@ async function roundTrip(db: Awaited<ReturnType<typeof openDb>>, value: string) 
 describe('one process per PGlite directory', () => {
   it('refuses a second opening while the first is open, and opens again once it is closed', async () => {
     const first = await openDb({ dataDir: dir });
-    expect(readFileSync(lockFile, 'utf8').trim()).toBe(String(process.pid));
+    expect(readFileSync(lockFile, 'utf8').split('\n')[0]).toBe(String(process.pid));
     await expect(openDb({ dataDir: dir })).rejects.toThrow(
       new RegExp(`Another Charla process \\(pid ${process.pid}\\) uses the data directory .*DATABASE_URL`),
     );
@@ -44,16 +44,39 @@ describe('one process per PGlite directory', () => {
       await expect(openDb({ dataDir: dir })).rejects.toThrow(
         `Another Charla process (pid ${other.pid}) uses the data directory`,
       );
-      expect(readFileSync(lockFile, 'utf8').trim()).toBe(String(other.pid));
+      expect(readFileSync(lockFile, 'utf8').split('\n')[0]).toBe(String(other.pid));
     } finally {
       other.kill('SIGKILL');
       await exited;
     }
     // Its process died without releasing the lock (kill -9): the next start takes it over.
     const db = await openDb({ dataDir: dir });
-    expect(readFileSync(lockFile, 'utf8').trim()).toBe(String(process.pid));
+    expect(readFileSync(lockFile, 'utf8').split('\n')[0]).toBe(String(process.pid));
     expect(await roundTrip(db, 'c')).toEqual(['a', 'b', 'c']);
     await db.close();
     expect(() => readFileSync(lockFile)).toThrow(/ENOENT/);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'takes over a lock whose pid another program has been given since (a reboot after a crash), by its start time',
+    async () => {
+      const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+      const exited = new Promise((resolve) => other.once('exit', resolve));
+      try {
+        const stat = readFileSync(`/proc/${other.pid}/stat`, 'utf8');
+        const started = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+        // Written by that very process (its start time): it holds the directory.
+        writeFileSync(lockFile, `${other.pid}\n${started}\n`);
+        await expect(openDb({ dataDir: dir })).rejects.toThrow(`Another Charla process (pid ${other.pid})`);
+        // Written by a process that had the same pid before (another start time): stale, taken over.
+        writeFileSync(lockFile, `${other.pid}\n${Number(started) - 1000}\n`);
+        const db = await openDb({ dataDir: dir });
+        expect(readFileSync(lockFile, 'utf8').split('\n')[0]).toBe(String(process.pid));
+        await db.close();
+      } finally {
+        other.kill('SIGKILL');
+        await exited;
+      }
+    },
+  );
 });
