@@ -211,10 +211,13 @@ describe('a hostile peer writes to the victim', () => {
     expect(foreignRequests).toEqual([]);
   });
 
-  it('media at another host or an internal address is not fetched until the victim clicks', async () => {
+  it('media at another host is not fetched until the victim clicks; an internal name is refused', async () => {
     await send({ type: 'IMAGE', mediaUrl: 'https://attacker.example/pixel.png?who=victim', caption: 'img' });
-    await send({ type: 'VIDEO', mediaUrl: 'https://router.lan/admin/reboot.mp4' });
-    await send({ type: 'AUDIO', mediaUrl: 'https://intranet.corp/track.mp3' });
+    // Names of a private network are no public host: the service refuses them outright.
+    for (const mediaUrl of ['https://router.lan/admin/reboot.mp4', 'https://intranet.corp/track.mp3'])
+      await expect(send({ type: 'VIDEO', mediaUrl })).rejects.toThrow(/must be a public https address/);
+    await send({ type: 'VIDEO', mediaUrl: 'https://attacker.example/reboot.mp4' });
+    await send({ type: 'AUDIO', mediaUrl: 'https://attacker.example/track.mp3' });
     await send({ type: 'DOCUMENT', mediaUrl: 'https://attacker.example/doc.pdf' });
     await send({ type: 'TEXT', text: `media-fin-${victim}` });
     const region = messagesRegion(page);
