@@ -184,7 +184,7 @@ function isLoopbackAddress(ip: string): boolean {
 
 /** Names for private networks and this machine, never public hosts. */
 const PRIVATE_SUFFIX =
-  /\.(?:localhost|local|localdomain|internal|intranet|lan|home|corp|private|home\.arpa)$|^localhost$/;
+  /\.(?:localhost|local|localdomain|internal|intranet|lan|home|corp|private|home\.arpa)$/;
 
 /**
  * True for a host that is an IP literal other than a globally routable unicast

@@ -93,7 +93,7 @@ function dataDirProblem(e: Error, dir: string): string | null {
     return `${at}: no space left on its disk (ENOSPC); free some space or choose another directory`;
   // The file system's answers about a path in the data directory (not the port's, nor another file's).
   const path = String((e as { path?: unknown }).path ?? '');
-  const there = [dir, resolve(dir)].some((d) => e.message.includes(d) || path.startsWith(d));
+  const there = [resolve(dir)].some((d) => e.message.includes(d) || path.startsWith(d));
   if (there && (['EROFS', 'EACCES', 'EPERM'].includes(code) || /read-only file system/i.test(text)))
     return `${at}: cannot write there (${code || 'read-only'}); choose a writable directory`;
   if (there && ['EEXIST', 'ENOTDIR'].includes(code))

@@ -159,25 +159,28 @@ const headerName = (name: string) => name.replace(/(^|-)[a-z]/g, (c) => c.toUppe
 
 export function installErrorHandling(app: FastifyInstance): void {
   // RFC 9112 §3.2: an HTTP/1.1 request without Host, or any request with more than one, is a
-  // 400; so is one with two Content-Type or Authorization headers. Node's own answer to a missing Host is a bare 400 without a body (requireHostHeader is
-  // off in app.ts so that the request reaches here), and it takes a second Host silently.
+  // 400; so is one with two Content-Type or Authorization headers. Node's own answer to a missing
+  // Host is a bare 400 without a body (requireHostHeader is off in app.ts so that the request
+  // reaches here), and it takes a second Host silently.
   app.addHook('onRequest', async (request, reply) => {
     const raw = request.raw;
-    const counts = new Map<string, number>();
+    let hosts = 0;
+    let twice: string[] | undefined;
+    const seen: Record<string, number> = {};
     for (let i = 0; i < raw.rawHeaders.length; i += 2) {
       const name = raw.rawHeaders[i]?.toLowerCase() ?? '';
-      if (ONCE_ONLY_HEADERS.has(name)) counts.set(name, (counts.get(name) ?? 0) + 1);
+      if (!ONCE_ONLY_HEADERS.has(name)) continue;
+      if (name === 'host') hosts++;
+      if ((seen[name] = (seen[name] ?? 0) + 1) === 2) (twice ??= []).push(name);
     }
     const http10 = raw.httpVersionMajor === 1 && raw.httpVersionMinor === 0;
-    const hosts = counts.get('host') ?? 0;
     if (hosts === 0 && !http10) {
       readableByWidgetPage(request, reply);
       throw validationFailed({ 'headers:/host': 'is required' }, 'The Host header is required.');
     }
     // Node keeps the first of two and drops the other: a second Content-Type (text/plain after
     // application/json) or Authorization would be ignored where it must be refused.
-    const twice = [...counts].filter(([, n]) => n > 1).map(([name]) => name);
-    if (twice.length) {
+    if (twice) {
       readableByWidgetPage(request, reply);
       throw validationFailed(
         Object.fromEntries(twice.map((name) => [`headers:/${name}`, 'must be given once'])),

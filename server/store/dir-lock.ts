@@ -25,9 +25,8 @@ export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
   await mkdir(path, { recursive: true });
   for (;;) {
     if (await create(file)) break;
-    const pid = await pidIn(file);
-    if (pid !== null && pid !== process.pid && running(pid, await startedIn(file)))
-      throw inUse(path, file, pid);
+    const { pid, started } = await readLock(file);
+    if (pid !== null && pid !== process.pid && running(pid, started)) throw inUse(path, file, pid);
     await takeOver(file, pid, join(path, 'charla.lock.takeover'));
   }
   held.add(path);
@@ -48,15 +47,14 @@ async function create(file: string): Promise<boolean> {
   }
 }
 
-async function pidIn(file: string): Promise<number | null> {
-  const pid = Number((await readFile(file, 'utf8').catch(() => '')).split('\n')[0]?.trim());
-  return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+/** The lock's pid, and the start time written beside it (locks of older versions have none). */
+async function readLock(file: string): Promise<{ pid: number | null; started: string | null }> {
+  const [first, second] = (await readFile(file, 'utf8').catch(() => '')).split('\n');
+  const pid = Number(first?.trim());
+  return { pid: Number.isSafeInteger(pid) && pid > 0 ? pid : null, started: second?.trim() || null };
 }
 
-/** The start time written beside the lock's pid (locks of older versions have none). */
-async function startedIn(file: string): Promise<string | null> {
-  return (await readFile(file, 'utf8').catch(() => '')).split('\n')[1]?.trim() || null;
-}
+const pidIn = async (file: string): Promise<number | null> => (await readLock(file)).pid;
 
 /** When a process started, in clock ticks since boot, from /proc (Linux); null where it cannot tell. */
 function startOf(pid: number): string | null {

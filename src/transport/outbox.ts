@@ -32,19 +32,13 @@ export class Outbox {
     this.#loaded = this.storage.load().then(
       (stored) => {
         const added = this.list();
-        let last = 0;
-        for (const entry of stored) {
-          // Storage may hold anything (another version, another script): skip what is not an entry.
-          if (typeof entry?.message !== 'object' || entry.message === null) continue;
-          const id = String(entry.message.id);
-          // Entries added this session are newer than any stored one.
-          if (this.#entries.has(id)) continue;
-          this.#entries.set(id, entry);
-          if (Number.isFinite(entry.order)) last = Math.max(last, entry.order);
-        }
+        // Entries added this session are newer than any stored one.
+        const last = this.#merge(stored).reduce(
+          (top, e) => (Number.isFinite(e.order) ? Math.max(top, e.order) : top),
+          0,
+        );
         // Send order is the order of writing, whatever the clock said: a page whose clock was
         // set back since (or is behind the last page's) still sends after what is stored.
-        this.#lastOrder = Math.max(this.#lastOrder, last);
         if (added.some((entry) => entry.order <= last))
           for (const entry of added) {
             entry.order = ++this.#lastOrder;
@@ -62,23 +56,29 @@ export class Outbox {
    */
   async reload(): Promise<OutboxEntry[]> {
     await this.#loaded;
-    let stored: OutboxEntry[];
     try {
-      stored = await this.storage.load();
+      return this.#merge(await this.storage.load()).sort((a, b) => a.order - b.order);
     } catch {
       return [];
     }
+  }
+
+  /**
+   * Files the stored entries this outbox does not know (nor is removing) and answers them; send
+   * order goes on after the latest. Storage may hold anything (another version, another script):
+   * what is not an entry is skipped.
+   */
+  #merge(stored: readonly OutboxEntry[]): OutboxEntry[] {
     const found: OutboxEntry[] = [];
     for (const entry of stored) {
       if (typeof entry?.message !== 'object' || entry.message === null) continue;
       const id = String(entry.message.id);
-      // Known here, or removed here while its removal is still being written: not taken again.
       if (this.#entries.has(id) || this.#writes.has(id)) continue;
       this.#entries.set(id, entry);
       found.push(entry);
       if (Number.isFinite(entry.order)) this.#lastOrder = Math.max(this.#lastOrder, entry.order);
     }
-    return found.sort((a, b) => a.order - b.order);
+    return found;
   }
 
   /** Resolves once entries left by an earlier page are loaded. */

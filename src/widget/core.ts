@@ -626,9 +626,11 @@ export class WidgetCore {
       await this.outbox.ready();
       // What another tab or a destroyed widget of this user left unsent goes with this connection,
       // in the order it was written (not at the next page load, after what is written later).
+      // Taken in whatever this connection becomes: the outbox knows them from now on.
       const left = await this.outbox.reload();
-      if (epoch !== this.#epoch || this.#destroyed) return;
+      if (this.#destroyed) return;
       this.#takeIn(left);
+      if (epoch !== this.#epoch) return;
       let point = after;
       let last: SyncResult | null = null;
       for (let page = 0; page < 100; page++) {
@@ -1201,11 +1203,6 @@ export class WidgetCore {
   /* ------------------------------------------------------------------ */
 
   /**
-   * The room the user is looking at: the current room while the panel is open on the chat view;
-   * null on the home menu or the room contacts (the current room is only remembered there), or
-   * with the panel closed. Only this room is read; the announcer reads out the others' news.
-   */
-  /**
    * Something that decides whether a room shows changed (the panel, the room, the page's or the
    * element's visibility): a room that has come into view is read then, and only then.
    */
@@ -1217,15 +1214,21 @@ export class WidgetCore {
     if (shown !== null) this.#markRead(shown);
   }
 
+  /**
+   * The room the user is looking at: the current room while the panel is open on the chat view;
+   * null on the home menu or the room contacts (the current room is only remembered there), or
+   * with the panel closed. Only this room is read; the announcer reads out the others' news.
+   */
   #shownRoom(): string | null {
     const ui = this.stores.w.$ui.get();
+    if (!ui.open || ui.view !== 'chat') return null;
     // A hidden page (another tab, the phone's home screen) shows nothing: what arrives is unread.
     if (globalThis.document?.visibilityState === 'hidden') return null;
     // Nor does a widget whose element is out of the page or hidden with it (a container set to
     // display:none by a route kept alive, a tab pane): read there, no one would have seen it.
     const el = this.element as (HTMLElement & { checkVisibility?: () => boolean }) | null;
     if (el?.isConnected === false || el?.checkVisibility?.() === false) return null;
-    return ui.open && ui.view === 'chat' ? this.stores.w.$currentRoomId.get() : null;
+    return this.stores.w.$currentRoomId.get();
   }
 
   /** The user is looking at the room (see #shownRoom): its unread count goes to zero. */

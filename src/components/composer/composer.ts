@@ -2,6 +2,7 @@ import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
 import {
+  charCount,
   MESSAGE_TEXT_MAX,
   SHORT_TEXT_MAX,
   UPLOAD_IMAGE_MAX_BYTES,
@@ -40,7 +41,7 @@ const COUNT_FROM = MESSAGE_TEXT_MAX - 300;
  * The text's length as the service counts it (code points), 0 while it is surely under COUNT_FROM:
  * a UTF-16 length is never less than the code points, so a short text is not split on each key.
  */
-const countOf = (text: string): number => (text.length < COUNT_FROM ? 0 : [...text].length);
+const countOf = (text: string): number => (text.length < COUNT_FROM ? 0 : charCount(text));
 
 /** Which message type a picked file becomes, or why it cannot be sent. */
 export function classifyFile(file: {

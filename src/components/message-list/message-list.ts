@@ -17,7 +17,7 @@ import {
   type SenderLabels,
 } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
-import { AT_BOTTOM_PX, chatLayout, cssZoom } from './chat-layout.ts';
+import { AT_BOTTOM_PX, chatLayout } from './chat-layout.ts';
 import { answerOf, isOwn, rowInfo } from './items.ts';
 import { styles as messageStyles } from '../message/message.styles.ts';
 import { styles } from './message-list.styles.ts';
