@@ -255,19 +255,19 @@ export class Rooms {
     else {
       // Taken out by the other, the caller does not come back by opening the room themselves (as
       // with joinRoom): the other's openRoomWithUser, or an addMember, brings them back.
-      if (!(await loadMember(this.db, result.roomId, a.id)) && (await this.wasRemoved(result.roomId, a.id)))
+      const away: { userId: string; names: string | null | undefined }[] = [];
+      for (const [userId, names] of [
+        [a.id, namesA],
+        [b.id, namesB],
+      ] as const)
+        if (!(await loadMember(this.db, result.roomId, userId))) away.push({ userId, names });
+      if (away[0]?.userId === a.id && (await this.wasRemoved(result.roomId, a.id)))
         throw new ApiError('FORBIDDEN', {
           message: 'You were removed from this room; a member can add you back.',
           data: { roomId: result.roomId },
         });
       // The pair's room is made once: one of them who left it comes back in (and sees what is said from now on).
-      for (const [id, names] of [
-        [a.id, namesA],
-        [b.id, namesB],
-      ] as const) {
-        if (!(await loadMember(this.db, result.roomId, id)))
-          await this.addMember(result.roomId, { userId: id, names });
-      }
+      for (const member of away) await this.addMember(result.roomId, member);
     }
     return result;
   }

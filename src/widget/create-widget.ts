@@ -33,7 +33,7 @@ export function createWidget(given: WidgetOptions): WidgetInstance {
     throw invalidArgument('container must be an Element (or null: no element)', 'container');
   const instance = new WidgetInstance(options);
   // Made from a script in <head> (no body yet): the widget joins the body once the page has one.
-  const later = options?.container === undefined && typeof document !== 'undefined' && !container;
+  const later = !container && options?.container === undefined;
   if ((container || later) && typeof document !== 'undefined') {
     const element = document.createElement(widgetTag) as HTMLElement & {
       context?: unknown;
@@ -55,14 +55,11 @@ export function createWidget(given: WidgetOptions): WidgetInstance {
       instance.addCleanup(() => seen.disconnect());
     }
     if (container) container.appendChild(element);
-    else
-      document.addEventListener(
-        'DOMContentLoaded',
-        () => {
-          if (!instance.core.isDestroyed) document.body?.appendChild(element);
-        },
-        { once: true },
-      );
+    else {
+      const join = () => document.body?.appendChild(element);
+      document.addEventListener('DOMContentLoaded', join, { once: true });
+      instance.addCleanup(() => document.removeEventListener('DOMContentLoaded', join));
+    }
   }
   // Listed once it stands (nothing above may leave a half-made widget in the list).
   live.push(instance);

@@ -63,6 +63,17 @@ async function mountChat(messages: Message[]) {
   return { f, widget, ...l, append };
 }
 
+/** The option button of that title, once a row of the chat shows it. */
+const optionOf = (c: { rows: () => Element[] }, title: string) =>
+  waitFor(
+    () =>
+      c
+        .rows()
+        .flatMap((r) => [...r.querySelectorAll<HTMLElement>('[part=option]')])
+        .find((o) => o.textContent?.includes(title)),
+    `the option "${title}"`,
+  );
+
 describe('focus in a row when messages arrive', () => {
   it('a new message takes the quick-reply chips away: focus goes to the composer, not <body>', async () => {
     const c = await mountChat([
@@ -101,14 +112,7 @@ describe('focus in a row when messages arrive', () => {
         ],
       }),
     );
-    const option = await waitFor(
-      () =>
-        c
-          .rows()
-          .flatMap((r) => [...r.querySelectorAll<HTMLElement>('[part=option]')])
-          .find((o) => o.textContent?.includes('Dos')),
-      'the option "Dos"',
-    );
+    const option = await optionOf(c, 'Dos');
     await frames(4);
     option.focus();
     for (let i = 0; i < 30; i++) c.append(live(`burst-${i}`));
@@ -134,14 +138,7 @@ describe('focus moved to a control above the end, on a screen 225 px tall (1280 
       order,
     }));
     const c = await mountChat([...manyMessages(6), live('menu', { text: '¿Qué quieres ver?', options })]);
-    const first = await waitFor(
-      () =>
-        c
-          .rows()
-          .flatMap((r) => [...r.querySelectorAll<HTMLElement>('[part=option]')])
-          .find((o) => o.textContent?.includes('Texto')),
-      'the first option',
-    );
+    const first = await optionOf(c, 'Texto');
     await frames(6);
     const inView = () => {
       const o = first.getBoundingClientRect();

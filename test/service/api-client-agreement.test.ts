@@ -89,6 +89,14 @@ const widgetCase = (what: string, body: any, expected: Case['expect']): Case => 
   expect: expected,
 });
 
+/** A bot message sent both ways: the client's sendBotMessage and the service's route. */
+const botCase = (what: string, bot: object, expected: Case['expect']): Case => ({
+  what,
+  client: () => client.sendBotMessage(botId, bot as never),
+  service: () => call(server, 'POST', `/v1/bots/${botId}/messages`, { body: bot }),
+  expect: expected,
+});
+
 const withOrigin = (list: 'whiteList' | 'blackList', origin: string) => ({
   bot: {},
   widget: { credentials: { [list]: ['https://ok.example.com', origin] } },
@@ -436,12 +444,7 @@ describe('the client and the service agree on', () => {
       ['\u2764\uFE0F', 'taken'],
     ] as const) {
       const bot = { type: 'text', userId: 'agreement-blank', text };
-      cases.push({
-        what: `bot text ${JSON.stringify(text)}`,
-        client: () => client.sendBotMessage(botId, bot as never),
-        service: () => call(server, 'POST', `/v1/bots/${botId}/messages`, { body: bot }),
-        expect: expected,
-      });
+      cases.push(botCase(`bot text ${JSON.stringify(text)}`, bot, expected));
       const post = { senderId: 'erp', messages: [{ id: randomUUID(), type: 'TEXT', text }] };
       cases.push({
         what: `room post text ${JSON.stringify(text)}`,
@@ -507,12 +510,7 @@ describe('the client and the service agree on', () => {
         text: 'Un agente te atiende',
         parameters: { display_text: 'Llamar' },
       };
-      cases.push({
-        what: `header ${JSON.stringify(header.slice(0, 20))}`,
-        client: () => client.sendBotMessage(botId, bot as never),
-        service: () => call(server, 'POST', `/v1/bots/${botId}/messages`, { body: bot }),
-        expect: expected,
-      });
+      cases.push(botCase(`header ${JSON.stringify(header.slice(0, 20))}`, bot, expected));
     }
     expect(await disagreements(cases)).toEqual([]);
   });
@@ -549,13 +547,7 @@ describe('the client and the service agree on', () => {
         },
       };
       for (const [what, content] of Object.entries(bots)) {
-        const bot = { ...content, userId: 'agreement-labels' };
-        cases.push({
-          what,
-          client: () => client.sendBotMessage(botId, bot as never),
-          service: () => call(server, 'POST', `/v1/bots/${botId}/messages`, { body: bot }),
-          expect: expected,
-        });
+        cases.push(botCase(what, { ...content, userId: 'agreement-labels' }, expected));
       }
       const campaign = {
         name: label,
