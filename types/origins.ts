@@ -10,6 +10,11 @@ import { DNS_HOST_MAX, DNS_LABEL_PATTERN, PORT_MAX, PORT_MIN } from './limits.ts
 const LABEL = new RegExp(DNS_LABEL_PATTERN);
 const SHAPE = /^(https?):\/\/(\*\.)?([^:/]+)(?::([0-9]+))?\/?$/i;
 
+/** An IPv4 address as browsers write it in `Origin`: four decimal numbers. */
+const IPV4 = /^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$/;
+const IPV4_PROBLEM =
+  'must name a host: a name, or an IPv4 address of four numbers from 0 to 255 (1.2.3.4, without leading zeros)';
+
 /** A wildcard's host may be one label only here: `http://*.localhost:3000` for local development. */
 const SINGLE_LABEL_WILDCARD_HOSTS = new Set(['localhost']);
 
@@ -44,11 +49,15 @@ export function originHostProblem(pattern: string): string | null {
     return 'must name a host: labels of 1 to 63 letters, digits or hyphens (not at either end), separated by dots';
   // A host ending in a label of digits is an IPv4 address to a browser (`https://1.2.3.4`): one that
   // is not (`https://256.1.1.1`, `https://1.2.3.4.5`, `https://a.1`) names nothing any page is on.
+  let parsed: string;
   try {
-    new URL(`${m[1]}://${wildcard ? 'a.' : ''}${host}`);
+    parsed = new URL(`${m[1]}://${wildcard ? 'a.' : ''}${host}`).hostname;
   } catch {
-    return 'must name a host: a name, or an IPv4 address of four numbers from 0 to 255';
+    return IPV4_PROBLEM;
   }
+  // A browser also reads `1.2.3` (1.2.0.3), `0x7f.0.0.1` and `01.2.3.4` as addresses, spelled
+  // otherwise in `Origin`: written so, the entry would name another host than the one it shows.
+  if (!wildcard && IPV4.test(parsed) && parsed !== host.toLowerCase()) return IPV4_PROBLEM;
   const port = m[4];
   if (port !== undefined && !(Number(port) >= PORT_MIN && Number(port) <= PORT_MAX))
     return `must have a port from ${PORT_MIN} to ${PORT_MAX}`;

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Type, { type TSchema } from 'typebox';
+import Type, { type Static, type TSchema } from 'typebox';
 import { RoomIdParams, RoomPostBody, RoomPostMessage, RoomPostResult } from '../../types/schemas/index.ts';
 import {
   charCount,
@@ -104,6 +104,9 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
           if (problem) bad[`/messages/${i}/mediaUrl`] = problem;
         }
       });
+      // What each message stores: what makes two copies of an id the same message (fields its
+      // type does not have, or unknown ones, are ignored here as they are when it is stored).
+      const contents = messages.map(storedContent);
       // One id twice in a request is one message sent twice (the second is its
       // duplicate); with other content it would be silently dropped, so it is refused.
       const firstAt = new Map<string, number>();
@@ -111,7 +114,7 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
         const id = m.id.toLowerCase();
         const j = firstAt.get(id);
         if (j === undefined) firstAt.set(id, i);
-        else if (canonicalJson({ ...messages[j], id }) !== canonicalJson({ ...m, id }))
+        else if (canonicalJson(contents[j]) !== canonicalJson(contents[i]))
           bad[`/messages/${i}/id`] = `repeats the id of /messages/${j} with other content`;
       });
       if (Object.keys(bad).length) throw validationFailed(bad);
@@ -127,27 +130,14 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
       const ids = messages.map((m) => m.id.toLowerCase());
       const { results, clash, conflict } = await charla.messaging.deliverAll(
         roomId,
-        messages.map((m, i) => {
-          return {
-            id: ids[i] as string,
-            roomId,
-            senderId,
-            by,
-            type: m.type as MessageType,
-            ...(botName ? { senderNames: botName } : {}),
-            ...(m.type !== 'TEXT'
-              ? {
-                  mediaUrl: m.mediaUrl,
-                  // A blank caption is no caption: the text, if it says something, is.
-                  ...(m.caption !== undefined && NOT_BLANK.test(m.caption)
-                    ? { caption: m.caption }
-                    : m.text && NOT_BLANK.test(m.text)
-                      ? { caption: m.text }
-                      : {}),
-                }
-              : { text: m.text }),
-          };
-        }),
+        messages.map((m, i) => ({
+          id: ids[i] as string,
+          roomId,
+          senderId,
+          by,
+          ...(botName ? { senderNames: botName } : {}),
+          ...(contents[i] as ReturnType<typeof storedContent>),
+        })),
       );
       // An id already used in another room (ids are global), or in this room by another
       // message (a retry must repeat the message it retries): nothing of the request was stored.
@@ -168,4 +158,20 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
       return ok('Messages posted successfully.', { roomId, messageIds, duplicates });
     },
   );
+}
+
+/** The fields a posted message stores by its type: a TEXT its text; a media message its address and caption. */
+function storedContent(m: Static<typeof RoomPostBody>['messages'][number]) {
+  const type = m.type as MessageType;
+  if (m.type === 'TEXT') return { type, text: m.text };
+  return {
+    type,
+    mediaUrl: m.mediaUrl,
+    // A blank caption is no caption: the text, if it says something, is.
+    ...(m.caption !== undefined && NOT_BLANK.test(m.caption)
+      ? { caption: m.caption }
+      : m.text && NOT_BLANK.test(m.text)
+        ? { caption: m.text }
+        : {}),
+  };
 }

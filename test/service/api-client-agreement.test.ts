@@ -136,6 +136,8 @@ describe('the client and the service agree on', () => {
       'https://a.com.',
       'https://a-b.c0',
       'https://1.2.3.4',
+      'https://1.2.3.4.',
+      'https://0.0.0.0:8080',
       `https://${label(63)}.com`,
       `https://${hostOf(253)}`,
       `https://*.${hostOf(253)}:8080`,
@@ -179,6 +181,11 @@ describe('the client and the service agree on', () => {
       'https://1.2.3.4.5',
       'https://a.1',
       'https://*.1.2.3',
+      // Read as an address by a browser but spelled otherwise in Origin (1.2.0.3, 127.0.0.1, 1.2.3.4).
+      'https://1.2.3',
+      'https://0x7f.0.0.1',
+      'https://01.2.3.4',
+      'https://1.2.3.0x4',
     ];
     const cases: Case[] = [];
     for (const list of ['whiteList', 'blackList'] as const) {
