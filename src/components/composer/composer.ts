@@ -158,10 +158,12 @@ export class CharlaComposer extends LitElement {
   override updated(): void {
     if (!this.#refocus) return;
     this.#refocus = false;
-    // Still somewhere in the composer (a control left enabled): nothing to do.
-    if (this.shadowRoot?.activeElement) return;
+    // Still on a control left enabled: nothing to do. Still on the one just disabled: newer
+    // Chromium moves focus off it only at the next frame (to <body>), so it is moved here.
+    const inside = this.shadowRoot?.activeElement;
+    if (inside && !inside.matches(':disabled')) return;
     const active = document.activeElement;
-    if (active && active !== document.body) return;
+    if (!inside && active && active !== document.body) return;
     // The messages stay readable (and scrollable by keyboard) while nothing can be sent.
     const root = this.getRootNode() as ShadowRoot | Document;
     root.querySelector<HTMLElement>('charla-message-list')?.focus();
