@@ -130,8 +130,43 @@ export const views = css`
     padding: 12px 16px;
     color: var(--charla-color-muted, #59606a);
   }
-  /* A choice that failed (home menu, room contacts): the chat's error colours, which read in both schemes. */
+  /* A long list's next page (ListPagesController). */
+  .more {
+    display: block;
+    width: calc(100% - 32px);
+    min-height: 40px;
+    margin: 4px 16px 12px;
+    border: 1px solid var(--charla-color-border, #d0d5db);
+    border-radius: 8px;
+    background: transparent;
+    color: inherit;
+    font-weight: 600;
+  }
+  .more:hover {
+    background: var(--charla-color-surface-alt, #f6f7f9);
+  }
+  .search {
+    padding: 4px 16px 8px;
+  }
+  .search input {
+    box-sizing: border-box;
+    width: 100%;
+    min-height: 40px;
+    padding: 8px 12px;
+    border: 1px solid var(--charla-color-muted, #59606a);
+    border-radius: 8px;
+    background: var(--charla-color-surface, #fff);
+    color: inherit;
+    font: inherit;
+    font-size: 16px;
+  }
+  /* A choice that failed (home menu, room contacts): the chat's error colours, which read in both
+     schemes. It stays at the top of the view however far the list is scrolled: said where the
+     contact was chosen, a long list's end showed nothing of it. */
   .failure {
+    position: sticky;
+    top: 8px;
+    z-index: 1;
     margin: 8px 16px 0;
     padding: 6px 12px;
     border-radius: 8px;

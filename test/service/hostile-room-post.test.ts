@@ -75,14 +75,26 @@ describe('POST /v1/rooms/{roomId}/message with one id twice, differing only in w
     const url = 'https://cdn.example.com/a.png';
     const pairs: [Record<string, unknown>, Record<string, unknown>][] = [
       // An unknown field, and a TEXT's mediaUrl and caption, are ignored.
-      [{ type: 'TEXT', text: 'x', foo: 1 }, { type: 'TEXT', text: 'x', foo: 2 }],
-      [{ type: 'TEXT', text: 'y', mediaUrl: url }, { type: 'TEXT', text: 'y', caption: 'c' }],
+      [
+        { type: 'TEXT', text: 'x', foo: 1 },
+        { type: 'TEXT', text: 'x', foo: 2 },
+      ],
+      [
+        { type: 'TEXT', text: 'y', mediaUrl: url },
+        { type: 'TEXT', text: 'y', caption: 'c' },
+      ],
       // A media message's text is its caption when it gives none.
-      [{ type: 'IMAGE', mediaUrl: url, caption: 'pie' }, { type: 'IMAGE', mediaUrl: url, text: 'pie' }],
+      [
+        { type: 'IMAGE', mediaUrl: url, caption: 'pie' },
+        { type: 'IMAGE', mediaUrl: url, text: 'pie' },
+      ],
     ];
     for (const [a, b] of pairs) {
       const id = randomUUID();
-      const r = await post([{ id, ...a }, { id, ...b }]);
+      const r = await post([
+        { id, ...a },
+        { id, ...b },
+      ]);
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       expect(r.body.data).toMatchObject({ messageIds: [id], duplicates: [id] });
     }
@@ -91,13 +103,25 @@ describe('POST /v1/rooms/{roomId}/message with one id twice, differing only in w
   it('still refuses copies that would store other content (another caption, type or address)', async () => {
     const url = 'https://cdn.example.com/a.png';
     const pairs: [Record<string, unknown>, Record<string, unknown>][] = [
-      [{ type: 'IMAGE', mediaUrl: url, caption: 'a' }, { type: 'IMAGE', mediaUrl: url, caption: 'b' }],
-      [{ type: 'IMAGE', mediaUrl: url }, { type: 'DOCUMENT', mediaUrl: url }],
-      [{ type: 'IMAGE', mediaUrl: url }, { type: 'IMAGE', mediaUrl: `${url}?v=2` }],
+      [
+        { type: 'IMAGE', mediaUrl: url, caption: 'a' },
+        { type: 'IMAGE', mediaUrl: url, caption: 'b' },
+      ],
+      [
+        { type: 'IMAGE', mediaUrl: url },
+        { type: 'DOCUMENT', mediaUrl: url },
+      ],
+      [
+        { type: 'IMAGE', mediaUrl: url },
+        { type: 'IMAGE', mediaUrl: `${url}?v=2` },
+      ],
     ];
     for (const [a, b] of pairs) {
       const id = randomUUID();
-      const r = await post([{ id, ...a }, { id, ...b }]);
+      const r = await post([
+        { id, ...a },
+        { id, ...b },
+      ]);
       expect(r.status).toBe(400);
       expect(Object.keys(r.body.validationError ?? {})).toEqual(['/messages/1/id']);
     }

@@ -7,10 +7,11 @@ import { base } from '../../styles/base.ts';
 import { views } from '../../styles/views.ts';
 import type { WidgetContext } from '../../widget/context.ts';
 import { avatar } from '../shared/avatar.ts';
-import { contactItem, contactName } from '../shared/contact-item.ts';
+import { contactItem, contactMatches, contactName } from '../shared/contact-item.ts';
+import { ListPagesController, SEARCH_FROM } from '../../controllers/list-pages.ts';
 import { roomName, summarize } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
-import { closeButton, loader } from '../shared/parts.ts';
+import { closeButton, loader, moreButton, searchField } from '../shared/parts.ts';
 import { roomAvatar } from '../../stores/rooms.ts';
 import { styles } from './home-menu.styles.ts';
 
@@ -25,6 +26,8 @@ export function isGroupWidget(config: { properties?: Record<string, unknown> } |
  * @csspart header - The header bar.
  * @csspart room - A room button.
  * @csspart contact - A contact button.
+ * @csspart search - The contacts' search field (more than ten contacts).
+ * @csspart more-button - Shows the next entries of a long list.
  * @csspart close-button - The close button.
  * @cssproperty --charla-color-primary - Header background and unread counts.
  */
@@ -35,6 +38,10 @@ export class CharlaHomeMenu extends LitElement {
   @property({ attribute: false }) context?: WidgetContext;
   /** The contact whose chat could not be opened, said in the view (cleared by the next choice). */
   @state() private failed = '';
+  /** What the contacts' search field holds. */
+  @state() private query = '';
+
+  readonly #pages = new ListPagesController(this);
 
   readonly #stores = new ContextStoresController(this, [
     '$rooms',
@@ -68,6 +75,11 @@ export class CharlaHomeMenu extends LitElement {
     this.context?.actions.openRoomWithUser(contact).catch(() => (this.failed = contactName(contact)));
   };
 
+  #handleSearch = (query: string): void => {
+    this.query = query;
+    this.#pages.reset('contacts');
+  };
+
   #renderRoom(room: Room, t: Translate) {
     const unread = this.#stores.get('$unreadByRoom')?.[room.id] ?? room.unread ?? 0;
     const preview = summarize(room.lastMessage ?? null, t);
@@ -77,12 +89,13 @@ export class CharlaHomeMenu extends LitElement {
         type="button"
         class="item"
         part="room"
+        data-entry="rooms"
         @click=${() => this.context?.actions.selectRoom(room.id)}
       >
         ${avatar(name, roomAvatar(room, this.#stores.get('$user')?.id, this.#stores.get('$contacts')))}
         <span class="item__text">
-          <span class="item__name" dir="auto">${name}</span>
-          ${preview ? html`<span class="item__secondary" dir="auto">${preview}</span>` : nothing}
+          <span class="item__name"><bdi>${name}</bdi></span>
+          ${preview ? html`<span class="item__secondary"><bdi>${preview}</bdi></span>` : nothing}
         </span>
         ${
           unread > 0
@@ -99,7 +112,13 @@ export class CharlaHomeMenu extends LitElement {
     const config = this.#stores.get('$config');
     const rooms = this.#stores.get('$rooms') ?? [];
     const group = isGroupWidget(config);
-    const contacts = this.#stores.get('$contacts') ?? [];
+    const allContacts = this.#stores.get('$contacts') ?? [];
+    const query = this.query.trim();
+    const contacts = query ? allContacts.filter((c) => contactMatches(c, query)) : allContacts;
+    // A long list gets a search field (kept while it holds a search), and a line saying what it found.
+    const searching = allContacts.length > SEARCH_FROM || query !== '';
+    const roomsShown = this.#pages.limit('rooms');
+    const contactsShown = this.#pages.limit('contacts');
     const loading = this.#stores.get('$contactsLoading') ?? false;
     const title =
       typeof config?.properties['name'] === 'string' && config.properties['name']
@@ -118,8 +137,15 @@ export class CharlaHomeMenu extends LitElement {
           ${
             rooms.length
               ? html`<ul class="list">
-                  ${rooms.map((room) => this.#renderRoom(room, t))}
-                </ul>`
+                    ${rooms.slice(0, roomsShown).map((room) => this.#renderRoom(room, t))}
+                  </ul>
+                  ${
+                    rooms.length > roomsShown
+                      ? moreButton('rooms', t('showMore', { count: rooms.length - roomsShown }), () =>
+                          this.#pages.more('rooms'),
+                        )
+                      : nothing
+                  }`
               : html`<p class="empty">${t('noRooms')}</p>`
           }
         </section>
@@ -128,14 +154,33 @@ export class CharlaHomeMenu extends LitElement {
             ? html`<section aria-labelledby="contacts-title" aria-busy=${loading ? 'true' : 'false'}>
                 <h3 class="section-title" id="contacts-title">${t('contacts')}</h3>
                 ${loading ? loader(t('loading')) : nothing}
+                ${searching ? searchField(t('searchContacts'), this.query, this.#handleSearch) : nothing}
                 ${
                   contacts.length
                     ? html`<ul class="list">
-                        ${contacts.map((c) => contactItem(c, t('startChatWith'), this.#handleContactChoose))}
-                      </ul>`
+                          ${contacts
+                            .slice(0, contactsShown)
+                            .map((c) => contactItem(c, t('startChatWith'), this.#handleContactChoose))}
+                        </ul>
+                        ${
+                          contacts.length > contactsShown
+                            ? moreButton(
+                                'contacts',
+                                t('showMore', { count: contacts.length - contactsShown }),
+                                () => this.#pages.more('contacts'),
+                              )
+                            : nothing
+                        }`
                     : loading
                       ? nothing
-                      : html`<p class="empty">${t('noContacts')}</p>`
+                      : html`<p class="empty">${query ? t('noMatch', { query }) : t('noContacts')}</p>`
+                }
+                ${
+                  searching
+                    ? html`<p class="visually-hidden" role="status">
+                        ${query ? (contacts.length ? t('contactsFound', { count: contacts.length }) : t('noMatch', { query })) : ''}
+                      </p>`
+                    : nothing
                 }
               </section>`
             : nothing

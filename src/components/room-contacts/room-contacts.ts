@@ -6,16 +6,19 @@ import { translator } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
 import { views } from '../../styles/views.ts';
 import type { WidgetContext } from '../../widget/context.ts';
-import { contactItem, contactName } from '../shared/contact-item.ts';
+import { contactItem, contactMatches, contactName } from '../shared/contact-item.ts';
+import { ListPagesController, SEARCH_FROM } from '../../controllers/list-pages.ts';
 import { focusLost } from '../shared/focus.ts';
 import { icons } from '../shared/icons.ts';
-import { closeButton, loader } from '../shared/parts.ts';
+import { closeButton, loader, moreButton, searchField } from '../shared/parts.ts';
 
 /**
  * @summary The contacts that can be added to the current room, with their loader.
  * @tag charla-room-contacts
  * @csspart header - The header bar.
  * @csspart contact - A contact button.
+ * @csspart search - The search field (more than ten contacts).
+ * @csspart more-button - Shows the next contacts of a long list.
  * @csspart back-button - Back to the chat.
  * @csspart close-button - The close button.
  * @cssproperty --charla-color-primary - Header background.
@@ -31,6 +34,15 @@ export class CharlaRoomContacts extends LitElement {
   @state() private added = '';
   /** Who could not be added last, said in the view (cleared by the next choice). */
   @state() private failed = '';
+  /** What the search field holds. */
+  @state() private query = '';
+
+  readonly #pages = new ListPagesController(this);
+
+  #handleSearch = (query: string): void => {
+    this.query = query;
+    this.#pages.reset('roomContacts');
+  };
 
   readonly #stores = new ContextStoresController(this, [
     '$roomContacts',
@@ -82,7 +94,10 @@ export class CharlaRoomContacts extends LitElement {
     const roomId = this.#stores.get('$currentRoomId');
     const room = this.#stores.get('$rooms')?.find((r) => r.id === roomId);
     const members = new Set((room?.members ?? []).map(String));
-    const contacts = (this.#stores.get('$roomContacts') ?? []).filter((c) => !members.has(String(c.id)));
+    const addable = (this.#stores.get('$roomContacts') ?? []).filter((c) => !members.has(String(c.id)));
+    const query = this.query.trim();
+    const contacts = query ? addable.filter((c) => contactMatches(c, query)) : addable;
+    const shown = this.#pages.limit('roomContacts');
     const loading = this.#stores.get('$roomContactsLoading') ?? false;
     return html`
       <header class="header" part="header">
@@ -102,18 +117,46 @@ export class CharlaRoomContacts extends LitElement {
         ${this.failed ? html`<p class="failure" role="alert">${t('addFailed', { name: this.failed })}</p>` : nothing}
         ${loading ? loader(t('loading')) : nothing}
         ${
+          addable.length > SEARCH_FROM || query
+            ? searchField(t('searchContacts'), this.query, this.#handleSearch)
+            : nothing
+        }
+        ${
           contacts.length
             ? html`<ul class="list">
-                ${contacts.map((c) =>
-                  contactItem(c, t('addToRoom'), this.#handleChoose, this.adding.has(String(c.id))),
-                )}
-              </ul>`
+                  ${contacts
+                    .slice(0, shown)
+                    .map((c) =>
+                      contactItem(
+                        c,
+                        t('addToRoom'),
+                        this.#handleChoose,
+                        this.adding.has(String(c.id)),
+                        'roomContacts',
+                      ),
+                    )}
+                </ul>
+                ${
+                  contacts.length > shown
+                    ? moreButton('roomContacts', t('showMore', { count: contacts.length - shown }), () =>
+                        this.#pages.more('roomContacts'),
+                      )
+                    : nothing
+                }`
             : loading
               ? nothing
-              : html`<p class="empty">${t('noContacts')}</p>`
+              : html`<p class="empty">${query ? t('noMatch', { query }) : t('noContacts')}</p>`
         }
         <p class="visually-hidden" role="status">
-          ${this.added ? t('addedToRoom', { name: this.added }) : ''}
+          ${
+            this.added
+              ? t('addedToRoom', { name: this.added })
+              : query
+                ? contacts.length
+                  ? t('contactsFound', { count: contacts.length })
+                  : t('noMatch', { query })
+                : ''
+          }
         </p>
       </div>
     `;

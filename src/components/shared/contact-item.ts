@@ -3,9 +3,15 @@ import { html, type TemplateResult } from 'lit';
 import type { Contact } from '../../../types/index.ts';
 import { avatar } from './avatar.ts';
 import { plainName } from './format.ts';
+import { searchable } from './parts.ts';
 
 export function contactName(c: Contact): string {
   return plainName(c.names) || plainName(String(c.id));
+}
+
+/** Whether a contact's shown name holds what was searched (any case, with or without accents). */
+export function contactMatches(c: Contact, query: string): boolean {
+  return searchable(contactName(c)).includes(searchable(query.trim()));
 }
 
 /**
@@ -19,10 +25,18 @@ export function contactItem(
   verb: string,
   onChoose: (c: Contact) => void,
   disabled = false,
+  list = 'contacts',
 ): TemplateResult {
   const name = contactName(c);
   return html`<li>
-    <button type="button" class="item" part="contact" ?disabled=${disabled} @click=${() => onChoose(c)}>
+    <button
+      type="button"
+      class="item"
+      part="contact"
+      data-entry=${list}
+      ?disabled=${disabled}
+      @click=${() => onChoose(c)}
+    >
       ${avatar(name, c.avatar, 'md', c.color)}
       <span class="item__text"
         ><span class="item__name"><span class="visually-hidden">${verb} </span><bdi>${name}</bdi></span></span

@@ -20,3 +20,30 @@ export function closeButton(label: string, actions: WidgetActions | undefined): 
 export function loader(label: string): TemplateResult {
   return html`<p class="loader" role="status"><span class="spinner" aria-hidden="true"></span>${label}</p>`;
 }
+
+/** The end of a list cut short (ListPagesController): shows its next entries, saying how many are left. */
+export function moreButton(list: string, label: string, onMore: () => void): TemplateResult {
+  return html`<button type="button" class="more" part="more-button" data-more=${list} @click=${onMore}>
+    ${label}
+  </button>`;
+}
+
+/** Text as a search compares it: lower case, without accents (`Ángela` is found by `angela`). */
+export function searchable(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** A list's search field (part `search`), named by its label. */
+export function searchField(label: string, value: string, onInput: (value: string) => void): TemplateResult {
+  return html`<div class="search">
+    <input
+      type="search"
+      part="search"
+      aria-label=${label}
+      placeholder=${label}
+      autocomplete="off"
+      .value=${value}
+      @input=${(e: Event) => onInput((e.target as HTMLInputElement).value)}
+    />
+  </div>`;
+}

@@ -106,8 +106,9 @@ describe('<charla-home-menu>', () => {
     const { el, q } = await mount('charla-home-menu', f);
     const names = [...el.shadowRoot!.querySelectorAll('[part=room] .item__name')];
     expect(names.map((n) => n.textContent)).toEqual(['Evil', 'Bob, Carol']);
-    expect(names.map((n) => n.getAttribute('dir'))).toEqual(['auto', 'auto']);
-    expect(el.shadowRoot!.querySelector('[part=room] .item__secondary')!.textContent).toBe('afdp.exe');
+    // Isolated (<bdi>): each takes its own direction, aligned with its row as the contacts' names are.
+    expect(names.map((n) => n.querySelector('bdi')?.textContent)).toEqual(['Evil', 'Bob, Carol']);
+    expect(el.shadowRoot!.querySelector('[part=room] .item__secondary bdi')!.textContent).toBe('afdp.exe');
     expect(el.shadowRoot!.querySelector('[part=room] .avatar')!.textContent!.trim()).toBe('E');
     const contact = q.getByRole('button', { name: 'Conversar con Luis' });
     expect(contact.querySelector('bdi')!.textContent).toBe('Luis');

@@ -1,0 +1,62 @@
+/**
+ * Long contact lists in Chromium: 5,000 contacts cost the home menu one page of entries (they
+ * were 5,000 buttons, 125,000 elements and 2.5 s to open); the next page comes when its button
+ * scrolls into view; a refused choice far down the list is said where the user is looking; the
+ * search field and the "show more" button pass axe.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { page } from 'vitest/browser';
+import { CharlaError } from '../../src/transport/errors.ts';
+import { errorBody } from '../../types/index.ts';
+import { axeViolations, makeContext, mountWidget, nextFrame, waitFor } from './helpers.ts';
+
+afterEach(() => document.body.replaceChildren());
+
+const people = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `u${i}`, names: `Persona ${i}` }));
+
+async function homeWith(n: number) {
+  const f = makeContext({ ui: { view: 'home' }, config: { properties: { type: 'group' } } });
+  f.stores.$contacts.set(people(n));
+  const widget = await mountWidget(f);
+  const home = await waitFor(() => widget.shadowRoot?.querySelector('charla-home-menu'), 'the home menu');
+  const body = home.shadowRoot!.querySelector<HTMLElement>('.body')!;
+  const contacts = () => home.shadowRoot!.querySelectorAll('[part=contact]').length;
+  return { f, home, body, contacts };
+}
+
+describe('<charla-home-menu> with 5,000 contacts', () => {
+  it('renders a page of them, and the next page when the list is scrolled to its end', async () => {
+    await page.viewport(1280, 800);
+    const { home, body, contacts } = await homeWith(5000);
+    expect(contacts()).toBe(50);
+    expect(home.shadowRoot!.querySelectorAll('*').length).toBeLessThan(2000);
+    body.scrollTop = body.scrollHeight;
+    await waitFor(() => contacts() === 100 || null, 'the second page');
+    body.scrollTop = body.scrollHeight;
+    await waitFor(() => contacts() === 150 || null, 'the third page');
+    // Not scrolled further, no more pages come.
+    for (let i = 0; i < 10; i++) await nextFrame();
+    expect(contacts()).toBe(150);
+    expect(await axeViolations()).toEqual([]);
+  });
+
+  it('says a refused choice at the end of a long list where the user looks', async () => {
+    await page.viewport(375, 667);
+    const { f, home, body } = await homeWith(40);
+    f.context.actions.openRoomWithUser = () =>
+      Promise.reject(new CharlaError(errorBody('VALIDATION_ERROR'), 400)) as never;
+    body.scrollTop = body.scrollHeight;
+    const last = [...home.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part=contact]')].at(-1)!;
+    last.click();
+    const alert = await waitFor(
+      () => home.shadowRoot!.querySelector<HTMLElement>('[role=alert]'),
+      'the alert',
+    );
+    await nextFrame();
+    const a = alert.getBoundingClientRect();
+    const view = body.getBoundingClientRect();
+    expect(a.top).toBeGreaterThanOrEqual(view.top);
+    expect(a.bottom).toBeLessThanOrEqual(view.bottom);
+    expect(alert.textContent?.trim()).toBe('No se pudo abrir la conversación con Persona 39.');
+  });
+});
