@@ -36,6 +36,8 @@ export const en: Catalogue = {
   messages: 'Messages',
   newMessages: 'New messages',
   loadingOlder: 'Loading earlier messages…',
+  olderFailed: 'Older messages could not be loaded.',
+  messagesFailed: 'Messages could not be loaded.',
   loadingMessages: 'Loading messages…',
   today: 'Today',
   months: 'January,February,March,April,May,June,July,August,September,October,November,December',

@@ -37,6 +37,8 @@ export const es = {
   messages: 'Mensajes',
   newMessages: 'Mensajes nuevos',
   loadingOlder: 'Cargando mensajes anteriores…',
+  olderFailed: 'No se pudieron cargar los mensajes anteriores.',
+  messagesFailed: 'No se pudieron cargar los mensajes.',
   loadingMessages: 'Cargando mensajes…',
   today: 'Hoy',
   months: 'enero,febrero,marzo,abril,mayo,junio,julio,agosto,septiembre,octubre,noviembre,diciembre',

@@ -55,6 +55,23 @@ export const styles = css`
     font-size: 12px;
     z-index: 1;
   }
+  /* A page that failed: said in the pill, with a retry (narrow panels wrap it inside). */
+  .older--failed {
+    width: max-content;
+    max-width: calc(100% - 24px);
+    flex-wrap: wrap;
+    justify-content: center;
+  }
+  .older--failed button {
+    min-height: 24px;
+    padding: 2px 8px;
+    border: 1px solid currentColor;
+    border-radius: 999px;
+    background: transparent;
+    color: inherit;
+    font: inherit;
+    font-weight: 600;
+  }
   .jump {
     position: absolute;
     bottom: 12px;

@@ -56,6 +56,7 @@ const OWN_HOME_END =
  * @csspart message - Each message row (forwarded from charla-message).
  * @csspart bubble - Each bubble (forwarded from charla-message).
  * @csspart new-messages-button - The "new messages" button shown when scrolled up.
+ * @csspart retry-older-button - Asks again for older messages after a page failed.
  * @cssproperty --charla-color-surface - Background of the list.
  */
 export class CharlaMessageList extends LitElement {
@@ -191,6 +192,39 @@ export class CharlaMessageList extends LitElement {
     this.#heldFocus = undefined;
     if (held) this.#keepFocus(held);
     this.#markVisibleSeen();
+    this.#afterPage();
+  }
+
+  /** Whether a page of history was being loaded at the last update. */
+  #wasLoading = false;
+
+  /**
+   * A page of history has come (or failed): when the view is still on the first rows, the next
+   * one is asked for. The range is reported only when it changes, so a user who reached the top
+   * while a page was on its way (that report found it loading) sat at the top for good.
+   * Asked of the DOM two frames on, once the rows are placed and the held row is back in view:
+   * only a view still showing one of the first rows loads again, never a whole history at once.
+   * A page that failed is not asked again by itself (the list offers a retry).
+   */
+  #afterPage(): void {
+    const history = this.#stores.get('$currentHistory');
+    const loading = history?.loading ?? false;
+    const done = this.#wasLoading && !loading;
+    this.#wasLoading = loading;
+    if (!done || !history?.hasMore || history.error) return;
+    const roomId = this.#roomId;
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        if (roomId !== this.#roomId) return;
+        const key = this.#firstVisibleKey();
+        const at = key === undefined ? -1 : this.#items.findIndex((m) => String(m.id) === key);
+        if (at >= 0 && at <= TOP_ROWS) this.#maybeLoadOlder();
+      }),
+    );
+  }
+
+  #handleOlderRetry(): void {
+    this.context?.actions.loadOlder().catch(() => undefined);
   }
 
   #resetRoom(roomId: string | null, messages: readonly Message[], userId: string | null): void {
@@ -606,7 +640,14 @@ export class CharlaMessageList extends LitElement {
               <span class="spinner" aria-hidden="true"></span
               >${t(this.#items.length ? 'loadingOlder' : 'loadingMessages')}
             </div>`
-          : nothing
+          : history?.error && history.hasMore
+            ? html`<div class="older older--failed" role="alert">
+                ${t(this.#items.length ? 'olderFailed' : 'messagesFailed')}
+                <button type="button" part="retry-older-button" @click=${this.#handleOlderRetry}>
+                  ${t('retry')}
+                </button>
+              </div>`
+            : nothing
       }
       <div
         class="scroller"
