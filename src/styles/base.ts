@@ -215,6 +215,9 @@ export const tokens = css`
     --charla-color-bubble: #eef0f3;
     --charla-color-bubble-text: #1f2328;
     --charla-color-danger: #b42318;
+    /* A notice that something failed (chat, composer, lists): 7:1 text on its own surface. */
+    --charla-color-error-surface: #fdecea;
+    --charla-color-error-text: #8a1c12;
     --charla-color-focus: #1d4ed8;
     --charla-color-link: #1d4ed8;
     --charla-radius: 16px;
@@ -234,6 +237,8 @@ export const tokens = css`
       --charla-color-bubble: #2a2e35;
       --charla-color-bubble-text: #eceef1;
       --charla-color-danger: #ff8a80;
+      --charla-color-error-surface: #3b1f1f;
+      --charla-color-error-text: #ffb4ab;
       --charla-color-focus: #93b4ff;
       --charla-color-link: #93b4ff;
       --charla-color-hover: rgba(255, 255, 255, 0.08);

@@ -160,8 +160,8 @@ export const views = css`
     font: inherit;
     font-size: 16px;
   }
-  /* A choice that failed (home menu, room contacts): the chat's error colours, which read in both
-     schemes. It stays at the top of the view however far the list is scrolled: said where the
+  /* A choice that failed (home menu, room contacts): the scheme's error colours, as the chat's. It
+     stays at the top of the view however far the list is scrolled: said where the
      contact was chosen, a long list's end showed nothing of it. */
   .failure {
     position: sticky;
@@ -170,8 +170,8 @@ export const views = css`
     margin: 8px 16px 0;
     padding: 6px 12px;
     border-radius: 8px;
-    background: #fdecea;
-    color: #8a1c12;
+    background: var(--charla-color-error-surface, #fdecea);
+    color: var(--charla-color-error-text, #8a1c12);
     font-size: 13px;
   }
 `;

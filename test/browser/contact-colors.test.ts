@@ -54,18 +54,29 @@ describe('contacts in <charla-home-menu>', () => {
       expect(hex(plain.backgroundColor)).toBe(scheme === 'dark' ? '#3a4556' : '#dbe4f0');
     });
 
-  it('say a refused choice in the view, and the view passes axe (WCAG 2.2 AA)', async () => {
-    const f = makeContext({ ui: { view: 'home' }, config: { properties: { type: 'group' } } });
-    f.stores.$contacts.set([{ id: 'me', names: 'Yo Mismo', color: '#1d4ed8' }]);
-    f.context.actions.openRoomWithUser = () =>
-      Promise.reject(new CharlaError(errorBody('VALIDATION_ERROR'), 400)) as never;
-    const widget = await mountWidget(f);
-    const home = await waitFor(() => widget.shadowRoot?.querySelector('charla-home-menu'), 'the home menu');
-    home.shadowRoot!.querySelector<HTMLButtonElement>('[part=contact]')!.click();
-    const alert = await waitFor(() => home.shadowRoot!.querySelector('[role=alert]'), 'the alert');
-    expect(alert.textContent?.trim()).toBe('No se pudo abrir la conversación con Yo Mismo.');
-    expect(await axeViolations()).toEqual([]);
-  });
+  for (const scheme of ['light', 'dark'])
+    it(`say a refused choice in the view, in the scheme's colours, and the view passes axe (WCAG 2.2 AA; ${scheme})`, async () => {
+      await cdp().send('Emulation.setEmulatedMedia', {
+        features: [{ name: 'prefers-color-scheme', value: scheme }],
+      });
+      const f = makeContext({
+        ui: { view: 'home' },
+        config: { properties: { type: 'group' }, theme: { colorScheme: 'auto' } },
+      });
+      f.stores.$contacts.set([{ id: 'me', names: 'Yo Mismo', color: '#1d4ed8' }]);
+      f.context.actions.openRoomWithUser = () =>
+        Promise.reject(new CharlaError(errorBody('VALIDATION_ERROR'), 400)) as never;
+      const widget = await mountWidget(f);
+      const home = await waitFor(() => widget.shadowRoot?.querySelector('charla-home-menu'), 'the home menu');
+      home.shadowRoot!.querySelector<HTMLButtonElement>('[part=contact]')!.click();
+      const alert = await waitFor(() => home.shadowRoot!.querySelector('[role=alert]'), 'the alert');
+      expect(alert.textContent?.trim()).toBe('No se pudo abrir la conversación con Yo Mismo.');
+      // A dark panel has a dark notice (it was a pale pink patch on it), its text at 4.5:1 at least.
+      const style = getComputedStyle(alert);
+      expect(hex(style.backgroundColor)).toBe(scheme === 'dark' ? '#3b1f1f' : '#fdecea');
+      expect(contrast(hex(style.backgroundColor), hex(style.color))).toBeGreaterThanOrEqual(4.5);
+      expect(await axeViolations()).toEqual([]);
+    });
 });
 
 function expandHex(c: string): string {

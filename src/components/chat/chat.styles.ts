@@ -9,8 +9,8 @@ export const styles = css`
     align-items: center;
     gap: 8px;
     padding: 6px 8px 6px 12px;
-    background: #fdecea;
-    color: #8a1c12;
+    background: var(--charla-color-error-surface, #fdecea);
+    color: var(--charla-color-error-text, #8a1c12);
     font-size: 13px;
   }
   .error p {

@@ -116,8 +116,8 @@ export const styles = css`
     margin: 8px 8px 0;
     padding: 6px 10px;
     border-radius: 8px;
-    background: #fdecea;
-    color: #8a1c12;
+    background: var(--charla-color-error-surface, #fdecea);
+    color: var(--charla-color-error-text, #8a1c12);
     font-size: 13px;
   }
   .notice p {
