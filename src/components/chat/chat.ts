@@ -21,6 +21,12 @@ import { styles } from './chat.styles.ts';
  */
 const alerted = new WeakSet<object>();
 
+/** A device whose only pointers are coarse: a phone or a tablet without a mouse. */
+const touchOnly = (): boolean =>
+  typeof matchMedia === 'function' &&
+  matchMedia('(pointer: coarse)').matches &&
+  !matchMedia('(any-pointer: fine)').matches;
+
 /**
  * @summary The chat view: header with the room's avatar, name and members, the message list and the composer.
  * @tag charla-chat
@@ -62,9 +68,17 @@ export class CharlaChat extends LitElement {
     if (changed.has('context')) this.#stores.use(this.context);
   }
 
-  /** Focus goes to the composer: where a user opening a chat wants to be. */
+  /**
+   * Focus goes to the composer: where a user opening a chat wants to be. On a touch screen
+   * (no fine pointer at all) it goes to the messages instead: a focused field raises the
+   * on-screen keyboard over half of them before the user has asked to write.
+   */
   override focus(options?: FocusOptions): void {
     void this.updateComplete.then(async () => {
+      if (touchOnly()) {
+        this.renderRoot.querySelector<HTMLElement>('charla-message-list')?.focus(options);
+        return;
+      }
       const composer = this.#composer;
       if (!composer) return;
       await composer.updateComplete;
