@@ -118,6 +118,8 @@ export interface FlowRunner {
   greet(input: { roomId: string; botId: string; userId: string; language?: string | undefined }): void;
   /** Settles when every queued turn has run (tests). */
   idle(): Promise<void>;
+  /** The process is stopping: the turn running ends, the queued ones are left (their messages stay stored). */
+  stop(): void;
 }
 
 /** Reads every flow file of a directory; a malformed file is skipped with a warning. */
@@ -270,26 +272,60 @@ export interface FlowRunnerDeps {
 }
 
 const MAX_STEPS_PER_TURN = 50;
+/** Reply turns one (room, user) may have waiting; past it the bot does not answer (MAX_QUEUED_TURNS). */
+export const MAX_QUEUED_TURNS = 20;
 /** How many of the ids of the messages a flow sent a user are kept (a choice on an older one is no longer told from a business's). */
 const FLOW_SENT_KEPT = 100;
 
 export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
   const { db, messaging, files, log } = deps;
   const queues = new Map<string, Promise<void>>();
+  /** Turns waiting or running per (room, user). */
+  const depth = new Map<string, number>();
+  /** (room, user) pairs whose replies are being skipped (said once in the log). */
+  const skipping = new Set<string>();
+  let stopping = false;
 
   const fileFor = (botId: string) =>
     files.find((f) => f.bots.includes(botId)) ?? files.find((f) => f.bots.includes('*'));
 
-  /** Turns of one (room, user) run one after another, in arrival order. */
-  function enqueue(roomId: string, userId: string, work: () => Promise<void>): Promise<void> {
+  /**
+   * Turns of one (room, user) run one after another, in arrival order. A reply turn past
+   * MAX_QUEUED_TURNS waiting is not taken (`optional`): users each sending under the socket's
+   * rate, more than the store writes, grew the queues without end (1.3 GB in 40 s), and a stop
+   * waited minutes for them. A stopping process runs no queued turn.
+   */
+  function enqueue(
+    roomId: string,
+    userId: string,
+    work: () => Promise<void>,
+    optional = false,
+  ): Promise<void> {
     const key = `${roomId}\n${userId}`;
+    const waiting = depth.get(key) ?? 0;
+    if (optional && waiting >= MAX_QUEUED_TURNS) {
+      if (!skipping.has(key)) log.warn({ roomId, userId }, 'the bot skips replies: too many waiting');
+      skipping.add(key);
+      return Promise.resolve();
+    }
+    depth.set(key, waiting + 1);
     const prev = queues.get(key) ?? Promise.resolve();
-    const next = prev.then(work).catch((err: unknown) => log.error({ err, roomId }, 'flow turn failed'));
+    const next = prev
+      .then(() => (stopping ? undefined : work()))
+      .catch((err: unknown) => log.error({ err, roomId }, 'flow turn failed'))
+      .finally(() => settle(key));
     queues.set(key, next);
     void next.then(() => {
       if (queues.get(key) === next) queues.delete(key);
     });
     return next;
+  }
+
+  function settle(key: string): void {
+    const left = (depth.get(key) ?? 1) - 1;
+    if (left > 0) depth.set(key, left);
+    else depth.delete(key);
+    if (left < MAX_QUEUED_TURNS) skipping.delete(key);
   }
 
   async function loadState(roomId: string, userId: string): Promise<FlowState | null> {
@@ -441,7 +477,7 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
   }
 
   messaging.onPersonMessage = (message, room) => {
-    void enqueue(room.id, message.senderId, () => onReply(message, room));
+    void enqueue(room.id, message.senderId, () => onReply(message, room), true);
   };
 
   return {
@@ -483,6 +519,9 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
     },
     async idle() {
       while (queues.size > 0) await Promise.all([...queues.values()]);
+    },
+    stop() {
+      stopping = true;
     },
   };
 }

@@ -14,6 +14,7 @@ import { createFlowRunner, FLOWS_DIR, loadFlowFiles, type FlowRunner } from './f
 import { ensureDemoAssets } from './assets.ts';
 import { ORPHAN_CHUNK_AGE_MS, sweepOrphanChunks } from '../media-store.ts';
 import { sweepUnsentUploads, UNSENT_UPLOAD_AGE_MS } from './media-rooms.ts';
+import { reclaimer } from '../store/reclaim.ts';
 
 export interface Live {
   hub: Hub;
@@ -74,18 +75,17 @@ export async function livePlugin(app: FastifyInstance): Promise<void> {
     );
   // The embedded store has no autovacuum to keep the planner's statistics: without them the sweep
   // of unsent uploads read every message for each upload (134 ms each, and the start timed out on
-  // a store of 20,000 messages and 1,000 uploads). They are taken at the start and every hour.
-  const analyze = () =>
-    db.kind === 'pglite'
-      ? db
-          .exec('ANALYZE')
-          .catch((err: unknown) => app.log.warn({ err }, 'could not update the storage statistics'))
-      : Promise.resolve();
-  await analyze();
+  // a store of 20,000 messages and 1,000 uploads). They are taken at the start and every hour,
+  // with the room of deleted and rewritten rows given back (server/store/reclaim.ts).
+  const reclaim = reclaimer(db, app.log);
+  await reclaim.analyze();
+  // The first pass over a store never given its room back reads all of it: not in the start's way.
+  const firstReclaim = setTimeout(() => void reclaim.all(), 60_000);
+  firstReclaim.unref();
   await sweep(db.kind === 'pglite' ? 0 : ORPHAN_CHUNK_AGE_MS);
   await sweepUnsent();
   const sweeper = setInterval(() => {
-    void analyze();
+    void reclaim.all();
     sweep(ORPHAN_CHUNK_AGE_MS).catch((err: unknown) =>
       app.log.warn({ err }, 'could not remove the pieces of unfinished uploads'),
     );
@@ -94,7 +94,7 @@ export async function livePlugin(app: FastifyInstance): Promise<void> {
   sweeper.unref();
   assetKeys = await ensureDemoAssets(db, config.companyId);
 
-  await app.register(async (scope) => widgetRoutes(scope, { hub, sessions, messaging, flows }));
+  await app.register(async (scope) => widgetRoutes(scope, { hub, sessions, messaging, flows, reclaim }));
 
   const io = startGateway(app, { hub, sessions, messaging });
   gateways.add(io);
@@ -111,7 +111,10 @@ export async function livePlugin(app: FastifyInstance): Promise<void> {
   });
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
+    clearTimeout(firstReclaim);
     gateways.delete(io);
+    // The turn running ends; the queued ones are left (a flood's could keep a stop going for minutes).
+    flows.stop();
     await flows.idle().catch(() => {});
     await new Promise<void>((resolve) => io.close(() => resolve()));
   });

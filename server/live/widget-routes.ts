@@ -57,6 +57,7 @@ import { claimSessionUser, keepsBotRoom, refuseBotIds } from './rooms.ts';
 import { UploadLimits } from './upload-limit.ts';
 import { mediaSentIn, mediaVisible } from './media-rooms.ts';
 import { discardMediaChunks, MediaTooLarge, writeMediaChunks } from '../media-store.ts';
+import type { Reclaimer } from '../store/reclaim.ts';
 import type { FlowRunner } from './flows.ts';
 import type { Hub } from './hub.ts';
 
@@ -98,10 +99,12 @@ export interface WidgetRouteDeps {
   sessions: Sessions;
   messaging: LiveMessaging;
   flows: FlowRunner;
+  /** Gives the store the room of an upload's pieces thrown away (the embedded store). */
+  reclaim?: Reclaimer;
 }
 
 export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps): Promise<void> {
-  const { hub, sessions, messaging, flows } = deps;
+  const { hub, sessions, messaging, flows, reclaim } = deps;
   const { db, signer } = app.charla;
   const rooms = messaging.rooms;
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -394,6 +397,10 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       });
     }
     let used = 0;
+    // What arrived, stored or not: an upload refused or cut short midway counts its bytes against
+    // the hour's megabytes too (only its count did, so a client cutting 25 MB uploads at 20 MB
+    // wrote 15 GB an hour from one address).
+    let received = 0;
     try {
       const file = await request.file().catch(unreadableUpload);
       if (!file)
@@ -434,7 +441,12 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       // file is nobody's until its media row is written, after the last piece.
       let size: number;
       try {
-        size = await writeMediaChunks(db, key, uploadedBytes(file.file), max);
+        size = await writeMediaChunks(
+          db,
+          key,
+          uploadedBytes(file.file, (n) => (received += n)),
+          max,
+        );
         if (file.file.truncated) throw tooLarge();
         await db.transaction(async (tx) => {
           await tx.query(
@@ -449,6 +461,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       } catch (err) {
         file.file.resume();
         await discardMediaChunks(db, key).catch(() => {});
+        void reclaim?.pieces();
         throw err instanceof MediaTooLarge ? tooLarge() : err;
       }
       used = size;
@@ -460,7 +473,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
         name,
       };
     } finally {
-      uploadLimits.settle(claims.cid, claims.uid, request.ip, held, used);
+      uploadLimits.settle(claims.cid, claims.uid, request.ip, held, Math.max(used, received));
     }
   });
 
@@ -490,9 +503,15 @@ function unreadableUpload(err: unknown): never {
 }
 
 /** The upload's bytes as they arrive; a body the parser cannot read is unreadableUpload's. */
-async function* uploadedBytes(stream: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+async function* uploadedBytes(
+  stream: AsyncIterable<Buffer>,
+  onBytes: (n: number) => void,
+): AsyncGenerator<Buffer> {
   try {
-    for await (const piece of stream) yield piece;
+    for await (const piece of stream) {
+      onBytes(piece.length);
+      yield piece;
+    }
   } catch (err) {
     unreadableUpload(err);
   }

@@ -1,0 +1,52 @@
+/**
+ * The embedded store's space, given back: PGlite has no autovacuum, so the room of every deleted
+ * row (an upload's pieces, cut short or refused) and of every old version of an updated one (a
+ * bot conversation's state, rewritten each turn) stayed taken for good, and the directory only
+ * grew (a reviewer's 40 uploads cut at 20 MB grew it by 1.5 GB, a restart gave nothing back).
+ * VACUUM makes that room reusable by later writes (the files do not shrink, they stop growing):
+ * the whole store with its statistics every hour, and the upload pieces' table right after an
+ * upload's pieces are thrown away. On PostgreSQL its own autovacuum does this: nothing here runs.
+ *
+ * PGlite answers one statement at a time, so a VACUUM holds the others back while it runs; it
+ * reads only the pages changed since the last one, which keeps each pass short.
+ */
+import type { Db } from './db.ts';
+
+interface Log {
+  warn(obj: object, msg: string): void;
+}
+
+export interface Reclaimer {
+  /** The planner's statistics alone (at the start: quick however large the store is). */
+  analyze(): Promise<void>;
+  /** The whole store, with the planner's statistics (a minute after the start, then hourly). */
+  all(): Promise<void>;
+  /** The upload pieces' table, once (several calls while one runs make one more pass). */
+  pieces(): Promise<void>;
+}
+
+export function reclaimer(db: Db, log: Log): Reclaimer {
+  const run = (sql: string) =>
+    db.exec(sql).catch((err: unknown) => log.warn({ err }, 'could not give the store its free space back'));
+  if (db.kind !== 'pglite') {
+    const none = () => Promise.resolve();
+    return { analyze: none, all: none, pieces: none };
+  }
+  let running: Promise<void> | null = null;
+  let again = false;
+  const pieces = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = run('VACUUM media_chunks').finally(() => {
+      running = null;
+      if (again) {
+        again = false;
+        void pieces();
+      }
+    });
+    return running;
+  };
+  return { analyze: () => run('ANALYZE'), all: () => run('VACUUM (ANALYZE)'), pieces };
+}
