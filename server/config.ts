@@ -43,6 +43,8 @@ export interface Config {
   uploadsPerHour: number;
   /** Megabytes a widget user may upload an hour (CHARLA_UPLOAD_MB_PER_HOUR); a client address ten times it. */
   uploadMbPerHour: number;
+  /** Widget sessions under user ids new to the company a client address may open an hour (CHARLA_NEW_USERS_PER_HOUR). */
+  newUsersPerHour: number;
   /**
    * How long a request may take to arrive, headers and body, in ms
    * (CHARLA_REQUEST_TIMEOUT_MS); past it the answer is 408 REQUEST_TIMEOUT.
@@ -80,6 +82,12 @@ const SOCKET_BURST = 200;
  */
 const UPLOADS_PER_HOUR = 60;
 const UPLOAD_MB_PER_HOUR = 250;
+/**
+ * New visitors one client address may bring an hour (server/live/new-user-limit.ts): ten a
+ * minute, far above an office's or a carrier's shared address, far below a script making up
+ * users (about 50 a second from one address, each a user, a bot room and its greeting stored).
+ */
+const NEW_USERS_PER_HOUR = 600;
 
 /**
  * Default time for a request to arrive whole: 5 minutes, Node's own default
@@ -146,6 +154,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const socketBurst = positiveNumber(env, 'CHARLA_SOCKET_BURST', SOCKET_BURST, 'events', true);
   const uploadsPerHour = positiveNumber(env, 'CHARLA_UPLOADS_PER_HOUR', UPLOADS_PER_HOUR, 'files', true);
   const uploadMbPerHour = positiveNumber(env, 'CHARLA_UPLOAD_MB_PER_HOUR', UPLOAD_MB_PER_HOUR, 'megabytes');
+  const newUsersPerHour = positiveNumber(env, 'CHARLA_NEW_USERS_PER_HOUR', NEW_USERS_PER_HOUR, 'users', true);
   const requestTimeoutMs = positiveNumber(
     env,
     'CHARLA_REQUEST_TIMEOUT_MS',
@@ -185,6 +194,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     socketBurst,
     uploadsPerHour,
     uploadMbPerHour,
+    newUsersPerHour,
     requestTimeoutMs,
     shutdownGraceMs: SHUTDOWN_GRACE_MS,
     logger: { level: logLevel },
@@ -305,6 +315,8 @@ export function defaultConfig(): Config {
     socketBurst: SOCKET_BURST,
     uploadsPerHour: UPLOADS_PER_HOUR,
     uploadMbPerHour: UPLOAD_MB_PER_HOUR,
+    // A test file's service takes its visitors from one address: its own limit where it tests it.
+    newUsersPerHour: 1_000_000,
     requestTimeoutMs: REQUEST_TIMEOUT_MS,
     shutdownGraceMs: SHUTDOWN_GRACE_MS,
     logger: false,

@@ -55,6 +55,7 @@ import type { LiveMessaging } from './messaging.ts';
 import { history, loadMembers, loadRoom, loadRooms, membership, roomIdsOf } from './store.ts';
 import { claimSessionUser, keepsBotRoom, refuseBotIds } from './rooms.ts';
 import { UploadLimits } from './upload-limit.ts';
+import { NewUserLimits } from './new-user-limit.ts';
 import { mediaSentIn, mediaVisible } from './media-rooms.ts';
 import { discardMediaChunks, MediaTooLarge, writeMediaChunks } from '../media-store.ts';
 import type { Reclaimer } from '../store/reclaim.ts';
@@ -110,6 +111,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { uploadsPerHour, uploadMbPerHour } = app.charla.config;
   const uploadLimits = new UploadLimits(uploadsPerHour, uploadMbPerHour * 1024 * 1024);
+  const newUsers = new NewUserLimits(app.charla.config.newUsersPerHour);
 
   await app.register(multipart, {
     limits: { fileSize: UPLOAD_MEDIA_MAX_BYTES, files: 1, fields: 10, fieldSize: 10_000 },
@@ -153,7 +155,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     return m;
   }
 
-  r.post(ROUTES.widgetSession, { schema: { body: SessionBody } }, async (request) => {
+  r.post(ROUTES.widgetSession, { schema: { body: SessionBody } }, async (request, reply) => {
     const body = request.body;
     // Unlike the other routes, a refusal here stays readable by the page (it
     // carries no data), so the widget can say why it cannot start.
@@ -163,6 +165,23 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     // The bot's id is public (every session answer names it): as a user id it would open every
     // conversation of the bot.
     if (body.userId !== undefined) await refuseBotIds(db, access.companyId, [body.userId], () => '/userId');
+    // A visitor the company does not know yet takes one of its address's new users of the hour.
+    const known =
+      body.userId !== undefined &&
+      (
+        await db.query('SELECT 1 FROM live_users WHERE company_id = $1 AND id = $2', [
+          access.companyId,
+          body.userId,
+        ])
+      ).rows.length > 0;
+    const waitMs = known ? 0 : newUsers.take(request.ip);
+    if (waitMs > 0) {
+      reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
+      throw new ApiError('RATE_LIMITED', {
+        message: `Too many new visitors from this address: wait ${Math.ceil(waitMs / 1000)} s.`,
+        data: { retryAfterMs: waitMs },
+      });
+    }
     const userId = body.userId ?? randomUUID();
     const names = body.userNames ?? null;
     // Users are per company: a user id verified on one widget must be proven on every one of them.

@@ -1,0 +1,78 @@
+/**
+ * New visitors per client address (server/live/new-user-limit.ts): sessions under user ids the
+ * company does not know yet, or with none, at most CHARLA_NEW_USERS_PER_HOUR an hour from one
+ * address; past it 429 RATE_LIMITED with Retry-After, and nothing stored. Visitors coming back
+ * are never held. Here the allowance is 3 an hour.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ROUTES, type ErrorBody } from '../../types/index.ts';
+import { configFromEnv } from '../../server/config.ts';
+import { NewUserLimits } from '../../server/live/new-user-limit.ts';
+import { liveWidgets } from './helpers/widgets.ts';
+
+const live = liveWidgets({ live: { newUsersPerHour: 3 } });
+
+async function open(userId?: string) {
+  const res = await fetch(live.h.baseUrl + ROUTES.widgetSession, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: live.h.baseUrl },
+    body: JSON.stringify({ apiKey: live.apiKey, ...(userId === undefined ? {} : { userId }) }),
+  });
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.json() };
+}
+
+const users = async () =>
+  Number(
+    (await live.h.app.charla.db.query<{ n: string | number }>('SELECT count(*) AS n FROM live_users'))
+      .rows[0]!.n,
+  );
+
+describe('new visitors from one address', () => {
+  it('are taken up to the hour’s allowance, then 429 with Retry-After and nothing stored; returning ones still come in', async () => {
+    const first = `ana-${randomUUID()}`;
+    expect((await open(first)).status).toBe(200);
+    expect((await open()).status).toBe(200);
+    expect((await open(`beto-${randomUUID()}`)).status).toBe(200);
+    const before = await users();
+    for (const refused of [await open(`carla-${randomUUID()}`), await open()]) {
+      expect(refused.status).toBe(429);
+      const body = refused.body as ErrorBody & { data: { retryAfterMs: number } };
+      expect(body.error).toMatchObject({ code: 'E0429', key: 'RATE_LIMITED' });
+      // One new visitor comes back every 20 minutes (3 an hour).
+      expect(body.data.retryAfterMs).toBeGreaterThan(0);
+      expect(body.data.retryAfterMs).toBeLessThanOrEqual(20 * 60_000);
+      expect(Number(refused.retryAfter)).toBe(Math.ceil(body.data.retryAfterMs / 1000));
+    }
+    expect(await users()).toBe(before);
+    // Ana, known, opens as many sessions as she likes.
+    for (let i = 0; i < 5; i++) expect((await open(first)).status).toBe(200);
+  });
+
+  it('are refilled over the hour, and counted by address (an IPv6 one by its /64)', () => {
+    const limits = new NewUserLimits(2);
+    const t = 1_000_000;
+    expect(limits.take('203.0.113.7', t)).toBe(0);
+    expect(limits.take('203.0.113.7', t)).toBe(0);
+    expect(limits.take('203.0.113.7', t)).toBe(30 * 60_000);
+    expect(limits.take('198.51.100.1', t)).toBe(0);
+    expect(limits.take('2001:db8:1:2::1', t)).toBe(0);
+    expect(limits.take('2001:db8:1:2::9', t)).toBe(0);
+    expect(limits.take('2001:db8:1:2:ffff::3', t)).toBeGreaterThan(0);
+    // Half an hour on, one more.
+    expect(limits.take('203.0.113.7', t + 30 * 60_000)).toBe(0);
+    expect(limits.take('203.0.113.7', t + 30 * 60_000)).toBeGreaterThan(0);
+  });
+
+  it('CHARLA_NEW_USERS_PER_HOUR is a positive whole number, 600 by default (anything else stops the start)', () => {
+    const base = { PORT: '0' };
+    expect(configFromEnv(base)).toMatchObject({ newUsersPerHour: 600 });
+    expect(configFromEnv({ ...base, CHARLA_NEW_USERS_PER_HOUR: '50' })).toMatchObject({
+      newUsersPerHour: 50,
+    });
+    for (const bad of ['0', '-1', 'many', '2.5'])
+      expect(() => configFromEnv({ ...base, CHARLA_NEW_USERS_PER_HOUR: bad })).toThrow(
+        /^CHARLA_NEW_USERS_PER_HOUR must be a positive whole number of users/,
+      );
+  });
+});
