@@ -76,6 +76,11 @@ export const styles = css`
     margin: 0;
     white-space: pre-wrap;
   }
+  /* One to three emoji alone (messages/text.ts). */
+  .text--emoji {
+    font-size: 2.25em;
+    line-height: 1.2;
+  }
   .caption {
     padding: 4px 8px 4px;
   }

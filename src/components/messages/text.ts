@@ -16,6 +16,12 @@ export function richText(text: string): TemplateResult {
   )}`;
 }
 
+/** One emoji: a flag, or a pictograph with its skin tone, presentation mark or joined ones (a family). */
+const EMOJI = String.raw`(?:\p{Regional_Indicator}{2}|\p{Extended_Pictographic}[\p{Emoji_Modifier}\ufe0f\u20e3]*(?:\u200d\p{Extended_Pictographic}[\p{Emoji_Modifier}\ufe0f]*)*)`;
+/** A text of one to three emoji and nothing else: shown large, as messaging apps do. */
+const EMOJI_ONLY = new RegExp(`^\\s*(?:${EMOJI}\\s*){1,3}$`, 'u');
+
 export function renderText(message: TextMessage): TemplateResult {
-  return html`<p class="text" dir="auto">${richText(message.text ?? '')}</p>`;
+  const text = message.text ?? '';
+  return html`<p class="text ${EMOJI_ONLY.test(text) ? 'text--emoji' : ''}" dir="auto">${richText(text)}</p>`;
 }

@@ -24,6 +24,18 @@ async function show(
 afterEach(() => document.body.replaceChildren());
 
 describe('<charla-message> TEXT', () => {
+  it('shows one to three emoji alone large, and any other text as usual', async () => {
+    const large = ['👍', '😀🎉👍', ' 👨‍👩‍👧 ', '🇵🇪', '👍🏽', '❤️'];
+    const usual = ['😀😀😀😀', 'hola 👍', '123', '#', ':)'];
+    for (const text of [...large, ...usual]) {
+      const { shadow } = await show(msg({ text }));
+      const p = shadow.querySelector('.text')!;
+      expect(p.classList.contains('text--emoji'), JSON.stringify(text)).toBe(large.includes(text));
+      expect(p.textContent).toBe(text);
+      document.body.replaceChildren();
+    }
+  });
+
   it('shows text as text and makes only http(s) addresses links', async () => {
     const { shadow } = await show(
       msg({ text: 'Mira https://example.com/a?b=1, o javascript:alert(1) y <b>hola</b> www.x.com' }),
