@@ -736,7 +736,7 @@ describe('axe-core, WCAG 2.2 AA', () => {
       const widget = await mountWidget(f);
       const home = await waitFor(() => deep(widget, 'charla-home-menu'), 'home');
       expect(await axeViolations()).toEqual([]);
-      const names = [...home.shadowRoot!.querySelectorAll('[part=room] .item__name')].map(
+      const names = [...home.shadowRoot!.querySelectorAll('[part=room] .item__name bdi')].map(
         (n) => n.textContent,
       );
       expect(names).toEqual(['Bob, Carol', 'Conversación de grupo']);

@@ -9,7 +9,7 @@ import { views } from '../../styles/views.ts';
 import type { WidgetContext } from '../../widget/context.ts';
 import { isGroupWidget } from '../home-menu/home-menu.ts';
 import { roomAvatar } from '../../stores/rooms.ts';
-import { avatar } from '../shared/avatar.ts';
+import { isGroupRoom, roomAvatarOf } from '../shared/avatar.ts';
 import { plainName, roomName } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { closeButton } from '../shared/parts.ts';
@@ -152,7 +152,11 @@ export class CharlaChat extends LitElement {
               </button>`
             : nothing
         }
-        ${avatar(name, roomAvatar(room, this.#stores.get('$user')?.id, this.#stores.get('$contacts')))}
+        ${roomAvatarOf(
+          name,
+          roomAvatar(room, this.#stores.get('$user')?.id, this.#stores.get('$contacts')),
+          isGroupRoom(room),
+        )}
         <div class="header__text">
           <h2 id="title" dir="auto">${name}</h2>
           ${

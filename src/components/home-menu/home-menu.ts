@@ -6,7 +6,7 @@ import { translator, type Translate } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
 import { views } from '../../styles/views.ts';
 import type { WidgetContext } from '../../widget/context.ts';
-import { avatar } from '../shared/avatar.ts';
+import { isGroupRoom, roomAvatarOf } from '../shared/avatar.ts';
 import { contactItem, contactMatches, contactName } from '../shared/contact-item.ts';
 import { ListPagesController, SEARCH_FROM } from '../../controllers/list-pages.ts';
 import { roomName, summarize } from '../shared/format.ts';
@@ -84,6 +84,7 @@ export class CharlaHomeMenu extends LitElement {
     const unread = this.#stores.get('$unreadByRoom')?.[room.id] ?? room.unread ?? 0;
     const preview = summarize(room.lastMessage ?? null, t);
     const name = roomName(room, this.#stores.get('$user')?.id, t);
+    const group = isGroupRoom(room);
     return html`<li>
       <button
         type="button"
@@ -92,9 +93,15 @@ export class CharlaHomeMenu extends LitElement {
         data-entry="rooms"
         @click=${() => this.context?.actions.selectRoom(room.id)}
       >
-        ${avatar(name, roomAvatar(room, this.#stores.get('$user')?.id, this.#stores.get('$contacts')))}
+        ${roomAvatarOf(name, roomAvatar(room, this.#stores.get('$user')?.id, this.#stores.get('$contacts')), group)}
         <span class="item__text">
-          <span class="item__name"><bdi>${name}</bdi></span>
+          <span class="item__name"
+            ><bdi>${name}</bdi>${
+              group && name !== t('groupConversation')
+                ? html`<span class="visually-hidden">, ${t('groupConversation')}</span>`
+                : nothing
+            }</span
+          >
           ${preview ? html`<span class="item__secondary"><bdi>${preview}</bdi></span>` : nothing}
         </span>
         ${

@@ -4,6 +4,8 @@ import { Directive, directive, type ElementPart } from 'lit/directive.js';
 import { safeColor, textOn } from '../../styles/theme.ts';
 import { initials } from './format.ts';
 import { safeUrl } from './safe-url.ts';
+import { icons } from './icons.ts';
+import type { Room } from '../../../types/index.ts';
 
 /**
  * Avatar addresses that failed to load on this page. They show initials from
@@ -55,4 +57,18 @@ export function avatar(
         : html`<span class="avatar__initials">${initials(name)}</span>`
     }${nothing}</span
   >`;
+}
+
+/** Whether a room is a conversation of more than two (a direct one with a third person is one too). */
+export const isGroupRoom = (room: Room | undefined): boolean =>
+  room?.type === 'group' || (room?.members.length ?? 0) > 2;
+
+/**
+ * A room's avatar: its picture, else for a group a group glyph (the initials of a group named
+ * after one long name read as a chat with that person alone), else the initials of its name.
+ */
+export function roomAvatarOf(name: string, url: string | null | undefined, group: boolean): TemplateResult {
+  const src = safeUrl(url);
+  if (!group || (src && !failed.has(src))) return avatar(name, url);
+  return html`<span class="avatar avatar--md avatar--group" aria-hidden="true">${icons.group()}</span>`;
 }

@@ -44,4 +44,10 @@ export const icons = {
     ),
   arrowDown: () => icon(stroke('M12 5v14M6 13l6 6 6-6')),
   user: () => icon(stroke('M20 21a8 8 0 0 0-16 0M12 13a5 5 0 1 0 0-10 5 5 0 0 0 0 10z')),
+  group: () =>
+    icon(
+      stroke(
+        'M15 19a6 6 0 0 0-12 0M9 11a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM21 19a5 5 0 0 0-4.5-5M15 3.5a4 4 0 0 1 0 7',
+      ),
+    ),
 };

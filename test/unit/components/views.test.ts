@@ -68,8 +68,11 @@ describe('<charla-home-menu>', () => {
     f.stores.$rooms.set([unnamedGroup()]);
     const { q } = await mount('charla-home-menu', f);
     const button = q.getByRole('button', { name: /^Bob, Carol/ });
-    expect(button.querySelector('.item__name')!.textContent).toBe('Bob, Carol');
-    expect(button.querySelector('.avatar')!.textContent!.trim()).toBe('BC');
+    expect(button.querySelector('.item__name bdi')!.textContent).toBe('Bob, Carol');
+    // A group: a group glyph, not the initials of a name (which read as a chat with one person),
+    // and its name says so to screen readers.
+    expect(button.querySelector('.avatar--group svg')).toBeTruthy();
+    expect(button.querySelector('.item__name')!.textContent).toBe('Bob, Carol, Conversación de grupo');
   });
 
   it('names an unnamed room without member names from the catalogue', async () => {
@@ -83,12 +86,10 @@ describe('<charla-home-menu>', () => {
     expect(q.getByRole('button', { name: /^Conversación$/ })).toBeTruthy();
     stores.$language.set('en');
     await settle(el);
-    expect(
-      q
-        .getByRole('button', { name: /^Group conversation/ })
-        .querySelector('.avatar')!
-        .textContent!.trim(),
-    ).toBe('GC');
+    // Named after being a group already: said once.
+    const group = q.getByRole('button', { name: /^Group conversation/ });
+    expect(group.querySelector('.item__name')!.textContent).toBe('Group conversation');
+    expect(group.querySelector('.avatar--group svg')).toBeTruthy();
     expect(q.getByRole('button', { name: /^Conversation$/ })).toBeTruthy();
   });
 
@@ -105,7 +106,7 @@ describe('<charla-home-menu>', () => {
     f.stores.$contacts.set([{ id: 'u1', names: '\u202ELuis' }]);
     const { el, q } = await mount('charla-home-menu', f);
     const names = [...el.shadowRoot!.querySelectorAll('[part=room] .item__name')];
-    expect(names.map((n) => n.textContent)).toEqual(['Evil', 'Bob, Carol']);
+    expect(names.map((n) => n.textContent)).toEqual(['Evil', 'Bob, Carol, Conversación de grupo']);
     // Isolated (<bdi>): each takes its own direction, aligned with its row as the contacts' names are.
     expect(names.map((n) => n.querySelector('bdi')?.textContent)).toEqual(['Evil', 'Bob, Carol']);
     expect(el.shadowRoot!.querySelector('[part=room] .item__secondary bdi')!.textContent).toBe('afdp.exe');
@@ -195,7 +196,7 @@ describe('<charla-chat>', () => {
     f.stores.$currentRoomId.set('g1');
     const { q, el } = await mount('charla-chat', f);
     expect(q.getByRole('heading', { name: 'Bob, Carol' })).toBeTruthy();
-    expect(el.shadowRoot!.querySelector('.header .avatar')!.textContent!.trim()).toBe('BC');
+    expect(el.shadowRoot!.querySelector('.header .avatar--group svg')).toBeTruthy();
   });
 
   it('shows names in its header without directional controls, isolated', async () => {
