@@ -124,7 +124,9 @@ export class CharlaHomeMenu extends LitElement {
     const contacts = query ? allContacts.filter((c) => contactMatches(c, query)) : allContacts;
     // A long list gets a search field (kept while it holds a search), and a line saying what it found.
     const searching = allContacts.length > SEARCH_FROM || query !== '';
-    const roomsShown = this.#pages.limit('rooms');
+    // The current room (the one Back just left, which takes focus) is always among those shown.
+    const current = rooms.findIndex((r) => r.id === this.#stores.get('$currentRoomId'));
+    const roomsShown = Math.max(this.#pages.limit('rooms'), current + 1);
     const contactsShown = this.#pages.limit('contacts');
     const loading = this.#stores.get('$contactsLoading') ?? false;
     const title =

@@ -42,6 +42,17 @@ describe('<charla-home-menu> with many contacts and rooms', () => {
     expect(el.shadowRoot!.querySelectorAll('[part=room]')).toHaveLength(51);
   });
 
+  it('shows the current room however far down the list it is (Back puts focus on it)', async () => {
+    const f = group();
+    f.stores.$rooms.set(Array.from({ length: 80 }, (_, i) => room({ id: `r${i}`, name: `Sala ${i}` })));
+    f.stores.$currentRoomId.set('r72');
+    const { el, q } = await mount('charla-home-menu', f);
+    expect(el.shadowRoot!.querySelectorAll('[part=room]')).toHaveLength(73);
+    el.focus();
+    expect(el.shadowRoot!.activeElement?.textContent).toContain('Sala 72');
+    expect(q.getByRole('button', { name: 'Mostrar más (7 restantes)' })).toBeTruthy();
+  });
+
   it('finds contacts by name in any case and without accents, and says how many it found', async () => {
     const f = group();
     f.stores.$contacts.set([...people(60), { id: 'a', names: 'Ángela Núñez' }, { id: 'b', names: 'ANGEL' }]);
