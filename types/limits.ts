@@ -126,6 +126,12 @@ export const CAMPAIGN_RECIPIENTS_MAX = 100_000;
 export const CONTACTS_MAX = 20;
 /** Most members added in one addMembers call (our choice). */
 export const ADD_MEMBERS_MAX = 100;
+/**
+ * Most members of one room (our choice): every member added, and every message, costs the
+ * service once per member (a room grown to 2,000 by one client held every other request for 5 s
+ * at each addMembers call).
+ */
+export const ROOM_MEMBERS_MAX = 200;
 
 /** Lifetime of a widget session token, in seconds (our choice). */
 export const SESSION_TTL_SECONDS = 24 * 60 * 60;

@@ -14,7 +14,7 @@ import { createFlowRunner, FLOWS_DIR, loadFlowFiles, type FlowRunner } from './f
 import { ensureDemoAssets } from './assets.ts';
 import { ORPHAN_CHUNK_AGE_MS, sweepOrphanChunks } from '../media-store.ts';
 import { sweepUnsentUploads, UNSENT_UPLOAD_AGE_MS } from './media-rooms.ts';
-import { reclaimer } from '../store/reclaim.ts';
+import { CHECKPOINT_EVERY_MS, reclaimer } from '../store/reclaim.ts';
 
 export interface Live {
   hub: Hub;
@@ -82,6 +82,8 @@ export async function livePlugin(app: FastifyInstance): Promise<void> {
   // The first pass over a store never given its room back reads all of it: not in the start's way.
   const firstReclaim = setTimeout(() => void reclaim.all(), 60_000);
   firstReclaim.unref();
+  const checkpoints = setInterval(() => void reclaim.checkpoint(), CHECKPOINT_EVERY_MS);
+  checkpoints.unref();
   await sweep(db.kind === 'pglite' ? 0 : ORPHAN_CHUNK_AGE_MS);
   await sweepUnsent();
   const sweeper = setInterval(() => {
@@ -112,6 +114,7 @@ export async function livePlugin(app: FastifyInstance): Promise<void> {
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     clearTimeout(firstReclaim);
+    clearInterval(checkpoints);
     gateways.delete(io);
     // The turn running ends; the queued ones are left (a flood's could keep a stop going for minutes).
     flows.stop();

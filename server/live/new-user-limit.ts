@@ -1,6 +1,7 @@
 /**
- * New visitors per client address (`POST /v1/widget/session` under a user id the company does
- * not know yet, or with none): at most `perHour` an hour, refilled continuously (a token bucket
+ * New users per client address (`POST /v1/widget/session` under a user id the company does not
+ * know yet, or with none; and the made-up ids a session brings into rooms: openRoomWithUser,
+ * addMember(s), joinRoom for another, which store a user too): at most `perHour` an hour, refilled continuously (a token bucket
  * per address, an IPv6 address by its /64 as the upload allowance counts it). A script making
  * up users opened about 50 sessions a second from one address, each a user, a bot room and its
  * greeting stored, with no end. Visitors coming back (a known user id) are never held here.
@@ -16,13 +17,14 @@ export class NewUserLimits {
 
   constructor(readonly perHour: number) {}
 
-  /** 0 when one more new user may come from `address` now (it is counted), else the ms to wait. */
-  take(address: string, now = Date.now()): number {
+  /** 0 when `count` more new users may come from `address` now (they are counted), else the ms to wait. */
+  take(address: string, now = Date.now(), count = 1): number {
     this.#sweep(now);
     const key = prefixOf(address);
     const b = this.#refilled(key, now);
-    if (b.tokens < 1) return Math.ceil(((1 - b.tokens) / this.perHour) * HOUR_MS);
-    b.tokens -= 1;
+    const need = Math.min(count, this.perHour);
+    if (b.tokens < need) return Math.ceil(((need - b.tokens) / this.perHour) * HOUR_MS);
+    b.tokens -= count;
     return 0;
   }
 

@@ -22,6 +22,7 @@ import {
   charCount,
   GET_MESSAGES_LIMIT_DEFAULT,
   MEDIA_URL_TTL_DEFAULT,
+  ROOM_MEMBERS_MAX,
   ROUTES,
   UPLOAD_IMAGE_MAX_BYTES,
   UPLOAD_MEDIA_MAX_BYTES,
@@ -155,6 +156,47 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     return m;
   }
 
+  /** Takes `count` of the address's new users of the hour, or answers 429 with when to try again. */
+  function takeNewUsers(request: FastifyRequest, reply: FastifyReply, count: number): void {
+    const waitMs = count > 0 ? newUsers.take(request.ip, Date.now(), count) : 0;
+    if (waitMs <= 0) return;
+    reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
+    throw new ApiError('RATE_LIMITED', {
+      message: `Too many new users from this address: wait ${Math.ceil(waitMs / 1000)} s.`,
+      data: { retryAfterMs: waitMs },
+    });
+  }
+
+  /** The ids of `userIds` the company does not know yet take the address's new users (all or none). */
+  async function admitUsers(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    companyId: string,
+    userIds: string[],
+  ): Promise<void> {
+    const ids = [...new Set(userIds)];
+    const known = await db.query<{ id: string }>(
+      'SELECT id FROM live_users WHERE company_id = $1 AND id = ANY($2)',
+      [companyId, ids],
+    );
+    takeNewUsers(request, reply, ids.length - known.rows.length);
+  }
+
+  /** A room may take `userIds` (those not in it yet) within ROOM_MEMBERS_MAX; else 400 naming `at`. */
+  async function roomHasSpace(roomId: string, userIds: string[], at: string): Promise<void> {
+    const r = await db.query<{ present: string | number; already: string | number }>(
+      `SELECT count(*) AS present, count(*) FILTER (WHERE user_id = ANY($2)) AS already
+       FROM room_members WHERE room_id = $1`,
+      [roomId, [...new Set(userIds)]],
+    );
+    const present = Number(r.rows[0]?.present ?? 0);
+    const coming = new Set(userIds).size - Number(r.rows[0]?.already ?? 0);
+    if (present + coming > ROOM_MEMBERS_MAX)
+      throw validationFailed({
+        [at]: `would take the room past ${ROOM_MEMBERS_MAX} members (it has ${present})`,
+      });
+  }
+
   r.post(ROUTES.widgetSession, { schema: { body: SessionBody } }, async (request, reply) => {
     const body = request.body;
     // Unlike the other routes, a refusal here stays readable by the page (it
@@ -166,22 +208,8 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     // conversation of the bot.
     if (body.userId !== undefined) await refuseBotIds(db, access.companyId, [body.userId], () => '/userId');
     // A visitor the company does not know yet takes one of its address's new users of the hour.
-    const known =
-      body.userId !== undefined &&
-      (
-        await db.query('SELECT 1 FROM live_users WHERE company_id = $1 AND id = $2', [
-          access.companyId,
-          body.userId,
-        ])
-      ).rows.length > 0;
-    const waitMs = known ? 0 : newUsers.take(request.ip);
-    if (waitMs > 0) {
-      reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
-      throw new ApiError('RATE_LIMITED', {
-        message: `Too many new visitors from this address: wait ${Math.ceil(waitMs / 1000)} s.`,
-        data: { retryAfterMs: waitMs },
-      });
-    }
+    if (body.userId === undefined) takeNewUsers(request, reply, 1);
+    else await admitUsers(request, reply, access.companyId, [body.userId]);
     const userId = body.userId ?? randomUUID();
     const names = body.userNames ?? null;
     // Users are per company: a user id verified on one widget must be proven on every one of them.
@@ -246,10 +274,11 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     return { rooms: await loadRooms(db, ids, claims.uid) };
   });
 
-  r.post(ROUTES.widgetDirectRoom, { schema: { body: OpenRoomWithUserBody } }, async (request) => {
+  r.post(ROUTES.widgetDirectRoom, { schema: { body: OpenRoomWithUserBody } }, async (request, reply) => {
     const { claims } = session(request);
     const other = { id: String(request.body.id), names: request.body.names ?? null };
     await refuseBotIds(db, claims.cid, [other.id], () => '/id');
+    await admitUsers(request, reply, claims.cid, [other.id]);
     const { roomId } = await rooms.openDirect(claims.cid, { id: claims.uid }, other);
     const room = await loadRoom(db, roomId, claims.uid);
     if (!room) throw new ApiError('NOT_FOUND');
@@ -271,7 +300,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
   r.post(
     ROUTES.widgetRoomMembers,
     { schema: { params: RoomParams, body: AddMemberBody } },
-    async (request) => {
+    async (request, reply) => {
       const { roomId } = request.params;
       await requireMember(request, roomId);
       const m = request.body.member;
@@ -279,9 +308,10 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
         typeof m === 'string'
           ? { userId: m }
           : { userId: String(m.id), ...(m.names !== undefined ? { names: m.names } : {}) };
-      await refuseBotIds(db, session(request).claims.cid, [input.userId], () =>
-        typeof m === 'string' ? '/member' : '/member/id',
-      );
+      const at = typeof m === 'string' ? '/member' : '/member/id';
+      await refuseBotIds(db, session(request).claims.cid, [input.userId], () => at);
+      await roomHasSpace(roomId, [input.userId], at);
+      await admitUsers(request, reply, session(request).claims.cid, [input.userId]);
       const { added } = await rooms.addMember(roomId, input);
       return ok([added ? `${input.userId} added` : `${input.userId} is already a member`]);
     },
@@ -290,16 +320,14 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
   r.post(
     ROUTES.widgetRoomMembersBulk,
     { schema: { params: RoomParams, body: WidgetAddMembersBody } },
-    async (request) => {
+    async (request, reply) => {
       const { roomId } = request.params;
       await requireMember(request, roomId);
       // All checked before any is added: a refused list adds nobody.
-      await refuseBotIds(
-        db,
-        session(request).claims.cid,
-        request.body.members.map((item) => item.referenceId),
-        (i) => `/members/${i}/referenceId`,
-      );
+      const ids = request.body.members.map((item) => item.referenceId);
+      await refuseBotIds(db, session(request).claims.cid, ids, (i) => `/members/${i}/referenceId`);
+      await roomHasSpace(roomId, ids, '/members');
+      await admitUsers(request, reply, session(request).claims.cid, ids);
       const message: string[] = [];
       for (const item of request.body.members) {
         const memberType: MemberType = item.memberType ?? 'Client';
@@ -314,30 +342,36 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     },
   );
 
-  r.post(ROUTES.widgetRoomJoin, { schema: { params: RoomParams, body: UserIdBody } }, async (request) => {
-    const { roomId } = request.params;
-    const { claims } = session(request);
-    const { userId } = request.body;
-    const mine = await membership(db, roomId, claims.uid);
-    if (mine && mine.companyId === claims.cid) {
-      // A member may bring anyone in, but no bot (a non-member may only come in as themselves).
-      await refuseBotIds(db, claims.cid, [userId], () => '/userId');
-    } else {
-      // A user may join a group room of their company by themselves; anything
-      // else needs a member to do it.
-      const room = await messaging.findRoom(roomId);
-      const selfJoinGroup =
-        room && room.companyId === claims.cid && userId === claims.uid && room.type === 'group';
-      if (!selfJoinGroup) throw new ApiError('NOT_A_MEMBER');
-      // Taken out by another member: only a member can let them back in.
-      if (await rooms.wasRemoved(roomId, userId))
-        throw new ApiError('FORBIDDEN', {
-          message: 'You were removed from this room; a member can add you back.',
-        });
-    }
-    const { added } = await rooms.addMember(roomId, { userId });
-    return ok([added ? `${userId} joined` : `${userId} is already a member`]);
-  });
+  r.post(
+    ROUTES.widgetRoomJoin,
+    { schema: { params: RoomParams, body: UserIdBody } },
+    async (request, reply) => {
+      const { roomId } = request.params;
+      const { claims } = session(request);
+      const { userId } = request.body;
+      const mine = await membership(db, roomId, claims.uid);
+      if (mine && mine.companyId === claims.cid) {
+        // A member may bring anyone in, but no bot (a non-member may only come in as themselves).
+        await refuseBotIds(db, claims.cid, [userId], () => '/userId');
+        await admitUsers(request, reply, claims.cid, [userId]);
+      } else {
+        // A user may join a group room of their company by themselves; anything
+        // else needs a member to do it.
+        const room = await messaging.findRoom(roomId);
+        const selfJoinGroup =
+          room && room.companyId === claims.cid && userId === claims.uid && room.type === 'group';
+        if (!selfJoinGroup) throw new ApiError('NOT_A_MEMBER');
+        // Taken out by another member: only a member can let them back in.
+        if (await rooms.wasRemoved(roomId, userId))
+          throw new ApiError('FORBIDDEN', {
+            message: 'You were removed from this room; a member can add you back.',
+          });
+      }
+      await roomHasSpace(roomId, [userId], '/userId');
+      const { added } = await rooms.addMember(roomId, { userId });
+      return ok([added ? `${userId} joined` : `${userId} is already a member`]);
+    },
+  );
 
   r.post(ROUTES.widgetRoomLeave, { schema: { params: RoomParams, body: UserIdBody } }, async (request) => {
     const { roomId } = request.params;

@@ -5,7 +5,9 @@
  * (125,000 elements); a page keeps every view's cost that of its first entries, and a search
  * field (see contact-search) finds the others.
  *
- * The button is marked `data-more="<list>"` (see `moreButton`); its list's entries are the
+ * The button is marked `data-more="<list>"` (see `moreButton`), and `data-auto` when scrolling
+ * to it shows the next page (the last list of a view: the rooms above the contacts do not, or
+ * the contacts would be reached only past every room); its list's entries are the
  * `[data-entry="<list>"]` elements. Choosing it with focus on it moves focus to the first
  * entry it added, so a keyboard user goes on through the list instead of past it.
  */
@@ -60,12 +62,15 @@ export class ListPagesController implements ReactiveController {
     // A button that scrolls into view shows the next page by itself, as a feed does.
     if (typeof IntersectionObserver !== 'function') return;
     this.#observer?.disconnect();
-    const buttons = root.querySelectorAll<HTMLElement>('[data-more]');
+    const buttons = root.querySelectorAll<HTMLElement>('[data-more][data-auto]');
     if (buttons.length === 0) return;
     this.#observer ??= new IntersectionObserver((entries) => {
       for (const e of entries) {
         const list = (e.target as HTMLElement).dataset['more'];
-        if (e.isIntersecting && list && e.target.isConnected) this.more(list);
+        // Scrolled to, not Tabbed to: focus on it scrolls it into view too, and a page added
+        // then would move a keyboard user on before they heard the button.
+        if (e.isIntersecting && list && e.target.isConnected && root.activeElement !== e.target)
+          this.more(list);
       }
     });
     for (const b of buttons) this.#observer.observe(b);

@@ -185,7 +185,7 @@ describe('focus after in-widget actions', () => {
     f.stores.$lastError.set({ message: 'x', key: 'NETWORK_ERROR', transient: true });
     f.context.actions.reconnect = () => f.stores.$connection.set('connecting');
     const widget = await mountWidget(f);
-    const retry = () => widget.shadowRoot!.querySelector<HTMLElement>('[part=unavailable] button');
+    const retry = () => widget.shadowRoot!.querySelector<HTMLElement>('[part=unavailable] .pill-button');
     (await waitFor(retry, 'retry button')).focus();
     await userEvent.keyboard('{Enter}');
     // It fails again: the panel says so and focus is on its retry button.
@@ -210,7 +210,7 @@ describe('focus after in-widget actions', () => {
     f.context.actions.reconnect = () => f.stores.$connection.set('connecting');
     const widget = await mountWidget(f);
     (
-      await waitFor(() => widget.shadowRoot!.querySelector<HTMLElement>('[part=unavailable] button'), 'retry')
+      await waitFor(() => widget.shadowRoot!.querySelector<HTMLElement>('[part=unavailable] .pill-button'), 'retry')
     ).focus();
     await userEvent.keyboard('{Enter}');
     await waitFor(() => !widget.shadowRoot!.querySelector('[part=unavailable]'), 'connecting');

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import { CharlaError } from '../../src/transport/errors.ts';
 import { errorBody } from '../../types/index.ts';
-import { axeViolations, makeContext, mountWidget, nextFrame, waitFor } from './helpers.ts';
+import { axeViolations, makeContext, mountWidget, nextFrame, room, waitFor } from './helpers.ts';
 
 afterEach(() => document.body.replaceChildren());
 
@@ -38,6 +38,28 @@ describe('<charla-home-menu> with 5,000 contacts', () => {
     for (let i = 0; i < 10; i++) await nextFrame();
     expect(contacts()).toBe(150);
     expect(await axeViolations()).toEqual([]);
+  });
+
+  it('leaves the rooms above the contacts at a page when scrolled past, and a focused button waits to be chosen', async () => {
+    await page.viewport(1280, 800);
+    const f = makeContext({ ui: { view: 'home' }, config: { properties: { type: 'group' } } });
+    f.stores.$rooms.set(Array.from({ length: 120 }, (_, i) => room({ id: `r${i}`, name: `Sala ${i}` })));
+    f.stores.$contacts.set(people(200));
+    const widget = await mountWidget(f);
+    const home = await waitFor(() => widget.shadowRoot?.querySelector('charla-home-menu'), 'the home menu');
+    const body = home.shadowRoot!.querySelector<HTMLElement>('.body')!;
+    const count = (part: string) => home.shadowRoot!.querySelectorAll(`[part=${part}]`).length;
+    // Scrolled down past the rooms' button: the rooms stay at a page, the contacts are reached.
+    const roomsMore = home.shadowRoot!.querySelector<HTMLElement>('[data-more=rooms]')!;
+    body.scrollTop = roomsMore.offsetTop - 100;
+    for (let i = 0; i < 10; i++) await nextFrame();
+    expect(count('room')).toBe(50);
+    // Tabbed to, the contacts' button scrolls into view and waits: no page comes by itself.
+    const contactsMore = home.shadowRoot!.querySelector<HTMLElement>('[data-more=contacts]')!;
+    contactsMore.focus();
+    for (let i = 0; i < 10; i++) await nextFrame();
+    expect(count('contact')).toBe(50);
+    expect(home.shadowRoot!.activeElement).toBe(contactsMore);
   });
 
   it('says a refused choice at the end of a long list where the user looks', async () => {

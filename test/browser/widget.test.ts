@@ -754,7 +754,7 @@ describe('axe-core, WCAG 2.2 AA', () => {
       transient: true,
     });
     const widget = await mountWidget(f);
-    await waitFor(() => widget.shadowRoot!.querySelector('[part=unavailable] button'), 'retry');
+    await waitFor(() => widget.shadowRoot!.querySelector('[part=unavailable] .pill-button'), 'retry');
     expect(await axeViolations()).toEqual([]);
     f.stores.$lastError.set({
       message: 'Origin not allowed',

@@ -12,6 +12,8 @@ import { NewUserLimits } from '../../server/live/new-user-limit.ts';
 import { liveWidgets } from './helpers/widgets.ts';
 
 const live = liveWidgets({ live: { newUsersPerHour: 3 } });
+const firstUser = `ana-${randomUUID()}`;
+const secondUser = `beto-${randomUUID()}`;
 
 async function open(userId?: string) {
   const res = await fetch(live.h.baseUrl + ROUTES.widgetSession, {
@@ -30,10 +32,10 @@ const users = async () =>
 
 describe('new visitors from one address', () => {
   it('are taken up to the hour’s allowance, then 429 with Retry-After and nothing stored; returning ones still come in', async () => {
-    const first = `ana-${randomUUID()}`;
+    const first = firstUser;
     expect((await open(first)).status).toBe(200);
     expect((await open()).status).toBe(200);
-    expect((await open(`beto-${randomUUID()}`)).status).toBe(200);
+    expect((await open(secondUser)).status).toBe(200);
     const before = await users();
     for (const refused of [await open(`carla-${randomUUID()}`), await open()]) {
       expect(refused.status).toBe(429);
@@ -47,6 +49,40 @@ describe('new visitors from one address', () => {
     expect(await users()).toBe(before);
     // Ana, known, opens as many sessions as she likes.
     for (let i = 0; i < 5; i++) expect((await open(first)).status).toBe(200);
+  });
+
+  it('include the made-up ids a session brings into rooms (openRoomWithUser, addMember(s), joinRoom): 429 once spent, nothing stored', async () => {
+    // The allowance is spent by the test above; Ana (known) is in.
+    const ana = await open(`ana2-${randomUUID()}`);
+    expect(ana.status).toBe(429);
+    const known = (await open(firstUser)).body as { token: string; botRoomId: string };
+    const call = async (path: string, body: unknown) => {
+      const res = await fetch(live.h.baseUrl + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${known.token}` },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, retryAfter: res.headers.get('retry-after') };
+    };
+    const before = await users();
+    const direct = await call(ROUTES.widgetDirectRoom, { id: `made-up-${randomUUID()}`, names: 'X' });
+    expect(direct.status).toBe(429);
+    expect(Number(direct.retryAfter)).toBeGreaterThan(0);
+    const room = known.botRoomId;
+    const path = (p: string) => p.replace(':roomId', room);
+    expect((await call(path(ROUTES.widgetRoomMembers), { member: `made-up-${randomUUID()}` })).status).toBe(
+      429,
+    );
+    expect(
+      (
+        await call(path(ROUTES.widgetRoomMembersBulk), {
+          members: [{ referenceId: `made-up-${randomUUID()}` }],
+        })
+      ).status,
+    ).toBe(429);
+    expect(await users()).toBe(before);
+    // Someone the company knows is no new user: a direct room with them opens.
+    expect((await call(ROUTES.widgetDirectRoom, { id: secondUser })).status).toBe(200);
   });
 
   it('are refilled over the hour, and counted by address (an IPv6 one by its /64)', () => {

@@ -150,8 +150,12 @@ export class CharlaHomeMenu extends LitElement {
                   </ul>
                   ${
                     rooms.length > roomsShown
-                      ? moreButton('rooms', t('showMore', { count: rooms.length - roomsShown }), () =>
-                          this.#pages.more('rooms'),
+                      ? moreButton(
+                          'rooms',
+                          t('showMore', { count: rooms.length - roomsShown }),
+                          () => this.#pages.more('rooms'),
+                          // Only when chosen: scrolling on past the rooms reaches the contacts.
+                          !group,
                         )
                       : nothing
                   }`

@@ -57,6 +57,8 @@ export const styles = css`
   }
   /* A page that failed: said in the pill, with a retry (narrow panels wrap it inside). */
   .older--failed {
+    background: var(--charla-color-error-surface, #fdecea);
+    color: var(--charla-color-error-text, #8a1c12);
     width: max-content;
     max-width: calc(100% - 24px);
     flex-wrap: wrap;

@@ -21,9 +21,19 @@ export function loader(label: string): TemplateResult {
   return html`<p class="loader" role="status"><span class="spinner" aria-hidden="true"></span>${label}</p>`;
 }
 
-/** The end of a list cut short (ListPagesController): shows its next entries, saying how many are left. */
-export function moreButton(list: string, label: string, onMore: () => void): TemplateResult {
-  return html`<button type="button" class="more" part="more-button" data-more=${list} @click=${onMore}>
+/**
+ * The end of a list cut short (ListPagesController): shows its next entries, saying how many are
+ * left; with `auto`, also when scrolled into view.
+ */
+export function moreButton(list: string, label: string, onMore: () => void, auto = true): TemplateResult {
+  return html`<button
+    type="button"
+    class="more"
+    part="more-button"
+    data-more=${list}
+    ?data-auto=${auto}
+    @click=${onMore}
+  >
     ${label}
   </button>`;
 }

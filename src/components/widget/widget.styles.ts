@@ -151,14 +151,20 @@ export const styles = css`
     top: calc(var(--_edge) + var(--_launcher) + var(--_gap) + var(--_st));
   }
   .unavailable {
+    position: relative;
     display: flex;
     flex: 1;
     flex-direction: column;
     align-items: center;
     justify-content: center;
     gap: 12px;
-    padding: 24px;
+    padding: 56px 24px 24px;
     text-align: center;
+  }
+  .unavailable__close {
+    position: absolute;
+    top: 8px;
+    inset-inline-end: 8px;
   }
   /* Forced colours paint a native :disabled button GrayText, not an aria-disabled one. */
   @media (forced-colors: active) {

@@ -171,7 +171,7 @@ export class CharlaWidget extends LitElement {
       // The view renders after this element: wait for it, then let it pick its own first control.
       const view = this.#panel?.firstElementChild as
         (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
-      if (view?.classList.contains('unavailable')) (view.querySelector('button') ?? view).focus();
+      if (view?.classList.contains('unavailable')) (view.querySelector('.pill-button') ?? view).focus();
       else void view?.updateComplete?.then(() => view.focus());
     }
   }
@@ -255,6 +255,11 @@ export class CharlaWidget extends LitElement {
     this.context?.actions.close();
   }
 
+  #handleUnavailableClose(): void {
+    this.#returnFocus = true;
+    this.context?.actions.close();
+  }
+
   #handleRetryClick(): void {
     // The panel's content changes with the connection; willUpdate moves focus along with it.
     this.context?.actions.reconnect();
@@ -264,7 +269,18 @@ export class CharlaWidget extends LitElement {
   #renderUnavailable(t: Translate, retry: boolean) {
     const error = this.#stores.get('$lastError');
     const site = error?.key === 'ORIGIN_NOT_ALLOWED' || error?.key === 'FORBIDDEN';
+    // Its own close button: full screen on a phone, the panel covers the launcher, and a touch
+    // user has no Esc (a reviewer's phone was left on a blank screen with nothing to tap).
     return html`<div class="unavailable" part="unavailable" role="alert" tabindex="-1">
+      <button
+        type="button"
+        class="icon-button unavailable__close"
+        part="close-button"
+        aria-label=${t('closeChat')}
+        @click=${this.#handleUnavailableClose}
+      >
+        ${icons.close()}
+      </button>
       <p>${t(site ? 'unavailableHere' : retry ? 'startFailed' : 'unavailable')}</p>
       ${
         !retry
