@@ -171,7 +171,8 @@ export class CharlaWidget extends LitElement {
       // The view renders after this element: wait for it, then let it pick its own first control.
       const view = this.#panel?.firstElementChild as
         (HTMLElement & { updateComplete?: Promise<unknown> }) | null;
-      if (view?.classList.contains('unavailable')) (view.querySelector('.pill-button') ?? view).focus();
+      if (view?.classList.contains('unavailable'))
+        (view.querySelector<HTMLElement>('.pill-button') ?? view).focus();
       else void view?.updateComplete?.then(() => view.focus());
     }
   }
