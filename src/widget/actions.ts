@@ -22,6 +22,9 @@ import { requireContact, requireId } from '../util/validate.ts';
 import type { WidgetActions } from './context.ts';
 import type { WidgetCore } from './core.ts';
 
+/** Messages asked for each time the user scrolls up to the oldest held (getMessages takes 100 at most). */
+const OLDER_PAGE = 50;
+
 export interface CoreActions extends WidgetActions {
   /** Opens (or finds) the direct room with a user and shows it. */
   openRoomWithUser(contact: Contact): Promise<Room>;
@@ -42,16 +45,25 @@ export function createActions(core: WidgetCore): CoreActions {
     void loadPage(roomId, null);
   };
 
-  const loadPage = async (roomId: string, beforeId: string | null): Promise<void> => {
+  /**
+   * A page of a room's history: the latest GET_MESSAGES_LIMIT_DEFAULT when it opens, then
+   * OLDER_PAGE at a time as the user scrolls up (pages of 20 took five minutes of scrolling
+   * to reach the start of a 20,000-message room).
+   */
+  const loadPage = async (
+    roomId: string,
+    beforeId: string | null,
+    limit = GET_MESSAGES_LIMIT_DEFAULT,
+  ): Promise<void> => {
     const history = w.$historyByRoom.get();
     const state = history[roomId] ?? { loading: false, hasMore: true };
     if (state.loading) return;
     w.$historyByRoom.set({ ...history, [roomId]: { ...state, loading: true, error: undefined } });
     try {
-      const page = await core.getMessages({ roomId, limit: GET_MESSAGES_LIMIT_DEFAULT, id: beforeId });
+      const page = await core.getMessages({ roomId, limit, id: beforeId });
       w.$historyByRoom.set({
         ...w.$historyByRoom.get(),
-        [roomId]: { loading: false, hasMore: page.length >= GET_MESSAGES_LIMIT_DEFAULT },
+        [roomId]: { loading: false, hasMore: page.length >= limit },
       });
       core.refreshExpiredMedia(roomId);
     } catch (error) {
@@ -232,7 +244,11 @@ export function createActions(core: WidgetCore): CoreActions {
       const oldest = list.find((m) => m.seq !== undefined);
       const history = w.$historyByRoom.get()[roomId];
       if (history && !history.hasMore) return;
-      await loadPage(roomId, oldest ? String(oldest.id) : null);
+      await loadPage(
+        roomId,
+        oldest ? String(oldest.id) : null,
+        oldest ? OLDER_PAGE : GET_MESSAGES_LIMIT_DEFAULT,
+      );
     },
     markSeen(roomId: string, ids: string[]) {
       core.markSeen(roomId, ids);
