@@ -18,10 +18,16 @@ export function richText(text: string): TemplateResult {
 
 /** One emoji: a flag, or a pictograph with its skin tone, presentation mark or joined ones (a family). */
 const EMOJI = String.raw`(?:\p{Regional_Indicator}{2}|\p{Extended_Pictographic}[\p{Emoji_Modifier}\ufe0f\u20e3]*(?:\u200d\p{Extended_Pictographic}[\p{Emoji_Modifier}\ufe0f]*)*)`;
-/** A text of one to three emoji and nothing else: shown large, as messaging apps do. */
-const EMOJI_ONLY = new RegExp(`^\\s*(?:${EMOJI}\\s*){1,3}$`, 'u');
+/**
+ * A text of one to three emoji and nothing else: shown large, as messaging apps do. Made at its
+ * first use: compiling its Unicode classes while the script loads delayed the launcher.
+ */
+let emojiOnly: RegExp | undefined;
+const isEmojiOnly = (text: string): boolean =>
+  /\p{Extended_Pictographic}|\p{Regional_Indicator}/u.test(text) &&
+  (emojiOnly ??= new RegExp(`^\\s*(?:${EMOJI}\\s*){1,3}$`, 'u')).test(text);
 
 export function renderText(message: TextMessage): TemplateResult {
   const text = message.text ?? '';
-  return html`<p class="text ${EMOJI_ONLY.test(text) ? 'text--emoji' : ''}" dir="auto">${richText(text)}</p>`;
+  return html`<p class="text ${isEmojiOnly(text) ? 'text--emoji' : ''}" dir="auto">${richText(text)}</p>`;
 }
