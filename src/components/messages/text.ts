@@ -24,7 +24,9 @@ const EMOJI = String.raw`(?:\p{Regional_Indicator}{2}|\p{Extended_Pictographic}[
  */
 let emojiOnly: RegExp | undefined;
 const isEmojiOnly = (text: string): boolean =>
-  /\p{Extended_Pictographic}|\p{Regional_Indicator}/u.test(text) &&
+  // Any emoji has one of these (©, ®, the symbol blocks, an astral pictograph's surrogate): a
+  // check without Unicode classes, so most texts never build the pattern.
+  /[\u00a9\u00ae\u2000-\u3300\ud83c-\ud83e]/.test(text) &&
   (emojiOnly ??= new RegExp(`^\\s*(?:${EMOJI}\\s*){1,3}$`, 'u')).test(text);
 
 export function renderText(message: TextMessage): TemplateResult {
