@@ -40,6 +40,8 @@ describe('<charla-widget> that could not start', () => {
       expect(close.contains(hit)).toBe(true);
       expect(close.getAttribute('aria-label')).toBe('Cerrar chat');
       expect(await axeViolations()).toEqual([]);
+      // As a tap or click does: focus on the button, then the click.
+      close.focus();
       close.click();
       await waitFor(() => f.stores.$ui.get().open === false || null, 'closed');
       await waitFor(

@@ -13,6 +13,7 @@ import {
 } from '../../styles/theme.ts';
 import type { UiState, WidgetContext } from '../../widget/context.ts';
 import { icons } from '../shared/icons.ts';
+import { closeButton } from '../shared/parts.ts';
 import { Announcer } from './announcer.ts';
 import { styles } from './widget.styles.ts';
 
@@ -256,11 +257,6 @@ export class CharlaWidget extends LitElement {
     this.context?.actions.close();
   }
 
-  #handleUnavailableClose(): void {
-    this.#returnFocus = true;
-    this.context?.actions.close();
-  }
-
   #handleRetryClick(): void {
     // The panel's content changes with the connection; willUpdate moves focus along with it.
     this.context?.actions.reconnect();
@@ -273,15 +269,7 @@ export class CharlaWidget extends LitElement {
     // Its own close button: full screen on a phone, the panel covers the launcher, and a touch
     // user has no Esc (a reviewer's phone was left on a blank screen with nothing to tap).
     return html`<div class="unavailable" part="unavailable" role="alert" tabindex="-1">
-      <button
-        type="button"
-        class="icon-button unavailable__close"
-        part="close-button"
-        aria-label=${t('closeChat')}
-        @click=${this.#handleUnavailableClose}
-      >
-        ${icons.close()}
-      </button>
+      <div class="unavailable__close">${closeButton(t('closeChat'), this.context?.actions)}</div>
       <p>${t(site ? 'unavailableHere' : retry ? 'startFailed' : 'unavailable')}</p>
       ${
         !retry
