@@ -126,8 +126,13 @@ export function senderName(m: Message, labels: SenderLabels): string {
 
 /** Initials for an avatar without a picture: the first letter or digit of the first two words that have one. */
 export function initials(name: string | null | undefined): string {
-  const letters = (name ?? '').split(/\s+/).map((w) => /[\p{L}\p{N}]/u.exec(w)?.[0] ?? '');
-  return letters.filter(Boolean).slice(0, 2).join('').toUpperCase() || '?';
+  const firsts = (name ?? '')
+    .split(/\s+/)
+    .map((w) => /[\p{L}\p{N}]/u.exec(w)?.[0] ?? '')
+    .filter(Boolean);
+  // Words' letters first: "Contacto 36" is "C", not "C3"; a name of numbers only keeps them.
+  const letters = firsts.filter((c) => /\p{L}/u.test(c));
+  return (letters.length ? letters : firsts).slice(0, 2).join('').toUpperCase() || '?';
 }
 
 /** A one-line summary of a message for previews and announcements. */

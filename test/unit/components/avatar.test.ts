@@ -20,6 +20,10 @@ describe('avatar', () => {
     expect(initials('李 小龙')).toBe('李小');
     expect(initials('-- ** !!')).toBe('?');
     expect(initials('')).toBe('?');
+    // Words' letters before numbers: "Contacto 36" read "C3".
+    expect(initials('Contacto 36')).toBe('C');
+    expect(initials('Sala 7 Norte')).toBe('SN');
+    expect(initials('36 12')).toBe('31');
   });
 
   it('an https picture that fails to load shows the initials, and no <img> asks for it again', async () => {
