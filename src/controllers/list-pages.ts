@@ -22,6 +22,10 @@ export const SEARCH_FROM = 10;
 export class ListPagesController implements ReactiveController {
   readonly #shown = new Map<string, number>();
   #observer: IntersectionObserver | undefined;
+  /** The buttons the observer watches. */
+  #observed: HTMLElement[] = [];
+  /** A page was added since they were last observed. */
+  #paged = false;
   /** The list whose added entries take focus after the next update, and the first of them. */
   #focusNext: [list: string, at: number] | undefined;
 
@@ -38,6 +42,7 @@ export class ListPagesController implements ReactiveController {
   reset(list: string): void {
     if (!this.#shown.has(list)) return;
     this.#shown.delete(list);
+    this.#paged = true;
     this.host.requestUpdate();
   }
 
@@ -47,6 +52,7 @@ export class ListPagesController implements ReactiveController {
     const button = this.host.shadowRoot?.querySelector(`[data-more="${list}"]`);
     if (button && this.host.shadowRoot?.activeElement === button) this.#focusNext = [list, at];
     this.#shown.set(list, at + LIST_PAGE);
+    this.#paged = true;
     this.host.requestUpdate();
   }
 
@@ -59,10 +65,18 @@ export class ListPagesController implements ReactiveController {
       const entry = root.querySelectorAll<HTMLElement>(`[data-entry="${list}"]`)[at];
       entry?.focus();
     }
-    // A button that scrolls into view shows the next page by itself, as a feed does.
+    // A button that scrolls into view shows the next page by itself, as a feed does. Observed
+    // anew only when the buttons are others or a page was added (the host updates on every
+    // store change it reads).
     if (typeof IntersectionObserver !== 'function') return;
+    const buttons = [...root.querySelectorAll<HTMLElement>('[data-more][data-auto]')];
+    const same = buttons.length === this.#observed.length && buttons.every((b, i) => b === this.#observed[i]);
+    // After a page was added the button is watched afresh: its first report says whether it is
+    // still in view (a quick scroll to the end may never have seen it leave).
+    if (same && !this.#paged) return;
+    this.#paged = false;
     this.#observer?.disconnect();
-    const buttons = root.querySelectorAll<HTMLElement>('[data-more][data-auto]');
+    this.#observed = buttons;
     if (buttons.length === 0) return;
     this.#observer ??= new IntersectionObserver((entries) => {
       for (const e of entries) {
@@ -78,5 +92,6 @@ export class ListPagesController implements ReactiveController {
 
   hostDisconnected(): void {
     this.#observer?.disconnect();
+    this.#observed = [];
   }
 }

@@ -9,7 +9,7 @@ import type { WidgetContext } from '../../widget/context.ts';
 import { isGroupRoom, roomAvatarOf } from '../shared/avatar.ts';
 import { contactItem, contactMatches, contactName } from '../shared/contact-item.ts';
 import { ListPagesController, SEARCH_FROM } from '../../controllers/list-pages.ts';
-import { roomName, summarize } from '../shared/format.ts';
+import { roomName, searchStatus, summarize } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { closeButton, loader, moreButton, searchField } from '../shared/parts.ts';
 import { roomAvatar } from '../../stores/rooms.ts';
@@ -191,7 +191,7 @@ export class CharlaHomeMenu extends LitElement {
                 ${
                   searching
                     ? html`<p class="visually-hidden" role="status">
-                        ${query ? (contacts.length ? t('contactsFound', { count: contacts.length }) : t('noMatch', { query })) : ''}
+                        ${searchStatus(t, query, contacts.length)}
                       </p>`
                     : nothing
                 }

@@ -9,6 +9,7 @@ import type { WidgetContext } from '../../widget/context.ts';
 import { contactItem, contactMatches, contactName } from '../shared/contact-item.ts';
 import { ListPagesController, SEARCH_FROM } from '../../controllers/list-pages.ts';
 import { focusLost } from '../shared/focus.ts';
+import { searchStatus } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { closeButton, loader, moreButton, searchField } from '../shared/parts.ts';
 
@@ -148,15 +149,7 @@ export class CharlaRoomContacts extends LitElement {
               : html`<p class="empty">${query ? t('noMatch', { query }) : t('noContacts')}</p>`
         }
         <p class="visually-hidden" role="status">
-          ${
-            this.added
-              ? t('addedToRoom', { name: this.added })
-              : query
-                ? contacts.length
-                  ? t('contactsFound', { count: contacts.length })
-                  : t('noMatch', { query })
-                : ''
-          }
+          ${this.added ? t('addedToRoom', { name: this.added }) : searchStatus(t, query, contacts.length)}
         </p>
       </div>
     `;

@@ -2,8 +2,7 @@
 import { html, type TemplateResult } from 'lit';
 import type { Contact } from '../../../types/index.ts';
 import { avatar } from './avatar.ts';
-import { plainName } from './format.ts';
-import { searchable } from './parts.ts';
+import { plainName, searchable } from './format.ts';
 
 export function contactName(c: Contact): string {
   return plainName(c.names) || plainName(String(c.id));

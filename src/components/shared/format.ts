@@ -124,6 +124,17 @@ export function senderName(m: Message, labels: SenderLabels): string {
   );
 }
 
+/** Text as a search compares it: lower case, without accents (`Ángela` is found by `angela`). */
+export function searchable(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** What a contact search found, for its status line: how many, or that none matches; '' without one. */
+export function searchStatus(t: Translate, query: string, found: number): string {
+  if (!query) return '';
+  return found ? t('contactsFound', { count: found }) : t('noMatch', { query });
+}
+
 /** Initials for an avatar without a picture: the first letter or digit of the first two words that have one. */
 export function initials(name: string | null | undefined): string {
   const firsts = (name ?? '')

@@ -38,11 +38,6 @@ export function moreButton(list: string, label: string, onMore: () => void, auto
   </button>`;
 }
 
-/** Text as a search compares it: lower case, without accents (`Ángela` is found by `angela`). */
-export function searchable(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
 /** A list's search field (part `search`), named by its label. */
 export function searchField(label: string, value: string, onInput: (value: string) => void): TemplateResult {
   return html`<div class="search">
