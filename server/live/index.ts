@@ -87,11 +87,13 @@ export async function livePlugin(app: FastifyInstance): Promise<void> {
   await sweep(db.kind === 'pglite' ? 0 : ORPHAN_CHUNK_AGE_MS);
   await sweepUnsent();
   const sweeper = setInterval(() => {
-    void reclaim.all();
-    sweep(ORPHAN_CHUNK_AGE_MS).catch((err: unknown) =>
-      app.log.warn({ err }, 'could not remove the pieces of unfinished uploads'),
-    );
-    void sweepUnsent();
+    // The store's room is given back after the sweeps, so what they removed is in it.
+    void Promise.all([
+      sweep(ORPHAN_CHUNK_AGE_MS).catch((err: unknown) =>
+        app.log.warn({ err }, 'could not remove the pieces of unfinished uploads'),
+      ),
+      sweepUnsent(),
+    ]).then(() => reclaim.all());
   }, ORPHAN_CHUNK_AGE_MS);
   sweeper.unref();
   assetKeys = await ensureDemoAssets(db, config.companyId);
