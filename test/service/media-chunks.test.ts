@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,6 +19,7 @@ import { MEDIA_CHUNK_BYTES, sweepOrphanChunks } from '../../server/media-store.t
 import { liveWidgets } from './helpers/widgets.ts';
 import { people } from './helpers/people.ts';
 import { ON_POSTGRES } from './helpers/http.ts';
+import { openUpload } from './helpers/open-upload.ts';
 
 const live = liveWidgets();
 const db = () => live.h.app.charla.db;
@@ -148,29 +148,8 @@ describe('media stored in pieces', () => {
   it('leaves no piece and no row of an upload whose body is cut short', async () => {
     const token = await tokenOf();
     const [rowsBefore, piecesBefore] = [await mediaRows(), await allPieces()];
-    const boundary = 'charla-cut-short';
-    const head = Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cortado.pdf"\r\n` +
-        'Content-Type: application/pdf\r\n\r\n',
-    );
-    const url = new URL(live.h.baseUrl + ROUTES.widgetUpload);
     const sent = 2 * MEDIA_CHUNK_BYTES + 1000;
-    const req = httpRequest({
-      host: url.hostname,
-      port: url.port,
-      path: url.pathname,
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': `multipart/form-data; boundary=${boundary}`,
-        'content-length': String(head.length + 5 * MEDIA_CHUNK_BYTES),
-      },
-    });
-    const ended = new Promise<void>((resolve) => {
-      req.on('error', () => resolve());
-      req.on('close', () => resolve());
-    });
-    req.write(head);
+    const { req, ended } = openUpload(live.h.baseUrl, token, 'cortado.pdf', 5 * MEDIA_CHUNK_BYTES);
     req.write(Buffer.from(patterned(sent)));
     // The service stores pieces as the body arrives; then the line drops.
     await expect.poll(allPieces, { timeout: 15_000 }).toBeGreaterThan(piecesBefore);

@@ -6,13 +6,13 @@
  * Allowance here: 5 files and 1 MB a user.
  */
 import { randomBytes } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../types/index.ts';
 import { MEDIA_CHUNK_BYTES } from '../../server/media-store.ts';
 import { liveWidgets } from './helpers/widgets.ts';
 import { people, type Person } from './helpers/people.ts';
 import { ON_POSTGRES } from './helpers/http.ts';
+import { openUpload } from './helpers/open-upload.ts';
 
 const live = liveWidgets({ live: { uploadsPerHour: 5, uploadMbPerHour: 1 } });
 const db = () => live.h.app.charla.db;
@@ -25,28 +25,7 @@ const allPieces = async () =>
 /** An upload announcing `announced` bytes that sends `sent` of them, then drops the line. */
 async function cutUpload(p: Person, announced: number, sent: number): Promise<void> {
   const before = await allPieces();
-  const boundary = 'charla-cut';
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cortado.pdf"\r\n` +
-      'Content-Type: application/pdf\r\n\r\n',
-  );
-  const url = new URL(live.h.baseUrl + ROUTES.widgetUpload);
-  const req = httpRequest({
-    host: url.hostname,
-    port: url.port,
-    path: url.pathname,
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${p.token}`,
-      'content-type': `multipart/form-data; boundary=${boundary}`,
-      'content-length': String(head.length + announced),
-    },
-  });
-  const ended = new Promise<void>((resolve) => {
-    req.on('error', () => resolve());
-    req.on('close', () => resolve());
-  });
-  req.write(head);
+  const { req, ended } = openUpload(live.h.baseUrl, p.token, 'cortado.pdf', announced);
   // Bytes that do not compress: each piece takes its own room on disk.
   req.write(randomBytes(sent));
   await expect
