@@ -150,6 +150,14 @@ async function openPostgres(url: string, max: number, warn: Warn): Promise<Db> {
   // An idle client's error (a server restart, a dropped connection) must not crash the process;
   // the pool replaces the client, and the log says what happened.
   pool.on('error', (err) => warn('an idle PostgreSQL connection failed; the pool replaces it', err));
+  // Every client keeps a listener of its own for its whole life: a dropped connection errs twice
+  // (the server's notice, then the socket's end), and pg-pool listens only once while it lends a
+  // client for a query, and not at all once it has given a broken one back. The second error then
+  // had no listener and stopped the process (a PostgreSQL restart or failover under load). What
+  // failed is said by the pool's listener above, or by the transaction's or query's error.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const r = await c.query(sql, params);
