@@ -22,6 +22,7 @@ export type {
   UploadState,
 } from './widget/index.ts';
 export type { HostStores } from './stores/index.ts';
+export type { OutboxEntry, OutboxStorage, OutboxStorageKind } from './transport/outbox.ts';
 export { CharlaError } from './transport/errors.ts';
 export * from './events/index.ts';
 export * from './define.ts';

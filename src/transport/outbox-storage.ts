@@ -17,7 +17,8 @@ export interface OutboxEntry {
 export type OutboxStorageKind = 'indexeddb' | 'localstorage' | 'memory';
 
 export interface OutboxStorage {
-  readonly kind: OutboxStorageKind;
+  /** Which of the built-in storages this is; a storage of your own may leave it out. */
+  readonly kind?: OutboxStorageKind;
   load(): Promise<OutboxEntry[]>;
   put(entry: OutboxEntry): Promise<void>;
   remove(id: string): Promise<void>;
@@ -180,7 +181,7 @@ class FallbackStorage implements OutboxStorage {
   ) {
     this.#current = primary;
   }
-  get kind(): OutboxStorageKind {
+  get kind(): OutboxStorageKind | undefined {
     return this.#current.kind;
   }
   #closed = false;

@@ -81,8 +81,11 @@ export interface WidgetOptions {
    * Default: the page's `<html lang>` when it is English or Spanish, else es.
    */
   language?: Language | (string & {});
-  /** Element the widget is appended to. Default document.body; null: headless (no element). */
-  container?: HTMLElement | null;
+  /**
+   * Element (or shadow root) the widget is appended to. Default (or undefined) document.body;
+   * null: headless (no element).
+   */
+  container?: Element | ShadowRoot | null | undefined;
   /** Open the chat panel as soon as the widget has connected. Default false. */
   autoShow?: boolean;
   /** Storage namespace of the outbox. Default `<apiKey>:<userId>`. */
@@ -495,7 +498,9 @@ export class WidgetCore {
     } catch (error) {
       // destroy() aborted it: nothing was refused, nothing to say (a StrictMode mount, an unmount).
       if (this.#destroyed) throw clientError('DESTROYED');
-      this.#setConnection('error');
+      // Not reached with the browser saying it has no network: offline, as for a connection lost.
+      const offline = toCharlaError(error).transient && globalThis.navigator?.onLine === false;
+      this.#setConnection(offline ? 'offline' : 'error');
       const e = this.#reportError(error, 'connect');
       // Refused (a key, origin or userHash the service does not take): the page's developer may have
       // no `error` listener, and the browser's console shows only the status. A network failure is
@@ -544,7 +549,9 @@ export class WidgetCore {
 
   /** The browser lost the network (the page's `offline` event): say so instead of "reconnecting". */
   networkLost(): void {
-    if (this.#socket && this.#wantConnected && !this.#destroyed) this.#setConnection('offline');
+    if (!this.#wantConnected || this.#destroyed) return;
+    // Or the first connection that never came up (it failed, and is tried again when back online).
+    if (this.#socket || this.stores.w.$connection.get() === 'error') this.#setConnection('offline');
   }
 
   /** The socket, for tests that force a disconnect. */

@@ -572,6 +572,47 @@ describe('widgetInstance against the service', () => {
     expect(sent.seq).toBeTypeOf('number');
   });
 
+  it('created with no network: offline, not error, and connected as soon as the network is back', async () => {
+    const network = { onLine: false };
+    const had = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+    Object.defineProperty(globalThis, 'navigator', { configurable: true, value: network });
+    let cut = true;
+    try {
+      const w = live.widget({
+        userId: `n-${randomUUID()}`,
+        fetch: (input, init) =>
+          cut ? Promise.reject(new TypeError('Failed to fetch')) : globalThis.fetch(input, init),
+      });
+      const states: string[] = [];
+      w.on('connection', (d) => states.push(d.state));
+      const e = await rejection(w.connect());
+      expect(e.code).toBe('E0001');
+      expect(w.stores.$connection.get()).toBe('offline');
+      // A first connection that failed while the browser had its network is an error; the page's
+      // `offline` event then says offline.
+      network.onLine = true;
+      await rejection(w.connect());
+      expect(w.stores.$connection.get()).toBe('error');
+      w.core.networkLost();
+      expect(w.stores.$connection.get()).toBe('offline');
+      cut = false;
+      w.core.reconnectNow();
+      await waitFor(() => w.stores.$connection.get() === 'connected', 5000, 'connected once back');
+      expect(states).toEqual([
+        'connecting',
+        'offline',
+        'connecting',
+        'error',
+        'offline',
+        'connecting',
+        'connected',
+      ]);
+    } finally {
+      if (had) Object.defineProperty(globalThis, 'navigator', had);
+      else delete (globalThis as { navigator?: unknown }).navigator;
+    }
+  });
+
   it('autoShow opens the panel once connected', async () => {
     const w = live.widget({ userId: `s-${randomUUID()}`, autoShow: true });
     const opened: unknown[] = [];
