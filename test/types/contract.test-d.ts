@@ -38,7 +38,7 @@ import {
   type VideoBotMessage,
 } from '../../types/index.ts';
 import type { AssetsRefreshBody, CampaignListQuery, CampaignUpdateBody } from '../../types/schemas/index.ts';
-import type { WidgetInstance } from '../../src/index.ts';
+import type { OutboxEntry, OutboxStorage, WidgetInstance, WidgetOptions } from '../../src/index.ts';
 
 describe('constants', () => {
   it('keep their literal values in the type', () => {
@@ -161,5 +161,23 @@ describe('WidgetInstance', () => {
     expectTypeOf<Started>().toHaveProperty('flowId').toEqualTypeOf<string>();
     expectTypeOf<Started>().toHaveProperty('status').toEqualTypeOf<boolean>();
     expectTypeOf<Started>().toHaveProperty('message').toEqualTypeOf<string[]>();
+  });
+});
+
+describe('WidgetOptions', () => {
+  it('takes what the README says a container and an outbox storage may be', () => {
+    expectTypeOf<ShadowRoot>().toExtend<NonNullable<WidgetOptions['container']>>();
+    expectTypeOf<SVGGElement>().toExtend<NonNullable<WidgetOptions['container']>>();
+    // `document.getElementById('chat') ?? undefined` under exactOptionalPropertyTypes.
+    expectTypeOf<undefined>().toExtend<WidgetOptions['container']>();
+    expectTypeOf<null>().toExtend<WidgetOptions['container']>();
+    expectTypeOf<string>().not.toExtend<WidgetOptions['container']>();
+    const own = {
+      load: async (): Promise<OutboxEntry[]> => [],
+      put: async (_entry: OutboxEntry) => {},
+      remove: async (_id: string) => {},
+    };
+    expectTypeOf(own).toExtend<OutboxStorage>();
+    expectTypeOf(own).toExtend<NonNullable<WidgetOptions['outboxStorage']>>();
   });
 });
