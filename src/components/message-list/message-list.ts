@@ -7,7 +7,7 @@ import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { translator, type Translate } from '../../i18n/index.ts';
 import { base } from '../../styles/base.ts';
 import type { WidgetContext } from '../../widget/context.ts';
-import { deepActiveElement, focusComposer } from '../shared/focus.ts';
+import { deepActiveElement, focusComposer, tabStops } from '../shared/focus.ts';
 import {
   formatDay,
   messageDate,
@@ -34,6 +34,12 @@ type Anchor = { mode: 'bottom' } | { mode: 'item'; key: string } | { mode: 'free
  * Fewer live rows make each scrolled frame cheaper (the virtualizer walks and measures them all).
  */
 const OVERHANG = 500;
+
+/**
+ * Views a Tab looks through for the next control beyond the rows drawn, before it gives up and
+ * goes where it would have gone past the list (each view costs a render and two frames).
+ */
+const TAB_SEEK_VIEWS = 40;
 
 /** Older history is asked for when one of the first rows shows. */
 const TOP_ROWS = 2;
@@ -427,6 +433,7 @@ export class CharlaMessageList extends LitElement {
    * reduced motion. Other keys (arrows, PageUp/PageDown) stay the browser's.
    */
   #handleKeydown(e: KeyboardEvent): void {
+    if (e.key === 'Tab') return this.#handleTab(e);
     const home = e.key === 'Home';
     const target = e.composedPath()[0] as HTMLElement | undefined;
     const listKey =
@@ -448,6 +455,88 @@ export class CharlaMessageList extends LitElement {
     } else this.#pinToBottom();
   }
 
+  /** The rows drawn now (the virtualizer's, near the view), with their index, in the list's order. */
+  #drawnRows(): { index: number; row: HTMLElement }[] {
+    const rows: { index: number; row: HTMLElement }[] = [];
+    for (const child of this.#scroller?.children ?? []) {
+      const key = (child as HTMLElement).dataset['key'];
+      const index = key === undefined ? -1 : findIndexFromEnd(this.#items, key);
+      if (index >= 0) rows.push({ index, row: child as HTMLElement });
+    }
+    return rows.sort((a, b) => a.index - b.index);
+  }
+
+  /**
+   * Tab and Shift+Tab through the rows. Only the rows near the view are in the page, so from the
+   * last control drawn the browser's Tab would leave the list (the newest message's answers, a
+   * contact card's links, unreachable while the view is up in the history), and Shift+Tab from
+   * the first would skip the older rows above it (WCAG 2.1.1, 2.4.3). There, the list looks
+   * further itself: it shows the next rows and focuses their first control (the previous rows
+   * and their last control), and goes where the browser would have gone once there are none.
+   */
+  #handleTab(e: KeyboardEvent): void {
+    const scroller = this.#scroller;
+    if (!scroller || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    const back = e.shiftKey;
+    const drawn = this.#drawnRows();
+    if (!drawn.length) return;
+    const stops = tabStops(scroller);
+    const active = deepActiveElement(this.shadowRoot!);
+    let at = active ? stops.indexOf(active as HTMLElement) : -1;
+    if (active === scroller) {
+      // The region itself comes before its rows: Shift+Tab leaves the list.
+      if (back) return;
+      at = -1;
+    } else if (at < 0) return;
+    const next = back ? at - 1 : at + 1;
+    if (next >= 0 && next < stops.length) return; // the browser's Tab reaches it
+    const edge = back ? drawn[0]!.index - 1 : drawn[drawn.length - 1]!.index + 1;
+    if (edge < 0 || edge >= this.#items.length) return; // nothing beyond the rows drawn
+    e.preventDefault();
+    void this.#seekControl(edge, back);
+  }
+
+  /** Focus came into the list from what follows it (the page's order), not from a row or the list. */
+  #enteredFromAfter(el: HTMLElement, from: EventTarget | null): boolean {
+    if (!(from instanceof Node) || from === el || el.contains(from)) return false;
+    // Retargeted: an element of this shadow root (the jump button), or one of the tree around the list.
+    const mine = from.getRootNode() === this.shadowRoot;
+    return !!((mine ? el : this).compareDocumentPosition(from) & Node.DOCUMENT_POSITION_FOLLOWING);
+  }
+
+  /** Which Tab's look for a control is the latest: an earlier one still under way gives up. */
+  #seek = 0;
+
+  /**
+   * Shows the rows from `index` on (or back from it) a view at a time, until one has a control:
+   * its first (or last) takes focus. None: focus goes where Tab would have gone past the list.
+   */
+  async #seekControl(index: number, back: boolean, fromEnd = false): Promise<void> {
+    const seek = ++this.#seek;
+    for (let view = 0; view < TAB_SEEK_VIEWS; view++) {
+      const item = this.#items[index];
+      if (!item) break;
+      const key = String(item.id);
+      this.#pinDropped = this.#release = false;
+      if (fromEnd && view === 0) this.#pinToBottom();
+      else this.#setAnchor({ mode: 'item', key });
+      await this.updateComplete;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      if (seek !== this.#seek || !this.isConnected) return;
+      index = findIndexFromEnd(this.#items, key);
+      const drawn = this.#drawnRows();
+      if (index < 0 || !drawn.length) break;
+      const rows = drawn.filter((r) => (back ? r.index <= index : r.index >= index));
+      const stops = rows.flatMap((r) => tabStops(r.row));
+      const stop = back ? stops[stops.length - 1] : stops[0];
+      if (stop) return stop.focus();
+      index = back ? drawn[0]!.index - 1 : drawn[drawn.length - 1]!.index + 1;
+      if (index < 0 || index >= this.#items.length) break;
+    }
+    if (back) this.#scroller?.focus();
+    else focusComposer(this);
+  }
+
   /**
    * A control in a row takes focus (Tab, Shift+Tab, a script) while the view follows the end and
    * the control is out of view, or the browser has just scrolled it into view, away from the end:
@@ -459,6 +548,16 @@ export class CharlaMessageList extends LitElement {
   #handleFocusIn(e: FocusEvent): void {
     const el = this.#scroller;
     const target = e.composedPath()[0];
+    if (el && this.#enteredFromAfter(el, e.relatedTarget)) {
+      // Shift+Tab from the composer (or the "new messages" button): the browser took the last
+      // control drawn, in the history the view is up in. The newest rows come first.
+      const drawn = this.#drawnRows();
+      const last = this.#items.length - 1;
+      if (drawn.length && drawn[drawn.length - 1]!.index < last) {
+        void this.#seekControl(last, true, true);
+        return;
+      }
+    }
     if (this.anchor.mode !== 'bottom' || !el || !(target instanceof Element) || target === el) return;
     const r = target.getBoundingClientRect();
     const v = el.getBoundingClientRect();
