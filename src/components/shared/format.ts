@@ -139,11 +139,12 @@ export function searchStatus(t: Translate, query: string, found: number): string
 export function initials(name: string | null | undefined): string {
   const firsts = (name ?? '')
     .split(/\s+/)
-    .map((w) => /[\p{L}\p{N}]/u.exec(w)?.[0] ?? '')
+    // A letter with its combining marks ("N\u0300gozi" is "Ǹ", not "N").
+    .map((w) => /[\p{L}\p{N}]\p{M}*/u.exec(w.normalize('NFC'))?.[0] ?? '')
     .filter(Boolean);
   // Words' letters first: "Contacto 36" is "C", not "C3"; a name of numbers only keeps them.
   const letters = firsts.filter((c) => /\p{L}/u.test(c));
-  return (letters.length ? letters : firsts).slice(0, 2).join('').toUpperCase() || '?';
+  return (letters.length ? letters : firsts).slice(0, 2).join('').toUpperCase().normalize('NFC') || '?';
 }
 
 /** A one-line summary of a message for previews and announcements. */

@@ -24,6 +24,9 @@ describe('avatar', () => {
     expect(initials('Contacto 36')).toBe('C');
     expect(initials('Sala 7 Norte')).toBe('SN');
     expect(initials('36 12')).toBe('31');
+    // A letter keeps its combining marks (decomposed accents, as some keyboards and systems write them).
+    expect(initials('N\u0300gozi A\u0301lvarez')).toBe('\u01F8\u00C1');
+    expect(initials('e\u0301rica')).toBe('\u00C9');
   });
 
   it('an https picture that fails to load shows the initials, and no <img> asks for it again', async () => {
