@@ -125,6 +125,18 @@ export class CharlaComposer extends LitElement {
     (problem) => this.#setNotice(problem === 'denied' ? 'micDenied' : 'micUnavailable', 'mic'),
   );
 
+  constructor() {
+    super();
+    // Esc while a voice note records ends the recording without sending it, as a layer of its
+    // own (the image viewer's way): the panel closes only with the next Esc.
+    this.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape' || !this.#recorder.recording || e.defaultPrevented) return;
+      e.preventDefault();
+      e.stopPropagation();
+      this.#handleDiscardClick();
+    });
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
     this.#resize?.observe(this);
@@ -488,6 +500,10 @@ export class CharlaComposer extends LitElement {
         ${this.cancelled ? keyed(this.cancelledCount, html`<p class="upload">${this.cancelled}</p>`) : nothing}
       </div>
       <div role="status">
+        ${
+          // Said once as it starts (the time shown in the field is not read out every second).
+          this.#recorder.recording ? html`<p class="visually-hidden">${this.#t('recording')}</p>` : nothing
+        }
         ${
           // Always there, empty or not (as the uploads' region): announced once when the text goes over.
           tooLong

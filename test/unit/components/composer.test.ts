@@ -397,6 +397,54 @@ describe('<charla-composer>', () => {
     }
   });
 
+  it('says to screen readers that it is recording; Esc ends the recording unsent and leaves the panel open', async () => {
+    const track = { stop: vi.fn() };
+    class FakeRecorder extends EventTarget {
+      state = 'inactive';
+      mimeType = 'audio/webm';
+      start() {
+        this.state = 'recording';
+      }
+      stop() {
+        this.state = 'inactive';
+        this.dispatchEvent(Object.assign(new Event('dataavailable'), { data: new Blob(['abc']) }));
+        this.dispatchEvent(new Event('stop'));
+      }
+    }
+    vi.stubGlobal('MediaRecorder', FakeRecorder);
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      mediaDevices: { getUserMedia: () => Promise.resolve({ getTracks: () => [track] }) },
+    });
+    const { el, q, callsOf } = await mount();
+    const status = () =>
+      [...el.shadowRoot!.querySelectorAll('[role=status]')].map((s) => s.textContent!.trim()).join('|');
+    expect(status()).not.toContain('Grabando');
+    q.getByRole('button', { name: 'Grabar audio' }).click();
+    await settle(el);
+    expect(status()).toContain('Grabando…');
+    const reachedPage: string[] = [];
+    const onPage = (e: KeyboardEvent) => reachedPage.push(e.key);
+    document.addEventListener('keydown', onPage);
+    try {
+      const stop = q.getByRole('button', { name: 'Detener y enviar audio' });
+      stop.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+      await settle(el);
+      expect(reachedPage, 'the panel does not see this Esc').toEqual([]);
+      expect(track.stop).toHaveBeenCalled();
+      expect(callsOf('sendFile')).toHaveLength(0);
+      expect(q.getByRole('button', { name: 'Grabar audio' })).toBeTruthy();
+      expect(status()).not.toContain('Grabando');
+      // Not recording: Esc is the panel's again.
+      q.getByRole('button', { name: 'Grabar audio' }).dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }),
+      );
+      expect(reachedPage).toEqual(['Escape']);
+    } finally {
+      document.removeEventListener('keydown', onPage);
+    }
+  });
+
   it('drops a recording and releases the microphone when the composer goes away', async () => {
     const track = { stop: vi.fn() };
     class FakeRecorder extends EventTarget {
