@@ -98,11 +98,15 @@ export const views = css`
     flex: 1 1 auto;
     min-width: 0;
   }
+  /* Two lines before the "…", as the chat's header (one line cut "Donaudampfschifffahrtsges…"
+     with no way to read the rest, at 1280 px as at 320 px). */
   .item__name {
+    display: -webkit-box;
+    -webkit-box-orient: vertical;
+    -webkit-line-clamp: 2;
     font-weight: 600;
     overflow: hidden;
-    text-overflow: ellipsis;
-    white-space: nowrap;
+    overflow-wrap: anywhere;
   }
   .item__secondary {
     font-size: 13px;

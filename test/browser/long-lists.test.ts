@@ -8,7 +8,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
 import { CharlaError } from '../../src/transport/errors.ts';
 import { errorBody } from '../../types/index.ts';
-import { axeViolations, makeContext, mountWidget, nextFrame, room, waitFor } from './helpers.ts';
+import {
+  axeViolations,
+  axNodes,
+  makeContext,
+  msg,
+  mountWidget,
+  nextFrame,
+  room,
+  waitFor,
+} from './helpers.ts';
 
 afterEach(() => document.body.replaceChildren());
 
@@ -80,5 +89,25 @@ describe('<charla-home-menu> with 5,000 contacts', () => {
     expect(a.top).toBeGreaterThanOrEqual(view.top);
     expect(a.bottom).toBeLessThanOrEqual(view.bottom);
     expect(alert.textContent?.trim()).toBe('No se pudo abrir la conversación con Persona 39.');
+  });
+});
+
+describe('<charla-home-menu> long names', () => {
+  it('a long contact or room name takes two lines at 320 px before it is cut', async () => {
+    await page.viewport(320, 640);
+    const long = 'Donaudampfschifffahrtsgesellschaftskapitän Müller';
+    const f = makeContext({ ui: { view: 'home' }, config: { properties: { type: 'group' } } });
+    f.stores.$rooms.set([room({ id: 'r1', name: long })]);
+    f.stores.$contacts.set([{ id: 'u1', names: long }]);
+    const widget = await mountWidget(f);
+    const home = await waitFor(() => widget.shadowRoot?.querySelector('charla-home-menu'), 'the home menu');
+    for (const part of ['room', 'contact']) {
+      const name = home.shadowRoot!.querySelector<HTMLElement>(`[part=${part}] .item__name`)!;
+      const line = parseFloat(getComputedStyle(name).lineHeight) || 20;
+      // All of it shows: on two lines, nothing hidden.
+      expect(name.scrollHeight, `${part}: nothing cut`).toBeLessThanOrEqual(name.clientHeight + 1);
+      expect(name.clientHeight, `${part}: two lines`).toBeGreaterThan(line * 1.5);
+    }
+    expect(await axeViolations()).toEqual([]);
   });
 });

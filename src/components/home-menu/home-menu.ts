@@ -85,33 +85,29 @@ export class CharlaHomeMenu extends LitElement {
     const preview = summarize(room.lastMessage ?? null, t);
     const name = roomName(room, this.#stores.get('$user')?.id, t);
     const group = isGroupRoom(room);
-    // One name, its parts apart by commas (read from the content, the block boundaries and the
-    // template's spaces gave "…quieres ver? , 3 sin leer"); it starts with the room's name as shown.
-    const label = [
-      name,
-      group && name !== t('groupConversation') ? t('groupConversation') : '',
-      preview,
-      unread > 0 ? t('unread', { count: unread }) : '',
-    ]
-      .filter(Boolean)
-      .join(', ');
     return html`<li>
       <button
         type="button"
         class="item"
         part="room"
         data-entry="rooms"
-        aria-label=${label}
         @click=${() => this.context?.actions.selectRoom(room.id)}
       >
         ${roomAvatarOf(name, roomAvatar(room, this.#stores.get('$user')?.id, this.#stores.get('$contacts')), group)}
         <span class="item__text">
-          <span class="item__name"><bdi>${name}</bdi></span>
+          <span class="item__name"
+            ><bdi>${name}</bdi>${
+              group && name !== t('groupConversation')
+                ? html`<span class="visually-hidden">, ${t('groupConversation')}</span>`
+                : nothing
+            }</span
+          >
           ${preview ? html`<span class="item__secondary"><bdi>${preview}</bdi></span>` : nothing}
         </span>
         ${
           unread > 0
-            ? html`<span class="count" aria-hidden="true">${unread > 99 ? '99+' : unread}</span>`
+            ? html`<span class="count" aria-hidden="true">${unread > 99 ? '99+' : unread}</span
+                ><span class="visually-hidden">, ${t('unread', { count: unread })}</span>`
             : nothing
         }
       </button>
