@@ -112,6 +112,24 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { uploadsPerHour, uploadMbPerHour } = app.charla.config;
   const uploadLimits = new UploadLimits(uploadsPerHour, uploadMbPerHour * 1024 * 1024);
+  /**
+   * Uploads whose pieces are being written. A stop cuts them after its grace period, and their
+   * request may never learn (the stream just stops): their pieces are removed as the service
+   * closes, before its store does (onClose hooks run last registered first), not left for the
+   * next start's sweep (an hour away on PostgreSQL). A file whose row was written is kept.
+   */
+  const uploading = new Set<string>();
+  app.addHook('onClose', async () => {
+    for (const key of uploading) {
+      await db
+        .query(
+          'DELETE FROM media_chunks WHERE media_key = $1 AND NOT EXISTS (SELECT 1 FROM media WHERE key = $1)',
+          [key],
+        )
+        .catch((err: unknown) => app.log.warn({ err, key }, 'could not remove the pieces of a cut upload'));
+    }
+    uploading.clear();
+  });
   const newUsers = new NewUserLimits(app.charla.config.newUsersPerHour);
 
   await app.register(multipart, {
@@ -493,6 +511,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       // Stored piece by piece as it arrives (server/media-store.ts), never whole in memory; the
       // file is nobody's until its media row is written, after the last piece.
       let size: number;
+      uploading.add(key);
       try {
         size = await writeMediaChunks(
           db,
@@ -516,6 +535,8 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
         await discardMediaChunks(db, key).catch(() => {});
         void reclaim?.pieces();
         throw err instanceof MediaTooLarge ? tooLarge() : err;
+      } finally {
+        uploading.delete(key);
       }
       used = size;
       return {
