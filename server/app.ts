@@ -11,13 +11,14 @@ import { migrate } from './store/migrate.ts';
 import { coreMigrations } from './store/core-migrations.ts';
 import { liveMigrations } from './live/migrations.ts';
 import { createSigner } from './signing.ts';
-import { recordSigningKeys } from './signing-keys.ts';
+import { recordSigningKeys, signingKeyMigrations } from './signing-keys.ts';
 import { ApiError, installErrorHandling, sendError } from './http/errors.ts';
 import { installJsonParser } from './http/json.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { ERRORS, errorBody } from '../types/errors.ts';
 import type { Charla, Messaging } from './context.ts';
 import { httpRoutes } from './routes/index.ts';
+import { healthRoutes } from './routes/health.ts';
 import { livePlugin } from './live/index.ts';
 import { staticPlugin } from './static.ts';
 import { seedDemo } from './seed.ts';
@@ -124,7 +125,7 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
   app.addHook('onClose', async () => {
     await db.close();
   });
-  await migrate(db, [...coreMigrations, ...liveMigrations]);
+  await migrate(db, [...coreMigrations, ...liveMigrations, ...signingKeyMigrations]);
   await db.query('INSERT INTO companies (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [
     config.companyId,
     config.companyName,
@@ -160,6 +161,7 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
 
   // At the root, before any route, so the document sees every plugin's routes.
   await registerOpenApi(app);
+  await app.register(healthRoutes);
   await app.register(livePlugin);
   await app.register(httpRoutes);
   if (config.serveStatic) await app.register(staticPlugin);

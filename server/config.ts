@@ -56,6 +56,12 @@ export interface Config {
    * stopped reading a download cannot hold the process up.
    */
   shutdownGraceMs: number;
+  /**
+   * How long a process told to stop (SIGTERM) keeps serving with GET /ready answering 503 before
+   * it shuts down, in ms (CHARLA_SHUTDOWN_DELAY_MS, 0 by default): the time a balancer that polls
+   * /ready needs to stop sending it new requests.
+   */
+  shutdownDelayMs: number;
   logger: boolean | { level: string };
   production: boolean;
   /** Where each service process says who it is (scheduler claims, logs). */
@@ -162,6 +168,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     'milliseconds',
     true,
   );
+  const shutdownDelay = setting(env, 'CHARLA_SHUTDOWN_DELAY_MS');
+  const shutdownDelayMs = shutdownDelay === undefined ? 0 : Number(shutdownDelay);
+  if (!Number.isSafeInteger(shutdownDelayMs) || shutdownDelayMs < 0)
+    throw new Error(
+      `CHARLA_SHUTDOWN_DELAY_MS must be a whole number of milliseconds, 0 or more (it is "${shutdownDelay}").`,
+    );
   const publicBaseUrl = setting(env, 'CHARLA_PUBLIC_URL');
   // Signed media addresses are built on it: a value without its scheme would make broken links.
   if (publicBaseUrl !== undefined && !(/^https?:\/\//i.test(publicBaseUrl) && URL.canParse(publicBaseUrl)))
@@ -197,6 +209,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     newUsersPerHour,
     requestTimeoutMs,
     shutdownGraceMs: SHUTDOWN_GRACE_MS,
+    shutdownDelayMs,
     logger: { level: logLevel },
     production,
     instanceId: setting(env, 'CHARLA_INSTANCE_ID') ?? `${host}:${port}:${process.pid}`,
@@ -288,6 +301,13 @@ export function configWarnings(config: Config): string[] {
     warnings.push(
       "CHARLA_PUBLIC_URL is not set: signed media addresses name each request's own Host. Set it to the public address (https://chat.example.com) when the service runs behind a proxy.",
     );
+  // PostgreSQL is how several processes share a database; without Redis each of them sends live
+  // messages only to its own widgets, and nothing else would say so.
+  if (config.databaseUrl && /^postgres(ql)?:\/\//.test(config.databaseUrl) && !config.redisUrl)
+    warnings.push(
+      'DATABASE_URL is PostgreSQL and REDIS_URL is not set: live messages reach only the widgets connected to this process. ' +
+        "That is fine for one process; several processes need REDIS_URL (the same Redis for all), or each one's widgets never see the messages the others take.",
+    );
   return warnings;
 }
 
@@ -319,6 +339,7 @@ export function defaultConfig(): Config {
     newUsersPerHour: 1_000_000,
     requestTimeoutMs: REQUEST_TIMEOUT_MS,
     shutdownGraceMs: SHUTDOWN_GRACE_MS,
+    shutdownDelayMs: 0,
     logger: false,
     production: false,
     instanceId: `test:${process.pid}`,

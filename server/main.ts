@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { configFromEnv, configWarnings, type Config } from './config.ts';
+import { markStopping } from './routes/health.ts';
 
 let config: Config | undefined;
 let app: FastifyInstance | undefined;
@@ -19,6 +20,33 @@ try {
   await cannotStart(err);
 }
 if (!app || !config || !listening) throw new Error('unreachable');
+// Told to stop, the process says so on GET /ready (503) at once; with CHARLA_SHUTDOWN_DELAY_MS it
+// keeps serving that long, so a balancer polling /ready stops sending before the port closes. A
+// second signal stops without waiting.
+let shutdown: 'no' | 'delayed' | 'closing' = 'no';
+let delay: NodeJS.Timeout | undefined;
+const close = () => {
+  clearTimeout(delay);
+  shutdown = 'closing';
+  app.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (shutdown === 'closing') return;
+    if (shutdown === 'delayed' || config.shutdownDelayMs === 0) return close();
+    markStopping(app);
+    shutdown = 'delayed';
+    app.log.info(
+      `${signal}: /ready answers 503; stopping in ${config.shutdownDelayMs} ms (CHARLA_SHUTDOWN_DELAY_MS)`,
+    );
+    delay = setTimeout(close, config.shutdownDelayMs);
+  });
+}
+
+// Said once the signals are handled (a supervisor may stop the process as soon as it reads this).
 // The address the service signs its own media for (CHARLA_PUBLIC_URL, else the host and port it
 // listens on): opened under another name (localhost for 127.0.0.1), the demo bot's pictures and
 // sounds would be another origin than the page, which its Content-Security-Policy refuses.
@@ -31,15 +59,6 @@ console.log(
       ? `\n  Charla is running: open ${shown}/\n  QA console: ${shown}/console.html\n`
       : `\n  Charla is running: the API at ${shown}/v1/, the widget at ${shown}/charla.js (no demo pages without the demo data)\n`,
 );
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  });
-}
 
 /**
  * A start that failed: one line on stderr, "Charla cannot start: …", naming the variable at fault

@@ -1,0 +1,190 @@
+/**
+ * GET /health (liveness) and GET /ready (readiness), server/routes/health.ts: no credentials,
+ * never cached; /ready answers 503 once the process is stopping (SIGTERM: at once, and for
+ * CHARLA_SHUTDOWN_DELAY_MS while the rest is still served) and, on PostgreSQL, while the
+ * database is down or does not answer within 2 s, while /health stays 200.
+ */
+import { spawn } from 'node:child_process';
+import { createServer, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { markStopping } from '../../server/routes/health.ts';
+import { ON_POSTGRES, startServer, until, type Server } from './helpers/http.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const servers: Server[] = [];
+afterAll(async () => {
+  for (const server of servers) await server.close().catch(() => {});
+});
+
+/** A GET without credentials: status, JSON body, Cache-Control. */
+async function get(base: string, path: string) {
+  const res = await fetch(base + path);
+  return { status: res.status, body: await res.json(), cacheControl: res.headers.get('cache-control') };
+}
+
+describe('GET /health and GET /ready', () => {
+  it('answer 200 without credentials, never cached; /ready 503 once the process is stopping, /health still 200', async () => {
+    const server = await startServer();
+    servers.push(server);
+    expect(await get(server.base, '/health')).toEqual({
+      status: 200,
+      body: { status: 'ok' },
+      cacheControl: 'no-store',
+    });
+    expect(await get(server.base, '/ready')).toEqual({
+      status: 200,
+      body: { status: 'ready', process: 'running', database: 'ok' },
+      cacheControl: 'no-store',
+    });
+    // Polled every few seconds by a balancer: never held by a per-address allowance.
+    const many = await Promise.all(Array.from({ length: 50 }, () => fetch(`${server.base}/ready`)));
+    expect(many.map((r) => r.status)).toEqual(many.map(() => 200));
+
+    markStopping(server.app);
+    expect(await get(server.base, '/ready')).toEqual({
+      status: 503,
+      body: { status: 'unavailable', process: 'stopping', database: 'not checked' },
+      cacheControl: 'no-store',
+    });
+    expect((await get(server.base, '/health')).status).toBe(200);
+  });
+});
+
+describe('a process told to stop (SIGTERM)', () => {
+  it('answers 503 on /ready at once and keeps serving for CHARLA_SHUTDOWN_DELAY_MS, then exits', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env['PATH'],
+        HOME: process.env['HOME'],
+        NODE_ENV: 'test',
+        PORT: '0',
+        DATABASE_URL: 'memory://',
+        CHARLA_SEED_DEMO: '0',
+        CHARLA_SERVE_STATIC: '0',
+        CHARLA_SCHEDULER: '0',
+        CHARLA_SHUTDOWN_DELAY_MS: '3000',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    try {
+      const base = await until(async () => /the API at (http:\/\/[^/\s]+)\/v1\//.exec(out)?.[1], 30_000);
+      expect((await get(base, '/ready')).status).toBe(200);
+      const signalled = Date.now();
+      child.kill('SIGTERM');
+      await until(async () => (await fetch(`${base}/ready`)).status === 503, 2_000);
+      expect(await get(base, '/ready')).toEqual({
+        status: 503,
+        body: { status: 'unavailable', process: 'stopping', database: 'not checked' },
+        cacheControl: 'no-store',
+      });
+      // Everything else is still served meanwhile.
+      expect((await get(base, '/health')).status).toBe(200);
+      expect((await fetch(`${base}/v1/openapi.json`)).status).toBe(200);
+      expect(await exited).toBe(0);
+      expect(Date.now() - signalled).toBeGreaterThanOrEqual(3_000);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+});
+
+/**
+ * A TCP relay between the service and PostgreSQL that the test can cut: `refuse` closes every
+ * relayed connection and turns new ones away; `hold` closes them and leaves new ones hanging
+ * unanswered (a host gone from the network); `restore` relays again, held ones included.
+ */
+async function relayTo(target: URL) {
+  let mode: 'relay' | 'refuse' | 'hold' = 'relay';
+  const open = new Set<Socket>();
+  const held: Socket[] = [];
+  const { connect } = await import('node:net');
+  const pipe = (socket: Socket) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    open.add(socket).add(upstream);
+    for (const s of [socket, upstream]) {
+      s.on('error', () => {});
+      s.on('close', () => {
+        open.delete(s);
+        socket.destroy();
+        upstream.destroy();
+      });
+    }
+    socket.pipe(upstream).pipe(socket);
+  };
+  const relay = createServer((socket) => {
+    socket.on('error', () => {});
+    if (mode === 'relay') pipe(socket);
+    else if (mode === 'hold') held.push(socket);
+    else socket.destroy();
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const cut = () => {
+    for (const s of open) s.destroy();
+  };
+  return {
+    port: (relay.address() as { port: number }).port,
+    refuse: () => ((mode = 'refuse'), cut()),
+    hold: () => ((mode = 'hold'), cut()),
+    restore: () => {
+      mode = 'relay';
+      for (const socket of held.splice(0)) pipe(socket);
+    },
+    close: () => {
+      cut();
+      for (const s of held) s.destroy();
+      relay.close();
+    },
+  };
+}
+
+describe.runIf(ON_POSTGRES)('/ready on PostgreSQL', () => {
+  it('answers 503 "database down" while PostgreSQL refuses or does not answer within 2 s, /health 200 throughout', async () => {
+    const target = new URL(process.env['DATABASE_URL'] as string);
+    const relay = await relayTo(target);
+    const through = new URL(target);
+    through.hostname = '127.0.0.1';
+    through.port = String(relay.port);
+    const server = await startServer({ databaseUrl: through.toString() });
+    servers.push(server);
+    const down = { status: 'unavailable', process: 'running', database: 'down' };
+    try {
+      expect((await get(server.base, '/ready')).body).toEqual({
+        status: 'ready',
+        process: 'running',
+        database: 'ok',
+      });
+
+      relay.refuse();
+      expect(await get(server.base, '/ready')).toEqual({ status: 503, body: down, cacheControl: 'no-store' });
+      expect(await get(server.base, '/health')).toEqual({
+        status: 200,
+        body: { status: 'ok' },
+        cacheControl: 'no-store',
+      });
+
+      relay.hold();
+      const asked = Date.now();
+      const [first, second] = await Promise.all([get(server.base, '/ready'), get(server.base, '/ready')]);
+      const took = Date.now() - asked;
+      expect([first.status, second.status]).toEqual([503, 503]);
+      expect(first.body).toEqual(down);
+      expect(took).toBeGreaterThanOrEqual(1_900);
+      expect(took).toBeLessThan(4_000);
+      expect((await get(server.base, '/health')).status).toBe(200);
+
+      relay.restore();
+      await until(async () => (await fetch(`${server.base}/ready`)).status === 200, 15_000);
+    } finally {
+      relay.restore();
+      await server.close();
+      relay.close();
+    }
+  });
+});
