@@ -35,6 +35,8 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
     // Starting over a large embedded store (its statistics, the start's sweeps) may take more than
     // fastify's 10 s for a plugin: past it the start failed on every attempt.
     pluginTimeout: 120_000,
+    // Requests arriving during shutdown get the interface's 503 SERVICE_STOPPING (server/http/errors.ts), not fastify's own body.
+    return503OnClosing: false,
     // A request must arrive whole in time (a stalled body held its socket for ever): past the
     // limit Node's parser raises ERR_HTTP_REQUEST_TIMEOUT, answered 408 by clientErrorHandler.
     // Node looks for late requests every connectionsCheckingInterval (30 s by default), a tenth

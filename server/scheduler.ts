@@ -17,6 +17,7 @@ import type { BotMessageContent } from '../types/index.ts';
 import type { Charla } from './context.ts';
 import { deliverPrepared, fromBot } from './bot-message.ts';
 import { onCampaignCreated, sweepAbandonedCampaigns } from './campaigns/service.ts';
+import { storageUnavailable } from './http/errors.ts';
 
 export interface SchedulerOptions {
   /** Who claims (config.instanceId). */
@@ -150,16 +151,15 @@ export async function runCampaign(
     for (const { user_id: userId } of pending) {
       if (options.shouldStop?.()) return false;
       const id = campaignMessageId(campaignId, userId);
+      let sent: { messageId: string };
       try {
-        const sent = await deliverPrepared(charla, { botId: campaign.bot_id, userId, message, id });
-        await markRecipient(
-          charla,
-          campaignId,
-          userId,
-          { status: 'delivered', messageId: sent.messageId },
-          options.instanceId,
-        );
+        sent = await deliverPrepared(charla, { botId: campaign.bot_id, userId, message, id });
       } catch (err) {
+        // The database out of reach for a moment (a restart, a failover, a dropped connection) is
+        // not the recipient's failure, and the message may even be stored (its answer lost): the
+        // recipient stays pending, and the campaign, still IN_PROGRESS and claimed by this
+        // process, goes on at the next tick, when delivering again stores nothing new (same id).
+        if (storageUnavailable(err)) throw err;
         const reason = err instanceof Error ? err.message : String(err);
         await markRecipient(
           charla,
@@ -168,7 +168,17 @@ export async function runCampaign(
           { status: 'failed', error: reason },
           options.instanceId,
         );
+        continue;
       }
+      // Not within the try above: a failure to record a delivery (the database gone for a moment)
+      // never marks the recipient failed; it stays pending and is counted delivered, once, later.
+      await markRecipient(
+        charla,
+        campaignId,
+        userId,
+        { status: 'delivered', messageId: sent.messageId },
+        options.instanceId,
+      );
     }
   }
   const done = await charla.db.query(

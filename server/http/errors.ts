@@ -121,7 +121,70 @@ export function validationMap(errors: readonly AjvLikeError[], prefix = ''): Rec
 }
 
 export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
+  // A 503 says when to come back (RFC 9110 §10.2.3), as its body's data.retryAfterMs does.
+  const wait = err.body.data['retryAfterMs'];
+  if (err.httpStatus === 503 && typeof wait === 'number') reply.header('retry-after', Math.ceil(wait / 1000));
   return reply.code(err.httpStatus).type('application/json').send(err.body);
+}
+
+/** How long a 503 asks its caller to wait before trying again. */
+export const RETRY_AFTER_MS = 1_000;
+
+/**
+ * A 503 whose caller may simply try again: SERVICE_UNAVAILABLE (the storage is out of reach for
+ * a moment) or SERVICE_STOPPING (this server is shutting down), with `data.retryAfterMs` (and
+ * `Retry-After` over HTTP).
+ */
+export function serviceUnavailable(
+  key: 'SERVICE_UNAVAILABLE' | 'SERVICE_STOPPING' = 'SERVICE_UNAVAILABLE',
+): ApiError {
+  return new ApiError(key, { data: { retryAfterMs: RETRY_AFTER_MS } });
+}
+
+/**
+ * SQLSTATEs of a database that is out of reach for now: class 08 (connection exception), the
+ * server ending the connection (57P01 admin_shutdown: pg_terminate_backend or a restart; 57P02
+ * crash_shutdown; 57P03 cannot_connect_now: starting up or in recovery) or out of connections.
+ */
+const UNREACHABLE_SQLSTATES = /^(?:08[0-9A-Z]{3}|57P0[123]|53300)$/;
+/** Node's errors of a connection that could not be made or was cut. */
+const UNREACHABLE_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EAI_AGAIN',
+]);
+/**
+ * What node-postgres and pg-pool say, without a code, when a connection ended under a query or
+ * none could be had in time.
+ */
+const UNREACHABLE_MESSAGES =
+  /^(?:Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable|Connection ended unexpectedly)/;
+
+/**
+ * True when a storage error means the database could not be reached or dropped the connection
+ * (a restart, a failover, pg_terminate_backend, a cut network, a pool that could not connect in
+ * time): the same operation may well succeed in a moment, so it is a 503 SERVICE_UNAVAILABLE to
+ * try again, not an UNKNOWN_ERROR. The embedded store never fails this way.
+ */
+export function storageUnavailable(err: unknown, depth = 0): boolean {
+  if (typeof err !== 'object' || err === null || depth > 4 || err instanceof ApiError) return false;
+  const { code, message, cause, errors } = err as {
+    code?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  };
+  if (typeof code === 'string' && (UNREACHABLE_SQLSTATES.test(code) || UNREACHABLE_ERRNOS.has(code)))
+    return true;
+  if (typeof message === 'string' && UNREACHABLE_MESSAGES.test(message)) return true;
+  // Node's connection attempt to each address of a host (AggregateError), or a wrapped cause.
+  if (Array.isArray(errors) && errors.some((e) => storageUnavailable(e, depth + 1))) return true;
+  return cause !== undefined && storageUnavailable(cause, depth + 1);
 }
 
 /**
@@ -158,6 +221,21 @@ const ONCE_ONLY_HEADERS = new Set(['host', 'content-type', 'authorization']);
 const headerName = (name: string) => name.replace(/(^|-)[a-z]/g, (c) => c.toUpperCase());
 
 export function installErrorHandling(app: FastifyInstance): void {
+  // Once shutdown begins, a request still arriving (on a keep-alive connection, or pipelined) is
+  // refused with the interface's error body, 503 SERVICE_STOPPING with Retry-After, and its
+  // connection closed: fastify's own answer (return503OnClosing, turned off in app.ts) is a body
+  // of its own shape. Nothing of it runs, so the caller may send it again elsewhere.
+  let stopping = false;
+  app.addHook('preClose', (done) => {
+    stopping = true;
+    done();
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!stopping) return;
+    readableByWidgetPage(request, reply);
+    reply.header('connection', 'close');
+    throw serviceUnavailable('SERVICE_STOPPING');
+  });
   // RFC 9112 §3.2: an HTTP/1.1 request without Host, or any request with more than one, is a
   // 400; so is one with two Content-Type or Authorization headers. Node's own answer to a missing
   // Host is a bare 400 without a body (requireHostHeader is off in app.ts so that the request
@@ -265,6 +343,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (status === 429) return sendError(reply, new ApiError('RATE_LIMITED'));
     if (status >= 400 && status < 500) {
       return sendError(reply, validationFailed({ '/': error.message }, error.message));
+    }
+    if (storageUnavailable(error)) {
+      request.log.warn({ err: error }, 'storage unreachable: answered 503 SERVICE_UNAVAILABLE');
+      return sendError(reply, serviceUnavailable());
     }
     request.log.error({ err: error }, 'unexpected failure');
     return sendError(reply, new ApiError('UNKNOWN_ERROR'));

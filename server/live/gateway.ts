@@ -44,7 +44,13 @@ import {
 } from '../../types/index.ts';
 import { OUTGOING_MESSAGE_SCHEMAS } from '../../types/schemas/index.ts';
 import { MAX_EVENT_BYTES, MAX_SOCKET_FRAME_BYTES } from '../../types/limits.ts';
-import { ApiError, validationFailed, validationMap } from '../http/errors.ts';
+import {
+  ApiError,
+  serviceUnavailable,
+  storageUnavailable,
+  validationFailed,
+  validationMap,
+} from '../http/errors.ts';
 import { structureProblem, tooDeep } from '../http/json.ts';
 import { unstorableText } from '../http/validation.ts';
 import { mediaUrlProblem } from '../bot-message.ts';
@@ -93,6 +99,12 @@ const fieldsOf = Object.fromEntries(
 
 function errorOf(err: unknown, log: FastifyInstance['log']): ErrorBody {
   if (err instanceof ApiError) return err.body;
+  // The database out of reach for a moment: the client waits data.retryAfterMs and sends again
+  // (the same id: stored once, even when the first try was stored and only its answer lost).
+  if (storageUnavailable(err)) {
+    log.warn({ err }, 'socket event failed: storage unreachable (answered SERVICE_UNAVAILABLE)');
+    return serviceUnavailable().body;
+  }
   log.error({ err }, 'socket event failed');
   return errorBody('UNKNOWN_ERROR');
 }
@@ -284,7 +296,12 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
       initialRooms.set(socket, Array.isArray(row?.rooms) ? row.rooms : []);
       next();
     } catch (err) {
-      const body = err instanceof ApiError ? err.body : errorBody('UNKNOWN_ERROR');
+      const body =
+        err instanceof ApiError
+          ? err.body
+          : storageUnavailable(err)
+            ? serviceUnavailable().body
+            : errorBody('UNKNOWN_ERROR');
       const e = new Error(typeof body.message === 'string' ? body.message : 'refused') as Error & {
         data?: unknown;
       };

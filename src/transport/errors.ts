@@ -159,12 +159,17 @@ export class CharlaError extends Error {
     return this.body.error.key;
   }
 
-  /** True for failures that a later retry may overcome (network, timeout, 5xx, 429). */
+  /**
+   * True for failures that a later retry may overcome (network, timeout, 5xx, 429; and the
+   * service's 503s in a socket acknowledgement, which has no HTTP status).
+   */
   get transient(): boolean {
     return (
       this.key === 'NETWORK_ERROR' ||
       this.key === 'TIMEOUT' ||
       this.key === 'RATE_LIMITED' ||
+      this.key === 'SERVICE_UNAVAILABLE' ||
+      this.key === 'SERVICE_STOPPING' ||
       this.httpStatus >= 500
     );
   }

@@ -232,6 +232,12 @@ export class WidgetCore {
    */
   #heldUntil = 0;
   #paced = false;
+  /**
+   * Holds in a row for SERVICE_UNAVAILABLE or SERVICE_STOPPING (the service's storage out of
+   * reach, or the server stopping): each waits twice as long as the one before, up to
+   * CONNECT_RETRY_MAX_MS; a message stored starts again from the service's advice.
+   */
+  #unavailableHolds = 0;
   #resumeTimer: ReturnType<typeof setTimeout> | null = null;
   readonly #waiters = new Map<string, Waiter[]>();
   readonly #timers = new Set<ReturnType<typeof setTimeout>>();
@@ -1079,9 +1085,12 @@ export class WidgetCore {
     return Math.max(0, this.#heldUntil - Date.now());
   }
 
-  /** The service refused an event as RATE_LIMITED: wait what it advised, then go on one message at a time. */
-  #holdOff(error: CharlaError): void {
-    const until = Date.now() + retryAfterMs(error, RETRY_DELAY_MS);
+  /**
+   * The service refused an event as RATE_LIMITED (or could not store it for now): wait what it
+   * advised, at least `atLeastMs`, then go on one message at a time.
+   */
+  #holdOff(error: CharlaError, atLeastMs = 0): void {
+    const until = Date.now() + Math.max(retryAfterMs(error, RETRY_DELAY_MS), atLeastMs);
     this.#paced = this.outbox.size > 0;
     if (until <= this.#heldUntil) return;
     this.#heldUntil = until;
@@ -1114,6 +1123,7 @@ export class WidgetCore {
     request(socket, 'message:send', entry.message, this.#ackTimeout).then(
       (stored) => {
         if (epoch === this.#epoch) this.#inFlight.delete(id);
+        this.#unavailableHolds = 0;
         this.handleIncoming([stored]);
         this.#settle(id, stored);
       },
@@ -1126,6 +1136,17 @@ export class WidgetCore {
         if (e.key === 'RATE_LIMITED') {
           // Not the message's fault: CREATED, no attempt counted; it and every later one go after the wait.
           this.#holdOff(e);
+          return;
+        }
+        if (e.key === 'SERVICE_UNAVAILABLE' || e.key === 'SERVICE_STOPPING') {
+          // The service could not store it now (its database out of reach, or the server stopping):
+          // not the message's fault, and it may in fact be stored (the answer lost), so it stays
+          // CREATED in the outbox, no attempt counted, and goes again with the same id (stored
+          // once). It and every later one wait, longer each hold in a row; one hold for the
+          // answers of one pipeline.
+          if (this.#heldLeft() === 0) this.#unavailableHolds++;
+          const backoff = RETRY_DELAY_MS * 2 ** Math.min(this.#unavailableHolds - 1, 5);
+          this.#holdOff(e, Math.min(backoff, CONNECT_RETRY_MAX_MS));
           return;
         }
         const attempt = (this.#attempts.get(id) ?? 0) + 1;

@@ -108,3 +108,12 @@ describe('widget error bodies', () => {
     }
   });
 });
+
+describe('CharlaError.transient', () => {
+  it('holds for the service’s 503s in a socket acknowledgement, which carries no HTTP status', () => {
+    expect(new CharlaError(errorBody('SERVICE_UNAVAILABLE'), 0).transient).toBe(true);
+    expect(new CharlaError(errorBody('SERVICE_STOPPING'), 0).transient).toBe(true);
+    expect(new CharlaError(errorBody('UNKNOWN_ERROR'), 0).transient).toBe(false);
+    expect(new CharlaError(errorBody('NOT_A_MEMBER'), 0).transient).toBe(false);
+  });
+});
