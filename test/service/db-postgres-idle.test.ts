@@ -80,7 +80,11 @@ describe.skipIf(!ON_POSTGRES)('an idle PostgreSQL connection that dies', () => {
     const onUncaught = (err: unknown) => escaped.push(err);
     process.on('uncaughtException', onUncaught);
     try {
-      db = await openDb({ databaseUrl: url, warn: () => {} });
+      // Its own connections only (other test files share the database): named for this test.
+      const name = `charla-idle-${process.pid}-${Date.now()}`;
+      const own = new URL(url);
+      own.searchParams.set('application_name', name);
+      db = await openDb({ databaseUrl: own.toString(), warn: () => {} });
       admin = new pg.Client({ connectionString: url });
       await admin.connect();
       const adminPid = (await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
@@ -110,8 +114,8 @@ describe.skipIf(!ON_POSTGRES)('an idle PostgreSQL connection that dies', () => {
       for (let round = 0; round < 80; round += 1) {
         await admin.query(
           `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-            WHERE datname = current_database() AND pid <> $1 AND backend_type = 'client backend'`,
-          [adminPid],
+            WHERE datname = current_database() AND pid <> $1 AND application_name = $2`,
+          [adminPid, name],
         );
         await new Promise((r) => setTimeout(r, 25));
       }
