@@ -346,6 +346,12 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
       const refuse = (error: ErrorBody) => {
         if (typeof ack === 'function') (ack as (res: Ack<never>) => void)({ ok: false, error });
       };
+      // Shutting down, the connection about to close: nothing new runs; the widget holds the
+      // message and sends it again once connected to another process.
+      if (closing.has(io)) {
+        refuse(serviceUnavailable('SERVICE_STOPPING').body);
+        return;
+      }
       const retryAfterMs = bucket.take(Date.now());
       if (retryAfterMs === 0) {
         refusedInRow = 0;
@@ -411,10 +417,14 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
       } catch (err) {
         run = Promise.reject(err);
       }
-      run.then(
+      const answered = run.then(
         (data) => reply({ ok: true, data }),
         (err: unknown) => reply({ ok: false, error: errorOf(err, app.log) }),
       );
+      // Shutdown waits for it to be answered before it closes the connection (closeLive).
+      const running = inFlight(io);
+      running.add(answered);
+      void answered.finally(() => running.delete(answered));
     }
 
     socket.on('message:send', (raw, ack) =>
@@ -667,18 +677,49 @@ class SocketIds {
 }
 
 const closing = new WeakSet<LiveServer>();
+/** Per gateway, the events being handled: their acknowledgements are still to be sent. */
+const running = new WeakMap<LiveServer, Set<Promise<void>>>();
+const inFlight = (io: LiveServer): Set<Promise<void>> => {
+  let set = running.get(io);
+  if (!set) running.set(io, (set = new Set()));
+  return set;
+};
+
+/** How long shutdown waits for the events being handled to be answered. */
+const DRAIN_MS = 5_000;
 
 /**
- * The first step of shutdown: refuses new connections and closes every open
- * one, those still joining (engine open, session being checked) included, so
- * the HTTP server's close never waits on a live connection.
+ * The first step of shutdown: refuses new connections and new events (SERVICE_STOPPING in their
+ * acknowledgement), lets the events being handled finish and be answered (at most `drainMs`),
+ * then closes every open connection, those still joining (engine open, session being checked)
+ * included, so the HTTP server's close never waits on a live connection. Before, the connections
+ * closed at once: a message being stored was stored but never acknowledged, and the widget
+ * counted a dropped connection against it (three make it FAILED).
  */
-export function closeLive(io: LiveServer): void {
+export async function closeLive(io: LiveServer, drainMs = DRAIN_MS): Promise<void> {
   closing.add(io);
+  const pending = [...inFlight(io)];
+  if (pending.length > 0) {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, drainMs);
+      timer.unref();
+    });
+    await Promise.race([Promise.allSettled(pending), late]);
+    clearTimeout(timer);
+  }
   // This process's sockets only: with the Redis adapter, io.disconnectSockets reaches every process.
   io.local.disconnectSockets(true);
+  // Each connection closes once what it was given to write has gone (the acknowledgements just
+  // sent); the engine's own close would throw that away. A connection that does not drain soon
+  // (a client that stopped reading) is closed with the engine.
+  const drained = Date.now() + FLUSH_MS;
+  while (io.engine.clientsCount > 0 && Date.now() < drained) await new Promise((r) => setTimeout(r, 10));
   io.engine.close();
 }
+
+/** How long the connections closing at shutdown get to send what they were given. */
+const FLUSH_MS = 1_000;
 
 /** Every gateway started in this process (tests and benchmarks close them). */
 export const gateways = new Set<LiveServer>();

@@ -111,7 +111,7 @@ export async function livePlugin(app: FastifyInstance): Promise<void> {
   }
   app.addHook('preClose', async () => {
     // Close sockets before the HTTP server waits for its connections.
-    closeLive(io);
+    await closeLive(io);
   });
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
