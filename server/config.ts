@@ -223,6 +223,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/** "A", "A and B", "A, B and C". */
+function listed(names: string[]): string {
+  return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
 /** A variable's value; unset when it is missing, empty or only blanks. */
 function setting(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const raw = env[name];
@@ -295,7 +300,7 @@ export function configWarnings(config: Config): string[] {
   if (config.demoValues.length)
     warnings.push(
       `\n  *** DEMO VALUES IN USE: ${config.demoValues.join(', ')}. ***\n` +
-        '  Set CHARLA_CLIENT_ID, CHARLA_CLIENT_SECRET, CHARLA_COMPANY_TOKEN and CHARLA_SIGNING_SECRET for real use.',
+        `  Set ${listed(config.demoValues.map((v) => v.split(' ')[0]!))} for real use.`,
     );
   if (config.production && !config.publicBaseUrl)
     warnings.push(
@@ -443,6 +448,12 @@ function parseSigningKeys(
     const value = i < 0 ? '' : entry.slice(i + 1).trim();
     if (i < 0) throw refuse(`entry ${n + 1} has no "id:" (not shown: it may be a secret)`);
     if (!KEY_ID.test(id)) throw refuse(`entry ${n + 1} has no usable key id before its ":"`);
+    // Kept in order in an object, whose keys that read as numbers come first whatever their place:
+    // "2:new,1:old" signed with 1.
+    if (/^\d+$/.test(id))
+      throw refuse(
+        `entry ${n + 1} has the key id "${id}", only digits: start it with a letter, such as "k${id}"`,
+      );
     if (!value) throw refuse(`entry ${n + 1} "${id}:" has no secret`);
     if (Object.hasOwn(keys, id)) throw refuse(`entry ${n + 1} gives the key id "${id}" twice`);
     keys[id] = value;

@@ -73,6 +73,10 @@ describe('CHARLA_SIGNING_KEYS', () => {
     expect(refusal({ CHARLA_SIGNING_KEYS: 'k2:new,k3:' })).toMatch(/entry 2 "k3:" has no secret/);
     expect(refusal({ CHARLA_SIGNING_KEYS: 'k2:a,k2:b' })).toMatch(/entry 2 gives the key id "k2" twice/);
     expect(refusal({ CHARLA_SIGNING_KEYS: 'k&2:a' })).toMatch(/entry 1 has no usable key id/);
+    // Digits only: an object puts such keys first, so "2:new,1:old" signed with 1.
+    expect(refusal({ CHARLA_SIGNING_KEYS: '2:new,1:old' })).toMatch(
+      /entry 1 has the key id "2", only digits.*"k2"/,
+    );
   });
 
   it('never shows a secret in its refusal', () => {

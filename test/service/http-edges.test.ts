@@ -553,6 +553,15 @@ describe('configuration from the environment', () => {
     expect(onlySigning).toHaveLength(1);
     expect(onlySigning[0]).toMatch(/DEMO VALUES IN USE: CHARLA_SIGNING_SECRET \(a demo signing key\)\. /);
     expect(onlySigning[0]).not.toMatch(/demo-client|demo-secret|demo-company-token/);
+    // Its advice names only what is missing (it named all four, whatever was set).
+    expect(onlySigning[0]).toMatch(/Set CHARLA_SIGNING_SECRET for real use\./);
+    expect(demo[0]).toMatch(
+      /Set CHARLA_CLIENT_ID, CHARLA_CLIENT_SECRET, CHARLA_COMPANY_TOKEN and CHARLA_SIGNING_SECRET for real use\./,
+    );
+    const twoMissing = configWarnings(
+      configFromEnv({ CHARLA_CLIENT_ID: 'id', CHARLA_CLIENT_SECRET: 'secret' }),
+    );
+    expect(twoMissing[0]).toMatch(/Set CHARLA_COMPANY_TOKEN and CHARLA_SIGNING_SECRET for real use\./);
     expect(configWarnings(configFromEnv(creds))).toEqual([]);
   });
 
