@@ -129,6 +129,10 @@ const READ_REPORT_MS = 250;
 /** Stands in for the room of a message sent before the session named one (a UUID's length, for the size check). */
 const PENDING_ROOM = '00000000-0000-0000-0000-000000000000';
 
+/** The service is there but cannot serve for now: SERVICE_UNAVAILABLE, SERVICE_STOPPING. */
+const serviceBusy = (e: CharlaError): boolean =>
+  e.key === 'SERVICE_UNAVAILABLE' || e.key === 'SERVICE_STOPPING';
+
 const rethrow = (error: unknown): never => {
   throw toCharlaError(error);
 };
@@ -484,15 +488,21 @@ export class WidgetCore {
    * widget tries again, later and later, while something waits.
    */
   #connectFailed(error: CharlaError): void {
-    if (this.#destroyed || error.key === 'DESTROYED' || this.outbox.size === 0) return;
+    // The service answered that it cannot serve for now (its database out of reach, a process
+    // stopping): the widget gets connected again once it can, messages waiting or not.
+    const busy = serviceBusy(error);
+    if (this.#destroyed || error.key === 'DESTROYED' || (this.outbox.size === 0 && !busy)) return;
     if (!error.transient && error.key !== 'UNKNOWN_ERROR') {
       for (const { message } of this.outbox.list()) this.#fail(String(message.id), error);
       return;
     }
-    const delay = Math.min(RETRY_DELAY_MS * 2 ** this.#connectRetries, CONNECT_RETRY_MAX_MS);
+    const delay = Math.max(
+      Math.min(RETRY_DELAY_MS * 2 ** this.#connectRetries, CONNECT_RETRY_MAX_MS),
+      busy ? retryAfterMs(error, RETRY_DELAY_MS) : 0,
+    );
     this.#connectRetries++;
     this.#later(() => {
-      if (this.#wantConnected && !this.#connectPromise && this.outbox.size > 0)
+      if (this.#wantConnected && !this.#connectPromise && (busy || this.outbox.size > 0))
         this.connect().catch(() => undefined);
     }, delay);
   }
@@ -576,7 +586,11 @@ export class WidgetCore {
     if (this.options.reconnectionDelayMax !== undefined)
       socketOptions.reconnectionDelayMax = this.options.reconnectionDelayMax;
     const socket = createSocket(socketOptions);
+    // A first connection tried again after its handshake was refused: the refused socket goes
+    // (after it is no longer this.#socket, which its handlers check).
+    const previous = this.#socket;
     this.#socket = socket;
+    previous?.disconnect();
 
     socket.on('connect', () => this.#handleConnect(socket));
     socket.on('disconnect', (reason) => this.#handleDisconnect(socket, reason));
@@ -784,6 +798,22 @@ export class WidgetCore {
     const first = this.#firstSync;
     this.#firstSync = null;
     first?.reject(e);
+    // The service could not check the session for now (its database out of reach, the process
+    // stopping): socket.io does not try again after a refused handshake, so the widget does,
+    // later and later (it stayed in `error` for good, its messages waiting).
+    // A first connection's refusal is tried again by connect()'s own failure (#connectFailed).
+    if (serviceBusy(e) && !first) {
+      const delay = Math.max(
+        Math.min(RETRY_DELAY_MS * 2 ** this.#connectRetries, CONNECT_RETRY_MAX_MS),
+        retryAfterMs(e, RETRY_DELAY_MS),
+      );
+      this.#connectRetries++;
+      this.#later(() => {
+        if (socket !== this.#socket || this.#destroyed || !this.#wantConnected || socket.active) return;
+        this.#lost('reconnecting');
+        socket.connect();
+      }, delay);
+    }
   }
 
   async #handleSessionExpired(socket: LiveSocket): Promise<void> {

@@ -174,4 +174,39 @@ describe.skipIf(!ON_POSTGRES)('a widget sending while the database drops connect
     expect(mine.every((r) => Number(r.n) === 1)).toBe(true);
     await waitFor(() => w.context.stores.$currentMessages.get().every((m) => m.status !== 'CREATED'));
   }, 90_000);
+
+  it('a connection lost while the database is out of reach comes back by itself once it is back', async () => {
+    // The reconnect's handshake is refused SERVICE_UNAVAILABLE, and socket.io does not try again
+    // after a refused handshake: the widget stayed in `error`, its message waiting, for good.
+    const w = live!.widget({ userId: `b-${randomUUID()}` });
+    await w.connect();
+    const roomId = w.stores.$currentRoomId.get()!;
+    await relay.cut();
+    const states: string[] = [];
+    w.on('connection', (d) => states.push(d.state));
+    w.core.liveSocket?.io.engine?.close(); // a network blip
+    await waitFor(() => states.includes('error'), 10_000, 'the handshake refused');
+    const pending = w.sendMessage({ type: 'TEXT', text: 'durante el corte', roomId });
+    await new Promise((r) => setTimeout(r, 3_000));
+    await relay.restore();
+    const stored = await pending;
+    expect(stored.status).not.toBe('FAILED');
+    await waitFor(() => w.stores.$connection.get() === 'connected', 40_000, 'connected again');
+  }, 90_000);
+
+  it('a first connection refused while the database is out of reach is made once it is back', async () => {
+    await relay.cut();
+    const w = live!.widget({ userId: `f-${randomUUID()}` });
+    const failed = await w.connect().then(
+      () => null,
+      (err: unknown) => err as { key?: string },
+    );
+    expect(failed?.key).toBe('SERVICE_UNAVAILABLE');
+    await new Promise((r) => setTimeout(r, 2_000));
+    await relay.restore();
+    // Nothing waits in its outbox: it connects anyway, without another connect() from the page.
+    await waitFor(() => w.stores.$connection.get() === 'connected', 40_000, 'connected once it is back');
+    const sent = await w.sendMessage({ type: 'TEXT', text: 'ya' });
+    expect(sent.seq).toBeTypeOf('number');
+  }, 90_000);
 });
