@@ -107,6 +107,9 @@ const REQUEST_TIMEOUT_MS = 300_000;
  */
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/** The longest delay a Node timer takes (ms): 2^31-1, about 24.8 days. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret', companyToken: 'demo-company-token' };
 const DEMO_SIGNING_KEY = 'demo-signing-secret-change-me';
 /** Shortest client secret and company token production starts with. */
@@ -169,10 +172,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     true,
   );
   const shutdownDelay = setting(env, 'CHARLA_SHUTDOWN_DELAY_MS');
+  // Digits only: Number() also read "1e3", "0x10", " 100" and "3000.0", and a timer takes at most
+  // 2^31-1 ms (a longer one fired at once, after a TimeoutOverflowWarning: no delay at all).
   const shutdownDelayMs = shutdownDelay === undefined ? 0 : Number(shutdownDelay);
-  if (!Number.isSafeInteger(shutdownDelayMs) || shutdownDelayMs < 0)
+  if (shutdownDelay !== undefined && !(/^[0-9]+$/.test(shutdownDelay) && shutdownDelayMs <= MAX_TIMER_MS))
     throw new Error(
-      `CHARLA_SHUTDOWN_DELAY_MS must be a whole number of milliseconds, 0 or more (it is "${shutdownDelay}").`,
+      `CHARLA_SHUTDOWN_DELAY_MS must be a whole number of milliseconds, 0 to ${MAX_TIMER_MS} (it is "${shutdownDelay}").`,
     );
   const publicBaseUrl = setting(env, 'CHARLA_PUBLIC_URL');
   // Signed media addresses are built on it: a value without its scheme would make broken links.

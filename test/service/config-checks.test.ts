@@ -52,6 +52,32 @@ describe('DATABASE_POOL_SIZE', () => {
   });
 });
 
+describe('CHARLA_SHUTDOWN_DELAY_MS', () => {
+  it('must be digits only, at most 2^31-1 ms (what a timer takes)', () => {
+    for (const delay of [
+      '99999999999',
+      '2147483648',
+      '1e3',
+      '0x10',
+      ' 100',
+      '100 ',
+      '3000.0',
+      '-1',
+      '+5',
+      '5s',
+    ])
+      expect(refusal({ CHARLA_SHUTDOWN_DELAY_MS: delay }), delay).toMatch(
+        /^CHARLA_SHUTDOWN_DELAY_MS must be a whole number of milliseconds, 0 to 2147483647/,
+      );
+    expect(configFromEnv({ ...base, CHARLA_SHUTDOWN_DELAY_MS: '2147483647' }).shutdownDelayMs).toBe(
+      2147483647,
+    );
+    expect(configFromEnv({ ...base, CHARLA_SHUTDOWN_DELAY_MS: '0' }).shutdownDelayMs).toBe(0);
+    expect(configFromEnv({ ...base, CHARLA_SHUTDOWN_DELAY_MS: '3000' }).shutdownDelayMs).toBe(3000);
+    expect(configFromEnv({ ...base, CHARLA_SHUTDOWN_DELAY_MS: '' }).shutdownDelayMs).toBe(0);
+  });
+});
+
 describe('REDIS_URL', () => {
   it('must be a redis:// or rediss:// address', () => {
     for (const url of ['localhost:6379', 'http://h:6379', 'redis:/h', 'notaurl'])
