@@ -184,11 +184,13 @@ export class CharlaMessageList extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     document.addEventListener('visibilitychange', this.#onVisibility);
+    window.addEventListener('keydown', this.#onKey, true);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     document.removeEventListener('visibilitychange', this.#onVisibility);
+    window.removeEventListener('keydown', this.#onKey, true);
     this.#focusWatch?.disconnect();
     this.#focusWatch = undefined;
   }
@@ -504,6 +506,15 @@ export class CharlaMessageList extends LitElement {
     return !!((mine ? el : this).compareDocumentPosition(from) & Node.DOCUMENT_POSITION_FOLLOWING);
   }
 
+  /**
+   * When Shift+Tab was last pressed, anywhere in the page: focus coming into the list from what
+   * follows it is that key's doing only then (a click or a tap in the list is not).
+   */
+  #shiftTabAt = 0;
+  readonly #onKey = (e: KeyboardEvent) => {
+    if (e.key === 'Tab' && e.shiftKey) this.#shiftTabAt = performance.now();
+  };
+
   /** Which Tab's look for a control is the latest: an earlier one still under way gives up. */
   #seek = 0;
 
@@ -527,14 +538,35 @@ export class CharlaMessageList extends LitElement {
       const drawn = this.#drawnRows();
       if (index < 0 || !drawn.length) break;
       const rows = drawn.filter((r) => (back ? r.index <= index : r.index >= index));
-      const stops = rows.flatMap((r) => tabStops(r.row));
-      const stop = back ? stops[stops.length - 1] : stops[0];
-      if (stop) return stop.focus();
+      const found = (back ? [...rows].reverse() : rows)
+        .map((r) => ({ r, stops: tabStops(r.row) }))
+        .find((x) => x.stops.length > 0);
+      if (found) {
+        // Its row in view first (going back, the row found may be above the view), then focus.
+        const key = found.r.row.dataset['key']!;
+        this.#setAnchor({ mode: 'item', key });
+        await this.updateComplete;
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        if (seek !== this.#seek || !this.isConnected) return;
+        const row = this.#drawnRows().find((r) => r.row.dataset['key'] === key)?.row ?? found.r.row;
+        const stops = tabStops(row);
+        return (back ? stops[stops.length - 1] : stops[0])?.focus();
+      }
       index = back ? drawn[0]!.index - 1 : drawn[drawn.length - 1]!.index + 1;
       if (index < 0 || index >= this.#items.length) break;
     }
     if (back) this.#scroller?.focus();
-    else focusComposer(this);
+    else this.#focusAfterList();
+  }
+
+  /** Where Tab goes past the list: the composer's first control (its buttons come before its field). */
+  #focusAfterList(): void {
+    for (let root = this.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
+      const composer = root.querySelector('charla-composer');
+      if (!composer) continue;
+      const first = composer.shadowRoot ? tabStops(composer.shadowRoot)[0] : undefined;
+      return first ? first.focus() : focusComposer(this);
+    }
   }
 
   /**
@@ -548,13 +580,19 @@ export class CharlaMessageList extends LitElement {
   #handleFocusIn(e: FocusEvent): void {
     const el = this.#scroller;
     const target = e.composedPath()[0];
-    if (el && this.#enteredFromAfter(el, e.relatedTarget)) {
+    if (el && performance.now() - this.#shiftTabAt < 500 && this.#enteredFromAfter(el, e.relatedTarget)) {
       // Shift+Tab from the composer (or the "new messages" button): the browser took the last
-      // control drawn, in the history the view is up in. The newest rows come first.
+      // control drawn, in the history the view is up in. The newest rows come first; and with
+      // no control in the rows drawn (focus on the list itself), the rows before them.
+      this.#shiftTabAt = 0;
       const drawn = this.#drawnRows();
       const last = this.#items.length - 1;
       if (drawn.length && drawn[drawn.length - 1]!.index < last) {
         void this.#seekControl(last, true, true);
+        return;
+      }
+      if (target === el && drawn.length && drawn[0]!.index > 0) {
+        void this.#seekControl(drawn[0]!.index - 1, true);
         return;
       }
     }
