@@ -125,26 +125,32 @@ export class CharlaComposer extends LitElement {
     (problem) => this.#setNotice(problem === 'denied' ? 'micDenied' : 'micUnavailable', 'mic'),
   );
 
-  constructor() {
-    super();
-    // Esc while a voice note records ends the recording without sending it, as a layer of its
-    // own (the image viewer's way): the panel closes only with the next Esc.
-    this.addEventListener('keydown', (e) => {
-      if (e.key !== 'Escape' || !this.#recorder.recording || e.defaultPrevented) return;
-      e.preventDefault();
-      e.stopPropagation();
-      this.#handleDiscardClick();
-    });
-  }
+  /**
+   * Esc while a voice note records ends the recording without sending it, as a layer of its own
+   * (the image viewer's way): the panel closes only with the next Esc. From wherever focus is in
+   * the widget (a message's option, the header), so heard before the panel's own Esc.
+   */
+  readonly #onEscape = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || !this.#recorder.recording || e.defaultPrevented) return;
+    let widget: Element = this;
+    for (let root = this.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode())
+      widget = root.host;
+    if (!e.composedPath().includes(widget)) return;
+    e.preventDefault();
+    e.stopPropagation();
+    this.#handleDiscardClick();
+  };
 
   override connectedCallback(): void {
     super.connectedCallback();
     this.#resize?.observe(this);
+    window.addEventListener('keydown', this.#onEscape, true);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#resize?.disconnect();
+    window.removeEventListener('keydown', this.#onEscape, true);
     // Uploads waiting for the network are not sent by a composer that has left the page.
     for (const stop of this.#waitingForNetwork) stop();
     clearTimeout(this.#cancelledTimer);

@@ -135,7 +135,12 @@ export function searchStatus(t: Translate, query: string, found: number): string
   return found ? t('contactsFound', { count: found }) : t('noMatch', { query });
 }
 
+/** The viramas of the Indic and South-East Asian scripts, at the end of an initial. */
+const VIRAMA_END =
+  /[\u094D\u09CD\u0A4D\u0ACD\u0B4D\u0BCD\u0C4D\u0CCD\u0D4D\u0DCA\u0E3A\u1039\u17D2\u1B44\uA8C4]+$/u;
+
 /** Initials for an avatar without a picture: the first letter or digit of the first two words that have one. */
+
 export function initials(name: string | null | undefined): string {
   const firsts = (name ?? '')
     .split(/\s+/)
@@ -144,7 +149,15 @@ export function initials(name: string | null | undefined): string {
     .filter(Boolean);
   // Words' letters first: "Contacto 36" is "C", not "C3"; a name of numbers only keeps them.
   const letters = firsts.filter((c) => /\p{L}/u.test(c));
-  return (letters.length ? letters : firsts).slice(0, 2).join('').toUpperCase().normalize('NFC') || '?';
+  return (
+    (letters.length ? letters : firsts)
+      .slice(0, 2)
+      // A letter's virama would join it to the next initial (क् + दे drawn as one conjunct).
+      .map((c) => c.replace(VIRAMA_END, ''))
+      .join('')
+      .toUpperCase()
+      .normalize('NFC') || '?'
+  );
 }
 
 /** A one-line summary of a message for previews and announcements. */

@@ -27,6 +27,10 @@ describe('avatar', () => {
     // A letter keeps its combining marks (decomposed accents, as some keyboards and systems write them).
     expect(initials('N\u0300gozi A\u0301lvarez')).toBe('\u01F8\u00C1');
     expect(initials('e\u0301rica')).toBe('\u00C9');
+    // ...but not a virama, which would join the two initials into one conjunct.
+    expect(initials('\u0915\u094D\u0937\u0924\u094D\u0930\u093F\u092F \u0926\u0947\u0935')).toBe(
+      '\u0915\u0926\u0947',
+    );
   });
 
   it('an https picture that fails to load shows the initials, and no <img> asks for it again', async () => {

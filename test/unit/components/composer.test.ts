@@ -440,6 +440,26 @@ describe('<charla-composer>', () => {
         new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }),
       );
       expect(reachedPage).toEqual(['Escape']);
+
+      // Recording again, focus elsewhere in the widget (a message's option): the same, while an
+      // Esc in the page outside the widget is the page's.
+      const widget = document.createElement('div');
+      const inside = widget.attachShadow({ mode: 'open' });
+      const option = document.createElement('button');
+      document.body.append(widget);
+      inside.append(option, el);
+      await settle(el);
+      q.getByRole('button', { name: 'Grabar audio' }).click();
+      await settle(el);
+      expect(status()).toContain('Grabando…');
+      document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+      expect(reachedPage).toEqual(['Escape', 'Escape']);
+      expect(status(), 'an Esc outside the widget leaves the recording').toContain('Grabando…');
+      option.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+      await settle(el);
+      expect(reachedPage, 'the panel does not see it').toEqual(['Escape', 'Escape']);
+      expect(status()).not.toContain('Grabando');
+      expect(callsOf('sendFile')).toHaveLength(0);
     } finally {
       document.removeEventListener('keydown', onPage);
     }
