@@ -22,7 +22,9 @@ try {
 if (!app || !config || !listening) throw new Error('unreachable');
 // Told to stop, the process says so on GET /ready (503) at once; with CHARLA_SHUTDOWN_DELAY_MS it
 // keeps serving that long, so a balancer polling /ready stops sending before the port closes. A
-// second signal stops without waiting.
+// second signal stops without waiting: during the delay it starts the shutdown, and once the
+// shutdown runs it ends the process at once (a close held by a database that stopped answering, or
+// by responses still being written, kept the process alive whatever the operator sent).
 let shutdown: 'no' | 'delayed' | 'closing' = 'no';
 let delay: NodeJS.Timeout | undefined;
 const close = () => {
@@ -35,7 +37,12 @@ const close = () => {
 };
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    if (shutdown === 'closing') return;
+    if (shutdown === 'closing') {
+      app.log.warn(
+        `${signal} while shutting down: stopping at once, without waiting for the shutdown to end`,
+      );
+      process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+    }
     if (shutdown === 'delayed' || config.shutdownDelayMs === 0) return close();
     markStopping(app);
     shutdown = 'delayed';
