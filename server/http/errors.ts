@@ -159,16 +159,19 @@ const UNREACHABLE_ERRNOS = new Set([
   'EAI_AGAIN',
 ]);
 /**
- * What node-postgres and pg-pool say, without a code, when a connection ended under a query or
- * none could be had in time.
+ * What node-postgres and pg-pool say, without a code, when a connection ended under a query, none
+ * could be had in time (the pool's connectionTimeoutMillis: "timeout exceeded when trying to
+ * connect" waiting for one, "Connection terminated due to connection timeout" opening one), or a
+ * query had no answer within its query_timeout ("Query read timeout": a database that stopped
+ * answering; server/store/db.ts).
  */
 const UNREACHABLE_MESSAGES =
-  /^(?:Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error and is not queryable|Connection ended unexpectedly)/;
+  /^(?:Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error and is not queryable|Connection ended unexpectedly)/;
 
 /**
  * True when a storage error means the database could not be reached or dropped the connection
  * (a restart, a failover, pg_terminate_backend, a cut network, a pool that could not connect in
- * time): the same operation may well succeed in a moment, so it is a 503 SERVICE_UNAVAILABLE to
+ * time, a query without an answer in time): the same operation may well succeed in a moment, so it is a 503 SERVICE_UNAVAILABLE to
  * try again, not an UNKNOWN_ERROR. The embedded store never fails this way.
  */
 export function storageUnavailable(err: unknown, depth = 0): boolean {

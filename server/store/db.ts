@@ -117,10 +117,52 @@ function pgliteDb(lite: PGlite): Db {
 const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
+ * How long a query may wait for a connection of the pool (a new one to open, or one to be given
+ * back): past it, "timeout exceeded when trying to connect" (a 503 SERVICE_UNAVAILABLE). Without
+ * it a PostgreSQL that stops answering (stopped, a network black hole) rather than refusing kept
+ * every request, socket event and the shutdown waiting for good.
+ */
+export const POOL_CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * How long a query may wait for its answer once sent ("Query read timeout", a 503): the same
+ * database that stops answering, on a connection already open. The connection is then dropped
+ * (its answer, if one ever comes, belongs to nobody). Every statement of the service is short: the
+ * biggest, a piece of a campaign's recipients, takes a fraction of a second.
+ */
+export const QUERY_TIMEOUT_MS = 30_000;
+
+/**
+ * A schema change or a wait for an advisory lock (the migrations, at the start): an index made on
+ * a large table, or another process's migrations to wait for, may take minutes on a database
+ * that answers. A process that stops answering still fails its start, later.
+ */
+export const SCHEMA_QUERY_TIMEOUT_MS = 15 * 60_000;
+const SCHEMA_STATEMENT = /^\s*(?:CREATE|ALTER|DROP|COMMENT|SELECT\s+pg_advisory_(?:xact_)?lock)\b/i;
+
+/** The client-side limit of a statement: longer for schema changes and advisory locks. */
+export const queryTimeoutFor = (sql: string): number =>
+  SCHEMA_STATEMENT.test(sql) ? SCHEMA_QUERY_TIMEOUT_MS : QUERY_TIMEOUT_MS;
+
+/** A statement with its own client-side limit (pg reads query_timeout; its types do not list it). */
+function statement(sql: string, params?: unknown[]): pg.QueryConfig {
+  const config: pg.QueryConfig & { query_timeout: number } = {
+    text: sql,
+    query_timeout: queryTimeoutFor(sql),
+  };
+  if (params) config.values = params;
+  return config;
+}
+
+/** pg's error when a query had no answer within its query_timeout. */
+const isQueryTimeout = (err: unknown): boolean =>
+  err instanceof Error && err.message === 'Query read timeout';
+
+/**
  * One connection first, so that a server that is not there, refuses the credentials or has no
  * such database stops the start with one line naming DATABASE_URL, where it points and why,
- * rather than the first migration's bare ECONNREFUSED (or a wait of minutes for a host that
- * does not answer: the pool itself waits without a limit).
+ * rather than the first migration's bare ECONNREFUSED (or the pool's own wait of
+ * POOL_CONNECT_TIMEOUT_MS, said less clearly).
  */
 async function checkPostgres(url: string): Promise<void> {
   const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
@@ -146,7 +188,12 @@ function postgresAddress(url: string): string {
 
 async function openPostgres(url: string, max: number, warn: Warn): Promise<Db> {
   await checkPostgres(url);
-  const pool = new pg.Pool({ connectionString: url, max });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+    query_timeout: QUERY_TIMEOUT_MS,
+  });
   // An idle client's error (a server restart, a dropped connection) must not crash the process;
   // the pool replaces the client, and the log says what happened.
   pool.on('error', (err) => warn('an idle PostgreSQL connection failed; the pool replaces it', err));
@@ -160,7 +207,7 @@ async function openPostgres(url: string, max: number, warn: Warn): Promise<Db> {
   });
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
-      const r = await c.query(sql, params);
+      const r = await c.query(statement(sql, params));
       return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
     },
   });
@@ -188,6 +235,10 @@ async function openPostgres(url: string, max: number, warn: Warn): Promise<Db> {
         await client.query('COMMIT');
         return result;
       } catch (err) {
+        // A query that timed out is still the connection's active one: a ROLLBACK would wait behind
+        // it for another timeout. The connection is given back broken instead, and dropping it
+        // rolls the transaction back.
+        if (!broken && isQueryTimeout(err)) broken = err as Error;
         if (!broken) await client.query('ROLLBACK').catch(() => {});
         throw err;
       } finally {
@@ -196,7 +247,7 @@ async function openPostgres(url: string, max: number, warn: Warn): Promise<Db> {
       }
     },
     exec: async (sql) => {
-      await pool.query(sql);
+      await pool.query(statement(sql));
     },
     close: () => pool.end(),
   };
