@@ -5,22 +5,24 @@
  *
  * - /health (liveness): 200 {"status":"ok"} while the process runs, whatever
  *   its database does; restarting a process does not bring a database back.
- * - /ready (readiness): 200 when a `SELECT 1` on the store answers within
- *   2 s and the process is not stopping; else 503 saying which: the database
- *   (down, or slower than that) or the process (told to stop). From SIGTERM the
+ * - /ready (readiness): 200 when the store answers within 2 s, takes writes
+ *   and the process is not stopping; else 503 saying which: the database
+ *   (down, or slower than that; or read-only: a failover onto a replica, in
+ *   recovery or with read-only transactions, where every write would fail) or
+ *   the process (told to stop). From SIGTERM the
  *   process answers 503 here for CHARLA_SHUTDOWN_DELAY_MS while it keeps
  *   serving the rest, then shuts down (server/main.ts); once fastify is
  *   closing, every route answers its own 503 and the port closes.
  *
  * A database that does not answer at all (a host gone) would leave each
- * check's `SELECT 1` waiting for a connection: one check runs at a time, and
+ * check's query waiting for a connection: one check runs at a time, and
  * a request arriving while it waits shares it, so a balancer polling an
  * outage does not pile queries up in the pool.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Charla } from '../context.ts';
 
-/** How long the store has to answer `SELECT 1`. */
+/** How long the store has to answer the check. */
 export const READY_TIMEOUT_MS = 2_000;
 
 const stopping = new WeakSet<Charla>();
@@ -30,20 +32,27 @@ export function markStopping(app: FastifyInstance): void {
   stopping.add(app.charla);
 }
 
-type Probe = { problem: string | null };
+/** What the check found: the database down (and why, for the log), read-only, or neither. */
+type Probe = { problem: string | null; readOnly: boolean };
+
+/**
+ * Answers on both stores: a replica (in recovery) or a database whose transactions are read-only
+ * (default_transaction_read_only, as some failovers leave it) takes no write.
+ */
+const CHECK = `SELECT pg_is_in_recovery() OR current_setting('transaction_read_only') = 'on' AS read_only`;
 
 export async function healthRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app.charla;
   app.addHook('preClose', async () => markStopping(app));
 
   let running: { since: number; answer: Promise<Probe> } | null = null;
-  let wasDown = false;
-  /** null when the store answered `SELECT 1` in time; else what went wrong (for the log, not the body). */
-  const databaseProblem = async (): Promise<string | null> => {
+  let was: 'ok' | 'down' | 'read-only' = 'ok';
+  /** What the store's answer says: down (and why, for the log, not the body), read-only, or ok. */
+  const databaseState = async (): Promise<Probe> => {
     if (!running) {
-      const answer: Promise<Probe> = db.query('SELECT 1').then(
-        () => ({ problem: null }),
-        (err: unknown) => ({ problem: `SELECT 1 failed: ${describe(err)}` }),
+      const answer: Promise<Probe> = db.query<{ read_only: boolean }>(CHECK).then(
+        (r) => ({ problem: null, readOnly: r.rows[0]?.read_only === true }),
+        (err: unknown) => ({ problem: `the check failed: ${describe(err)}`, readOnly: false }),
       );
       const check = { since: Date.now(), answer };
       running = check;
@@ -56,17 +65,30 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     const late = new Promise<Probe>((resolve) => {
       timer = setTimeout(
         () =>
-          resolve({ problem: `no answer to SELECT 1 for ${Math.round((Date.now() - since) / 100) / 10} s` }),
+          resolve({
+            problem: `no answer to the check for ${Math.round((Date.now() - since) / 100) / 10} s`,
+            readOnly: false,
+          }),
         Math.max(0, since + READY_TIMEOUT_MS - Date.now()),
       );
     });
-    const { problem } = await Promise.race([answer, late]);
+    const probe = await Promise.race([answer, late]);
     clearTimeout(timer);
     // Said when it changes, not at every poll.
-    if (problem && !wasDown) app.log.warn(`not ready: the database is down (${problem})`);
-    if (!problem && wasDown) app.log.info('ready again: the database answers');
-    wasDown = problem !== null;
-    return problem;
+    const now = probe.problem ? 'down' : probe.readOnly ? 'read-only' : 'ok';
+    if (now !== was) {
+      if (now === 'down') app.log.warn(`not ready: the database is down (${probe.problem})`);
+      else if (now === 'read-only')
+        app.log.warn(
+          'not ready: the database is read-only (a replica, or read-only transactions): no write would succeed',
+        );
+      else
+        app.log.info(
+          was === 'down' ? 'ready again: the database answers' : 'ready again: the database takes writes',
+        );
+    }
+    was = now;
+    return probe;
   };
 
   const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store');
@@ -78,15 +100,16 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     noStore(reply);
     if (stopping.has(app.charla))
       return reply.code(503).send({ status: 'unavailable', process: 'stopping', database: 'not checked' });
-    const problem = await databaseProblem();
+    const { problem, readOnly } = await databaseState();
     // The check took up to 2 s: the process may have been told to stop meanwhile.
     const stopped = stopping.has(app.charla);
+    const unready = problem !== null || readOnly || stopped;
     const body = {
-      status: problem || stopped ? 'unavailable' : 'ready',
+      status: unready ? 'unavailable' : 'ready',
       process: stopped ? 'stopping' : 'running',
-      database: problem ? 'down' : 'ok',
+      database: problem ? 'down' : readOnly ? 'read-only' : 'ok',
     };
-    return reply.code(problem || stopped ? 503 : 200).send(body);
+    return reply.code(unready ? 503 : 200).send(body);
   });
 }
 
