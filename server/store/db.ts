@@ -24,6 +24,8 @@ export interface Db extends Queryable {
   /** Runs several statements (migrations). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
+  /** True from the moment close() is called: nothing more should be asked of the store. */
+  readonly closed: boolean;
   readonly kind: 'pglite' | 'postgres';
 }
 
@@ -67,8 +69,7 @@ export async function openDb(options: DbOptions): Promise<Db> {
   try {
     const lite = new PGlite(options.dataDir ?? './.charla-data');
     await lite.waitReady;
-    const db = pgliteDb(lite);
-    return { ...db, close: () => db.close().finally(release) };
+    return pgliteDb(lite, release);
   } catch (err) {
     await release();
     throw err;
@@ -94,7 +95,8 @@ async function memoryPglite(template: string | undefined, warn: Warn): Promise<P
   return lite;
 }
 
-function pgliteDb(lite: PGlite): Db {
+/** The embedded store; `after` runs once it is closed (the data directory's lock given up). */
+function pgliteDb(lite: PGlite, after: () => Promise<void> = async () => {}): Db {
   const wrap = (q: { query: PGlite['query'] }): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const r = await q.query<T>(sql, params as unknown[]);
@@ -102,14 +104,21 @@ function pgliteDb(lite: PGlite): Db {
     },
   });
   const base = wrap(lite);
+  let closed = false;
   return {
     kind: 'pglite',
+    get closed() {
+      return closed;
+    },
     query: base.query,
     transaction: (fn) => lite.transaction((tx) => fn(wrap(tx))),
     exec: async (sql) => {
       await lite.exec(sql);
     },
-    close: () => lite.close(),
+    close: () => {
+      closed = true;
+      return lite.close().finally(after);
+    },
   };
 }
 
@@ -214,6 +223,9 @@ async function openPostgres(url: string, max: number, warn: Warn): Promise<Db> {
   const base = wrap(pool);
   return {
     kind: 'postgres',
+    get closed() {
+      return pool.ending;
+    },
     query: base.query,
     async transaction(fn) {
       const client = await pool.connect();

@@ -31,8 +31,15 @@ export interface Reclaimer {
 export const CHECKPOINT_EVERY_MS = 5 * 60_000;
 
 export function reclaimer(db: Db, log: Log): Reclaimer {
-  const run = (sql: string) =>
-    db.exec(sql).catch((err: unknown) => log.warn({ err }, 'could not give the store its free space back'));
+  // Nothing once the store is closing (the service stopping): an upload the stop cut asked for a
+  // pass over its pieces after the store had closed, which warned twice "PGlite is closed". A
+  // pass the close overtook fails for the same reason, and is not worth a warning either.
+  const run = async (sql: string): Promise<void> => {
+    if (db.closed) return;
+    await db.exec(sql).catch((err: unknown) => {
+      if (!db.closed) log.warn({ err }, 'could not give the store its free space back');
+    });
+  };
   if (db.kind !== 'pglite') {
     const none = () => Promise.resolve();
     return { analyze: none, all: none, pieces: none, checkpoint: none };
