@@ -165,7 +165,10 @@ export class CharlaMessageList extends LitElement {
       this.#sendersOf = [room, language];
     }
     if (roomId !== this.#roomId) this.#resetRoom(roomId, messages, userId);
-    if (messages !== this.#items) this.#trackArrivals(messages, userId);
+    if (messages !== this.#items) {
+      this.#holdFocusedRow(messages);
+      this.#trackArrivals(messages, userId);
+    }
     this.#items = messages;
     this.#userId = userId;
     this.#groupRoom = room?.type === 'group' || (room?.members.length ?? 0) > 2;
@@ -259,6 +262,38 @@ export class CharlaMessageList extends LitElement {
       if (known) this.#knownIds.add(String(m.id));
     }
     return undefined;
+  }
+
+  /**
+   * Older rows put in front of the rows (a page of history) while focus is on a control in one:
+   * that row holds its place in the view, so it stays drawn (left to the view it was pushed out
+   * of the rows drawn, and focus dropped to <body>); and when moving the rows took the focus
+   * away all the same, it goes back to the same control of that row.
+   */
+  #holdFocusedRow(messages: readonly Message[]): void {
+    const focused = this.#focusInRow();
+    const first = this.#items[0];
+    // Rows put in front: the first row of before is no longer first (not a change of it).
+    if (!focused || !first || messages[0] === first || messages.findIndex((m) => m.id === first.id) <= 0)
+      return;
+    const row = focused.top.closest<HTMLElement>('[data-key]');
+    const key = row?.dataset['key'];
+    if (!row || key === undefined || findIndexFromEnd(messages, key) < 0) return;
+    const at = tabStops(row).indexOf(focused.deep as HTMLElement);
+    this.#pinDropped = this.#release = false;
+    this.anchor = { mode: 'item', key };
+    const scroller = this.#scroller;
+    if (!scroller || at < 0 || typeof MutationObserver !== 'function') return;
+    const watch = new MutationObserver(() => {
+      const active = document.activeElement;
+      if (active && active !== document.body) return;
+      const again = [...scroller.children].find((c) => (c as HTMLElement).dataset['key'] === key);
+      const stop = again ? tabStops(again)[at] : undefined;
+      if (stop) stop.focus({ preventScroll: true });
+    });
+    watch.observe(scroller, { childList: true, subtree: true });
+    // Long enough for the virtualizer's passes after the page; then focus is the user's again.
+    setTimeout(() => watch.disconnect(), 1_000);
   }
 
   /** New messages at the end are announced once (if someone else wrote them) and counted while scrolled up. */
