@@ -496,15 +496,20 @@ export class WidgetCore {
       for (const { message } of this.outbox.list()) this.#fail(String(message.id), error);
       return;
     }
-    const delay = Math.max(
-      Math.min(RETRY_DELAY_MS * 2 ** this.#connectRetries, CONNECT_RETRY_MAX_MS),
-      busy ? retryAfterMs(error, RETRY_DELAY_MS) : 0,
-    );
-    this.#connectRetries++;
+    const delay = this.#nextConnectDelay(error);
     this.#later(() => {
       if (this.#wantConnected && !this.#connectPromise && (busy || this.outbox.size > 0))
         this.connect().catch(() => undefined);
     }, delay);
+  }
+
+  /**
+   * How long until the next try of a connection that failed: 1 s, doubling with each failure in
+   * a row up to CONNECT_RETRY_MAX_MS, and never sooner than a busy service advised.
+   */
+  #nextConnectDelay(error: CharlaError): number {
+    const backoff = Math.min(RETRY_DELAY_MS * 2 ** this.#connectRetries++, CONNECT_RETRY_MAX_MS);
+    return serviceBusy(error) ? Math.max(backoff, retryAfterMs(error, RETRY_DELAY_MS)) : backoff;
   }
 
   async #doConnect(): Promise<void> {
@@ -803,11 +808,7 @@ export class WidgetCore {
     // later and later (it stayed in `error` for good, its messages waiting).
     // A first connection's refusal is tried again by connect()'s own failure (#connectFailed).
     if (serviceBusy(e) && !first) {
-      const delay = Math.max(
-        Math.min(RETRY_DELAY_MS * 2 ** this.#connectRetries, CONNECT_RETRY_MAX_MS),
-        retryAfterMs(e, RETRY_DELAY_MS),
-      );
-      this.#connectRetries++;
+      const delay = this.#nextConnectDelay(e);
       this.#later(() => {
         if (socket !== this.#socket || this.#destroyed || !this.#wantConnected || socket.active) return;
         this.#lost('reconnecting');
@@ -1168,7 +1169,7 @@ export class WidgetCore {
           this.#holdOff(e);
           return;
         }
-        if (e.key === 'SERVICE_UNAVAILABLE' || e.key === 'SERVICE_STOPPING') {
+        if (serviceBusy(e)) {
           // The service could not store it now (its database out of reach, or the server stopping):
           // not the message's fault, and it may in fact be stored (the answer lost), so it stays
           // CREATED in the outbox, no attempt counted, and goes again with the same id (stored

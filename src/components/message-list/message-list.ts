@@ -291,9 +291,15 @@ export class CharlaMessageList extends LitElement {
       const stop = again ? tabStops(again)[at] : undefined;
       if (stop) stop.focus({ preventScroll: true });
     });
+    // One watch on the rows at a time (#keepFocus's too), let go with the element.
+    this.#focusWatch?.disconnect();
+    this.#focusWatch = watch;
     watch.observe(scroller, { childList: true, subtree: true });
     // Long enough for the virtualizer's passes after the page; then focus is the user's again.
-    setTimeout(() => watch.disconnect(), 1_000);
+    setTimeout(() => {
+      watch.disconnect();
+      if (this.#focusWatch === watch) this.#focusWatch = undefined;
+    }, 1_000);
   }
 
   /** New messages at the end are announced once (if someone else wrote them) and counted while scrolled up. */
@@ -591,17 +597,7 @@ export class CharlaMessageList extends LitElement {
       if (index < 0 || index >= this.#items.length) break;
     }
     if (back) this.#scroller?.focus();
-    else this.#focusAfterList();
-  }
-
-  /** Where Tab goes past the list: the composer's first control (its buttons come before its field). */
-  #focusAfterList(): void {
-    for (let root = this.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
-      const composer = root.querySelector('charla-composer');
-      if (!composer) continue;
-      const first = composer.shadowRoot ? tabStops(composer.shadowRoot)[0] : undefined;
-      return first ? first.focus() : focusComposer(this);
-    }
+    else focusComposer(this, true);
   }
 
   /**

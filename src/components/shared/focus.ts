@@ -5,11 +5,17 @@
  * deepActiveElement), through shadow roots.
  */
 
-/** Focus goes to the chat's text field: the composer of the nearest enclosing shadow root that has one. */
-export function focusComposer(from: Node): void {
+/**
+ * Focus goes to the chat's text field: the composer of the nearest enclosing shadow root that has
+ * one. With `first`, to its first control instead (where Tab goes past the message list: the
+ * composer's buttons come before its field).
+ */
+export function focusComposer(from: Node, first = false): void {
   for (let root = from.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
     const composer = root.querySelector<HTMLElement>('charla-composer');
-    if (composer) return composer.focus();
+    if (!composer) continue;
+    const stop = first && composer.shadowRoot ? tabStops(composer.shadowRoot)[0] : undefined;
+    return (stop ?? composer).focus();
   }
 }
 
