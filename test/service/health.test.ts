@@ -4,14 +4,12 @@
  * CHARLA_SHUTDOWN_DELAY_MS while the rest is still served) and, on PostgreSQL, while the
  * database is down or does not answer within 2 s, while /health stays 200.
  */
-import { spawn } from 'node:child_process';
 import { createServer, type Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { markStopping } from '../../server/routes/health.ts';
 import { ON_POSTGRES, startServer, until, type Server } from './helpers/http.ts';
+import { startMain } from './helpers/main-process.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const servers: Server[] = [];
 afterAll(async () => {
   for (const server of servers) await server.close().catch(() => {});
@@ -53,28 +51,10 @@ describe('GET /health and GET /ready', () => {
 
 describe('a process told to stop (SIGTERM)', () => {
   it('answers 503 on /ready at once and keeps serving for CHARLA_SHUTDOWN_DELAY_MS, then exits', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env['PATH'],
-        HOME: process.env['HOME'],
-        NODE_ENV: 'test',
-        PORT: '0',
-        DATABASE_URL: 'memory://',
-        CHARLA_SEED_DEMO: '0',
-        CHARLA_SERVE_STATIC: '0',
-        CHARLA_SCHEDULER: '0',
-        CHARLA_SHUTDOWN_DELAY_MS: '3000',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    const main = startMain({ DATABASE_URL: 'memory://', CHARLA_SHUTDOWN_DELAY_MS: '3000' });
+    const { child } = main;
     try {
-      const base = await until(async () => /the API at (http:\/\/[^/\s]+)\/v1\//.exec(out)?.[1], 30_000);
+      const base = await main.baseUrl();
       expect((await get(base, '/ready')).status).toBe(200);
       const signalled = Date.now();
       child.kill('SIGTERM');
@@ -87,10 +67,10 @@ describe('a process told to stop (SIGTERM)', () => {
       // Everything else is still served meanwhile.
       expect((await get(base, '/health')).status).toBe(200);
       expect((await fetch(`${base}/v1/openapi.json`)).status).toBe(200);
-      expect(await exited).toBe(0);
+      expect((await main.exited).code).toBe(0);
       expect(Date.now() - signalled).toBeGreaterThanOrEqual(3_000);
     } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      main.kill();
     }
   });
 });

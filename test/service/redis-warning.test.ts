@@ -3,13 +3,11 @@
  * for one process, silent trouble for several. It starts all the same, with one warning line
  * (server/config.ts, configWarnings); on PGlite, or with REDIS_URL, nothing is said.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { configFromEnv, configWarnings } from '../../server/config.ts';
-import { ON_POSTGRES, storageFor } from './helpers/http.ts';
+import { ON_POSTGRES, storageFor, until } from './helpers/http.ts';
+import { startMain } from './helpers/main-process.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WARNING = /REDIS_URL is not set: .*fine for one process; several processes need REDIS_URL/;
 
 const warningsOf = (env: NodeJS.ProcessEnv) => configWarnings(configFromEnv({ PORT: '0', ...env }));
@@ -35,29 +33,12 @@ describe('configWarnings', () => {
 
 /** Runs `node --import tsx server/main.ts` until it says it is running, stops it, and answers its log lines. */
 async function logOfStart(env: NodeJS.ProcessEnv): Promise<Array<{ level: number; msg: string }>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env['PATH'],
-      HOME: process.env['HOME'],
-      NODE_ENV: 'test',
-      PORT: '0',
-      CHARLA_SEED_DEMO: '0',
-      CHARLA_SERVE_STATIC: '0',
-      CHARLA_SCHEDULER: '0',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const keep = (chunk: Buffer) => {
-    out += chunk.toString();
-    if (out.includes('Charla is running') && child.exitCode === null) child.kill('SIGTERM');
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  const main = startMain(env);
+  // Stopped as soon as it says it is running: what it logged by then is the start's.
+  await until(async () => main.out().includes('Charla is running') || main.child.exitCode !== null, 60_000);
+  if (main.child.exitCode === null) main.child.kill('SIGTERM');
+  const { code } = await main.exited;
+  const out = main.out();
   expect(out, out).toContain('Charla is running');
   expect(code).toBe(0);
   return out

@@ -4,40 +4,18 @@
  * stopped arriving, which the shutdown waits for up to its grace period; a database that stopped
  * answering holds it likewise) used to keep the process alive whatever the operator sent.
  */
-import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BASIC, until } from './helpers/http.ts';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { startMain } from './helpers/main-process.ts';
 
 describe('a second signal while the process shuts down', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     it(`${signal} stops the process at once, non-zero, with one log line`, async () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-        cwd: ROOT,
-        env: {
-          PATH: process.env['PATH'],
-          HOME: process.env['HOME'],
-          NODE_ENV: 'test',
-          PORT: '0',
-          DATABASE_URL: 'memory://',
-          CHARLA_SEED_DEMO: '0',
-          CHARLA_SERVE_STATIC: '0',
-          CHARLA_SCHEDULER: '0',
-          LOG_LEVEL: 'warn',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
-      const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
-        child.once('close', (code) => resolve({ code, at: Date.now() })),
-      );
+      const main = startMain({ DATABASE_URL: 'memory://' });
+      const { child } = main;
       try {
-        const base = await until(async () => /the API at (http:\/\/[^/\s]+)\/v1\//.exec(out)?.[1], 30_000);
+        const base = await main.baseUrl();
         const { hostname, port } = new URL(base);
         // A request whose body stops half-way: the shutdown waits for it (up to its 10 s grace).
         const socket = connect({ host: hostname, port: Number(port) });
@@ -56,19 +34,19 @@ describe('a second signal while the process shuts down', () => {
         await new Promise((resolve) => setTimeout(resolve, 500));
         expect(child.exitCode).toBeNull();
         expect(child.signalCode).toBeNull();
-        const before = out;
+        const before = main.out();
 
         const again = Date.now();
         child.kill(signal);
-        const { code, at } = await exited;
+        const { code, at } = await main.exited;
         expect(at - again).toBeLessThan(2_000);
         expect(code).toBe(signal === 'SIGINT' ? 130 : 143);
-        const said = out.slice(before.length).trim().split('\n');
+        const said = main.out().slice(before.length).trim().split('\n');
         expect(said).toHaveLength(1);
         expect(said[0]).toContain(`${signal} while shutting down: stopping at once`);
         socket.destroy();
       } finally {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        main.kill();
       }
     });
 });

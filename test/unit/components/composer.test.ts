@@ -8,6 +8,33 @@ import { MESSAGE_TEXT_MAX, SHORT_TEXT_MAX, UPLOAD_IMAGE_MAX_BYTES } from '../../
 import { makeContext, room, settle } from './fixture.ts';
 import { mountElement } from './mount.ts';
 
+/**
+ * A microphone and MediaRecorder that record at once: stopping gives one chunk ("abc", of
+ * `blobType` when given). Answers the microphone's track, to see it released.
+ */
+function fakeMicrophone(mimeType: string, blobType?: string): { stop: ReturnType<typeof vi.fn> } {
+  const track = { stop: vi.fn() };
+  class FakeRecorder extends EventTarget {
+    state = 'inactive';
+    mimeType = mimeType;
+    start() {
+      this.state = 'recording';
+    }
+    stop() {
+      this.state = 'inactive';
+      const data = new Blob(['abc'], blobType ? { type: blobType } : {});
+      this.dispatchEvent(Object.assign(new Event('dataavailable'), { data }));
+      this.dispatchEvent(new Event('stop'));
+    }
+  }
+  vi.stubGlobal('MediaRecorder', FakeRecorder);
+  vi.stubGlobal('navigator', {
+    ...navigator,
+    mediaDevices: { getUserMedia: () => Promise.resolve({ getTracks: () => [track] }) },
+  });
+  return track;
+}
+
 /** A composer on the page with this context (a new one unless given: another composer of the same widget). */
 async function mount(f = makeContext()) {
   const { el } = await mountElement<CharlaComposer>('charla-composer', f);
@@ -320,29 +347,7 @@ describe('<charla-composer>', () => {
   });
 
   it('records audio and sends it as AUDIO', async () => {
-    const track = { stop: vi.fn() };
-    class FakeRecorder extends EventTarget {
-      state = 'inactive';
-      mimeType = 'audio/webm;codecs=opus';
-      constructor(public stream: unknown) {
-        super();
-      }
-      start() {
-        this.state = 'recording';
-      }
-      stop() {
-        this.state = 'inactive';
-        this.dispatchEvent(
-          Object.assign(new Event('dataavailable'), { data: new Blob(['abc'], { type: 'audio/webm' }) }),
-        );
-        this.dispatchEvent(new Event('stop'));
-      }
-    }
-    vi.stubGlobal('MediaRecorder', FakeRecorder);
-    vi.stubGlobal('navigator', {
-      ...navigator,
-      mediaDevices: { getUserMedia: () => Promise.resolve({ getTracks: () => [track] }) },
-    });
+    const track = fakeMicrophone('audio/webm;codecs=opus', 'audio/webm');
     const { el, q, callsOf } = await mount();
     q.getByRole('button', { name: 'Grabar audio' }).click();
     await settle(el);
@@ -361,23 +366,7 @@ describe('<charla-composer>', () => {
   it('shows how long it has been recording, from 0:00, and stops counting when the recording ends', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
-      class FakeRecorder extends EventTarget {
-        state = 'inactive';
-        mimeType = 'audio/webm';
-        start() {
-          this.state = 'recording';
-        }
-        stop() {
-          this.state = 'inactive';
-          this.dispatchEvent(Object.assign(new Event('dataavailable'), { data: new Blob(['abc']) }));
-          this.dispatchEvent(new Event('stop'));
-        }
-      }
-      vi.stubGlobal('MediaRecorder', FakeRecorder);
-      vi.stubGlobal('navigator', {
-        ...navigator,
-        mediaDevices: { getUserMedia: () => Promise.resolve({ getTracks: () => [{ stop() {} }] }) },
-      });
+      fakeMicrophone('audio/webm');
       const { el, q, area } = await mount();
       q.getByRole('button', { name: 'Grabar audio' }).click();
       await settle(el);
@@ -398,24 +387,7 @@ describe('<charla-composer>', () => {
   });
 
   it('says to screen readers that it is recording; Esc ends the recording unsent and leaves the panel open', async () => {
-    const track = { stop: vi.fn() };
-    class FakeRecorder extends EventTarget {
-      state = 'inactive';
-      mimeType = 'audio/webm';
-      start() {
-        this.state = 'recording';
-      }
-      stop() {
-        this.state = 'inactive';
-        this.dispatchEvent(Object.assign(new Event('dataavailable'), { data: new Blob(['abc']) }));
-        this.dispatchEvent(new Event('stop'));
-      }
-    }
-    vi.stubGlobal('MediaRecorder', FakeRecorder);
-    vi.stubGlobal('navigator', {
-      ...navigator,
-      mediaDevices: { getUserMedia: () => Promise.resolve({ getTracks: () => [track] }) },
-    });
+    const track = fakeMicrophone('audio/webm');
     const { el, q, callsOf } = await mount();
     const status = () =>
       [...el.shadowRoot!.querySelectorAll('[role=status]')].map((s) => s.textContent!.trim()).join('|');
@@ -466,24 +438,7 @@ describe('<charla-composer>', () => {
   });
 
   it('drops a recording and releases the microphone when the composer goes away', async () => {
-    const track = { stop: vi.fn() };
-    class FakeRecorder extends EventTarget {
-      state = 'inactive';
-      mimeType = 'audio/ogg';
-      start() {
-        this.state = 'recording';
-      }
-      stop() {
-        this.state = 'inactive';
-        this.dispatchEvent(Object.assign(new Event('dataavailable'), { data: new Blob(['abc']) }));
-        this.dispatchEvent(new Event('stop'));
-      }
-    }
-    vi.stubGlobal('MediaRecorder', FakeRecorder);
-    vi.stubGlobal('navigator', {
-      ...navigator,
-      mediaDevices: { getUserMedia: () => Promise.resolve({ getTracks: () => [track] }) },
-    });
+    const track = fakeMicrophone('audio/ogg');
     const { el, q, callsOf } = await mount();
     q.getByRole('button', { name: 'Grabar audio' }).click();
     await settle(el);
