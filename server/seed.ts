@@ -13,6 +13,7 @@ import type { BotMessageContent } from '../types/index.ts';
 import type { Charla } from './context.ts';
 import { createWidgetRecord } from './routes/widgets.ts';
 import { upsertUser } from './live/rooms.ts';
+import { SCHEMA_QUERY_TIMEOUT_MS } from './store/db.ts';
 
 export const DEMO_BOT_ID = 'demo-bot';
 export const DEMO_BOT_NAME = 'Charla';
@@ -132,10 +133,14 @@ export async function seedDemo(app: FastifyInstance): Promise<void> {
   if (charla.db.kind === 'postgres') {
     // Several processes may start at once on an empty database: the first to
     // take the lock seeds; the others wait for it and then find every row there.
-    await charla.db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock(7436202)');
-      await seedAll();
-    });
+    // The wait for another process's seeding may be longer than a request's statement.
+    await charla.db.transaction(
+      async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock(7436202)');
+        await seedAll();
+      },
+      { queryTimeoutMs: SCHEMA_QUERY_TIMEOUT_MS },
+    );
   } else {
     const previous = seeding.get(charla.db) ?? Promise.resolve();
     const next = previous.then(seedAll, seedAll);

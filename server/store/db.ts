@@ -18,10 +18,18 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
 }
 
+export interface TransactionOptions {
+  /**
+   * How long each of its statements may wait for its answer (PostgreSQL; PGlite answers in the
+   * process): QUERY_TIMEOUT_MS unless given. The migrations give SCHEMA_QUERY_TIMEOUT_MS.
+   */
+  queryTimeoutMs?: number;
+}
+
 export interface Db extends Queryable {
   /** Runs fn in one transaction; rolls back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Runs several statements (migrations). */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /** Runs several statements (schema changes: each may take SCHEMA_QUERY_TIMEOUT_MS). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
   /** True from the moment close() is called: nothing more should be asked of the store. */
@@ -142,22 +150,18 @@ export const POOL_CONNECT_TIMEOUT_MS = 10_000;
 export const QUERY_TIMEOUT_MS = 30_000;
 
 /**
- * A schema change or a wait for an advisory lock (the migrations, at the start): an index made on
- * a large table, or another process's migrations to wait for, may take minutes on a database
- * that answers. A process that stops answering still fails its start, later.
+ * The migrations' statements, and the waits for the advisory locks of the start (another process's
+ * migrations or seeding): an index made on a large table may take minutes on a database that
+ * answers. A database that stops answering still fails the start, later. Given by the callers
+ * (TransactionOptions), so that no statement of the service's requests has it.
  */
 export const SCHEMA_QUERY_TIMEOUT_MS = 15 * 60_000;
-const SCHEMA_STATEMENT = /^\s*(?:CREATE|ALTER|DROP|COMMENT|SELECT\s+pg_advisory_(?:xact_)?lock)\b/i;
-
-/** The client-side limit of a statement: longer for schema changes and advisory locks. */
-export const queryTimeoutFor = (sql: string): number =>
-  SCHEMA_STATEMENT.test(sql) ? SCHEMA_QUERY_TIMEOUT_MS : QUERY_TIMEOUT_MS;
 
 /** A statement with its own client-side limit (pg reads query_timeout; its types do not list it). */
-function statement(sql: string, params?: unknown[]): pg.QueryConfig {
+function statement(sql: string, params: unknown[] | undefined, timeoutMs: number): pg.QueryConfig {
   const config: pg.QueryConfig & { query_timeout: number } = {
     text: sql,
-    query_timeout: queryTimeoutFor(sql),
+    query_timeout: timeoutMs,
   };
   if (params) config.values = params;
   return config;
@@ -214,9 +218,9 @@ async function openPostgres(url: string, max: number, warn: Warn): Promise<Db> {
   pool.on('connect', (client) => {
     client.on('error', () => {});
   });
-  const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
+  const wrap = (c: pg.Pool | pg.PoolClient, timeoutMs = QUERY_TIMEOUT_MS): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
-      const r = await c.query(statement(sql, params));
+      const r = await c.query(statement(sql, params, timeoutMs));
       return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
     },
   });
@@ -227,8 +231,9 @@ async function openPostgres(url: string, max: number, warn: Warn): Promise<Db> {
       return pool.ending;
     },
     query: base.query,
-    async transaction(fn) {
+    async transaction(fn, options) {
       const client = await pool.connect();
+      const timeoutMs = options?.queryTimeoutMs ?? QUERY_TIMEOUT_MS;
       // A checked-out client has no listener of its own (the pool's idle one is off while it is
       // lent): the connection dropping then (a server restart, pg_terminate_backend) emitted an
       // unhandled 'error' and stopped the process. Kept, it fails the transaction's next query,
@@ -242,9 +247,9 @@ async function openPostgres(url: string, max: number, warn: Warn): Promise<Db> {
       };
       client.on('error', onError);
       try {
-        await client.query('BEGIN');
-        const result = await fn(wrap(client));
-        await client.query('COMMIT');
+        await client.query(statement('BEGIN', undefined, timeoutMs));
+        const result = await fn(wrap(client, timeoutMs));
+        await client.query(statement('COMMIT', undefined, timeoutMs));
         return result;
       } catch (err) {
         // A query that timed out is still the connection's active one: a ROLLBACK would wait behind
@@ -259,7 +264,7 @@ async function openPostgres(url: string, max: number, warn: Warn): Promise<Db> {
       }
     },
     exec: async (sql) => {
-      await pool.query(statement(sql));
+      await pool.query(statement(sql, undefined, SCHEMA_QUERY_TIMEOUT_MS));
     },
     close: () => pool.end(),
   };

@@ -114,6 +114,8 @@ export const en: Catalogue = {
   connectionoffline: 'Offline',
   connectionerror: 'Connection error',
   connectionidle: '',
+  connectionLost: 'No connection. Your messages will be sent when it is back.',
+  serviceBusy: 'The service is not answering right now. Your messages will be sent as soon as it is back.',
   unavailableHere: 'This chat is not available on this site.',
   unavailable: 'This chat is not available right now.',
   startFailed: 'We could not connect to the chat.',

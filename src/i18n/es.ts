@@ -115,6 +115,8 @@ export const es = {
   connectionoffline: 'Sin conexión',
   connectionerror: 'Error de conexión',
   connectionidle: '',
+  connectionLost: 'Sin conexión. Tus mensajes se enviarán cuando vuelva.',
+  serviceBusy: 'El servicio no responde ahora. Tus mensajes se enviarán en cuanto vuelva.',
   unavailableHere: 'Este chat no está disponible en este sitio.',
   unavailable: 'Este chat no está disponible ahora.',
   startFailed: 'No pudimos conectar con el chat.',

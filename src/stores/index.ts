@@ -38,6 +38,7 @@ export interface WritableWidgetStores {
   $unreadByRoom: WritableAtom<Record<string, number>>;
   $uploads: WritableAtom<UploadState[]>;
   $lastError: WritableAtom<LastError | null>;
+  $serviceBusy: WritableAtom<boolean>;
 }
 
 /** Read-only stores a host page may subscribe to. */
@@ -80,6 +81,7 @@ export function createStores(language: Language = 'es'): StoreSet {
     $unreadByRoom: atom<Record<string, number>>({}),
     $uploads: atom<UploadState[]>([]),
     $lastError: atom<LastError | null>(null),
+    $serviceBusy: atom(false),
   };
   const $currentMessages = computed([w.$messagesByRoom, w.$currentRoomId], (byRoom, id) =>
     id === null ? NO_MESSAGES : (byRoom[id] ?? NO_MESSAGES),

@@ -69,6 +69,11 @@ export interface WidgetStores {
   $uploads: ReadableAtom<UploadState[]>;
   /** The last error worth showing the user (cleared by dismissError). */
   $lastError: ReadableAtom<LastError | null>;
+  /**
+   * The service is there but cannot store for now (SERVICE_UNAVAILABLE, SERVICE_STOPPING): what is
+   * sent waits in the outbox until a send or a sync goes through again.
+   */
+  $serviceBusy: ReadableAtom<boolean>;
 }
 
 /** What $lastError holds: the CharlaError's message, code, key and whether a retry may help. */

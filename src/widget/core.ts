@@ -689,6 +689,7 @@ export class WidgetCore {
       }
       this.#synced = true;
       this.#connectRetries = 0;
+      this.#serviceBack();
       this.#setConnection('connected');
       this.flush();
       const first = this.#firstSync;
@@ -709,8 +710,10 @@ export class WidgetCore {
       const e = toCharlaError(error);
       if (!e.transient && e.key !== 'NOT_CONNECTED') this.#reportError(e, 'sync');
       // Try again while this connection stands (same snapshot); a new connection syncs anyway.
+      // A service that cannot store for now is asked again less and less often, as a send is.
       if (e.key === 'RATE_LIMITED') this.#holdOff(e);
-      this.#later(again, e.key === 'RATE_LIMITED' ? this.#heldLeft() : RETRY_DELAY_MS);
+      else if (serviceBusy(e)) this.#holdBusy(e);
+      this.#later(again, this.#heldLeft() || RETRY_DELAY_MS);
     }
   }
 
@@ -1128,6 +1131,24 @@ export class WidgetCore {
     this.#scheduleResume();
   }
 
+  /**
+   * SERVICE_UNAVAILABLE or SERVICE_STOPPING: everything waits, longer each hold in a row (1 s
+   * doubling to 30 s, or the Retry-After if longer), and the chat says so until a send or a sync
+   * goes through.
+   */
+  #holdBusy(e: CharlaError): void {
+    if (this.#heldLeft() === 0) this.#unavailableHolds++;
+    const backoff = RETRY_DELAY_MS * 2 ** Math.min(this.#unavailableHolds - 1, 5);
+    this.#holdOff(e, Math.min(backoff, CONNECT_RETRY_MAX_MS));
+    this.stores.w.$serviceBusy.set(true);
+  }
+
+  /** A send or a sync went through: the service stores again. */
+  #serviceBack(): void {
+    this.#unavailableHolds = 0;
+    this.stores.w.$serviceBusy.set(false);
+  }
+
   /** One timer for the end of the wait (a later refusal moves it). */
   #scheduleResume(): void {
     if (this.#resumeTimer) {
@@ -1154,7 +1175,7 @@ export class WidgetCore {
     request(socket, 'message:send', entry.message, this.#ackTimeout).then(
       (stored) => {
         if (epoch === this.#epoch) this.#inFlight.delete(id);
-        this.#unavailableHolds = 0;
+        this.#serviceBack();
         this.handleIncoming([stored]);
         this.#settle(id, stored);
       },
@@ -1175,9 +1196,7 @@ export class WidgetCore {
           // CREATED in the outbox, no attempt counted, and goes again with the same id (stored
           // once). It and every later one wait, longer each hold in a row; one hold for the
           // answers of one pipeline.
-          if (this.#heldLeft() === 0) this.#unavailableHolds++;
-          const backoff = RETRY_DELAY_MS * 2 ** Math.min(this.#unavailableHolds - 1, 5);
-          this.#holdOff(e, Math.min(backoff, CONNECT_RETRY_MAX_MS));
+          this.#holdBusy(e);
           return;
         }
         const attempt = (this.#attempts.get(id) ?? 0) + 1;

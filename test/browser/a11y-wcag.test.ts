@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cdp, page, userEvent } from 'vitest/browser';
 import {
+  axeViolations,
   deep,
   deepActive,
   listOf,
@@ -407,6 +408,39 @@ describe('4.1.3 status messages', () => {
     expect(composer.shadowRoot!.querySelector('[role=status]')).toBe(region);
     expect(region!.textContent!.trim()).toBe('Subiendo foto.png');
   });
+});
+
+describe('4.1.3 messages that cannot go (theme.status off)', () => {
+  for (const mode of ['light', 'dark'] as const) {
+    it(`the notice's region is there, empty and flat, before it speaks; its words stand 4.5:1 and pass axe (${mode})`, async () => {
+      await page.viewport(1280, 900);
+      await scheme(mode);
+      try {
+        const f = makeContext({ ui: { open: true }, config: { theme: { colorScheme: 'auto' } as never } });
+        f.stores.$rooms.set([room()]);
+        f.stores.$currentMessages.set([msg({ text: 'Hola', senderId: 'me', by: 'user', status: 'CREATED' })]);
+        f.stores.$connection.set('connected');
+        const widget = await mountWidget(f);
+        const chat = deep(widget, 'charla-chat')!;
+        const region = chat.shadowRoot!.querySelector<HTMLElement>('[part=connection-notice]')!;
+        expect(region.getAttribute('role')).toBe('status');
+        expect(region.textContent).toBe('');
+        expect(region.getBoundingClientRect().height, 'empty, it takes no room').toBe(0);
+        f.stores.$serviceBusy.set(true);
+        await waitFor(() => region.textContent !== '' || null, 'the notice after 2 s', 4_000);
+        expect(chat.shadowRoot!.querySelector('[part=connection-notice]')).toBe(region);
+        expect(region.textContent).toBe(
+          'El servicio no responde ahora. Tus mensajes se enviarán en cuanto vuelva.',
+        );
+        expect(region.getBoundingClientRect().height).toBeGreaterThan(16);
+        const ratio = contrast(rgba(getComputedStyle(region).color).slice(0, 3), backdrop(region));
+        expect(ratio).toBeGreaterThanOrEqual(4.5);
+        expect(await axeViolations()).toEqual([]);
+      } finally {
+        await scheme('light');
+      }
+    });
+  }
 });
 
 describe('4.1.3 the connection state (theme.status)', () => {

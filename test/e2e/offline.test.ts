@@ -151,6 +151,16 @@ describe('journey: the network drops and returns mid-conversation', () => {
       0,
     );
     expect(await storedCount(`mientras tanto ${tag}`)).toBe(1);
+    // Lost for more than 2 s: the chat says so, not only the clocks on her bubbles. The demo's widget
+    // has theme.status on: the header's status line says it, the notice above the messages stays
+    // empty (and flat) so that it is not said twice.
+    await need(
+      anaPage.getByRole('status').filter({ hasText: /^Sin conexión$/ }),
+      'the header’s “Sin conexión”',
+    );
+    const notice = anaPage.locator('charla-widget').locator('[part~="connection-notice"]');
+    expect(await notice.textContent()).toBe('');
+    expect((await notice.boundingBox())?.height).toBe(0);
     await shot(anaPage, J, 'ana-offline-pending');
   });
 
@@ -173,6 +183,7 @@ describe('journey: the network drops and returns mid-conversation', () => {
       messagesRegion(anaPage).getByText(`mientras tanto ${tag}`),
       'Beto’s message from while she was offline, on Ana’s side (gap fill)',
     );
+    await need(anaPage.getByRole('status').filter({ hasText: /^En línea$/ }), 'the header’s “En línea”');
     await shot(anaPage, J, 'ana-back-online');
     await shot(betoPage, J, 'beto-after');
 

@@ -9,7 +9,14 @@ import { createServer, connect, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
-import { POOL_CONNECT_TIMEOUT_MS, QUERY_TIMEOUT_MS } from '../../server/store/db.ts';
+import {
+  openDb,
+  POOL_CONNECT_TIMEOUT_MS,
+  QUERY_TIMEOUT_MS,
+  SCHEMA_QUERY_TIMEOUT_MS,
+  type Db,
+} from '../../server/store/db.ts';
+import { migrate } from '../../server/store/migrate.ts';
 import { ERRORS } from '../../types/index.ts';
 import { BASIC, DATABASE_URL, ON_POSTGRES, PUBLIC_BASE, storageFor } from './helpers/http.ts';
 
@@ -137,4 +144,37 @@ describe.runIf(ON_POSTGRES)('a PostgreSQL that stops answering', () => {
     closed = true;
     expect(Date.now() - closing).toBeLessThan(QUERY_TIMEOUT_MS + 5_000);
   }, 150_000);
+
+  it('gives a transaction the statement limit it asks for (the migrations ask for the schema changes’ one)', async () => {
+    const relay = await relayTo(new URL(DATABASE_URL));
+    cleanups.push(() => relay.close());
+    const through = new URL(DATABASE_URL);
+    through.hostname = '127.0.0.1';
+    through.port = String(relay.port);
+    through.searchParams.set('application_name', appName);
+    const db = await openDb({ databaseUrl: through.toString(), poolSize: 1 });
+    cleanups.push(() => db.close().catch(() => {}));
+
+    // What migrate() asks of its transaction, on the real store.
+    const asked: Array<number | undefined> = [];
+    const watched: Db = {
+      ...db,
+      kind: db.kind,
+      closed: db.closed,
+      query: db.query,
+      transaction: (fn, options) => {
+        asked.push(options?.queryTimeoutMs);
+        return db.transaction(fn, options);
+      },
+    };
+    await migrate(watched, []);
+    expect(asked).toEqual([SCHEMA_QUERY_TIMEOUT_MS]);
+
+    relay.silence();
+    // A second here, where a request's statement would wait QUERY_TIMEOUT_MS (longer than this test may run).
+    expect(QUERY_TIMEOUT_MS).toBeGreaterThan(25_000);
+    await expect(db.transaction((tx) => tx.query('SELECT 1'), { queryTimeoutMs: 1_000 })).rejects.toThrow(
+      'Query read timeout',
+    );
+  }, 25_000);
 });

@@ -156,6 +156,9 @@ describe.skipIf(!ON_POSTGRES)('a widget sending while the database drops connect
       .get()
       .filter((m) => ids.slice(60).includes(String(m.id)));
     expect(waiting.map((m) => m.status)).toEqual(Array(20).fill('CREATED'));
+    // What the chat's notice reads ("El servicio no responde ahora…"): the service cannot store.
+    expect(w.context.stores.$serviceBusy.get()).toBe(true);
+    expect(w.stores.$connection.get()).toBe('connected');
     await relay.restore();
 
     await Promise.all(sends);
@@ -173,6 +176,7 @@ describe.skipIf(!ON_POSTGRES)('a widget sending while the database drops connect
     expect(mine).toHaveLength(80);
     expect(mine.every((r) => Number(r.n) === 1)).toBe(true);
     await waitFor(() => w.context.stores.$currentMessages.get().every((m) => m.status !== 'CREATED'));
+    expect(w.context.stores.$serviceBusy.get()).toBe(false);
   }, 90_000);
 
   it('a connection lost while the database is out of reach comes back by itself once it is back', async () => {

@@ -4,6 +4,19 @@ export const styles = css`
   charla-message-list {
     flex: 1 1 auto;
   }
+  .lost {
+    margin: 0;
+    padding: 6px 12px;
+    border-bottom: 1px solid var(--charla-color-border, #d0d4da);
+    background: var(--charla-color-surface-alt, #f6f7f9);
+    color: var(--charla-color-text, #1f2328);
+    font-size: 13px;
+  }
+  /* Empty, it takes no room but stays in the accessibility tree: its words are read when they come. */
+  .lost:empty {
+    padding: 0;
+    border: 0;
+  }
   .error {
     display: flex;
     align-items: center;

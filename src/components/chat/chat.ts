@@ -21,6 +21,13 @@ import { styles } from './chat.styles.ts';
  */
 const alerted = new WeakSet<object>();
 
+/**
+ * How long the connection must have been lost (or the service unable to store) before the chat
+ * says so: the blip of a reconnect (a phone waking, a balancer's restart, a rolling deploy) is not
+ * news, and the message clocks cover it.
+ */
+export const LOST_NOTICE_MS = 2_000;
+
 /** A device whose only pointers are coarse: a phone or a tablet without a mouse. */
 const touchOnly = (): boolean =>
   typeof matchMedia === 'function' &&
@@ -34,6 +41,7 @@ const touchOnly = (): boolean =>
  * @csspart back-button - Back to the home menu (group widgets).
  * @csspart add-button - Opens the room contacts (group widgets).
  * @csspart close-button - The close button.
+ * @csspart connection-notice - "Sin conexión…" when the connection has been lost for 2 s, or the service could not store for 2 s (without theme.status).
  * @csspart message-list - The scrolling list (forwarded).
  * @csspart message - Each message row (forwarded).
  * @csspart bubble - Each bubble (forwarded).
@@ -60,12 +68,47 @@ export class CharlaChat extends LitElement {
     '$config',
     '$connection',
     '$lastError',
+    '$serviceBusy',
     '$language',
     '$contacts',
   ]);
 
+  /**
+   * What has kept messages from going for LOST_NOTICE_MS, which the chat says: the connection
+   * (reconnecting or offline), or the service (connected, but it cannot store for now).
+   */
+  #lost: 'connectionLost' | 'serviceBusy' | null = null;
+  #lostTimer: ReturnType<typeof setTimeout> | undefined;
+
+  #trouble(): 'connectionLost' | 'serviceBusy' | null {
+    const state = this.#stores.get('$connection');
+    if (state === 'reconnecting' || state === 'offline') return 'connectionLost';
+    return state === 'connected' && this.#stores.get('$serviceBusy') ? 'serviceBusy' : null;
+  }
+
   override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('context')) this.#stores.use(this.context);
+    const trouble = this.#trouble();
+    if (!trouble) {
+      clearTimeout(this.#lostTimer);
+      this.#lostTimer = undefined;
+      this.#lost = null;
+    } else if (this.#lost) {
+      // Still kept from sending, maybe for the other reason now.
+      this.#lost = trouble;
+    } else if (this.#lostTimer === undefined) {
+      this.#lostTimer = setTimeout(() => {
+        this.#lostTimer = undefined;
+        this.#lost = this.#trouble();
+        this.requestUpdate();
+      }, LOST_NOTICE_MS);
+    }
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.#lostTimer);
+    this.#lostTimer = undefined;
   }
 
   /**
@@ -137,6 +180,11 @@ export class CharlaChat extends LitElement {
     const error = this.#stores.get('$lastError');
     const name = roomName(room, this.#stores.get('$user')?.id, t);
     const sub = this.#subtitle(room, name, t);
+    const status = this.#stores.get('$config')?.theme['status'] === true;
+    // What keeps messages from going. The status region is there from the start (empty, it takes
+    // no room), so that its words are read when they come; with theme.status the header says the
+    // connection's state already.
+    const notice = this.#lost && !(this.#lost === 'connectionLost' && status) ? t(this.#lost) : nothing;
     return html`
       <header class="header" part="header">
         ${
@@ -162,12 +210,7 @@ export class CharlaChat extends LitElement {
           ${
             sub
               ? // With theme.status it is the connection's state: "Sin conexión" is read when it changes.
-                html`<span
-                  class="header__sub"
-                  dir="auto"
-                  role=${this.#stores.get('$config')?.theme['status'] === true ? 'status' : nothing}
-                  >${sub}</span
-                >`
+                html`<span class="header__sub" dir="auto" role=${status ? 'status' : nothing}>${sub}</span>`
               : nothing
           }
         </div>
@@ -208,6 +251,7 @@ export class CharlaChat extends LitElement {
             )
           : nothing
       }
+      <p class="lost" role="status" part="connection-notice">${notice}</p>
       <charla-message-list
         .context=${this.context}
         exportparts="message-list, message, bubble, option, chip, system, new-messages-button"

@@ -41,6 +41,7 @@ function top(el: HTMLElement | null, show?: boolean): void {
  * @csspart composer - The composer bar (forwarded).
  * @csspart send-button - The send button (forwarded).
  * @csspart close-button - Close buttons (forwarded).
+ * @csspart connection-notice - "Sin conexión…" / "El servicio no responde…" above the messages (forwarded).
  * @cssproperty --charla-color-primary - Brand colour: launcher, header, own bubbles (from theme when given).
  * @cssproperty --charla-color-on-primary - Text on the brand colour (chosen for contrast when the theme sets the brand colour).
  * @cssproperty --charla-font-family - Font of the widget (theme.font.name when given).
@@ -296,7 +297,7 @@ export class CharlaWidget extends LitElement {
       default:
         return html`<charla-chat
           .context=${this.context}
-          exportparts="header, back-button, add-button, close-button, message-list, message, bubble, option, chip, system, new-messages-button, composer, input, send-button, attach-button, location-button, mic-button, notice"
+          exportparts="header, back-button, add-button, close-button, message-list, message, bubble, option, chip, system, new-messages-button, composer, input, send-button, attach-button, location-button, mic-button, notice, connection-notice"
         ></charla-chat>`;
     }
   }

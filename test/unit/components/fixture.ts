@@ -58,6 +58,7 @@ export function makeContext(
     $unreadTotal: atom(0),
     $uploads: atom<UploadState[]>([]),
     $lastError: atom<LastError | null>(null),
+    $serviceBusy: atom(false),
   };
   const record =
     (name: keyof WidgetActions, result: unknown = undefined) =>

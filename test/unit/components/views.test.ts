@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../../src/define.ts';
 import { makeContext, msg, room, settle } from './fixture.ts';
 import { mountElement as mount } from './mount.ts';
@@ -237,6 +237,105 @@ describe('<charla-chat>', () => {
     f.stores.$connection.set('reconnecting');
     const { q } = await mount('charla-chat', f);
     expect(q.getByText('Reconectando…')).toBeTruthy();
+  });
+
+  /** Timers faked after mounting: `later(ms)` lets ms pass, then the element render. */
+  async function lostNotice(f: ReturnType<typeof makeContext>) {
+    const mounted = await mount('charla-chat', f);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const later = async (ms = 0) => {
+      await vi.advanceTimersByTimeAsync(ms);
+      await (mounted.el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+    };
+    return { ...mounted, later };
+  }
+
+  it('says, after 2 s of a lost connection, that messages will go when it is back (theme.status off)', async () => {
+    try {
+      const f = makeContext();
+      f.stores.$rooms.set([room()]);
+      f.stores.$connection.set('connected');
+      const { q, later } = await lostNotice(f);
+      const notice = () => q.getByRole('status');
+      // The region is there from the start, empty: its words are read when they come.
+      expect(notice().textContent).toBe('');
+      f.stores.$connection.set('reconnecting');
+      await later(1_900);
+      expect(notice().textContent, 'a blip is not news').toBe('');
+      // Back within the 2 s: nothing said, and the count starts again at the next loss.
+      f.stores.$connection.set('connected');
+      await later(500);
+      f.stores.$connection.set('offline');
+      await later(1_900);
+      expect(notice().textContent).toBe('');
+      await later(200);
+      expect(notice().textContent).toBe('Sin conexión. Tus mensajes se enviarán cuando vuelva.');
+      f.stores.$connection.set('reconnecting');
+      await later(5_000);
+      expect(notice().textContent).toBe('Sin conexión. Tus mensajes se enviarán cuando vuelva.');
+      f.stores.$connection.set('connected');
+      await later();
+      expect(notice().textContent).toBe('');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('says, after 2 s of the service unable to store, that messages wait for it (with or without theme.status)', async () => {
+    for (const status of [false, true]) {
+      try {
+        const f = makeContext({ config: { theme: { status } } });
+        f.stores.$connection.set('connected');
+        const { q, later } = await lostNotice(f);
+        const notice = () => q.getAllByRole('status').at(-1)!;
+        f.stores.$serviceBusy.set(true);
+        await later(1_900);
+        expect(notice().textContent).toBe('');
+        await later(100);
+        expect(notice().textContent).toBe(
+          'El servicio no responde ahora. Tus mensajes se enviarán en cuanto vuelva.',
+        );
+        // The connection lost meanwhile: the notice says that now (the header does with theme.status).
+        f.stores.$connection.set('reconnecting');
+        await later();
+        expect(notice().textContent).toBe(
+          status ? '' : 'Sin conexión. Tus mensajes se enviarán cuando vuelva.',
+        );
+        f.stores.$connection.set('connected');
+        await later();
+        expect(notice().textContent, 'connected again, the service not yet back').toBe(
+          'El servicio no responde ahora. Tus mensajes se enviarán en cuanto vuelva.',
+        );
+        f.stores.$serviceBusy.set(false);
+        await later(3_000);
+        expect(notice().textContent).toBe('');
+      } finally {
+        vi.useRealTimers();
+        document.body.replaceChildren();
+      }
+    }
+  });
+
+  it('leaves the connection to the header when theme.status is on, and says it in English', async () => {
+    try {
+      const on = makeContext({ config: { theme: { status: true } } });
+      const first = await lostNotice(on);
+      on.stores.$connection.set('offline');
+      await first.later(3_000);
+      expect(first.q.getAllByRole('status').map((s) => s.textContent)).toEqual(['Sin conexión', '']);
+      vi.useRealTimers();
+      document.body.replaceChildren();
+      const en = makeContext();
+      en.stores.$language.set('en');
+      const second = await lostNotice(en);
+      en.stores.$connection.set('offline');
+      await second.later(2_000);
+      expect(second.q.getByRole('status').textContent).toBe(
+        'No connection. Your messages will be sent when it is back.',
+      );
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('shows the last error and dismisses it', async () => {
