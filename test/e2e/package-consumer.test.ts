@@ -124,7 +124,12 @@ const COMPILATIONS = {
   'backend-node10': {
     source: 'backend/legacy.ts',
     text: LEGACY_BACKEND,
-    options: { module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0', skipLibCheck: true },
+    options: {
+      module: 'commonjs',
+      moduleResolution: 'node10',
+      ignoreDeprecations: '6.0',
+      skipLibCheck: true,
+    },
   },
 } as const;
 let compiled: Record<keyof typeof COMPILATIONS, Promise<{ status: number; output: string }>>;
