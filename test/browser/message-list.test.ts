@@ -41,6 +41,49 @@ describe('<charla-message-list> in Chromium', () => {
     expect(most).toBeLessThanOrEqual(150);
   });
 
+  it('leaves no empty markers behind as rows come and go (scrolling, arrivals, the log of them)', async () => {
+    // lit-html 3.3.1 to 3.3.3 left the end marker of every part repeat() removed (lit/lit#5298):
+    // the list's container and its log gained a comment per row taken out, without end.
+    const f = makeContext();
+    let held = manyMessages(2_000);
+    f.stores.$currentMessages.set(held);
+    const widget = await mountWidget(f);
+    const { list, rows, scroller } = listOf(widget);
+    await waitFor(() => rows().length > 0, 'rows');
+    const comments = (el: Node | null | undefined) => {
+      let n = 0;
+      const walker = document.createTreeWalker(el!, NodeFilter.SHOW_COMMENT);
+      while (walker.nextNode()) n++;
+      return n;
+    };
+    const log = () => list!.shadowRoot!.querySelector('[role=log]');
+    // A drawn row holds markers of its own (its template's parts): what the rows taken out leave
+    // is measured against that, as drawn at the start.
+    await nextFrame();
+    const perRow = comments(scroller) / rows().length;
+    for (let trip = 0; trip < 15; trip++) {
+      for (const top of [0, scroller!.scrollHeight]) {
+        scroller!.scrollTop = top;
+        await nextFrame();
+        await nextFrame();
+      }
+    }
+    await nextFrame();
+    const drawn = rows().length;
+    expect(comments(scroller), `${drawn} rows drawn`).toBeLessThanOrEqual(Math.ceil(perRow * drawn) + 10);
+    // 100 arrivals, one at a time, each announced in the log (which keeps the last few).
+    for (let i = 0; i < 100; i++) {
+      held = [...held, msg({ id: `new${i}`, seq: 3_000 + i, text: `nuevo ${i}` })];
+      f.stores.$currentMessages.set(held);
+      await nextFrame();
+    }
+    await nextFrame();
+    const kept = log()!.children.length;
+    expect(kept).toBeGreaterThan(0);
+    expect(comments(log()), `${kept} announcements kept`).toBeLessThanOrEqual(4 * kept + 10);
+    expect(comments(scroller)).toBeLessThanOrEqual(Math.ceil(perRow * rows().length) + 10);
+  });
+
   it('loads older history at the top and keeps the reading position', async () => {
     const f = makeContext();
     const all = manyMessages(200);
