@@ -257,6 +257,10 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
     maxHttpBufferSize: MAX_SOCKET_FRAME_BYTES,
     pingInterval: 20_000,
     pingTimeout: 20_000,
+    // How long a move from long-polling to WebSocket may take (engine.io's default is 10 s): the
+    // probe and the upgrade are two round trips, and on a slow link (a train, a satellite: 3 s
+    // each way) 10 s cut every upgrade, so the widget dropped and reconnected about every 30 s.
+    upgradeTimeout: 30_000,
     // Once shutdown has begun (closeLive), no connection starts: an upgrade the
     // server accepted just before is answered 403 instead of held open.
     allowRequest: (_req, callback) => callback(null, !closing.has(io)),

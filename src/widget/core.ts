@@ -484,32 +484,38 @@ export class WidgetCore {
    * The connection could not be made. What waits in the outbox must not
    * wait for ever: when the service refused (a wrong key, an origin or user
    * it does not take) it can never go, so it is FAILED with that error (and
-   * retry() stays possible); when the service could not be reached, the
-   * widget tries again, later and later, while something waits.
+   * retry() stays possible); when the service could not be reached or could
+   * not serve for now, the widget tries again, later and later, messages
+   * waiting or not: a visitor on a slow or flaky link (a session request
+   * past requestTimeoutMs on a train) gets connected once the link allows,
+   * without a reload or a click.
    */
   #connectFailed(error: CharlaError): void {
-    // The service answered that it cannot serve for now (its database out of reach, a process
-    // stopping): the widget gets connected again once it can, messages waiting or not.
-    const busy = serviceBusy(error);
-    if (this.#destroyed || error.key === 'DESTROYED' || (this.outbox.size === 0 && !busy)) return;
-    if (!error.transient && error.key !== 'UNKNOWN_ERROR') {
+    if (this.#destroyed || error.key === 'DESTROYED') return;
+    // Not reached (a timeout, no network), or the service answered that it cannot serve for now
+    // (its database out of reach, a process stopping).
+    const again = error.transient || serviceBusy(error);
+    if (!again && error.key !== 'UNKNOWN_ERROR') {
       for (const { message } of this.outbox.list()) this.#fail(String(message.id), error);
       return;
     }
+    if (!again && this.outbox.size === 0) return;
     const delay = this.#nextConnectDelay(error);
     this.#later(() => {
-      if (this.#wantConnected && !this.#connectPromise && (busy || this.outbox.size > 0))
+      if (this.#wantConnected && !this.#connectPromise && (again || this.outbox.size > 0))
         this.connect().catch(() => undefined);
     }, delay);
   }
 
   /**
    * How long until the next try of a connection that failed: 1 s, doubling with each failure in
-   * a row up to CONNECT_RETRY_MAX_MS, and never sooner than a busy service advised.
+   * a row up to CONNECT_RETRY_MAX_MS, and never sooner than a busy or limiting service advised.
    */
   #nextConnectDelay(error: CharlaError): number {
     const backoff = Math.min(RETRY_DELAY_MS * 2 ** this.#connectRetries++, CONNECT_RETRY_MAX_MS);
-    return serviceBusy(error) ? Math.max(backoff, retryAfterMs(error, RETRY_DELAY_MS)) : backoff;
+    return serviceBusy(error) || error.key === 'RATE_LIMITED'
+      ? Math.max(backoff, retryAfterMs(error, RETRY_DELAY_MS))
+      : backoff;
   }
 
   async #doConnect(): Promise<void> {
