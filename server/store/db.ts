@@ -21,7 +21,8 @@ export interface Queryable {
 export interface TransactionOptions {
   /**
    * How long each of its statements may wait for its answer (PostgreSQL; PGlite answers in the
-   * process): QUERY_TIMEOUT_MS unless given. The migrations give SCHEMA_QUERY_TIMEOUT_MS.
+   * process): QUERY_TIMEOUT_MS unless given. The migrations and the demo's seeding give
+   * SCHEMA_QUERY_TIMEOUT_MS (their advisory locks wait for another process's).
    */
   queryTimeoutMs?: number;
 }

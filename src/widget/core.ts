@@ -58,6 +58,7 @@ import {
 } from '../util/incoming.ts';
 import { storedUserId } from '../util/user-id.ts';
 import { uuid } from '../util/uuid.ts';
+import type { LastError } from './context.ts';
 import { own, requireGetMessages, requireId, requireSendable, toOutgoingMessage } from '../util/validate.ts';
 
 /** Options of createWidget(). */
@@ -132,6 +133,18 @@ const PENDING_ROOM = '00000000-0000-0000-0000-000000000000';
 /** The service is there but cannot serve for now: SERVICE_UNAVAILABLE, SERVICE_STOPPING. */
 const serviceBusy = (e: CharlaError): boolean =>
   e.key === 'SERVICE_UNAVAILABLE' || e.key === 'SERVICE_STOPPING';
+
+/**
+ * The service not reached, or not serving for now: no network, a timeout, a limit, a gateway's
+ * 502-504 (a process restarting behind the balancer), the service's 503s. A first connection that
+ * failed so is tried again whatever waits in the outbox (a plain 500 only while something waits).
+ */
+const notReached = (e: CharlaError): boolean =>
+  e.key === 'NETWORK_ERROR' ||
+  e.key === 'TIMEOUT' ||
+  e.key === 'RATE_LIMITED' ||
+  serviceBusy(e) ||
+  (e.httpStatus >= 502 && e.httpStatus <= 504);
 
 const rethrow = (error: unknown): never => {
   throw toCharlaError(error);
@@ -256,8 +269,16 @@ export class WidgetCore {
   #wantConnected = false;
   #nudging = false;
   #authRenewals = 0;
-  /** Failed first connections in a row while messages wait (the next try waits longer). */
+  /** Failed connections in a row (the next try waits longer). */
   #connectRetries = 0;
+  /** The next try of a first connection that failed: one at a time (connect() clears it). */
+  #connectRetry: ReturnType<typeof setTimeout> | null = null;
+  /**
+   * The connection being made is the widget's own try after a failure: the page keeps what it
+   * shows (no `connecting` in between, so the panel's Retry stays under a keyboard user's focus)
+   * until the session is open, and the same error is not said again.
+   */
+  #quietTry = false;
   /** autoShow opens the panel after the first sync only. */
   #autoShown = false;
   /** True once a sync listed the user's rooms: a room that a later one brings is news (addedToRoom). */
@@ -265,7 +286,7 @@ export class WidgetCore {
   /** The room shown at the last change of the panel, its view or the current room (see #shownRoom). */
   #shown: string | null = null;
   /** The error a failed connection or sync showed: cleared when connected again. */
-  #connectError: object | null = null;
+  #connectError: LastError | null = null;
   readonly #unlisten: (() => void)[] = [];
 
   constructor(given: WidgetOptions) {
@@ -471,6 +492,7 @@ export class WidgetCore {
     }
     // Each failure is reported where it happens: the session here (#doConnect), the handshake in
     // #handleConnectError, so the promise's own rejection is not a second error event.
+    this.#clearConnectRetry();
     this.#connectPromise = this.#doConnect().catch((error: unknown) => {
       this.#connectPromise = null;
       const e = toCharlaError(error);
@@ -492,19 +514,28 @@ export class WidgetCore {
    */
   #connectFailed(error: CharlaError): void {
     if (this.#destroyed || error.key === 'DESTROYED') return;
-    // Not reached (a timeout, no network), or the service answered that it cannot serve for now
-    // (its database out of reach, a process stopping).
-    const again = error.transient || serviceBusy(error);
-    if (!again && error.key !== 'UNKNOWN_ERROR') {
+    if (!error.transient && error.key !== 'UNKNOWN_ERROR') {
       for (const { message } of this.outbox.list()) this.#fail(String(message.id), error);
       return;
     }
-    if (!again && this.outbox.size === 0) return;
-    const delay = this.#nextConnectDelay(error);
-    this.#later(() => {
-      if (this.#wantConnected && !this.#connectPromise && (again || this.outbox.size > 0))
-        this.connect().catch(() => undefined);
-    }, delay);
+    const always = notReached(error);
+    if (!always && this.outbox.size === 0) return;
+    this.#clearConnectRetry();
+    this.#connectRetry = this.#later(() => {
+      this.#connectRetry = null;
+      if (!this.#wantConnected || this.#connectPromise || !(always || this.outbox.size > 0)) return;
+      // Without a network the page's `online` event tries (reconnectNow).
+      if (globalThis.navigator?.onLine === false) return;
+      this.#quietTry = true;
+      this.connect().catch(() => undefined);
+    }, this.#nextConnectDelay(error));
+  }
+
+  #clearConnectRetry(): void {
+    if (!this.#connectRetry) return;
+    clearTimeout(this.#connectRetry);
+    this.#timers.delete(this.#connectRetry);
+    this.#connectRetry = null;
   }
 
   /**
@@ -519,22 +550,28 @@ export class WidgetCore {
   }
 
   async #doConnect(): Promise<void> {
-    this.#setConnection('connecting');
+    const quiet = this.#quietTry;
+    this.#quietTry = false;
+    if (!quiet) this.#setConnection('connecting');
     try {
       await this.ensureSession();
     } catch (error) {
       // destroy() aborted it: nothing was refused, nothing to say (a StrictMode mount, an unmount).
       if (this.#destroyed) throw clientError('DESTROYED');
+      const failed = toCharlaError(error);
       // Not reached with the browser saying it has no network: offline, as for a connection lost.
-      const offline = toCharlaError(error).transient && globalThis.navigator?.onLine === false;
+      const offline = failed.transient && globalThis.navigator?.onLine === false;
       this.#setConnection(offline ? 'offline' : 'error');
-      const e = this.#reportError(error, 'connect');
+      // The widget's own try failed as the one before: nothing new to say (nor to announce).
+      if (quiet && this.#connectError?.key === failed.key) throw failed;
+      const e = this.#reportError(failed, 'connect');
       // Refused (a key, origin or userHash the service does not take): the page's developer may have
       // no `error` listener, and the browser's console shows only the status. A network failure is
       // retried and says nothing here.
       if (!e.transient) console.warn(`Charla cannot start: ${e.message}`);
       throw e;
     }
+    if (quiet) this.#setConnection('connecting');
     const done = new Promise<void>((resolve, reject) => {
       this.#firstSync = { resolve, reject };
     });
@@ -763,6 +800,8 @@ export class WidgetCore {
   #handleDisconnect(socket: LiveSocket, reason: string): void {
     if (socket !== this.#socket) return;
     this.#synced = false;
+    // What the chat says now is the connection's loss; the next connection finds how the service is.
+    this.stores.w.$serviceBusy.set(false);
     // The other end (or the path to it) ended the connection with messages in flight: one of them may be why.
     if (reason === 'transport close' || reason === 'transport error' || reason === 'io server disconnect') {
       for (const id of this.#inFlight) {
@@ -1205,6 +1244,9 @@ export class WidgetCore {
           this.#holdBusy(e);
           return;
         }
+        // Any other answer of the service's own: it serves again (what it said is the message's).
+        if (e.key !== 'TIMEOUT' && e.key !== 'NOT_CONNECTED' && e.key !== 'NETWORK_ERROR')
+          this.#serviceBack();
         const attempt = (this.#attempts.get(id) ?? 0) + 1;
         this.#attempts.set(id, attempt);
         const transient =

@@ -66,6 +66,8 @@ beforeAll(() => {
 
 afterAll(() => {
   for (const name of SPIED) (window as unknown as Record<string, unknown>)[name] = saved[name];
+  // The page goes on to the worker's next file (isolate: false).
+  delete (window as unknown as Record<string, unknown>)['xss'];
 });
 
 /** Problems found in a subtree and its shadow roots. */

@@ -105,9 +105,16 @@ export const cancel = (id: string): Promise<CampaignResult> => charla.cancelCamp
 export type { Message } from 'charla';
 `;
 
+/** charla/api beside the widget, so that the full check below reaches its declarations too. */
+const API_TOO = `import { createClient, type CampaignResult } from 'charla/api';
+const backend = createClient({ baseUrl: 'https://charla.example.com', companyToken: 'token' });
+export const cancelled: Promise<CampaignResult> = backend.cancelCampaign('c-1');
+`;
+
 const COMPILATIONS = {
   // Every declaration the package ships (and those of its dependencies) is checked once, under the
-  // strictest resolution: TypeBox's own declarations alone take tsc about 20 s of one core to check.
+  // strictest resolution, the widget's and charla/api's: TypeBox's own declarations alone take tsc
+  // about 20 s of one core to check.
   // The bundler SPA and the legacy backend compile as their templates set them up (Vite's and
   // `tsc --init`'s skipLibCheck: true), which still reports anything that does not resolve or type
   // in the consumer's own code.
@@ -118,7 +125,7 @@ const COMPILATIONS = {
   },
   'spa-nodenext': {
     source: 'spa/main.ts',
-    text: README_ESM,
+    text: `${README_ESM}\n${API_TOO}`,
     options: { module: 'nodenext', moduleResolution: 'nodenext' },
   },
   'backend-node10': {

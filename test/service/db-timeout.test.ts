@@ -170,11 +170,20 @@ describe.runIf(ON_POSTGRES)('a PostgreSQL that stops answering', () => {
     await migrate(watched, []);
     expect(asked).toEqual([SCHEMA_QUERY_TIMEOUT_MS]);
 
-    relay.silence();
-    // A second here, where a request's statement would wait QUERY_TIMEOUT_MS (longer than this test may run).
+    // A second for a statement inside the transaction, where a request's would wait QUERY_TIMEOUT_MS
+    // (longer than this test may run): the database stops answering once BEGIN went through.
     expect(QUERY_TIMEOUT_MS).toBeGreaterThan(25_000);
-    await expect(db.transaction((tx) => tx.query('SELECT 1'), { queryTimeoutMs: 1_000 })).rejects.toThrow(
-      'Query read timeout',
-    );
+    let began = false;
+    await expect(
+      db.transaction(
+        async (tx) => {
+          began = true;
+          relay.silence();
+          await tx.query('SELECT 1');
+        },
+        { queryTimeoutMs: 1_000 },
+      ),
+    ).rejects.toThrow('Query read timeout');
+    expect(began).toBe(true);
   }, 25_000);
 });

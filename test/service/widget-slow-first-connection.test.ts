@@ -18,12 +18,14 @@ const live = liveWidgets();
  */
 async function relay(targetPort: number) {
   let mode: 'stall' | 'refuse' | 'open' = 'open';
+  let cutOff = 0;
   const held = new Set<Socket>();
   const all = new Set<Socket>();
   const server: Server = createServer((client) => {
     all.add(client);
     client.on('close', () => all.delete(client));
     client.on('error', () => {});
+    if (mode !== 'open') cutOff++;
     if (mode === 'refuse') return void client.destroy();
     if (mode === 'stall') {
       held.add(client);
@@ -40,6 +42,8 @@ async function relay(targetPort: number) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    /** Connections held or refused so far. */
+    cutOff: () => cutOff,
     set(next: typeof mode) {
       mode = next;
       if (next !== 'stall') for (const s of held) s.destroy();
@@ -70,14 +74,24 @@ describe('a first connection that the network did not let through', () => {
       const w = live.widget({ userId: `slow-${randomUUID()}`, baseUrl: r.url, requestTimeoutMs: 400 });
       const states: string[] = [];
       w.on('connection', (d) => states.push(d.state));
+      const errors: string[] = [];
+      w.on('error', (d) => errors.push(d.error.key));
       const failed = await w.connect().then(
         () => null,
         (err: unknown) => err as { key?: string },
       );
       expect(failed?.key).toBe(key);
       expect(w.stores.$connection.get()).toBe('error');
-      // Still cut for a while: it keeps trying (1 s, 2 s, ...) without a word from the page.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Still cut for a while: it keeps trying without a word from the page, 1 s, then 2 s later
+      // (not in a tight loop): one or two more tries in these 3.5 s.
+      const before = r.cutOff();
+      await new Promise((resolve) => setTimeout(resolve, 3_500));
+      expect(r.cutOff() - before).toBeGreaterThanOrEqual(1);
+      expect(r.cutOff() - before).toBeLessThanOrEqual(3);
+      // Its own tries change nothing on the page: still `error` throughout (no `connecting` in
+      // between to take the panel's Retry from under a keyboard user), the error said once.
+      expect(states).toEqual(['connecting', 'error']);
+      expect(errors).toEqual([key]);
       r.set('open');
       await waitFor(
         () => w.stores.$connection.get() === 'connected',

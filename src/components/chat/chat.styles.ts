@@ -7,7 +7,7 @@ export const styles = css`
   .lost {
     margin: 0;
     padding: 6px 12px;
-    border-bottom: 1px solid var(--charla-color-border, #d0d4da);
+    border-bottom: 1px solid var(--charla-color-border, #d0d5db);
     background: var(--charla-color-surface-alt, #f6f7f9);
     color: var(--charla-color-text, #1f2328);
     font-size: 13px;

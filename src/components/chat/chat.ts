@@ -41,7 +41,7 @@ const touchOnly = (): boolean =>
  * @csspart back-button - Back to the home menu (group widgets).
  * @csspart add-button - Opens the room contacts (group widgets).
  * @csspart close-button - The close button.
- * @csspart connection-notice - "Sin conexión…" when the connection has been lost for 2 s, or the service could not store for 2 s (without theme.status).
+ * @csspart connection-notice - What has kept messages from going for 2 s: "El servicio no responde…" (the service could not store), or "Sin conexión…" (the connection lost; the header says it instead with theme.status).
  * @csspart message-list - The scrolling list (forwarded).
  * @csspart message - Each message row (forwarded).
  * @csspart bubble - Each bubble (forwarded).
@@ -74,16 +74,19 @@ export class CharlaChat extends LitElement {
   ]);
 
   /**
-   * What has kept messages from going for LOST_NOTICE_MS, which the chat says: the connection
-   * (reconnecting or offline), or the service (connected, but it cannot store for now).
+   * What has kept messages from going for LOST_NOTICE_MS, which the chat says: the service
+   * (reached, but it cannot store for now: a send or a catch-up refused), or the connection
+   * (reconnecting or offline). A connection that could not be made at all (`error`) has the
+   * error banner instead.
    */
   #lost: 'connectionLost' | 'serviceBusy' | null = null;
   #lostTimer: ReturnType<typeof setTimeout> | undefined;
 
   #trouble(): 'connectionLost' | 'serviceBusy' | null {
     const state = this.#stores.get('$connection');
-    if (state === 'reconnecting' || state === 'offline') return 'connectionLost';
-    return state === 'connected' && this.#stores.get('$serviceBusy') ? 'serviceBusy' : null;
+    if (state === 'idle' || state === 'error') return null;
+    if (this.#stores.get('$serviceBusy')) return 'serviceBusy';
+    return state === 'reconnecting' || state === 'offline' ? 'connectionLost' : null;
   }
 
   override willUpdate(changed: PropertyValues<this>): void {
@@ -96,7 +99,7 @@ export class CharlaChat extends LitElement {
     } else if (this.#lost) {
       // Still kept from sending, maybe for the other reason now.
       this.#lost = trouble;
-    } else if (this.#lostTimer === undefined) {
+    } else if (this.#lostTimer === undefined && this.isConnected) {
       this.#lostTimer = setTimeout(() => {
         this.#lostTimer = undefined;
         this.#lost = this.#trouble();
@@ -109,6 +112,7 @@ export class CharlaChat extends LitElement {
     super.disconnectedCallback();
     clearTimeout(this.#lostTimer);
     this.#lostTimer = undefined;
+    this.#lost = null;
   }
 
   /**
@@ -143,9 +147,8 @@ export class CharlaChat extends LitElement {
     if ((event.currentTarget as Element).matches(':focus')) this.focus();
   }
 
-  #subtitle(room: Room | undefined, name: string, t: Translate): string {
-    const config = this.#stores.get('$config');
-    if (config?.theme['status'] === true) {
+  #subtitle(room: Room | undefined, name: string, t: Translate, status: boolean): string {
+    if (status) {
       const state = this.#stores.get('$connection') ?? 'idle';
       const line = t(`connection${state}`);
       if (line) return line;
@@ -179,8 +182,8 @@ export class CharlaChat extends LitElement {
     const group = isGroupWidget(this.#stores.get('$config'));
     const error = this.#stores.get('$lastError');
     const name = roomName(room, this.#stores.get('$user')?.id, t);
-    const sub = this.#subtitle(room, name, t);
     const status = this.#stores.get('$config')?.theme['status'] === true;
+    const sub = this.#subtitle(room, name, t, status);
     // What keeps messages from going. The status region is there from the start (empty, it takes
     // no room), so that its words are read when they come; with theme.status the header says the
     // connection's state already.

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../../src/define.ts';
 import { makeContext, msg, room, settle } from './fixture.ts';
 import { mountElement as mount } from './mount.ts';
+import { LOST_NOTICE_MS } from '../../../src/components/chat/chat.ts';
 
 afterEach(() => document.body.replaceChildren());
 
@@ -260,13 +261,14 @@ describe('<charla-chat>', () => {
       // The region is there from the start, empty: its words are read when they come.
       expect(notice().textContent).toBe('');
       f.stores.$connection.set('reconnecting');
-      await later(1_900);
+      await later(LOST_NOTICE_MS - 100);
       expect(notice().textContent, 'a blip is not news').toBe('');
-      // Back within the 2 s: nothing said, and the count starts again at the next loss.
+      // Back within the 2 s: nothing said, and the count starts again at the next loss (a timer
+      // of the first loss left running would speak 100 ms into the second).
       f.stores.$connection.set('connected');
-      await later(500);
+      await later(50);
       f.stores.$connection.set('offline');
-      await later(1_900);
+      await later(LOST_NOTICE_MS - 100);
       expect(notice().textContent).toBe('');
       await later(200);
       expect(notice().textContent).toBe('Sin conexión. Tus mensajes se enviarán cuando vuelva.');
@@ -295,11 +297,20 @@ describe('<charla-chat>', () => {
         expect(notice().textContent).toBe(
           'El servicio no responde ahora. Tus mensajes se enviarán en cuanto vuelva.',
         );
-        // The connection lost meanwhile: the notice says that now (the header does with theme.status).
+        // The connection lost meanwhile (the core lets the service's state go with it): the notice
+        // says that now (the header does with theme.status).
+        f.stores.$serviceBusy.set(false);
         f.stores.$connection.set('reconnecting');
         await later();
         expect(notice().textContent).toBe(
           status ? '' : 'Sin conexión. Tus mensajes se enviarán cuando vuelva.',
+        );
+        // Reconnected, and the catch-up refused by the service (still `reconnecting` until it
+        // goes through): the service's words, whatever the connection's state says.
+        f.stores.$serviceBusy.set(true);
+        await later();
+        expect(notice().textContent).toBe(
+          'El servicio no responde ahora. Tus mensajes se enviarán en cuanto vuelva.',
         );
         f.stores.$connection.set('connected');
         await later();
