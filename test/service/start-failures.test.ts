@@ -4,15 +4,13 @@
  * stack trace (LOG_LEVEL=debug keeps it). A set but unusable DATABASE_URL or REDIS_URL stops the
  * start instead of running on a private store or without the other processes.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startMain } from './helpers/main-process.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const dataDir = mkdtempSync('/tmp/fixK-start-failures-');
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 const PG = /^postgres(ql)?:\/\//.test(process.env['DATABASE_URL'] ?? '')
@@ -27,36 +25,27 @@ interface Run {
 
 /** Runs the service with this environment until it exits or says it is running (then stops it), with all it printed. */
 function run(env: NodeJS.ProcessEnv, waitFor?: string): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env['PATH'],
-      HOME: process.env['HOME'],
-      NODE_ENV: 'test',
-      PORT: '18673',
-      CHARLA_DATA_DIR: dataDir,
-      CHARLA_SEED_DEMO: '0',
-      CHARLA_SERVE_STATIC: '0',
-      CHARLA_SCHEDULER: '0',
-      LOG_LEVEL: 'warn',
-      // No demo values, so no warning of them: what a failed start prints is all there is.
-      CHARLA_CLIENT_ID: 'client',
-      CHARLA_CLIENT_SECRET: 'secret',
-      CHARLA_COMPANY_TOKEN: 'token',
-      CHARLA_SIGNING_SECRET: 'signing',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  // A fixed port and data directory (some cases take them over), the service's own credentials.
+  const main = startMain({
+    PORT: '18673',
+    CHARLA_DATA_DIR: dataDir,
+    // No demo values, so no warning of them: what a failed start prints is all there is.
+    CHARLA_CLIENT_ID: 'client',
+    CHARLA_CLIENT_SECRET: 'secret',
+    CHARLA_COMPANY_TOKEN: 'token',
+    CHARLA_SIGNING_SECRET: 'signing',
+    ...env,
   });
-  let out = '';
+  const { child } = main;
   let started = false;
   let stopping: NodeJS.Timeout | undefined;
   const stop = () => {
     clearTimeout(stopping);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   };
-  const keep = (chunk: Buffer) => {
-    out += chunk.toString();
+  // After startMain's own listeners: out() already holds the chunk.
+  const keep = () => {
+    const out = main.out();
     if (!started && out.includes('Charla is running')) {
       started = true;
       // A line logged during the start may come after this one (the log is asynchronous): it is
@@ -67,9 +56,9 @@ function run(env: NodeJS.ProcessEnv, waitFor?: string): Promise<Run> {
   };
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
-  // 'close', not 'exit': the child's last lines (pino writes its log asynchronously) may still be
-  // in the pipe when it exits; 'close' comes once its output has all been read.
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, out, started })));
+  // startMain waits for 'close', not 'exit': the child's last lines (pino writes its log
+  // asynchronously) may still be in the pipe when it exits.
+  return main.exited.then(({ code }) => ({ code, out: main.out(), started }));
 }
 
 /** A port nothing listens on: taken from the system, then let go. */
