@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
+import DurationSequencer from './test/sequencer.ts';
 
 /** Debian's Chromium, or CHROMIUM_PATH. The browser project fails loudly when neither exists. */
 const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -25,6 +26,8 @@ export default defineConfig({
   define: { 'process.env.NODE_ENV': '"test"' },
   test: {
     reporters: process.env['CI'] ? ['default', ['json', { outputFile: '.ci/results.json' }]] : ['default'],
+    // Longest files first in each project, from test/durations.json on a clean checkout (no cache).
+    sequence: { sequencer: DurationSequencer },
     // Projects run one group after another (unit, service, browser, e2e, cluster): Vitest
     // requires a group of its own for each project that sets its own maxWorkers, and on
     // 2 cores one project at a time keeps timings steady.

@@ -121,7 +121,7 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
     databaseUrl: config.databaseUrl,
     poolSize: config.databasePoolSize,
     dataDir: config.dataDir,
-    memoryTemplate: config.memoryTemplate,
+    storeTemplate: config.storeTemplate,
     warn: (message, err) => app.log.warn({ err }, message),
   });
   app.addHook('onClose', async () => {

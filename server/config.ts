@@ -9,8 +9,8 @@ export interface Config {
   /** PostgreSQL connections per process (DATABASE_POOL_SIZE, at least 2). */
   databasePoolSize: number;
   dataDir: string;
-  /** With `memory://`: a dump of a new PGlite cluster to start from (tests; see store/db.ts). */
-  memoryTemplate?: string | undefined;
+  /** CHARLA_STORE_TEMPLATE: a dump of a PGlite cluster a new embedded store starts from (tests; see store/db.ts). */
+  storeTemplate?: string | undefined;
   redisUrl: string | undefined;
   clientId: string;
   clientSecret: string;
@@ -194,6 +194,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     databasePoolSize: poolSize,
     dataDir: setting(env, 'CHARLA_DATA_DIR') ?? './.charla-data',
+    storeTemplate: setting(env, 'CHARLA_STORE_TEMPLATE'),
     redisUrl,
     clientId: clientId ?? DEMO.clientId,
     clientSecret: clientSecret ?? DEMO.clientSecret,

@@ -1,7 +1,7 @@
 /**
  * Vitest global setup of the projects that start services (service, e2e): once per run, a
  * dump of a new PGlite cluster, which every in-memory store the run's services open starts
- * from (server/store/db.ts, `memoryTemplate`) instead of making a cluster of its own. Making
+ * from (server/store/db.ts, `storeTemplate`) instead of making a cluster of its own. Making
  * one takes PGlite a second or two (initdb); loading the dump, about half a second.
  * Test files reach the dump's path with `inject('pgliteTemplate')`.
  */

@@ -2,7 +2,9 @@
  * Storage behind one small interface: embedded Postgres (PGlite) by default,
  * a real PostgreSQL when a postgres:// URL is given. Same SQL for both.
  */
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { databaseUrlOf } from '../config.ts';
@@ -50,12 +52,14 @@ export interface DbOptions {
   databaseUrl?: string | undefined;
   dataDir?: string | undefined;
   /**
-   * For `memory://`: a file holding a dump of a new PGlite cluster (PGlite's `dumpDataDir`) to
-   * start from, instead of making the cluster again (initdb takes PGlite a second or two; loading
-   * a dump, a fraction of that). The test suite makes one per run. A file that cannot be read
-   * or loaded is passed over, with a warning naming why: the store is made the usual way.
+   * A file holding a dump of a PGlite cluster (PGlite's `dumpDataDir`) that a new embedded store
+   * starts from: `memory://`, or a data directory holding no cluster yet. Instead of making the
+   * cluster (initdb takes PGlite a few seconds; loading a dump, a fraction of that). The test
+   * suite makes one per run (CHARLA_STORE_TEMPLATE for the processes it starts). A file that
+   * cannot be read or loaded is passed over, with a warning naming why: the store is made the
+   * usual way (a directory left as it was before the try).
    */
-  memoryTemplate?: string | undefined;
+  storeTemplate?: string | undefined;
   /** PostgreSQL connections in the pool (the configuration's DATABASE_POOL_SIZE); 10 when not given. */
   poolSize?: number | undefined;
   /** Where warnings go (the app's logger); the console when not given. */
@@ -72,12 +76,11 @@ export async function openDb(options: DbOptions): Promise<Db> {
   const warn: Warn = options.warn ?? ((message, err) => console.warn(message, err));
   if (url && url !== 'memory://') return openPostgres(url, options.poolSize ?? 10, warn);
   if (url === 'memory://') {
-    return pgliteDb(await memoryPglite(options.memoryTemplate, warn));
+    return pgliteDb(await memoryPglite(options.storeTemplate, warn));
   }
   const release = await lockDataDir(options.dataDir ?? './.charla-data');
   try {
-    const lite = new PGlite(options.dataDir ?? './.charla-data');
-    await lite.waitReady;
+    const lite = await dirPglite(options.dataDir ?? './.charla-data', options.storeTemplate, warn);
     return pgliteDb(lite, release);
   } catch (err) {
     await release();
@@ -100,6 +103,34 @@ async function memoryPglite(template: string | undefined, warn: Warn): Promise<P
     }
   }
   const lite = new PGlite();
+  await lite.waitReady;
+  return lite;
+}
+
+/**
+ * PGlite on a data directory (locked by this process); one holding no cluster yet starts from the
+ * template dump when one is given and loads.
+ */
+async function dirPglite(dir: string, template: string | undefined, warn: Warn): Promise<PGlite> {
+  if (template && !existsSync(join(dir, 'PG_VERSION'))) {
+    const before = new Set(await readdir(dir));
+    try {
+      const lite = new PGlite({ dataDir: dir, loadDataDir: new Blob([await readFile(template)]) });
+      await lite.waitReady;
+      return lite;
+    } catch (err) {
+      // What the try wrote goes, so the usual start finds the directory as it was.
+      for (const name of await readdir(dir)) {
+        if (!before.has(name)) await rm(join(dir, name), { recursive: true, force: true });
+      }
+      const why = err instanceof Error ? err.message : String(err);
+      warn(
+        `embedded store: the template ${template} was passed over (${why}); making a new cluster in ${dir}`,
+        err,
+      );
+    }
+  }
+  const lite = new PGlite(dir);
   await lite.waitReady;
   return lite;
 }

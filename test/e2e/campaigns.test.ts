@@ -80,8 +80,10 @@ beforeAll(async () => {
 closeJourney(J, () => ({ page, browser, service }));
 
 describe('journey: a campaign is created, updated, another cancelled', () => {
+  /** When the first campaign was created to go. */
+  let due: string;
   it('creates two SCHEDULED campaigns from the console', async () => {
-    const due = new Date(Date.now() + 12_000).toISOString();
+    due = new Date(Date.now() + 12_000).toISOString();
     const message = JSON.stringify({ type: 'text', text: `Oferta E2E ${tag}: 2x1 en croissants` });
     const first = await run('http:createCampaign', {
       name: `E2E envío ${tag}`,
@@ -112,7 +114,9 @@ describe('journey: a campaign is created, updated, another cancelled', () => {
 
   it('updates the first (new name, later date) and cancels the second from its row', async () => {
     await row(sentId).getByRole('button', { name: 'Editar' }).click();
-    const later = new Date(Date.now() + 15_000).toISOString();
+    // A second past the first date (an update must be later): soon enough not to keep the next
+    // test waiting longer than the first date would have.
+    const later = new Date(Date.parse(due) + 1_000).toISOString();
     const updated = await run('http:updateCampaign', {
       name: `E2E envío ${tag} (editada)`,
       scheduledAt: later,

@@ -147,7 +147,7 @@ export async function startService(options: Partial<Config> = {}): Promise<Servi
   ensureBuilt();
   const app = await buildApp({
     databaseUrl: 'memory://',
-    memoryTemplate: inject('pgliteTemplate'),
+    storeTemplate: inject('pgliteTemplate'),
     serveStatic: true,
     seedDemo: true,
     logger: false,

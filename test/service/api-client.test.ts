@@ -71,7 +71,7 @@ beforeAll(async () => {
 
   app = await buildApp({
     databaseUrl: DATABASE_URL,
-    memoryTemplate: inject('pgliteTemplate'),
+    storeTemplate: inject('pgliteTemplate'),
     publicBaseUrl: PUBLIC_BASE,
     logger: false,
     schedulerIntervalMs: 200,

@@ -10,7 +10,11 @@ const databaseUrl = process.env['CHARLA_CHILD_DATABASE_URL'];
 const app = await buildApp({
   ...(databaseUrl
     ? { databaseUrl }
-    : { databaseUrl: undefined, dataDir: process.env['CHARLA_CHILD_DATA_DIR'] }),
+    : {
+        databaseUrl: undefined,
+        dataDir: process.env['CHARLA_CHILD_DATA_DIR'],
+        storeTemplate: process.env['CHARLA_STORE_TEMPLATE'],
+      }),
   publicBaseUrl: 'https://charla.test',
   scheduler: false,
   logger: false,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import {
   DATABASE_URL,
   ON_POSTGRES,
@@ -197,6 +197,7 @@ describe('a campaign being created', () => {
       env['CHARLA_CHILD_DATABASE_URL'] = url.toString();
     } else {
       env['CHARLA_CHILD_DATA_DIR'] = dataDir as string;
+      env['CHARLA_STORE_TEMPLATE'] = inject('pgliteTemplate');
     }
     const child = spawn(
       process.execPath,

@@ -205,7 +205,7 @@ describe('POST /v1/widget/assets/refresh', () => {
 
 describe('mediaSentIn', () => {
   it('counts a person’s message only for media they could see in a room of the media’s company', async () => {
-    const db = await openDb({ databaseUrl: 'memory://', memoryTemplate: inject('pgliteTemplate') });
+    const db = await openDb({ databaseUrl: 'memory://', storeTemplate: inject('pgliteTemplate') });
     try {
       await migrate(db, [...coreMigrations, ...liveMigrations]);
       // Ana is in r2 of another company, where a row (none the service writes) names c1's media.
@@ -228,7 +228,7 @@ describe('mediaSentIn', () => {
 
 describe('the media_rooms migration', () => {
   it('keeps uploads already sent in rooms refreshable there: their rooms are read from the messages', async () => {
-    const db = await openDb({ databaseUrl: 'memory://', memoryTemplate: inject('pgliteTemplate') });
+    const db = await openDb({ databaseUrl: 'memory://', storeTemplate: inject('pgliteTemplate') });
     try {
       const mediaRooms = liveMigrations.find((m) => m.id === '016_media_rooms');
       expect(mediaRooms).toBeDefined();

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { ROUTES } from '../../types/index.ts';
 import { buildApp } from '../../server/app.ts';
 import { openDb } from '../../server/store/db.ts';
@@ -174,7 +174,7 @@ describe.skipIf(ON_POSTGRES)('migration 018 on a store with inline media', () =>
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('moves files stored whole into pieces and serves them as before', async () => {
-    const before = await openDb({ dataDir: dir });
+    const before = await openDb({ dataDir: dir, storeTemplate: inject('pgliteTemplate') });
     const earlier = [...coreMigrations, ...liveMigrations].filter((m) => m.id < '018');
     await migrate(before, earlier);
     const bytes = patterned(2 * MEDIA_CHUNK_BYTES + 77);

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { ROUTES } from '../../types/index.ts';
 import type { WidgetInstance } from '../../src/widget/instance.ts';
@@ -24,7 +24,13 @@ let apiKey: string;
 const made: WidgetInstance[] = [];
 
 async function start(): Promise<void> {
-  app = await buildApp({ databaseUrl: undefined, dataDir, scheduler: false, logger: false });
+  app = await buildApp({
+    databaseUrl: undefined,
+    dataDir,
+    storeTemplate: inject('pgliteTemplate'),
+    scheduler: false,
+    logger: false,
+  });
   await app.listen({ port, host: '127.0.0.1' });
   const addr = app.server.address();
   if (!addr || typeof addr !== 'object') throw new Error('no address');

@@ -74,7 +74,7 @@ describe('storageUnavailable', () => {
   });
 
   it('is false for a client’s and the code’s own errors, and for what the embedded store refuses', async () => {
-    const lite = await openDb({ databaseUrl: 'memory://', memoryTemplate: inject('pgliteTemplate') });
+    const lite = await openDb({ databaseUrl: 'memory://', storeTemplate: inject('pgliteTemplate') });
     const syntax = await failure(lite.query('SELEC 1'));
     const unique = await failure(
       lite.exec('CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1); INSERT INTO t VALUES (1);'),

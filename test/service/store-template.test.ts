@@ -1,6 +1,6 @@
 /**
  * In-memory stores start from a dump of a new cluster when given one (server/store/db.ts,
- * `memoryTemplate`): the test suite makes one per run (test/pglite-template.ts).
+ * `storeTemplate`): the test suite makes one per run (test/pglite-template.ts).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,20 +10,22 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDb } from '../../server/store/db.ts';
 
 let dir: string;
+/** A dump of a cluster holding table `marker` with one row, 'from the dump'. */
+let marked: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'charla-template-test-'));
+  // From the run's template, not initdb (seconds of a core): what it holds is all that matters.
+  const lite = new PGlite({ loadDataDir: new Blob([await readFile(inject('pgliteTemplate'))]) });
+  await lite.exec("CREATE TABLE marker (v text); INSERT INTO marker VALUES ('from the dump')");
+  marked = join(dir, 'marked.tar');
+  await writeFile(marked, Buffer.from(await (await lite.dumpDataDir('none')).arrayBuffer()));
+  await lite.close();
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('in-memory store from a cluster dump', () => {
   it('starts from the dump: what the dumped cluster held is there', async () => {
-    const lite = new PGlite();
-    await lite.exec("CREATE TABLE marker (v text); INSERT INTO marker VALUES ('from the dump')");
-    const file = join(dir, 'marked.tar');
-    await writeFile(file, Buffer.from(await (await lite.dumpDataDir('none')).arrayBuffer()));
-    await lite.close();
-
-    const db = await openDb({ databaseUrl: 'memory://', memoryTemplate: file });
+    const db = await openDb({ databaseUrl: 'memory://', storeTemplate: marked });
     try {
       expect((await db.query<{ v: string }>('SELECT v FROM marker')).rows).toEqual([{ v: 'from the dump' }]);
       // A store of its own: what it writes is not in the dump file.
@@ -31,7 +33,7 @@ describe('in-memory store from a cluster dump', () => {
     } finally {
       await db.close();
     }
-    const again = await openDb({ databaseUrl: 'memory://', memoryTemplate: file });
+    const again = await openDb({ databaseUrl: 'memory://', storeTemplate: marked });
     try {
       expect((await again.query('SELECT v FROM marker')).rows).toHaveLength(1);
     } finally {
@@ -42,14 +44,14 @@ describe('in-memory store from a cluster dump', () => {
   it('passes over a template that is missing or not a dump, with a warning naming why, and makes a new cluster', async () => {
     const junk = join(dir, 'junk.tar');
     await writeFile(junk, 'not a tar file');
-    for (const [memoryTemplate, why] of [
+    for (const [storeTemplate, why] of [
       [join(dir, 'missing.tar'), /ENOENT/],
       [junk, /PGlite failed to initialize/],
     ] as const) {
       const warnings: { message: string; err: unknown }[] = [];
       const db = await openDb({
         databaseUrl: 'memory://',
-        memoryTemplate,
+        storeTemplate,
         warn: (message, err) => warnings.push({ message, err }),
       });
       try {
@@ -58,7 +60,7 @@ describe('in-memory store from a cluster dump', () => {
         await db.close();
       }
       expect(warnings).toHaveLength(1);
-      expect(warnings[0]?.message).toContain(memoryTemplate);
+      expect(warnings[0]?.message).toContain(storeTemplate);
       expect(warnings[0]?.message).toMatch(why);
       expect(warnings[0]?.err).toBeInstanceOf(Error);
     }
@@ -70,6 +72,56 @@ describe('in-memory store from a cluster dump', () => {
       expect((await lite.query<{ n: number }>('SELECT 1::int AS n')).rows).toEqual([{ n: 1 }]);
     } finally {
       await lite.close();
+    }
+  });
+
+  it('a new data directory starts from the dump and keeps what it writes; one holding a cluster is opened as it is', async () => {
+    const dataDir = join(dir, 'new-data-dir');
+    const warnings: string[] = [];
+    const db = await openDb({ dataDir, storeTemplate: marked, warn: (message) => warnings.push(message) });
+    try {
+      expect((await db.query<{ v: string }>('SELECT v FROM marker')).rows).toEqual([{ v: 'from the dump' }]);
+      await db.query("INSERT INTO marker VALUES ('written')");
+    } finally {
+      await db.close();
+    }
+    // Opened again, with another template (one without the table): the directory's own cluster.
+    const again = await openDb({
+      dataDir,
+      storeTemplate: inject('pgliteTemplate'),
+      warn: (message) => warnings.push(message),
+    });
+    try {
+      expect((await again.query<{ v: string }>('SELECT v FROM marker ORDER BY v')).rows).toEqual([
+        { v: 'from the dump' },
+        { v: 'written' },
+      ]);
+    } finally {
+      await again.close();
+    }
+    expect(warnings).toEqual([]);
+  });
+
+  it('a template that does not load leaves a new data directory to the usual start, with a warning', async () => {
+    const junk = join(dir, 'junk-for-dir.tar');
+    await writeFile(junk, 'not a tar file');
+    const dataDir = join(dir, 'junk-data-dir');
+    const warnings: string[] = [];
+    const db = await openDb({ dataDir, storeTemplate: junk, warn: (message) => warnings.push(message) });
+    try {
+      await db.query('CREATE TABLE kept (v int)');
+      await db.query('INSERT INTO kept VALUES (7)');
+    } finally {
+      await db.close();
+    }
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(junk);
+    expect(warnings[0]).toContain(dataDir);
+    const again = await openDb({ dataDir });
+    try {
+      expect((await again.query<{ v: number }>('SELECT v FROM kept')).rows).toEqual([{ v: 7 }]);
+    } finally {
+      await again.close();
     }
   });
 });

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
 import { ROUTES, type Message } from '../../types/index.ts';
@@ -36,6 +36,7 @@ async function start(): Promise<void> {
   app = await buildApp({
     databaseUrl: undefined,
     dataDir,
+    storeTemplate: inject('pgliteTemplate'),
     scheduler: false,
     logger: false,
     socketRate: 1_000_000,

@@ -76,7 +76,7 @@ export async function startServer(
     publicBaseUrl: PUBLIC_BASE,
     scheduler: false,
     logger: false,
-    memoryTemplate: inject('pgliteTemplate'),
+    storeTemplate: inject('pgliteTemplate'),
     ...options,
     databaseUrl,
   });
@@ -147,20 +147,26 @@ export async function createBot(
 /** Row counts of every table the HTTP operations write (a rejected request changes none). */
 export async function snapshot(server: Server): Promise<Record<string, string>> {
   const db = server.app.charla.db;
+  const tables = ['bots', 'widgets', 'api_keys', 'campaigns', 'campaign_recipients', 'media'];
+  const live = await db.query<{ name: string }>(
+    'SELECT name FROM unnest($1::text[]) AS name WHERE to_regclass(name) IS NOT NULL',
+    [['rooms', 'room_members', 'messages', 'live_users']],
+  );
+  tables.push(...live.rows.map((r) => r.name));
+  // One statement for all tables (PGlite's cost is mostly per statement): each table's row count
+  // and a hash of all its rows in order.
+  const { rows } = await db.query<{ name: string; n: string; h: string | null }>(
+    tables
+      .map(
+        (table) =>
+          `SELECT '${table}' AS name, count(*)::text AS n, md5(string_agg(t::text, ',' ORDER BY t::text)) AS h FROM ${table} t`,
+      )
+      .join(' UNION ALL '),
+  );
   const out: Record<string, string> = {};
-  for (const table of ['bots', 'widgets', 'api_keys', 'campaigns', 'campaign_recipients', 'media']) {
-    const { rows } = await db.query<{ n: string; h: string | null }>(
-      `SELECT count(*)::text AS n, md5(string_agg(t::text, ',' ORDER BY t::text)) AS h FROM ${table} t`,
-    );
-    out[table] = `${rows[0]?.n}:${rows[0]?.h}`;
-  }
-  for (const table of ['rooms', 'room_members', 'messages', 'live_users']) {
-    const exists = await db.query<{ r: string | null }>(`SELECT to_regclass($1)::text AS r`, [table]);
-    if (!exists.rows[0]?.r) continue;
-    const { rows } = await db.query<{ n: string; h: string | null }>(
-      `SELECT count(*)::text AS n, md5(string_agg(t::text, ',' ORDER BY t::text)) AS h FROM ${table} t`,
-    );
-    out[table] = `${rows[0]?.n}:${rows[0]?.h}`;
+  for (const table of tables) {
+    const row = rows.find((r) => r.name === table);
+    out[table] = `${row?.n}:${row?.h}`;
   }
   return out;
 }

@@ -1,11 +1,13 @@
 /**
  * The service as an operator runs it: `node --import tsx server/main.ts` in a process of its own
  * (signals, exit codes and what it prints are what the tests look at), on an ephemeral port,
- * without the demo seed, static files or the scheduler unless `env` says otherwise.
+ * without the demo seed, static files or the scheduler unless `env` says otherwise; a new
+ * embedded store starts from the run's cluster dump (CHARLA_STORE_TEMPLATE).
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import { until } from './http.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -34,6 +36,8 @@ export function startMain(env: NodeJS.ProcessEnv = {}): MainProcess {
       CHARLA_SERVE_STATIC: '0',
       CHARLA_SCHEDULER: '0',
       LOG_LEVEL: 'warn',
+      // A new store (memory:// or a new data directory) loads the run's cluster dump, not initdb.
+      CHARLA_STORE_TEMPLATE: inject('pgliteTemplate'),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
