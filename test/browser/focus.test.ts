@@ -210,7 +210,10 @@ describe('focus after in-widget actions', () => {
     f.context.actions.reconnect = () => f.stores.$connection.set('connecting');
     const widget = await mountWidget(f);
     (
-      await waitFor(() => widget.shadowRoot!.querySelector<HTMLElement>('[part=unavailable] .pill-button'), 'retry')
+      await waitFor(
+        () => widget.shadowRoot!.querySelector<HTMLElement>('[part=unavailable] .pill-button'),
+        'retry',
+      )
     ).focus();
     await userEvent.keyboard('{Enter}');
     await waitFor(() => !widget.shadowRoot!.querySelector('[part=unavailable]'), 'connecting');
