@@ -76,11 +76,11 @@ export async function openDb(options: DbOptions): Promise<Db> {
   const warn: Warn = options.warn ?? ((message, err) => console.warn(message, err));
   if (url && url !== 'memory://') return openPostgres(url, options.poolSize ?? 10, warn);
   if (url === 'memory://') {
-    return pgliteDb(await memoryPglite(options.storeTemplate, warn));
+    return pgliteDb(await openPglite(undefined, options.storeTemplate, warn));
   }
   const release = await lockDataDir(options.dataDir ?? './.charla-data');
   try {
-    const lite = await dirPglite(options.dataDir ?? './.charla-data', options.storeTemplate, warn);
+    const lite = await openPglite(options.dataDir ?? './.charla-data', options.storeTemplate, warn);
     return pgliteDb(lite, release);
   } catch (err) {
     await release();
@@ -88,46 +88,34 @@ export async function openDb(options: DbOptions): Promise<Db> {
   }
 }
 
-/** A new in-memory PGlite, from the template dump when one is given and loads. */
-async function memoryPglite(template: string | undefined, warn: Warn): Promise<PGlite> {
-  if (template) {
+/**
+ * A PGlite in memory (`dir` undefined) or on a data directory (locked by this process). A new one
+ * (in memory, or a directory holding no cluster yet) starts from the template dump when one is
+ * given and loads; otherwise the cluster is made (initdb) or, in a directory, opened.
+ */
+async function openPglite(
+  dir: string | undefined,
+  template: string | undefined,
+  warn: Warn,
+): Promise<PGlite> {
+  if (template && (dir === undefined || !existsSync(join(dir, 'PG_VERSION')))) {
+    const before = dir === undefined ? new Set<string>() : new Set(await readdir(dir));
     try {
-      const lite = new PGlite({ loadDataDir: new Blob([await readFile(template)]) });
+      const lite = new PGlite({ dataDir: dir, loadDataDir: new Blob([await readFile(template)]) });
       // A dump that does not load leaves nothing to close: PGlite's close() waits for the start
       // and so only throws its error again; the instance is garbage once dropped here.
       await lite.waitReady;
       return lite;
     } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
-      warn(`in-memory store: the template ${template} was passed over (${why}); making a new cluster`, err);
-    }
-  }
-  const lite = new PGlite();
-  await lite.waitReady;
-  return lite;
-}
-
-/**
- * PGlite on a data directory (locked by this process); one holding no cluster yet starts from the
- * template dump when one is given and loads.
- */
-async function dirPglite(dir: string, template: string | undefined, warn: Warn): Promise<PGlite> {
-  if (template && !existsSync(join(dir, 'PG_VERSION'))) {
-    const before = new Set(await readdir(dir));
-    try {
-      const lite = new PGlite({ dataDir: dir, loadDataDir: new Blob([await readFile(template)]) });
-      await lite.waitReady;
-      return lite;
-    } catch (err) {
       // What the try wrote goes, so the usual start finds the directory as it was.
-      for (const name of await readdir(dir)) {
-        if (!before.has(name)) await rm(join(dir, name), { recursive: true, force: true });
+      if (dir !== undefined) {
+        for (const name of await readdir(dir)) {
+          if (!before.has(name)) await rm(join(dir, name), { recursive: true, force: true });
+        }
       }
       const why = err instanceof Error ? err.message : String(err);
-      warn(
-        `embedded store: the template ${template} was passed over (${why}); making a new cluster in ${dir}`,
-        err,
-      );
+      const store = dir === undefined ? 'in-memory store' : `embedded store in ${dir}`;
+      warn(`${store}: the template ${template} was passed over (${why}); making a new cluster`, err);
     }
   }
   const lite = new PGlite(dir);

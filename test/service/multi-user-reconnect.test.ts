@@ -9,11 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildApp } from '../../server/app.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../types/index.ts';
 import type { WidgetInstance } from '../../src/widget/instance.ts';
 import { BASIC, waitFor } from './helpers/live.ts';
+import { startOnDataDir } from './helpers/http.ts';
 import { serviceWidget } from './helpers/widgets.ts';
 
 let dataDir: string;
@@ -24,18 +24,7 @@ let apiKey: string;
 const made: WidgetInstance[] = [];
 
 async function start(): Promise<void> {
-  app = await buildApp({
-    databaseUrl: undefined,
-    dataDir,
-    storeTemplate: inject('pgliteTemplate'),
-    scheduler: false,
-    logger: false,
-  });
-  await app.listen({ port, host: '127.0.0.1' });
-  const addr = app.server.address();
-  if (!addr || typeof addr !== 'object') throw new Error('no address');
-  port = addr.port;
-  baseUrl = `http://127.0.0.1:${port}`;
+  ({ app, port, baseUrl } = await startOnDataDir(dataDir, port));
 }
 
 beforeAll(async () => {

@@ -10,12 +10,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../server/app.ts';
 import { ROUTES, type Message } from '../../types/index.ts';
 import type { WidgetInstance } from '../../src/widget/instance.ts';
 import { createOutboxStorage } from '../../src/transport/outbox-storage.ts';
+import { startOnDataDir } from './helpers/http.ts';
 import { serviceWidget } from './helpers/widgets.ts';
 
 const BASIC = `Basic ${Buffer.from('demo-client:demo-secret').toString('base64')}`;
@@ -33,20 +33,10 @@ const made: WidgetInstance[] = [];
 async function start(): Promise<void> {
   // 1,000 messages a side as fast as the outbox goes is far past a person's rate: the socket rate limit
   // (live-rate-limit.test.ts) is raised out of the way so this test measures delivery, not waiting.
-  app = await buildApp({
-    databaseUrl: undefined,
-    dataDir,
-    storeTemplate: inject('pgliteTemplate'),
-    scheduler: false,
-    logger: false,
+  ({ app, port, baseUrl } = await startOnDataDir(dataDir, port, {
     socketRate: 1_000_000,
     socketBurst: 1_000_000,
-  });
-  await app.listen({ port, host: '127.0.0.1' });
-  const addr = app.server.address();
-  if (!addr || typeof addr !== 'object') throw new Error('no address');
-  port = addr.port;
-  baseUrl = `http://127.0.0.1:${port}`;
+  }));
 }
 
 /** Runs a restart phase, saying so when it takes unusually long (a hang then names its phase). */

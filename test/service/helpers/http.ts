@@ -144,6 +144,26 @@ export async function createBot(
   return res.body.data.Bot.id as string;
 }
 
+/**
+ * The service on a PGlite directory at `port` (0: any free one), without the scheduler: restart tests
+ * start it again on the same directory and port, so widgets reconnect to the same address and find
+ * what was stored. Answers the app and its address.
+ */
+export async function startOnDataDir(dataDir: string, port: number, options: Partial<Config> = {}) {
+  const app = await buildApp({
+    databaseUrl: undefined,
+    dataDir,
+    storeTemplate: inject('pgliteTemplate'),
+    scheduler: false,
+    logger: false,
+    ...options,
+  });
+  await app.listen({ port, host: '127.0.0.1' });
+  const addr = app.server.address();
+  if (!addr || typeof addr !== 'object') throw new Error('no address');
+  return { app, port: addr.port, baseUrl: `http://127.0.0.1:${addr.port}` };
+}
+
 /** Row counts of every table the HTTP operations write (a rejected request changes none). */
 export async function snapshot(server: Server): Promise<Record<string, string>> {
   const db = server.app.charla.db;
