@@ -41,6 +41,16 @@ describe('DATABASE_URL', () => {
   });
 });
 
+describe('CHARLA_STORE_TEMPLATE', () => {
+  it('names the dump a new embedded store starts from; unset or empty, none', () => {
+    expect(configFromEnv({ ...base, CHARLA_STORE_TEMPLATE: '/tmp/cluster.tar' }).storeTemplate).toBe(
+      '/tmp/cluster.tar',
+    );
+    expect(configFromEnv({ ...base, CHARLA_STORE_TEMPLATE: '' }).storeTemplate).toBeUndefined();
+    expect(configFromEnv(base).storeTemplate).toBeUndefined();
+  });
+});
+
 describe('DATABASE_POOL_SIZE', () => {
   it('must be a whole number of at least 2', () => {
     for (const size of ['1', '0', '-3', 'abc', '2.5', '10x'])
