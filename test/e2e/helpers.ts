@@ -315,11 +315,52 @@ export async function need(locator: Locator, what: string, timeout = 15_000): Pr
   try {
     await locator.first().waitFor({ state: 'visible', timeout });
   } catch {
+    const seen = await widgetsSeen(locator.page()).catch(
+      (e: unknown) => `(could not read the page: ${String(e)})`,
+    );
     throw new Error(
-      `e2e: expected ${what} within ${timeout} ms, but it did not appear (${String(locator)}).`,
+      `e2e: expected ${what} within ${timeout} ms, but it did not appear (${String(locator)}). The page had: ${seen}`,
     );
   }
   return locator.first();
+}
+
+/**
+ * What the page's widgets showed, for a failure's message: each loader launcher and widget
+ * launcher with its name, whether the panel was open, and the end of the panel's text (through
+ * every shadow root), so a failed wait says whether a click was lost, the panel was empty or a
+ * message came in another form.
+ */
+export async function widgetsSeen(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const text = (node: Node): string => {
+      if (node.nodeType === Node.TEXT_NODE) return node.textContent ?? '';
+      if (node instanceof HTMLElement && (node.hidden || getComputedStyle(node).display === 'none'))
+        return '';
+      let out = '';
+      if (node instanceof Element && node.shadowRoot) out += text(node.shadowRoot);
+      for (const child of node.childNodes) out += text(child);
+      return node instanceof HTMLElement && /^(DIV|P|LI|BUTTON|SECTION|ARTICLE)$/.test(node.tagName)
+        ? ` ${out} `
+        : out;
+    };
+    const parts: string[] = [];
+    for (const el of document.querySelectorAll('charla-loader, charla-widget')) {
+      const root = el.shadowRoot;
+      const button = root?.querySelector('button');
+      const dialog = root?.querySelector<HTMLElement>('[role=dialog]');
+      const open =
+        !!dialog &&
+        dialog.getBoundingClientRect().height > 0 &&
+        getComputedStyle(dialog).visibility !== 'hidden';
+      const said = open && dialog ? text(dialog).replace(/\s+/g, ' ').trim().slice(-400) : '';
+      parts.push(
+        `<${el.localName}> launcher "${button?.getAttribute('aria-label') ?? '(none)'}"` +
+          (el.localName === 'charla-widget' ? `, panel ${open ? `open: "${said}"` : 'closed'}` : ''),
+      );
+    }
+    return parts.length > 0 ? parts.join('; ') : 'no widget';
+  });
 }
 
 /** Polls fn until it returns something other than undefined, or fails naming what was awaited. */

@@ -17,6 +17,7 @@ import {
   messageInput,
   messagesRegion,
   need,
+  panel,
   until,
   widgetAxeViolations,
 } from './helpers.ts';
@@ -72,6 +73,7 @@ async function rects(page: Page) {
 async function chatWithMessages(page: Page): Promise<void> {
   await need(launcher(page), 'the launcher');
   await launcher(page).click();
+  await need(panel(page), 'the chat panel after the click on the launcher');
   const list = messagesRegion(page);
   const option = list.getByRole('button', { name: /^Texto/ });
   await need(option, 'the demo bot’s tour options');
