@@ -8,10 +8,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { defaultConfig, type Config } from './config.ts';
 import { openDb } from './store/db.ts';
 import { migrate } from './store/migrate.ts';
-import { coreMigrations } from './store/core-migrations.ts';
-import { liveMigrations } from './live/migrations.ts';
 import { createSigner } from './signing.ts';
-import { recordSigningKeys, signingKeyMigrations } from './signing-keys.ts';
+import { recordSigningKeys } from './signing-keys.ts';
+import { SCHEMA_MIGRATIONS } from './schema.ts';
 import { ApiError, installErrorHandling, sendError } from './http/errors.ts';
 import { installJsonParser } from './http/json.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -127,7 +126,7 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
   app.addHook('onClose', async () => {
     await db.close();
   });
-  await migrate(db, [...coreMigrations, ...liveMigrations, ...signingKeyMigrations]);
+  await migrate(db, [...SCHEMA_MIGRATIONS]);
   await db.query('INSERT INTO companies (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [
     config.companyId,
     config.companyName,

@@ -147,7 +147,7 @@ export async function startService(options: Partial<Config> = {}): Promise<Servi
   ensureBuilt();
   const app = await buildApp({
     databaseUrl: 'memory://',
-    storeTemplate: inject('pgliteTemplate'),
+    storeTemplate: inject('pgliteSchemaTemplate'),
     serveStatic: true,
     seedDemo: true,
     logger: false,

@@ -37,7 +37,7 @@ async function count(sql: string, params: unknown[] = []): Promise<number> {
 beforeAll(async () => {
   app = await buildApp({
     databaseUrl: process.env['DATABASE_URL'] || 'memory://',
-    storeTemplate: inject('pgliteTemplate'),
+    storeTemplate: inject('pgliteSchemaTemplate'),
     publicBaseUrl: 'https://charla.test',
     seedDemo: true,
     schedulerIntervalMs: 200,

@@ -71,7 +71,7 @@ beforeAll(async () => {
 
   app = await buildApp({
     databaseUrl: DATABASE_URL,
-    storeTemplate: inject('pgliteTemplate'),
+    storeTemplate: inject('pgliteSchemaTemplate'),
     publicBaseUrl: PUBLIC_BASE,
     logger: false,
     schedulerIntervalMs: 200,

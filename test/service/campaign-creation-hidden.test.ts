@@ -197,7 +197,7 @@ describe('a campaign being created', () => {
       env['CHARLA_CHILD_DATABASE_URL'] = url.toString();
     } else {
       env['CHARLA_CHILD_DATA_DIR'] = dataDir as string;
-      env['CHARLA_STORE_TEMPLATE'] = inject('pgliteTemplate');
+      env['CHARLA_STORE_TEMPLATE'] = inject('pgliteSchemaTemplate');
     }
     const child = spawn(
       process.execPath,

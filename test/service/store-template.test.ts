@@ -1,6 +1,7 @@
 /**
  * In-memory stores start from a dump of a new cluster when given one (server/store/db.ts,
- * `storeTemplate`): the test suite makes one per run (test/pglite-template.ts).
+ * `storeTemplate`): the test suite makes two per run (test/pglite-template.ts), a new cluster
+ * and one holding the service's schema.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,8 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDb } from '../../server/store/db.ts';
+import { migrate } from '../../server/store/migrate.ts';
+import { SCHEMA_MIGRATIONS } from '../../server/schema.ts';
 
 let dir: string;
 /** A dump of a cluster holding table `marker` with one row, 'from the dump'. */
@@ -66,12 +69,26 @@ describe('in-memory store from a cluster dump', () => {
     }
   });
 
-  it('the run’s template loads as a cluster (the suite’s services do start from it)', async () => {
+  it('the run’s template loads as a new cluster: no schema of the service (the migrations’ tests start from it)', async () => {
     const lite = new PGlite({ loadDataDir: new Blob([await readFile(inject('pgliteTemplate'))]) });
     try {
       expect((await lite.query<{ n: number }>('SELECT 1::int AS n')).rows).toEqual([{ n: 1 }]);
+      expect((await lite.query("SELECT to_regclass('charla_migrations') AS t")).rows).toEqual([{ t: null }]);
     } finally {
       await lite.close();
+    }
+  });
+
+  it('the run’s schema template holds every migration: a service starting on it has none to apply', async () => {
+    const db = await openDb({ databaseUrl: 'memory://', storeTemplate: inject('pgliteSchemaTemplate') });
+    try {
+      const recorded = await db.query<{ id: string }>('SELECT id FROM charla_migrations ORDER BY id');
+      expect(recorded.rows.map((r) => r.id)).toEqual(SCHEMA_MIGRATIONS.map((m) => m.id).sort());
+      expect(await migrate(db, [...SCHEMA_MIGRATIONS])).toEqual([]);
+      // The tables the migrations make are there, empty.
+      expect((await db.query('SELECT count(*)::int AS n FROM messages')).rows).toEqual([{ n: 0 }]);
+    } finally {
+      await db.close();
     }
   });
 

@@ -76,7 +76,7 @@ export async function startServer(
     publicBaseUrl: PUBLIC_BASE,
     scheduler: false,
     logger: false,
-    storeTemplate: inject('pgliteTemplate'),
+    storeTemplate: inject('pgliteSchemaTemplate'),
     ...options,
     databaseUrl,
   });
@@ -153,7 +153,7 @@ export async function startOnDataDir(dataDir: string, port: number, options: Par
   const app = await buildApp({
     databaseUrl: undefined,
     dataDir,
-    storeTemplate: inject('pgliteTemplate'),
+    storeTemplate: inject('pgliteSchemaTemplate'),
     scheduler: false,
     logger: false,
     ...options,

@@ -65,7 +65,7 @@ export interface LiveHarness {
 export async function startLive(options: Partial<Config> = {}): Promise<LiveHarness> {
   const storage = await storageFor(options);
   const app = await buildApp({
-    storeTemplate: inject('pgliteTemplate'),
+    storeTemplate: inject('pgliteSchemaTemplate'),
     scheduler: false,
     ...options,
     databaseUrl: storage.databaseUrl,

@@ -36,8 +36,9 @@ export function startMain(env: NodeJS.ProcessEnv = {}): MainProcess {
       CHARLA_SERVE_STATIC: '0',
       CHARLA_SCHEDULER: '0',
       LOG_LEVEL: 'warn',
-      // A new store (memory:// or a new data directory) loads the run's cluster dump, not initdb.
-      CHARLA_STORE_TEMPLATE: inject('pgliteTemplate'),
+      // A new store (memory:// or a new data directory) loads the run's dump of a cluster with the
+      // service's schema, not initdb and every migration.
+      CHARLA_STORE_TEMPLATE: inject('pgliteSchemaTemplate'),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
