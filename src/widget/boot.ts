@@ -309,6 +309,8 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
           destroyed = true;
           untrack(handle);
         });
+        // Pressed as the bundle came (hovering fetches it): the release would land on no button.
+        opened ||= !!launcher?.shadowRoot?.querySelector(':active');
         launcher?.remove();
         launcher = null;
         // on() reports a bad name or handler through the 'error' event, it does not throw.

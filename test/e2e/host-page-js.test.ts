@@ -129,6 +129,28 @@ describe('journey: the script tag written as a module', () => {
     await context.close();
   });
 
+  it('a press on the loader’s launcher as the bundle arrives opens the widget once, with focus in its panel', async () => {
+    // Hovering the launcher fetches the bundle, so it can come while the visitor is pressing:
+    // the release lands where no button is (the loader's went), and no click follows.
+    const { page, context, release } = await shopWithBundleHeld('press-handover');
+    const box = (await page.locator('charla-loader').getByRole('button').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    release();
+    await firstWidgetReady(page);
+    await page.waitForFunction(() => !document.querySelector('charla-loader'));
+    await page.mouse.up();
+    await need(panel(page), 'the panel the press asked for');
+    await page.waitForFunction(() => {
+      const root = document.querySelector('charla-widget')?.shadowRoot;
+      return !!root?.activeElement?.closest('.panel');
+    });
+    // Opened once: the release did not toggle it shut again.
+    await page.waitForTimeout(300);
+    expect(await panel(page).isVisible()).toBe(true);
+    await context.close();
+  });
+
   it('a page’s open() queued before the bundle arrives opens the panel and leaves focus on the page', async () => {
     const { page, context, release } = await shopWithBundleHeld('queued-open', (html) =>
       html
