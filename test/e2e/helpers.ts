@@ -166,13 +166,35 @@ export async function startService(options: Partial<Config> = {}): Promise<Servi
 
 /* ---------------- the browser ---------------- */
 
+/**
+ * The worker's Chromium (files of a worker run one after another, sharing its modules): the
+ * first file launches it, the next ones use it, each in browser contexts of its own (no cookie,
+ * storage, cache or permission passes between contexts) that `releaseBrowser` closes after the
+ * file. A launch costs about a second of a core; one gone (crashed, closed) is launched again.
+ * Playwright closes it when the worker exits.
+ */
+let workerBrowser: Browser | undefined;
+
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
       `Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium, or set CHROMIUM_PATH.`,
     );
   }
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  if (workerBrowser?.isConnected()) return workerBrowser;
+  workerBrowser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
+  return workerBrowser;
+}
+
+/** A file is done with its browser: the worker's keeps running with none of the file's contexts left; any other closes. */
+export async function releaseBrowser(browser: Browser | undefined): Promise<void> {
+  if (!browser) return;
+  if (browser !== workerBrowser) return browser.close();
+  await Promise.all(browser.contexts().map((context) => context.close().catch(() => undefined)));
 }
 
 export interface Watched {
@@ -253,19 +275,19 @@ export interface Opened {
   service?: Service;
 }
 
-/** After all the file's tests: closes the browser, then the service (each if it was started). */
+/** After all the file's tests: releases the browser (its contexts closed), then closes the service (each if it was started). */
 export function closeAfterAll(opened: () => Opened): void {
   afterAll(async () => {
     const { browser, service } = opened();
-    await browser?.close();
+    await releaseBrowser(browser);
     await service?.close();
   });
 }
 
 /**
  * For files whose tests open their own pages: before all the tests, starts the
- * service, then the browser, and hands both over; after them, closes the
- * browser, then the service.
+ * service, then the browser (the worker's), and hands both over; after them,
+ * releases the browser, then closes the service.
  */
 export function withServiceAndBrowser(
   started: (opened: { service: Service; browser: Browser }) => void,
@@ -284,7 +306,7 @@ export function withServiceAndBrowser(
 /**
  * A journey on one page: after a failed test, a screenshot of the page named
  * FAILED-<test name> in the journey's folder; after all its tests, the
- * browser closed, then the service.
+ * browser released (its contexts closed), then the service closed.
  */
 export function closeJourney(journey: string, opened: () => Opened): void {
   afterEach(async ({ task }) => {

@@ -151,6 +151,20 @@ describe('journey: the script tag written as a module', () => {
     await context.close();
   });
 
+  it('so does Space held on the loader’s launcher as the bundle arrives (a button clicks on its release)', async () => {
+    const { page, context, release } = await shopWithBundleHeld('space-handover');
+    await page.locator('charla-loader').getByRole('button').focus();
+    await page.keyboard.down(' ');
+    release();
+    await firstWidgetReady(page);
+    await page.waitForFunction(() => !document.querySelector('charla-loader'));
+    await page.keyboard.up(' ');
+    await need(panel(page), 'the panel the key asked for');
+    await page.waitForTimeout(300);
+    expect(await panel(page).isVisible()).toBe(true);
+    await context.close();
+  });
+
   it('a page’s open() queued before the bundle arrives opens the panel and leaves focus on the page', async () => {
     const { page, context, release } = await shopWithBundleHeld('queued-open', (html) =>
       html

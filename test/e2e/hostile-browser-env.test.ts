@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, startService, uniqueUser, until, type Service } from './helpers.ts';
+import { launchBrowser, releaseBrowser, startService, uniqueUser, until, type Service } from './helpers.ts';
 
 let service: Service;
 let browser: Browser;
@@ -16,7 +16,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(async () => {
-  await browser?.close();
+  await releaseBrowser(browser);
   await service?.close();
 });
 
