@@ -1,9 +1,9 @@
 /**
  * Vitest global setup of the projects that start services (service, e2e): once per run, two
- * dumps of one new PGlite cluster (as made, and with the service's schema), which the in-memory stores and new data directories of the
- * run's services start from (server/store/db.ts, `storeTemplate`) instead of making a cluster
- * of their own. Making one takes PGlite a second or two (initdb); loading a dump, about half a
- * second.
+ * dumps of one new PGlite cluster (as made, and with the service's schema), which the
+ * in-memory stores and new data directories of the run's services start from
+ * (server/store/db.ts, `storeTemplate`) instead of making a cluster of their own. Making one
+ * takes PGlite a second or two (initdb); loading a dump, about half a second.
  * - `inject('pgliteTemplate')`: the new cluster as initdb leaves it, for tests of the
  *   migrations themselves (an older schema, then the rest) and of the store alone.
  * - `inject('pgliteSchemaTemplate')`: the same cluster with the service's schema already made
