@@ -126,7 +126,7 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
   app.addHook('onClose', async () => {
     await db.close();
   });
-  await migrate(db, [...SCHEMA_MIGRATIONS]);
+  await migrate(db, SCHEMA_MIGRATIONS);
   await db.query('INSERT INTO companies (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [
     config.companyId,
     config.companyName,

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
-import type { Db, Queryable } from '../server/store/db.ts';
+import { pgliteDb } from '../server/store/db.ts';
 import { migrate } from '../server/store/migrate.ts';
 import { SCHEMA_MIGRATIONS } from '../server/schema.ts';
 
@@ -42,16 +42,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const lite = new PGlite();
   await lite.waitReady;
   await dumpTo(lite, empty);
-  // migrate() asks only for a transaction whose statements return rows.
-  const store = {
-    transaction: <T>(fn: (tx: Queryable) => Promise<T>) =>
-      lite.transaction((tx) =>
-        fn({ query: async (sql, params) => ({ rows: (await tx.query(sql, params)).rows }) } as Queryable),
-      ),
-  } as unknown as Db;
-  await migrate(store, [...SCHEMA_MIGRATIONS]);
+  // The service's own store over this PGlite, so the schema is made as a start would make it.
+  const store = pgliteDb(lite);
+  await migrate(store, SCHEMA_MIGRATIONS);
   await dumpTo(lite, schema);
-  await lite.close();
+  await store.close();
   project.provide('pgliteTemplate', empty);
   project.provide('pgliteSchemaTemplate', schema);
   return () => rm(dir, { recursive: true, force: true });

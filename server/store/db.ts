@@ -123,8 +123,11 @@ async function openPglite(
   return lite;
 }
 
-/** The embedded store; `after` runs once it is closed (the data directory's lock given up). */
-function pgliteDb(lite: PGlite, after: () => Promise<void> = async () => {}): Db {
+/**
+ * The embedded store over a PGlite; `after` runs once it is closed (the data directory's lock
+ * given up). Exported for the tests' global setup, which migrates a PGlite it then dumps.
+ */
+export function pgliteDb(lite: PGlite, after: () => Promise<void> = async () => {}): Db {
   const wrap = (q: { query: PGlite['query'] }): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
       const r = await q.query<T>(sql, params as unknown[]);

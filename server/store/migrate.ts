@@ -11,7 +11,7 @@ export interface Migration {
   sql: string;
 }
 
-export async function migrate(db: Db, migrations: Migration[]): Promise<string[]> {
+export async function migrate(db: Db, migrations: readonly Migration[]): Promise<string[]> {
   const sorted = [...migrations].sort((a, b) => a.id.localeCompare(b.id));
   const ids = new Set<string>();
   for (const m of sorted) {

@@ -7,6 +7,7 @@
  * (or its CMS) that repeats the snippet gets one widget, not two launchers.
  */
 import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import {
   enterBotConversation,
   messageInput,
@@ -35,7 +36,28 @@ async function shopWithBundleHeld(name: string, edit: (html: string) => string =
     await route.continue();
   });
   await page.goto(url);
-  return { page, context, release };
+  /** Lets the bundle in and waits until the full widget has taken the loader's launcher's place. */
+  const swap = async () => {
+    release();
+    await firstWidgetReady(page);
+    await page.waitForFunction(() => !document.querySelector('charla-loader'));
+  };
+  return { page, context, release, swap };
+}
+
+/** Focus is in the full widget's panel. */
+function focusInPanel(page: Page): Promise<unknown> {
+  return page.waitForFunction(() => {
+    const root = document.querySelector('charla-widget')?.shadowRoot;
+    return !!root?.activeElement?.closest('.panel');
+  });
+}
+
+/** The panel opens, and is still open a moment later (the press's release did not toggle it shut). */
+async function openedOnce(page: Page, what: string): Promise<void> {
+  await need(panel(page), what);
+  await page.waitForTimeout(300);
+  expect(await panel(page).isVisible()).toBe(true);
 }
 
 describe('journey: the script tag written as a module', () => {
@@ -96,11 +118,9 @@ describe('journey: the script tag written as a module', () => {
 
   it('keyboard focus on the loader’s launcher moves to the full widget’s launcher that replaces it', async () => {
     // The full bundle waits until the loader's launcher has the focus (it comes when the browser is idle).
-    const { page, context, release } = await shopWithBundleHeld('focus-handover');
+    const { page, context, swap } = await shopWithBundleHeld('focus-handover');
     await page.locator('charla-loader').getByRole('button').focus();
-    release();
-    await firstWidgetReady(page);
-    await page.waitForFunction(() => !document.querySelector('charla-loader'));
+    await swap();
     const focused = await page.evaluate(async () => {
       const host = document.querySelector('charla-widget') as HTMLElement & {
         updateComplete: Promise<unknown>;
@@ -122,46 +142,31 @@ describe('journey: the script tag written as a module', () => {
     release();
     await firstWidgetReady(page);
     await need(panel(page), 'the panel the click asked for');
-    await page.waitForFunction(() => {
-      const root = document.querySelector('charla-widget')?.shadowRoot;
-      return !!root?.activeElement?.closest('.panel');
-    });
+    await focusInPanel(page);
     await context.close();
   });
 
   it('a press on the loader’s launcher as the bundle arrives opens the widget once, with focus in its panel', async () => {
     // Hovering the launcher fetches the bundle, so it can come while the visitor is pressing:
     // the release lands where no button is (the loader's went), and no click follows.
-    const { page, context, release } = await shopWithBundleHeld('press-handover');
+    const { page, context, swap } = await shopWithBundleHeld('press-handover');
     const box = (await page.locator('charla-loader').getByRole('button').boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
-    release();
-    await firstWidgetReady(page);
-    await page.waitForFunction(() => !document.querySelector('charla-loader'));
+    await swap();
     await page.mouse.up();
-    await need(panel(page), 'the panel the press asked for');
-    await page.waitForFunction(() => {
-      const root = document.querySelector('charla-widget')?.shadowRoot;
-      return !!root?.activeElement?.closest('.panel');
-    });
-    // Opened once: the release did not toggle it shut again.
-    await page.waitForTimeout(300);
-    expect(await panel(page).isVisible()).toBe(true);
+    await openedOnce(page, 'the panel the press asked for');
+    await focusInPanel(page);
     await context.close();
   });
 
   it('so does Space held on the loader’s launcher as the bundle arrives (a button clicks on its release)', async () => {
-    const { page, context, release } = await shopWithBundleHeld('space-handover');
+    const { page, context, swap } = await shopWithBundleHeld('space-handover');
     await page.locator('charla-loader').getByRole('button').focus();
     await page.keyboard.down(' ');
-    release();
-    await firstWidgetReady(page);
-    await page.waitForFunction(() => !document.querySelector('charla-loader'));
+    await swap();
     await page.keyboard.up(' ');
-    await need(panel(page), 'the panel the key asked for');
-    await page.waitForTimeout(300);
-    expect(await panel(page).isVisible()).toBe(true);
+    await openedOnce(page, 'the panel the key asked for');
     await context.close();
   });
 
