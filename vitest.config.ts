@@ -25,7 +25,10 @@ if (!existsSync(chromiumPath) && process.env['VITEST_SKIP_CHROMIUM_CHECK'] !== '
 export default defineConfig({
   define: { 'process.env.NODE_ENV': '"test"' },
   test: {
-    reporters: process.env['CI'] ? ['default', ['json', { outputFile: '.ci/results.json' }]] : ['default'],
+    // CI's JSON report (.ci/run reads it); CHARLA_TEST_REPORT names another file for a run beside it.
+    reporters: process.env['CI']
+      ? ['default', ['json', { outputFile: process.env['CHARLA_TEST_REPORT'] ?? '.ci/results.json' }]]
+      : ['default'],
     // Longest files first in each project, from test/durations.json on a clean checkout (no cache).
     sequence: { sequencer: DurationSequencer },
     // Projects run one group after another (unit, service, browser, e2e, cluster): Vitest

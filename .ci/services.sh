@@ -4,25 +4,30 @@
 # in a scratch directory and is deleted by `stop`.
 #
 #   .ci/services.sh install        apt-get install postgresql redis-server when missing
-#   .ci/services.sh start          install if needed, start both, print `export ...` lines
+#   .ci/services.sh start          install if needed, start them, print `export ...` lines
 #   .ci/services.sh env            print the `export ...` lines of the running instances
-#   .ci/services.sh restart-redis  stop Redis and start it again (empty: nothing is persisted)
+#   .ci/services.sh restart-redis [PORT]
+#                                  stop a Redis of ours (the first, or the one on PORT) and start
+#                                  it again (empty: nothing is persisted)
 #   .ci/services.sh status         say what runs
 #   .ci/services.sh stop           stop both and delete their data
 #
 # Use: eval "$(.ci/services.sh start)"   (diagnostics go to stderr, exports to stdout)
 #
+# Two Redis instances: REDIS_URL for the service tests and CLUSTER_REDIS_URL for the cluster
+# tests, which stop and restart theirs. With one each, the two can run at the same time.
+#
 # Settings (environment):
 #   CHARLA_SERVICES_DIR  scratch directory (default /tmp/charla-services)
 #   PG_PORT              first port tried for PostgreSQL (default 55432)
-#   REDIS_PORT           first port tried for Redis (default 56379)
+#   REDIS_PORT           first port tried for Redis (default 56379; the cluster tests' Redis
+#                        takes the next free one)
 #   PG_DATABASE          database created for the tests (default charla_test)
 set -euo pipefail
 
 DIR="${CHARLA_SERVICES_DIR:-/tmp/charla-services}"
 PG_DATA="$DIR/pg"
 PG_LOG="$DIR/pg.log"
-REDIS_LOG="$DIR/redis.log"
 STATE="$DIR/state.env"
 PG_DATABASE="${PG_DATABASE:-charla_test}"
 export DEBIAN_FRONTEND=noninteractive
@@ -125,19 +130,22 @@ pg_running() {
   [ -f "$PG_DATA/postmaster.pid" ] && as_pg "$(pg_bindir)/pg_ctl" -D "$PG_DATA" status >/dev/null 2>&1
 }
 
-redis_running() {
-  [ -n "${REDIS_PORT_USED:-}" ] && redis-cli -h 127.0.0.1 -p "$REDIS_PORT_USED" ping 2>/dev/null | grep -q PONG
+# Whether the Redis on port $1 answers.
+redis_up() {
+  [ -n "${1:-}" ] && redis-cli -h 127.0.0.1 -p "$1" ping 2>/dev/null | grep -q PONG
 }
 
+# Starts an empty, unsaved Redis on port $1 (its pid and log files named after the port).
 start_redis() {
-  redis-server --daemonize yes --bind 127.0.0.1 --port "$REDIS_PORT_USED" --save '' --appendonly no \
-    --dir "$DIR" --pidfile "$DIR/redis.pid" --logfile "$REDIS_LOG" >&2
+  local port=$1
+  redis-server --daemonize yes --bind 127.0.0.1 --port "$port" --save '' --appendonly no \
+    --dir "$DIR" --pidfile "$DIR/redis-$port.pid" --logfile "$DIR/redis-$port.log" >&2
   for _ in $(seq 1 50); do
-    if redis_running; then return 0; fi
+    if redis_up "$port"; then return 0; fi
     sleep 0.1
   done
-  tail -n 20 "$REDIS_LOG" >&2 || true
-  die "Redis did not answer on 127.0.0.1:$REDIS_PORT_USED"
+  tail -n 20 "$DIR/redis-$port.log" >&2 || true
+  die "Redis did not answer on 127.0.0.1:$port"
 }
 
 print_env() {
@@ -145,6 +153,7 @@ print_env() {
   [ -n "${PG_PORT_USED:-}" ] || die "no services started (run: .ci/services.sh start)"
   echo "export DATABASE_URL=postgres://postgres@127.0.0.1:${PG_PORT_USED}/${PG_DATABASE}"
   echo "export REDIS_URL=redis://127.0.0.1:${REDIS_PORT_USED}"
+  [ -z "${CLUSTER_REDIS_PORT_USED:-}" ] || echo "export CLUSTER_REDIS_URL=redis://127.0.0.1:${CLUSTER_REDIS_PORT_USED}"
 }
 
 cmd_start() {
@@ -192,29 +201,39 @@ cmd_start() {
     say "database $PG_DATABASE created"
   fi
 
-  # Redis
-  if redis_running; then
+  # Redis: the service tests', then the cluster tests'
+  if redis_up "${REDIS_PORT_USED:-}"; then
     say "Redis already running on 127.0.0.1:$REDIS_PORT_USED"
   else
     REDIS_PORT_USED=$(free_port_from "${REDIS_PORT:-56379}") || die "no free port for Redis"
-    start_redis
+    start_redis "$REDIS_PORT_USED"
     say "Redis $(redis-server --version | awk '{print $3}' | sed 's/^v=//') on 127.0.0.1:$REDIS_PORT_USED"
   fi
+  if redis_up "${CLUSTER_REDIS_PORT_USED:-}"; then
+    say "the cluster tests' Redis already running on 127.0.0.1:$CLUSTER_REDIS_PORT_USED"
+  else
+    CLUSTER_REDIS_PORT_USED=$(free_port_from "$((REDIS_PORT_USED + 1))") || die "no free port for the cluster tests' Redis"
+    start_redis "$CLUSTER_REDIS_PORT_USED"
+    say "the cluster tests' Redis on 127.0.0.1:$CLUSTER_REDIS_PORT_USED"
+  fi
 
-  printf 'PG_PORT_USED=%s\nREDIS_PORT_USED=%s\n' "$PG_PORT_USED" "$REDIS_PORT_USED" >"$STATE"
+  printf 'PG_PORT_USED=%s\nREDIS_PORT_USED=%s\nCLUSTER_REDIS_PORT_USED=%s\n' \
+    "$PG_PORT_USED" "$REDIS_PORT_USED" "$CLUSTER_REDIS_PORT_USED" >"$STATE"
   print_env
 }
 
 cmd_restart_redis() {
   load_state
-  [ -n "${REDIS_PORT_USED:-}" ] || die "Redis was not started by this script"
-  redis-cli -h 127.0.0.1 -p "$REDIS_PORT_USED" shutdown nosave >/dev/null 2>&1 || true
+  local port=${1:-${REDIS_PORT_USED:-}}
+  [ -n "$port" ] && { [ "$port" = "${REDIS_PORT_USED:-}" ] || [ "$port" = "${CLUSTER_REDIS_PORT_USED:-}" ]; } ||
+    die "no Redis on port ${port:-?} was started by this script"
+  redis-cli -h 127.0.0.1 -p "$port" shutdown nosave >/dev/null 2>&1 || true
   for _ in $(seq 1 50); do
-    redis_running || break
+    redis_up "$port" || break
     sleep 0.1
   done
-  start_redis
-  say "Redis restarted on 127.0.0.1:$REDIS_PORT_USED"
+  start_redis "$port"
+  say "Redis restarted on 127.0.0.1:$port"
 }
 
 cmd_status() {
@@ -224,10 +243,13 @@ cmd_status() {
     say "PostgreSQL: stopped"
     rc=1
   fi
-  if redis_running; then say "Redis: running on 127.0.0.1:$REDIS_PORT_USED"; else
-    say "Redis: stopped"
-    rc=1
-  fi
+  local port
+  for port in "${REDIS_PORT_USED:-}" "${CLUSTER_REDIS_PORT_USED:-}"; do
+    if redis_up "$port"; then say "Redis: running on 127.0.0.1:$port"; else
+      say "Redis${port:+ on $port}: stopped"
+      rc=1
+    fi
+  done
   return $rc
 }
 
@@ -236,9 +258,10 @@ cmd_stop() {
   if [ -f "$PG_DATA/postmaster.pid" ] && pg_bindir >/dev/null 2>&1; then
     as_pg "$(pg_bindir)/pg_ctl" -D "$PG_DATA" -m fast -w -t 30 stop >&2 || say "PostgreSQL stop failed"
   fi
-  if [ -n "${REDIS_PORT_USED:-}" ]; then
-    redis-cli -h 127.0.0.1 -p "$REDIS_PORT_USED" shutdown nosave >/dev/null 2>&1 || true
-  fi
+  local port
+  for port in "${REDIS_PORT_USED:-}" "${CLUSTER_REDIS_PORT_USED:-}"; do
+    [ -z "$port" ] || redis-cli -h 127.0.0.1 -p "$port" shutdown nosave >/dev/null 2>&1 || true
+  done
   rm -rf "$DIR"
   say "stopped"
 }
@@ -247,11 +270,11 @@ case "${1:-}" in
   install) cmd_install ;;
   start) cmd_start ;;
   env) print_env ;;
-  restart-redis) cmd_restart_redis ;;
+  restart-redis) cmd_restart_redis "${2:-}" ;;
   status) cmd_status ;;
   stop) cmd_stop ;;
   *)
-    echo "usage: $0 install|start|env|restart-redis|status|stop" >&2
+    echo "usage: $0 install|start|env|restart-redis [PORT]|status|stop" >&2
     exit 2
     ;;
 esac

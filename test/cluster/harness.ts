@@ -238,7 +238,7 @@ export async function startRedis(redisUrl: string): Promise<void> {
     existsSync(SERVICES) &&
     spawnSync('bash', [SERVICES, 'env'], { encoding: 'utf8' }).stdout.includes(`:${cli.port}`);
   if (ours) {
-    const r = spawnSync('bash', [SERVICES, 'restart-redis'], { encoding: 'utf8' });
+    const r = spawnSync('bash', [SERVICES, 'restart-redis', cli.port], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`restart-redis failed: ${r.stderr}`);
   } else {
     const r = spawnSync(
