@@ -510,11 +510,38 @@ export function createFlowRunner(deps: FlowRunnerDeps): FlowRunner {
           [roomId, userId, botId, greeting, JSON.stringify(params)],
         );
         if (claim.rows.length === 0) return;
-        await run(
-          { roomId, botId, userId },
-          { flow_id: greeting, step_id: null, waiting: false, sent: [], params, answers: {} },
-          `flow:${greeting}`,
-        );
+        const state: FlowState = {
+          flow_id: greeting,
+          step_id: null,
+          waiting: false,
+          sent: [],
+          params,
+          answers: {},
+        };
+        try {
+          await run({ roomId, botId, userId }, state, `flow:${greeting}`);
+        } catch (err) {
+          // Nothing of the greeting was stored (its first message failed: the database out of
+          // reach, a refused write): the claim is given back, so the visitor's next session
+          // greets them instead of never. Once a message of the bot's is in the room, it stays.
+          if (state.sent.length === 0) {
+            await db
+              .query(
+                `DELETE FROM flow_states f WHERE f.room_id = $1 AND f.user_id = $2 AND f.step_id IS NULL
+                   AND NOT f.waiting AND f.sent = '[]'::jsonb
+                   AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.room_id = $1 AND m.sender_id = $3
+                     AND m.created_at >= f.updated_at)`,
+                [roomId, userId, botId],
+              )
+              .catch((releaseErr: unknown) =>
+                log.warn(
+                  { err: releaseErr, roomId },
+                  'the greeting could not be given back for a later session',
+                ),
+              );
+          }
+          throw err;
+        }
       });
     },
     async idle() {

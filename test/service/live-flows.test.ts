@@ -313,6 +313,46 @@ describe('the demo bot', () => {
     await liveOf(h.app).flows.idle();
     expect(await count()).toBe(1);
   });
+
+  it('greets a visitor whose greeting could not be stored at their next session, once', async () => {
+    const db = h.app.charla.db;
+    const userId = `v-${randomUUID()}`;
+    const greetings = async (roomId: string) =>
+      Number(
+        (
+          await db.query<{ n: string }>(
+            "SELECT count(*) AS n FROM messages WHERE room_id = $1 AND body->>'by' = 'bot' AND jsonb_array_length(COALESCE(body->'options', '[]'::jsonb)) = 10",
+            [roomId],
+          )
+        ).rows[0]?.n,
+      );
+    // The database refuses the bot's messages while the first session is made: its greeting fails.
+    await db.query(
+      "CREATE FUNCTION refuse_bot_message() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused (test)'; END $$",
+    );
+    await db.query(
+      "CREATE TRIGGER refuse_bot_message BEFORE INSERT ON messages FOR EACH ROW WHEN (NEW.sender_id = 'demo-bot') EXECUTE FUNCTION refuse_bot_message()",
+    );
+    let first: Awaited<ReturnType<LiveHarness['session']>>;
+    try {
+      first = await h.session(apiKey, userId);
+      await liveOf(h.app).flows.idle();
+    } finally {
+      await db.query('DROP TRIGGER refuse_bot_message ON messages');
+      await db.query('DROP FUNCTION refuse_bot_message()');
+    }
+    expect(await greetings(first.botRoomId)).toBe(0);
+    const claims = await db.query('SELECT 1 FROM flow_states WHERE room_id = $1', [first.botRoomId]);
+    expect(claims.rows).toHaveLength(0);
+
+    // The next session greets them; the one after does not again.
+    await h.session(apiKey, userId);
+    await liveOf(h.app).flows.idle();
+    expect(await greetings(first.botRoomId)).toBe(1);
+    await h.session(apiKey, userId);
+    await liveOf(h.app).flows.idle();
+    expect(await greetings(first.botRoomId)).toBe(1);
+  });
 });
 
 /*
