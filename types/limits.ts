@@ -44,11 +44,12 @@ export const MEDIA_URL_MAX = 2048;
  * A message's text, an option's title, a button's text or a name holds something visible: a
  * character that is neither white space nor invisible: a Default_Ignorable_Code_Point of Unicode
  * (soft hyphen, zero-width space and joiners, word joiner, bidirectional marks and controls,
- * Hangul fillers, variation selectors, tag characters, musical formatting controls...) or the
- * blank Braille pattern, so none shows as an empty bubble or an unlabelled button. A Unicode
- * pattern: compile it with the `u` flag (as JSON Schema patterns are, and TypeBox does).
+ * Hangul fillers, variation selectors, tag characters, musical formatting controls...), a control
+ * character (C0, DEL, C1: `\p{Cc}`) or the blank Braille pattern, so none shows as an empty bubble
+ * or an unlabelled button. A Unicode pattern: compile it with the `u` flag (as JSON Schema
+ * patterns are, and TypeBox does).
  */
-export const NOT_BLANK_PATTERN = '[^\\s\\p{Default_Ignorable_Code_Point}\\u2800]';
+export const NOT_BLANK_PATTERN = '[^\\s\\p{Cc}\\p{Default_Ignorable_Code_Point}\\u2800]';
 /**
  * A name shown on one line (a bot's, which signs its messages): something visible in it, and no
  * control character or line break (C0, DEL, C1, U+2028/2029).

@@ -447,6 +447,11 @@ describe('the client and the service agree on', () => {
       ['\u206A', 'refused'],
       ['\u{1D173}', 'refused'],
       ['\u{E0001}\u{E0100}', 'refused'],
+      // Control characters only (C0 other than white space, DEL, C1): nothing shows either.
+      ['\u0001\u0002', 'refused'],
+      ['\u0007', 'refused'],
+      ['\u007f\u0085\u009f', 'refused'],
+      ['\u0001 hola', 'taken'],
       ['\u200bhola', 'taken'],
       ['\u2764\uFE0F', 'taken'],
     ] as const) {
@@ -531,6 +536,7 @@ describe('the client and the service agree on', () => {
       ['\u200b', 'refused'],
       ['\u2060\u00ad', 'refused'],
       ['\u2800', 'refused'],
+      ['\u0001', 'refused'],
       ['\u{E0041}', 'refused'],
       ['\uFE0F', 'refused'],
       ['\u206A', 'refused'],
