@@ -39,6 +39,8 @@ export interface Config {
   socketRate: number;
   /** Client socket events a user may send at once before the sustained rate applies (CHARLA_SOCKET_BURST). */
   socketBurst: number;
+  /** Live connections (sockets) one widget user may hold open at once on this process (CHARLA_SOCKETS_PER_USER). */
+  socketsPerUser: number;
   /** Files a widget user may upload an hour (CHARLA_UPLOADS_PER_HOUR); a client address ten times it. */
   uploadsPerHour: number;
   /** Megabytes a widget user may upload an hour (CHARLA_UPLOAD_MB_PER_HOUR); a client address ten times it. */
@@ -81,6 +83,12 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
  */
 const SOCKET_RATE = 20;
 const SOCKET_BURST = 200;
+/**
+ * Live connections one widget user may hold at once on a process (server/live/gateway.ts): a
+ * socket per open tab or page, so far above a visitor's tabs, well below one session token
+ * opening thousands of sockets (each holds memory, a presence row and the user's fan-out).
+ */
+const SOCKETS_PER_USER = 50;
 /**
  * Widget uploads a user may make an hour, and their megabytes (server/live/upload-limit.ts): far
  * above a conversation's photos and documents (ten 25 MB documents fit), well below a script
@@ -161,6 +169,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const redisUrl = redisUrlOf(env['REDIS_URL']);
   const socketRate = positiveNumber(env, 'CHARLA_SOCKET_RATE', SOCKET_RATE, 'events per second');
   const socketBurst = positiveNumber(env, 'CHARLA_SOCKET_BURST', SOCKET_BURST, 'events', true);
+  const socketsPerUser = positiveNumber(
+    env,
+    'CHARLA_SOCKETS_PER_USER',
+    SOCKETS_PER_USER,
+    'connections',
+    true,
+  );
   const uploadsPerHour = positiveNumber(env, 'CHARLA_UPLOADS_PER_HOUR', UPLOADS_PER_HOUR, 'files', true);
   const uploadMbPerHour = positiveNumber(env, 'CHARLA_UPLOAD_MB_PER_HOUR', UPLOAD_MB_PER_HOUR, 'megabytes');
   const newUsersPerHour = positiveNumber(env, 'CHARLA_NEW_USERS_PER_HOUR', NEW_USERS_PER_HOUR, 'users', true);
@@ -210,6 +225,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     serveStatic: onOff(env, 'CHARLA_SERVE_STATIC', true),
     socketRate,
     socketBurst,
+    socketsPerUser,
     uploadsPerHour,
     uploadMbPerHour,
     newUsersPerHour,
@@ -344,6 +360,7 @@ export function defaultConfig(): Config {
     serveStatic: false,
     socketRate: SOCKET_RATE,
     socketBurst: SOCKET_BURST,
+    socketsPerUser: SOCKETS_PER_USER,
     uploadsPerHour: UPLOADS_PER_HOUR,
     uploadMbPerHour: UPLOAD_MB_PER_HOUR,
     // A test file's service takes its visitors from one address: its own limit where it tests it.

@@ -4,11 +4,16 @@
  *
  * Handshake: `auth: { token }` (the widget session) and the Origin are checked
  * in a middleware; a refusal reaches the client as `connect_error` whose
- * `data` is the error body (401 UNAUTHORIZED or 403 ORIGIN_NOT_ALLOWED). On
+ * `data` is the error body (401 UNAUTHORIZED, 403 ORIGIN_NOT_ALLOWED, 429 RATE_LIMITED). On
  * connect the socket joins `user:<company>:<user>` and `room:<id>` of every
  * room of the user. Each event is answered in its acknowledgement: `{ ok:
  * true, data }` or `{ ok: false, error }` with the error body; a bad event
  * changes nothing and never touches other connections.
+ *
+ * Connections per user: at most config socketsPerUser sockets of one user at once on a process
+ * (a tab or page each); a handshake past it is refused as 429 RATE_LIMITED (`data.retryAfterMs`:
+ * when to try again; the widget does, later and later), counted from the handshake's acceptance
+ * until the socket or its connection ends, so handshakes arriving together cannot pass it.
  *
  * Rate limit (rate-limit.ts): every client event takes a token from its
  * user's bucket (config socketRate / socketBurst). One over the limit is
@@ -82,6 +87,8 @@ export const SYNC_CHUNK_ROOMS = 250;
 export const SYNC_PENDING_MAX = 4;
 /** Rooms in a sync's answer per extra rate-limit token it takes. */
 export const SYNC_ROOMS_PER_TOKEN = 100;
+/** The wait a handshake refused for too many sockets of its user is told (retryAfterMs). */
+export const TOO_MANY_SOCKETS_RETRY_MS = 3_000;
 const validators = Object.fromEntries(
   Object.entries(OUTGOING_MESSAGE_SCHEMAS).map(([type, schema]) => [type, Compile(schema)]),
 ) as Record<string, ReturnType<typeof Compile>>;
@@ -271,7 +278,12 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
   const limits = new RateLimits(app.charla.config.socketRate, app.charla.config.socketBurst);
   const syncTurns = new Turns(SYNC_PENDING_MAX);
 
+  // Sockets of each user (company and user id) from the handshake's acceptance until they end.
+  const held = new Map<string, number>();
+  const socketsPerUser = app.charla.config.socketsPerUser;
+
   io.use(async (socket, next) => {
+    let release: (() => void) | undefined;
     try {
       const auth = socket.handshake.auth as { token?: unknown } | undefined;
       const origin = socket.handshake.headers.origin;
@@ -279,6 +291,28 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
         auth?.token,
         typeof origin === 'string' ? origin : undefined,
       );
+      // Checked and taken in one step (no await between), so handshakes arriving together count.
+      const key = `${claims.cid}\n${claims.uid}`;
+      const open = held.get(key) ?? 0;
+      if (open >= socketsPerUser) {
+        throw new ApiError('RATE_LIMITED', {
+          message: `Too many live connections for this user (${socketsPerUser} at most): close one, or wait ${TOO_MANY_SOCKETS_RETRY_MS / 1000} s.`,
+          data: { retryAfterMs: TOO_MANY_SOCKETS_RETRY_MS },
+        });
+      }
+      held.set(key, open + 1);
+      let holding = true;
+      release = () => {
+        if (!holding) return;
+        holding = false;
+        const left = (held.get(key) ?? 1) - 1;
+        if (left > 0) held.set(key, left);
+        else held.delete(key);
+      };
+      // Whichever ends first: the socket, or its connection (closed before the socket connected).
+      socket.once('disconnect', release);
+      socket.conn.once('close', release);
+      if (socket.conn.readyState !== 'open') release();
       // The user's names and rooms in one round trip.
       const found = await db.query<{ names: string | null; rooms: string[] | null }>(
         `SELECT (SELECT names FROM live_users WHERE company_id = $2 AND id = $1) AS names,
@@ -300,6 +334,7 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
       initialRooms.set(socket, Array.isArray(row?.rooms) ? row.rooms : []);
       next();
     } catch (err) {
+      release?.();
       const body =
         err instanceof ApiError
           ? err.body
