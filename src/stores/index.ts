@@ -11,7 +11,14 @@ import type {
   Room,
   WidgetPublicConfig,
 } from '../../types/index.ts';
-import type { HistoryState, LastError, UiState, UploadState, WidgetStores } from '../widget/context.ts';
+import type {
+  HistoryState,
+  LastError,
+  ReachableRooms,
+  UiState,
+  UploadState,
+  WidgetStores,
+} from '../widget/context.ts';
 
 export * from './messages.ts';
 export * from './rooms.ts';
@@ -39,6 +46,10 @@ export interface WritableWidgetStores {
   $uploads: WritableAtom<UploadState[]>;
   $lastError: WritableAtom<LastError | null>;
   $serviceBusy: WritableAtom<boolean>;
+  /** The user's conversation with the widget's bot (the session's botRoomId). */
+  $botRoomId: WritableAtom<string | null>;
+  /** The host showed the home menu (showHomeMenu): every room of the user can be opened from it. */
+  $homeShown: WritableAtom<boolean>;
 }
 
 /** Read-only stores a host page may subscribe to. */
@@ -82,6 +93,8 @@ export function createStores(language: Language = 'es'): StoreSet {
     $uploads: atom<UploadState[]>([]),
     $lastError: atom<LastError | null>(null),
     $serviceBusy: atom(false),
+    $botRoomId: atom<string | null>(null),
+    $homeShown: atom(false),
   };
   const $currentMessages = computed([w.$messagesByRoom, w.$currentRoomId], (byRoom, id) =>
     id === null ? NO_MESSAGES : (byRoom[id] ?? NO_MESSAGES),
@@ -92,16 +105,41 @@ export function createStores(language: Language = 'es'): StoreSet {
   const $unreadTotal = computed(w.$unreadByRoom, (byRoom) =>
     Object.values(byRoom).reduce((sum, n) => sum + (n > 0 ? n : 0), 0),
   );
+  // A `normal` widget is its conversation with the bot: the rooms its user can open from it are
+  // that one and the current room (a host's setCurrentRoom), every room once the host showed its
+  // home menu. A `group` widget starts on the home menu. Rooms it cannot open count in the host's
+  // $unreadTotal, not on its launcher.
+  const $reachableRooms = computed(
+    [w.$config, w.$botRoomId, w.$currentRoomId, w.$homeShown],
+    (config, bot, current, home): ReachableRooms =>
+      home || bot === null || config?.properties['type'] === 'group'
+        ? 'all'
+        : new Set(current === null ? [bot] : [bot, current]),
+  );
+  const $launcherUnread = computed([w.$unreadByRoom, $reachableRooms], (byRoom, rooms) =>
+    Object.entries(byRoom).reduce(
+      (sum, [id, n]) => sum + (n > 0 && (rooms === 'all' || rooms.has(id)) ? n : 0),
+      0,
+    ),
+  );
   const $open = computed(w.$ui, (ui) => ui.open);
 
   // Components read every writable store but the per-room maps (they see the current room's
   // through computed stores), typed read-only (nanostores' readonlyType is the identity too).
-  const { $messagesByRoom: _messages, $historyByRoom: _history, ...readable } = w;
+  const {
+    $messagesByRoom: _messages,
+    $historyByRoom: _history,
+    $botRoomId: _bot,
+    $homeShown: _home,
+    ...readable
+  } = w;
   const read: WidgetStores = {
     ...readable,
     $currentMessages,
     $currentHistory,
     $unreadTotal,
+    $reachableRooms,
+    $launcherUnread,
   };
   const host: HostStores = {
     $connection: readOnly(read.$connection),

@@ -127,6 +127,7 @@ export function createActions(core: WidgetCore): CoreActions {
       if (wasOpen || (disable && !wasDisabled)) core.emit('close', { disabled: disable === true });
     },
     showHomeMenu() {
+      w.$homeShown.set(true);
       patchUi(w.$ui, { view: 'home' });
     },
     hideHomeMenu() {

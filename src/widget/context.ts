@@ -46,6 +46,9 @@ export interface UploadState {
   progress: number;
 }
 
+/** The rooms a widget's user can open from it: every one, or these. */
+export type ReachableRooms = 'all' | ReadonlySet<string>;
+
 export interface WidgetStores {
   $connection: ReadableAtom<ConnectionState>;
   $ui: ReadableAtom<UiState>;
@@ -66,6 +69,10 @@ export interface WidgetStores {
   /** Unread count per room id. */
   $unreadByRoom: ReadableAtom<Record<string, number>>;
   $unreadTotal: ReadableAtom<number>;
+  /** The rooms the user can open from this widget (see createStores): 'all', or their ids. */
+  $reachableRooms: ReadableAtom<ReachableRooms>;
+  /** What the launcher's badge counts: the unread messages of the rooms the user can open here. */
+  $launcherUnread: ReadableAtom<number>;
   $uploads: ReadableAtom<UploadState[]>;
   /** The last error worth showing the user (cleared by dismissError). */
   $lastError: ReadableAtom<LastError | null>;

@@ -430,6 +430,7 @@ export class WidgetCore {
     const w = this.stores.w;
     w.$user.set({ id: result.user.id, names: result.user.names });
     w.$config.set(result.widget);
+    w.$botRoomId.set(result.botRoomId || null);
     if (w.$currentRoomId.get() === null && result.botRoomId) w.$currentRoomId.set(result.botRoomId);
     // A `normal` widget is a conversation with its bot: it starts there. A
     // `group` widget starts on its home menu (rooms and contacts). Only the
@@ -852,10 +853,11 @@ export class WidgetCore {
     this.#firstSync = null;
     first?.reject(e);
     // The service could not check the session for now (its database out of reach, the process
-    // stopping): socket.io does not try again after a refused handshake, so the widget does,
+    // stopping), or its user has too many live connections open (RATE_LIMITED, other tabs):
+    // socket.io does not try again after a refused handshake, so the widget does,
     // later and later (it stayed in `error` for good, its messages waiting).
     // A first connection's refusal is tried again by connect()'s own failure (#connectFailed).
-    if (serviceBusy(e) && !first) {
+    if ((serviceBusy(e) || e.key === 'RATE_LIMITED') && !first) {
       const delay = this.#nextConnectDelay(e);
       this.#later(() => {
         if (socket !== this.#socket || this.#destroyed || !this.#wantConnected || socket.active) return;

@@ -357,7 +357,7 @@ describe('1.4.12 text spacing (line height 1.5, paragraphs 2 em, letters 0.12 em
       const f = makeContext({ ui: { open: true, view: 'home' }, config: { properties: { type: 'group' } } });
       f.stores.$rooms.set([room({ name: 'Soporte', lastMessage: msg({ text: 'Hola' }) })]);
       f.stores.$unreadByRoom.set({ r1: 128 });
-      f.stores.$unreadTotal.set(128);
+      f.stores.$launcherUnread.set(128);
       f.stores.$contacts.set([{ id: 'u1', names: 'Ana Pérez' }]);
       await mountWidget(f);
       spaceText();

@@ -218,6 +218,23 @@ describe('<charla-widget> announcements of messages off screen (WCAG 4.1.3)', ()
     expect(log).toEqual(['Nuevo mensaje de Bob Ruiz: Hola']);
   });
 
+  it('says nothing of a room the user cannot open from this widget (another bot’s, on a normal widget)', async () => {
+    const f = makeContext({ ui: { open: false } });
+    f.stores.$reachableRooms.set(new Set(['r1']));
+    const widget = await mountWidget(f);
+    const texts = heard(widget.shadowRoot!, '[role=status]');
+    arrive(widget, f, { roomId: 'r9', senderNames: 'Otra tienda', by: 'bot' });
+    await quiet();
+    expect(texts).toEqual([]);
+    arrive(widget, f, { roomId: 'r1' });
+    await waitFor(() => texts.length === 1, 'the announcement of its own room');
+    // Every room reachable (the host showed the home menu): the other bot's room is news too.
+    f.stores.$reachableRooms.set('all');
+    arrive(widget, f, { roomId: 'r9', senderNames: 'Otra tienda', by: 'bot' });
+    await waitFor(() => texts.length === 2, 'the announcement of the other room');
+    expect(texts).toEqual(['Nuevo mensaje de Bob Ruiz', 'Nuevo mensaje de Otra tienda']);
+  });
+
   it('full screen (a modal panel, which hides what is outside it) the region is inside the panel and still says it', async () => {
     await page.viewport(320, 640);
     try {
@@ -366,14 +383,14 @@ describe('<charla-widget> layout', () => {
   it('shows the whole unread badge on the launcher, enabled and disabled, with no scrollbar in the circle', async () => {
     await page.viewport(1280, 800);
     const f = makeContext({ ui: { open: false } });
-    f.stores.$unreadTotal.set(3);
+    f.stores.$launcherUnread.set(3);
     const widget = await mountWidget(f);
     for (const [unread, disabled] of [
       [3, false],
       [120, false],
       [3, true],
     ] as const) {
-      f.stores.$unreadTotal.set(unread);
+      f.stores.$launcherUnread.set(unread);
       f.stores.$ui.set({ ...f.stores.$ui.get(), launcherDisabled: disabled });
       await widget.updateComplete;
       await nextFrame();
@@ -672,10 +689,10 @@ describe('axe-core, WCAG 2.2 AA', () => {
 
   it('finds nothing with the launcher alone (and its unread badge), enabled and disabled', async () => {
     const f = makeContext({ ui: { open: false } });
-    f.stores.$unreadTotal.set(4);
+    f.stores.$launcherUnread.set(4);
     const widget = await mountWidget(f);
     expect(await axeViolations()).toEqual([]);
-    f.stores.$unreadTotal.set(120);
+    f.stores.$launcherUnread.set(120);
     await widget.updateComplete;
     expect(await axeViolations()).toEqual([]);
     // close(true): the visible count stays in the disabled launcher's name (label-content-name-mismatch).

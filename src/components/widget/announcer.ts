@@ -37,6 +37,9 @@ export class Announcer implements ReactiveController {
     if (!stores || isOwn(m, stores.$user.get()?.id)) return;
     const ui = stores.$ui.get();
     if (ui.open && ui.view === 'chat' && m.roomId === stores.$currentRoomId.get()) return;
+    // A room the user cannot open from this widget (another bot's, on a `normal` widget): no news here.
+    const rooms = stores.$reachableRooms.get();
+    if (rooms !== 'all' && !rooms.has(m.roomId)) return;
     if (this.#news.push(m) === 1) this.#timer = setTimeout(() => this.#announce(), GATHER_MS);
   }
 

@@ -73,7 +73,7 @@ export class CharlaWidget extends LitElement {
 
   readonly #stores = new ContextStoresController(this, [
     '$ui',
-    '$unreadTotal',
+    '$launcherUnread',
     '$config',
     '$language',
     '$connection',
@@ -307,7 +307,7 @@ export class CharlaWidget extends LitElement {
     const ui = this.#stores.get('$ui');
     const open = ui?.open ?? false;
     const disabled = !ui || ui.launcherDisabled;
-    const unread = this.#stores.get('$unreadTotal') ?? 0;
+    const unread = this.#stores.get('$launcherUnread') ?? 0;
     const badge = unread > 0 && !open;
     // The count as the badge shows it is part of the name, disabled too (WCAG 2.5.3 label in name).
     const count = unread > 99 ? '99+' : unread;

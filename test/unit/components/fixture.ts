@@ -8,6 +8,7 @@ import type { Contact, Message, Room, WidgetPublicConfig } from '../../../types/
 import type {
   HistoryState,
   LastError,
+  ReachableRooms,
   UiState,
   UploadState,
   WidgetActions,
@@ -56,6 +57,8 @@ export function makeContext(
     $roomContactsLoading: atom(false),
     $unreadByRoom: atom<Record<string, number>>({}),
     $unreadTotal: atom(0),
+    $reachableRooms: atom<ReachableRooms>('all'),
+    $launcherUnread: atom(0),
     $uploads: atom<UploadState[]>([]),
     $lastError: atom<LastError | null>(null),
     $serviceBusy: atom(false),

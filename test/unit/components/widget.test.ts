@@ -31,11 +31,11 @@ describe('<charla-widget>', () => {
 
   it('shows the unread count on the launcher badge and in its name', async () => {
     const { el, root, stores } = await mount({ ui: { open: false } });
-    stores.$unreadTotal.set(3);
+    stores.$launcherUnread.set(3);
     await settle(el);
     expect(root().getByRole('button', { name: 'Abrir chat, 3 mensajes sin leer' })).toBeTruthy();
     expect(el.shadowRoot!.querySelector('[part=badge]')!.textContent!.trim()).toBe('3');
-    stores.$unreadTotal.set(250);
+    stores.$launcherUnread.set(250);
     await settle(el);
     expect(el.shadowRoot!.querySelector('[part=badge]')!.textContent!.trim()).toBe('99+');
     // What the badge shows, so the name holds the visible text (WCAG 2.5.3).
@@ -48,7 +48,7 @@ describe('<charla-widget>', () => {
     for (const language of ['es', 'en'] as const) {
       stores.$language.set(language);
       for (const n of [1, 2]) {
-        stores.$unreadTotal.set(n);
+        stores.$launcherUnread.set(n);
         await settle(el);
         names.push(root().getByRole('button').getAttribute('aria-label')!);
       }
@@ -63,13 +63,13 @@ describe('<charla-widget>', () => {
 
   it('keeps the unread count the badge shows in the name of the disabled launcher', async () => {
     const { el, root, context, stores } = await mount({ ui: { open: false } });
-    stores.$unreadTotal.set(2);
+    stores.$launcherUnread.set(2);
     context.actions.close(true);
     await settle(el);
     const launcher = root().getByRole('button', { name: 'Chat no disponible, 2 mensajes sin leer' });
     expect(launcher.getAttribute('aria-disabled')).toBe('true');
     expect(launcher.querySelector('[part=badge]')!.textContent!.trim()).toBe('2');
-    stores.$unreadTotal.set(1);
+    stores.$launcherUnread.set(1);
     stores.$language.set('en');
     await settle(el);
     expect(root().getByRole('button', { name: 'Chat unavailable, 1 unread message' })).toBeTruthy();

@@ -160,6 +160,29 @@ describe('createStores', () => {
     expect(host.$open.get()).toBe(true);
   });
 
+  it("counts on the launcher the unread of the rooms a widget can open: a normal one's bot room and current room, every room on the home menu or a group widget", () => {
+    const { w, read, host } = createStores();
+    const config = { id: 'w1', properties: { type: 'normal' }, theme: {}, credentials: {}, config: {} };
+    w.$config.set(config as never);
+    w.$botRoomId.set('bot');
+    w.$currentRoomId.set('bot');
+    w.$unreadByRoom.set({ bot: 2, other: 3, third: 1 });
+    expect(read.$launcherUnread.get()).toBe(2);
+    expect(read.$reachableRooms.get()).toEqual(new Set(['bot']));
+    expect(host.$unreadTotal.get()).toBe(6);
+    w.$currentRoomId.set('other');
+    expect(read.$launcherUnread.get()).toBe(5);
+    w.$currentRoomId.set('bot');
+    w.$homeShown.set(true);
+    expect(read.$launcherUnread.get()).toBe(6);
+    expect(read.$reachableRooms.get()).toBe('all');
+    const group = createStores();
+    group.w.$config.set({ ...config, properties: { type: 'group' } } as never);
+    group.w.$botRoomId.set('bot');
+    group.w.$unreadByRoom.set({ bot: 1, other: 4 });
+    expect(group.read.$launcherUnread.get()).toBe(5);
+  });
+
   it('makes separate stores for each instance', () => {
     const one = createStores();
     const two = createStores();
