@@ -64,7 +64,7 @@ import { letOthersRun, type Db } from '../store/db.ts';
 import { uploadKindProblem } from './media-rooms.ts';
 import { roomChannel, userChannel, type Hub, type LiveServer, type LiveSocketData } from './hub.ts';
 import { notWrittenBy, type LiveMessaging } from './messaging.ts';
-import { FLOOD_BURSTS, HOLD_MS, RateLimits } from './rate-limit.ts';
+import { FLOOD_BURSTS, HOLD_MS, RateLimits, type Bucket } from './rate-limit.ts';
 import type { Sessions } from './session.ts';
 import { loadRoom, loadRooms, membership, messagesOfRooms, roomSeqsOf } from './store.ts';
 
@@ -278,8 +278,9 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
   const limits = new RateLimits(app.charla.config.socketRate, app.charla.config.socketBurst);
   const syncTurns = new Turns(SYNC_PENDING_MAX);
 
-  // Sockets of each user (company and user id) from the handshake's acceptance until they end.
-  const held = new Map<string, number>();
+  // A socket's rate-limit bucket, taken at its handshake (the bucket's users are the user's sockets,
+  // which socketsPerUser caps), until its connection handler picks it up.
+  const buckets = new WeakMap<LiveSocket, Bucket>();
   const socketsPerUser = app.charla.config.socketsPerUser;
 
   io.use(async (socket, next) => {
@@ -292,22 +293,19 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
         typeof origin === 'string' ? origin : undefined,
       );
       // Checked and taken in one step (no await between), so handshakes arriving together count.
-      const key = `${claims.cid}\n${claims.uid}`;
-      const open = held.get(key) ?? 0;
-      if (open >= socketsPerUser) {
+      if (limits.usersOf(claims.cid, claims.uid) >= socketsPerUser) {
         throw new ApiError('RATE_LIMITED', {
           message: `Too many live connections for this user (${socketsPerUser} at most): close one, or wait ${TOO_MANY_SOCKETS_RETRY_MS / 1000} s.`,
           data: { retryAfterMs: TOO_MANY_SOCKETS_RETRY_MS },
         });
       }
-      held.set(key, open + 1);
+      const bucket = limits.acquire(claims.cid, claims.uid);
+      buckets.set(socket, bucket);
       let holding = true;
       release = () => {
         if (!holding) return;
         holding = false;
-        const left = (held.get(key) ?? 1) - 1;
-        if (left > 0) held.set(key, left);
-        else held.delete(key);
+        limits.release(claims.cid, claims.uid, bucket);
       };
       // Whichever ends first: the socket, or its connection (closed before the socket connected).
       socket.once('disconnect', release);
@@ -351,7 +349,11 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
 
   io.on('connection', (socket) => {
     // A session checked while shutdown began: its connection is already closed.
-    if (closing.has(io)) {
+    // The rate-limit bucket taken at the handshake (the middleware gives it back when the socket
+    // or its connection ends).
+    const bucket = buckets.get(socket);
+    buckets.delete(socket);
+    if (closing.has(io) || !bucket) {
       socket.disconnect(true);
       return;
     }
@@ -368,13 +370,11 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
       },
       Math.max(0, Math.min(expiresIn, 2 ** 31 - 1)),
     );
-    const bucket = limits.acquire(companyId, userId);
     let refusedInRow = 0;
     let flooded = false;
     socket.on('disconnect', () => {
       clearTimeout(expiry);
       presence.disconnected(socket.id);
-      limits.release(companyId, userId, bucket);
     });
     // Before every handler, whatever the event's name: over the limit, nothing runs; an event
     // with an acknowledgement but no handler, or not one payload, is refused in it.

@@ -68,6 +68,11 @@ export class RateLimits {
     readonly burst: number,
   ) {}
 
+  /** How many sockets of the user hold its bucket now (acquired, not yet released). */
+  usersOf(companyId: string, userId: string): number {
+    return this.#buckets.get(`${companyId}\n${userId}`)?.users ?? 0;
+  }
+
   /** The bucket of a user, counted as used until release(). */
   acquire(companyId: string, userId: string): Bucket {
     const key = `${companyId}\n${userId}`;
