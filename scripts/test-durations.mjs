@@ -31,5 +31,5 @@ for (const [key, result] of JSON.parse(readFileSync(caches[0], 'utf8')).results)
     table[key] = Math.round(result.duration / 100) / 10;
 }
 const sorted = Object.fromEntries(Object.entries(table).sort(([a], [b]) => (a < b ? -1 : 1)));
-writeFileSync(join(root, 'test/durations.json'), `${JSON.stringify(sorted, null, 1)}\n`);
+writeFileSync(join(root, 'test/durations.json'), `${JSON.stringify(sorted, null, 2)}\n`);
 console.log(`test/durations.json: ${Object.keys(sorted).length} files from ${caches[0].slice(root.length)}`);

@@ -82,7 +82,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
                     roomId: {
                       type: 'string',
                       maxLength: 200,
-                      description: 'The room the file is for: only its members may upload (optional).',
+                      description:
+                        'The room the file is for: only its members may upload (optional). Given once, before the file part (a roomId given twice is a 400; one after the file is not read).',
                     },
                     file: {
                       type: 'string',

@@ -443,12 +443,12 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
     };
 
     /**
-     * Runs a handler with its acknowledgement, once the payload passed
-     * checkPayload; a payload without an acknowledgement is ignored.
+     * Runs a handler once the payload passed checkPayload, and answers in its acknowledgement. An
+     * event sent without one is carried out all the same (a message sent so is stored and
+     * delivered); nothing answers it.
      */
     function handle<T>(ack: unknown, payload: unknown, fn: () => Promise<T>): void {
-      if (typeof ack !== 'function') return;
-      const reply = ack as (res: Ack<T>) => void;
+      const reply = typeof ack === 'function' ? (ack as (res: Ack<T>) => void) : () => {};
       let run: Promise<T>;
       try {
         checkPayload(payload);

@@ -447,7 +447,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     return { ...ok([`flow ${flowId} started`]), roomId, flowId };
   });
 
-  r.post(ROUTES.widgetUpload, async (request, reply) => {
+  r.post(ROUTES.widgetUpload, { onError: closeIfUnread }, async (request, reply) => {
     const { claims } = session(request);
     if (!request.isMultipart()) {
       throw new ApiError('UNSUPPORTED_CONTENT_TYPE', { message: 'Send the file as multipart/form-data.' });
@@ -491,8 +491,12 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       }
       // A widget names the room it uploads for: only its members may.
       const roomField = file.fields['roomId'];
-      const roomId =
-        roomField && !Array.isArray(roomField) && 'value' in roomField ? roomField.value : undefined;
+      // Given twice, it names no one room: refused, as a repeated query parameter is.
+      if (Array.isArray(roomField)) {
+        file.file.resume();
+        throw validationFailed({ '/roomId': 'must be given once, before the file' });
+      }
+      const roomId = roomField && 'value' in roomField ? roomField.value : undefined;
       if (typeof roomId === 'string' && roomId !== '') {
         try {
           if (roomId.length > 200 || unstorableText(roomId))
@@ -589,6 +593,16 @@ async function* uploadedBytes(
   } catch (err) {
     unreadableUpload(err);
   }
+}
+
+/**
+ * A refusal sent before the whole body came (too large, not a member, a wrong type, past the
+ * allowance): the rest is not read, so the connection is not kept for another request, which would
+ * meet the end of this body (keep-alive clients saw their next request reset).
+ */
+function closeIfUnread(request: FastifyRequest, reply: FastifyReply, _err: unknown, done: () => void): void {
+  if (!request.raw.complete) reply.header('connection', 'close');
+  done();
 }
 
 /** A refused origin gets no Access-Control-Allow-Origin. */

@@ -37,9 +37,10 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
  * is never read as an argument. Anything but an object as it is.
  */
 export const own = <T>(value: T): T => {
-  if (!isPlainObject(value)) return value;
+  if (typeof value !== 'object' || value === null) return value;
   try {
-    return Object.assign(Object.create(null), value) as T;
+    // An array is copied too (its length and items read once, here).
+    return (Array.isArray(value) ? [...value] : Object.assign(Object.create(null), value)) as T;
   } catch {
     // A Proxy (or a getter) that throws when read: refused like any malformed argument.
     throw invalidArgument('an argument whose properties cannot be read', 'arguments');
@@ -174,7 +175,8 @@ function requireCoordinate(value: unknown, field: string, max: number): string {
   return text;
 }
 
-function requireStringMap(value: unknown, field: string): Record<string, string> {
+function requireStringMap(given: unknown, field: string): Record<string, string> {
+  const value = own(given);
   if (!isPlainObject(value)) throw mustBe(field, 'an object of strings');
   for (const [k, v] of Object.entries(value)) {
     if (typeof v !== 'string') throw mustBe(`${field}.${k}`, 'a string');
@@ -260,7 +262,8 @@ function outgoing(given: unknown, defaults: { id: string; roomId: string | null 
         lng: requireCoordinate(input['lng'], 'lng', 180),
       };
     case 'POSTBACK': {
-      const payload = requireJson(input['payload'] ?? {}, 'payload');
+      // payload, description and eventPayload are required (the interface marks none of them optional).
+      const payload = input['payload'] === undefined ? 0 : requireJson(input['payload'], 'payload');
       if (!isPlainObject(payload)) throw mustBe('payload', 'an object');
       return { ...base, type: 'POSTBACK', text: requireText(input['text'], 'text'), payload };
     }
@@ -269,7 +272,7 @@ function outgoing(given: unknown, defaults: { id: string; roomId: string | null 
       if (typeof slug !== 'string' || slug.length === 0 || charCount(slug) > 200) {
         throw mustBe('slug', 'a non-empty string of at most 200 characters');
       }
-      const description = input['description'] ?? '';
+      const description = input['description'];
       if (typeof description !== 'string' || charCount(description) > SHORT_TEXT_MAX) {
         throw mustBe('description', `a string of at most ${SHORT_TEXT_MAX} characters`);
       }
@@ -278,7 +281,7 @@ function outgoing(given: unknown, defaults: { id: string; roomId: string | null 
         type: 'EVENT',
         slug,
         description,
-        eventPayload: requireStringMap(input['eventPayload'] ?? {}, 'eventPayload'),
+        eventPayload: requireStringMap(input['eventPayload'], 'eventPayload'),
       };
     }
   }
@@ -299,13 +302,15 @@ export function requireContact(given: unknown, field = 'contact'): Contact {
   return value as unknown as Contact;
 }
 
-export function requireContacts(value: unknown, field = 'contacts'): Contact[] {
+export function requireContacts(given: unknown, field = 'contacts'): Contact[] {
+  const value = own(given);
   if (!Array.isArray(value)) throw mustBe(field, 'an array of contacts');
   return value.map((c, i) => requireContact(c, `${field}[${i}]`));
 }
 
 /** addMembers items, with memberType defaulting to Client. */
-export function requireMembers(value: unknown): (AddMembersItem & { memberType: MemberType })[] {
+export function requireMembers(given: unknown): (AddMembersItem & { memberType: MemberType })[] {
+  const value = own(given);
   if (!Array.isArray(value) || value.length === 0) throw mustBe('members', 'a non-empty array');
   if (value.length > ADD_MEMBERS_MAX)
     throw invalidArgument(`at most ${ADD_MEMBERS_MAX} members at once`, 'members');

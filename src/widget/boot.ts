@@ -342,7 +342,9 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
         console.error(error);
         settle.reject(error);
         // Every call queued so far settles (a call made later asks for the bundle again). A connect
-        // (data-init's, made by this loader) is made again once a later try has loaded the bundle.
+        // (data-init's, made by this loader) is made again once a later try has loaded the bundle;
+        // an open() (or a click) is not: its panel does not open later, unasked.
+        opened = false;
         for (const call of calls.splice(0)) {
           call[3](error);
           if (call[0] === 'connect') calls.push(['connect', [], quiet, nop]);

@@ -365,6 +365,16 @@ describe('widget rooms over REST', () => {
       'big.png',
     );
     expect(big.status).toBe(413);
+    // Refused before its whole body came: the connection is not kept for another request, which
+    // would meet the rest of this body (keep-alive clients saw their next request reset).
+    const bigger = await send(new Blob([new Uint8Array(12 * 1024 * 1024)], { type: 'image/png' }), 'big.png');
+    expect(bigger.status).toBe(413);
+    expect(bigger.headers.get('connection')).toBe('close');
+    expect((await json<{ error: { key: string } }>(bigger)).error.key).toBe('PAYLOAD_TOO_LARGE');
+    const next = await h.call('GET', routePath(ROUTES.widgetRoomMembers, { roomId: s.botRoomId }), {
+      token: s.token,
+    });
+    expect(next.status).toBe(200);
     const pdf = await send(
       new Blob([new Uint8Array(2 * 1024 * 1024)], { type: 'application/pdf' }),
       'doc.pdf',
@@ -380,6 +390,34 @@ describe('widget rooms over REST', () => {
       body: form,
     });
     expect(notMine.status).toBe(403);
+    // The room given twice (one of them the user's own) names no one room: 400, nothing stored.
+    const mediaBefore = await h.app.charla.db.query('SELECT key FROM media');
+    for (const rooms of [
+      [randomUUID(), s.botRoomId],
+      [s.botRoomId, randomUUID()],
+      [s.botRoomId, s.botRoomId],
+    ]) {
+      const twice = new FormData();
+      for (const roomId of rooms) twice.append('roomId', roomId);
+      twice.append('file', new Blob([new Uint8Array(makePng())], { type: 'image/png' }), 'x.png');
+      const res = await fetch(h.baseUrl + ROUTES.widgetUpload, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${s.token}` },
+        body: twice,
+      });
+      expect(res.status).toBe(400);
+      const body = await json<{ error: { key: string }; validationError: Record<string, string> }>(res);
+      expect(body.error.key).toBe('VALIDATION_ERROR');
+      expect(Object.keys(body.validationError)).toEqual(['/roomId']);
+    }
+    expect((await h.app.charla.db.query('SELECT key FROM media')).rows).toEqual(mediaBefore.rows);
+    expect(
+      (
+        await h.app.charla.db.query(
+          'SELECT count(*)::int AS n FROM media_chunks WHERE media_key NOT IN (SELECT key FROM media)',
+        )
+      ).rows,
+    ).toEqual([{ n: 0 }]);
   });
 
   it('shows a connected member’s socket id, and null once it disconnects', async () => {

@@ -72,6 +72,28 @@ describe('socket events with an acknowledgement', () => {
     expect(seen.map((m) => (m as { text?: string }).text)).toEqual(['sigo aquí']);
   });
 
+  it('carries out an event sent without an acknowledgement: the message is stored once and reaches the room', async () => {
+    const { socket, roomId } = await user();
+    const seen: Message[] = [];
+    socket.on('message:new', (m) => seen.push(m));
+    const before = await live.h.messageCount(roomId);
+    const id = randomUUID();
+    const bare = socket as unknown as { emit(ev: string, arg: unknown): void };
+    bare.emit('message:send', { id, roomId, type: 'TEXT', text: 'sin acuse' });
+    await waitFor(() => seen.some((m) => m.id === id), 3000, 'the message sent without an acknowledgement');
+    expect(await live.h.messageCount(roomId)).toBe(before + 1);
+    // The same id again, with an acknowledgement: the stored copy, not a second message.
+    const again = await emitRaw(socket, 'message:send', { id, roomId, type: 'TEXT', text: 'sin acuse' });
+    expect((again as Ack<Message>).ok, JSON.stringify(again)).toBe(true);
+    expect(((again as { data: Message }).data as { text?: string }).text).toBe('sin acuse');
+    expect(await live.h.messageCount(roomId)).toBe(before + 1);
+    // A bad one without an acknowledgement changes nothing (nobody to tell), and the socket goes on.
+    bare.emit('message:send', { id: randomUUID(), roomId, type: 'TEXT' });
+    const ok = await sendText(socket, roomId, 'después');
+    expect(ok.ok).toBe(true);
+    expect(await live.h.messageCount(roomId)).toBe(before + 2);
+  });
+
   it('refuses a sync that is not {after: {...}} with 400, as every other event (null, a string, a number, {}, {after: null})', async () => {
     const { socket, roomId } = await user();
     for (const payload of [null, 'x', 5, true, [], {}, { after: null }, { after: [] }, { after: 'x' }]) {

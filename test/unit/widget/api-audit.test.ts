@@ -6,7 +6,7 @@
  * reads throw. REST answers come from a stand-in for the network.
  */
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorBody } from '../../../types/errors.ts';
 import type { Room } from '../../../types/index.ts';
 import { createWidget, widgets } from '../../../src/widget/create-widget.ts';
@@ -319,7 +319,7 @@ describe('prototype-poisoning keys in a message', () => {
       { type: 'POSTBACK', text: 'p', payload: JSON.parse('{"__proto__":{"x":1}}') },
       { type: 'POSTBACK', text: 'p', payload: { deep: [JSON.parse('{"a":{"__proto__":{}}}')] } },
       { type: 'POSTBACK', text: 'p', payload: { constructor: { prototype: {} } } },
-      { type: 'EVENT', slug: 's', eventPayload: JSON.parse('{"__proto__":"x"}') },
+      { type: 'EVENT', slug: 's', description: '', eventPayload: JSON.parse('{"__proto__":"x"}') },
     ];
     for (const m of messages) {
       const p = w.sendMessage(m as never);
@@ -374,6 +374,48 @@ describe('arguments whose reads throw', () => {
     for (const [method, args] of calls) {
       const e = await outcome(any[method]!(...args), 2000);
       expect(e, method).toBeInstanceOf(CharlaError);
+      // Never taken for a fault of the widget's: an argument whose reads throw is a VALIDATION_ERROR
+      // (an empty Proxy whose keys are never read may get as far as the service: setFlow's NOT_FOUND).
+      expect((e as CharlaError).key, method).not.toBe('UNKNOWN_ERROR');
+    }
+  });
+
+  it('make every void method change nothing and say VALIDATION_ERROR, naming the method (lists and their items too)', () => {
+    const { fetchFn } = service();
+    const w = widget(fetchFn);
+    const errors: ErrorDetail[] = [];
+    w.on('error', (d) => errors.push(d));
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const boom = () => {
+      throw new Error('boom');
+    };
+    // A list whose length cannot be read, a list whose first item cannot be read, a contact whose id cannot.
+    const badLength = new Proxy([] as unknown[], {
+      get: (target, key) => (key === 'length' ? boom() : Reflect.get(target, key)),
+    });
+    const badItem = [{ id: 'ok' }];
+    Object.defineProperty(badItem, 0, { get: boom });
+    const badContact = Object.defineProperty({}, 'id', { get: boom, enumerable: true });
+    try {
+      w.setContacts([{ id: 'kept' }]);
+      w.setContactsForRoom([{ id: 'kept' }]);
+      const any = w as unknown as Record<string, (...a: unknown[]) => void>;
+      const calls: [string, unknown][] = [];
+      for (const method of ['setContacts', 'addContacts', 'setContactsForRoom', 'addRoomContacts'])
+        calls.push([method, badLength], [method, badItem]);
+      for (const method of ['addContact', 'addRoomContact']) calls.push([method, badContact]);
+      for (const [method, arg] of calls) {
+        errors.length = 0;
+        expect(() => any[method]!(arg), method).not.toThrow();
+        expect(errors, method).toHaveLength(1);
+        expect(errors[0]!.operation, method).toBe(method);
+        expect(errors[0]!.error.key, method).toBe('VALIDATION_ERROR');
+        expect(errors[0]!.error.message.startsWith(`${method}: `), method).toBe(true);
+      }
+      expect(w.core.stores.w.$contacts.get()).toEqual([{ id: 'kept' }]);
+      expect(w.core.stores.w.$roomContacts.get()).toEqual([{ id: 'kept' }]);
+    } finally {
+      warned.mockRestore();
     }
   });
 

@@ -900,7 +900,7 @@ describe('sendMessage', () => {
       { type: 'IMAGE', roomId: 'r1', mediaUrl: 'https://cdn.example/a.png', caption: 'x\u0000' },
       { type: 'POSTBACK', roomId: 'r1', text: 'x', payload: { deep: ['\ud800'] } },
       { type: 'POSTBACK', roomId: 'r1', text: 'x', payload: { 'k\u0000': 1 } },
-      { type: 'EVENT', roomId: 'r1', slug: 's', eventPayload: { a: '\u0000' } },
+      { type: 'EVENT', roomId: 'r1', slug: 's', description: '', eventPayload: { a: '\u0000' } },
     ];
     for (const c of cases) {
       const e = await rejection(w.sendMessage(c as never));
@@ -912,6 +912,29 @@ describe('sendMessage', () => {
     // A whole pair (an emoji) is fine, at either end of the text.
     w.sendMessage({ roomId: 'r1', type: 'TEXT', text: '😀 ok 😀' }).catch(() => undefined);
     expect(w.core.outbox.size).toBe(1);
+  });
+
+  it("rejects a POSTBACK or EVENT missing one of its type's fields, naming it (none of them is optional)", async () => {
+    const { fetchFn, calls } = service();
+    const w = widget(fetchFn);
+    const missing: [Record<string, unknown>, string][] = [
+      [{ roomId: 'r1', type: 'POSTBACK', text: 'Sí' }, 'payload'],
+      [{ roomId: 'r1', type: 'EVENT', slug: 'page-view', description: 'pricing' }, 'eventPayload'],
+      [{ roomId: 'r1', type: 'EVENT', slug: 'page-view', eventPayload: { a: 'b' } }, 'description'],
+    ];
+    for (const [m, field] of missing) {
+      const refused = await rejection(w.sendMessage(m as SendableMessage));
+      expect(refused.key, field).toBe('VALIDATION_ERROR');
+      expect(Object.keys(refused.body.validationError), field).toEqual([field]);
+    }
+    expect(calls).toHaveLength(0);
+    expect(w.core.outbox.size).toBe(0);
+    // Empty ones are given: they go.
+    w.sendMessage({ roomId: 'r1', type: 'POSTBACK', text: 'Sí', payload: {} }).catch(() => undefined);
+    w.sendMessage({ roomId: 'r1', type: 'EVENT', slug: 's', description: '', eventPayload: {} }).catch(
+      () => undefined,
+    );
+    expect(w.core.outbox.size).toBe(2);
   });
 
   it('rejects at once a POSTBACK payload that is not JSON data (cycle, BigInt, function, symbol, binary)', async () => {
@@ -1022,7 +1045,7 @@ describe('sendMessage', () => {
     const fits: SendableMessage[] = [
       { ...image, caption: e(1024) },
       { ...image, senderNames: e(1024) },
-      { roomId: 'r1', type: 'EVENT', slug: e(200), description: e(1024) },
+      { roomId: 'r1', type: 'EVENT', slug: e(200), description: e(1024), eventPayload: {} },
     ] as SendableMessage[];
     for (const m of fits) w.sendMessage(m).catch(() => undefined);
     expect(w.core.outbox.size).toBe(fits.length);

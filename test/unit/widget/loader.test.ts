@@ -561,7 +561,7 @@ describe('script-tag boot', () => {
     }
   });
 
-  it('a bundle that cannot load settles every call queued on the handle with LOAD_FAILED; a later call asks for it again', async () => {
+  it('a bundle that cannot load settles every call queued on the handle with LOAD_FAILED (a refused open() is not made later); a later call asks for it again', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       let fail = true;
@@ -593,11 +593,10 @@ describe('script-tag boot', () => {
       const later = settled(handle['disableInputs']!());
       expect(await later).toEqual({ ok: undefined });
       expect(tries).toBe(2);
-      expect(
-        (
-          (await (handle['ready'] as unknown as Promise<WidgetInstance>)) as WidgetInstance
-        ).core.stores.w.$ui.get().inputsDisabled,
-      ).toBe(true);
+      const real = (await (handle['ready'] as unknown as Promise<WidgetInstance>)) as WidgetInstance;
+      expect(real.core.stores.w.$ui.get().inputsDisabled).toBe(true);
+      // The open() that was refused with LOAD_FAILED is not made later: the panel stays shut.
+      expect(real.stores.$open.get()).toBe(false);
     } finally {
       logged.mockRestore();
     }
