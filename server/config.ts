@@ -70,6 +70,8 @@ export interface Config {
   instanceId: string;
   /** Which settings fell back to a demo value, as "VARIABLE (value used)", printed loudly at start (empty in production). */
   demoValues: string[];
+  /** CHARLA_SIGNING_SECRET was set beside a CHARLA_SIGNING_KEYS list, which wins: said at start. */
+  signingSecretUnused?: boolean;
 }
 
 /** pino's levels (LOG_LEVEL). */
@@ -134,10 +136,15 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
   const signingSecret = setting(env, 'CHARLA_SIGNING_SECRET');
   const signingKeys = parseSigningKeys(signingSecret, setting(env, 'CHARLA_SIGNING_KEYS'));
   const hasSigningKeys = signingKeys !== undefined;
-  const missing = !clientId || !clientSecret || !companyToken || !hasSigningKeys;
-  if (production && missing) {
+  const missing = [
+    ...(clientId ? [] : ['CHARLA_CLIENT_ID']),
+    ...(clientSecret ? [] : ['CHARLA_CLIENT_SECRET']),
+    ...(companyToken ? [] : ['CHARLA_COMPANY_TOKEN']),
+    ...(hasSigningKeys ? [] : ['CHARLA_SIGNING_SECRET (or CHARLA_SIGNING_KEYS)']),
+  ];
+  if (production && missing.length) {
     throw new Error(
-      'In production CHARLA_CLIENT_ID, CHARLA_CLIENT_SECRET, CHARLA_COMPANY_TOKEN and CHARLA_SIGNING_SECRET (or CHARLA_SIGNING_KEYS) must be set.',
+      `In production CHARLA_CLIENT_ID, CHARLA_CLIENT_SECRET, CHARLA_COMPANY_TOKEN and CHARLA_SIGNING_SECRET (or CHARLA_SIGNING_KEYS) must be set; missing: ${missing.join(', ')}.`,
     );
   }
   if (production) {
@@ -242,6 +249,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       ...(companyToken ? [] : [`CHARLA_COMPANY_TOKEN (${DEMO.companyToken})`]),
       ...(hasSigningKeys ? [] : ['CHARLA_SIGNING_SECRET (a demo signing key)']),
     ],
+    // Unused unless the list is only that secret as k1 (what the secret alone makes).
+    ...(signingSecret !== undefined &&
+    !(Object.keys(signingKeys ?? {}).length === 1 && signingKeys?.['k1'] === signingSecret)
+      ? { signingSecretUnused: true }
+      : {}),
   };
 }
 
@@ -323,6 +335,10 @@ export function configWarnings(config: Config): string[] {
     warnings.push(
       `\n  *** DEMO VALUES IN USE: ${config.demoValues.join(', ')}. ***\n` +
         `  Set ${listed(config.demoValues.map((v) => v.split(' ')[0]!))} for real use.`,
+    );
+  if (config.signingSecretUnused)
+    warnings.push(
+      'CHARLA_SIGNING_SECRET is set and not used: CHARLA_SIGNING_KEYS is, and its first key signs. Keep one of the two (the secret is the key k1: write "k1:<secret>" in the list to go on verifying what it signed).',
     );
   if (config.production && !config.publicBaseUrl)
     warnings.push(

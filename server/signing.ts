@@ -14,8 +14,10 @@ export interface Signer {
   /** True when kid/exp/sig are valid for this media key and not expired. */
   verify(mediaKey: string, query: { kid?: unknown; exp?: unknown; sig?: unknown }, now?: number): boolean;
   /**
-   * The media key of one of this service's own media addresses (signed or
-   * not, expired or not), or null when the address is not ours.
+   * The media key of one of this service's own media addresses, or null when the address is not
+   * ours: under one of `baseUrls` (signed or not, expired or not), or on any host when signed by
+   * this service (expired or not): another process of the deployment, or another of its names,
+   * signed it for the host its request came through.
    */
   mediaKeyOf(url: string, baseUrls: string[]): string | null;
 }
@@ -61,7 +63,7 @@ export function createSigner(keys: Record<string, string>): Signer {
           }
         }),
       );
-      if (!origins.has(parsed.origin) || !parsed.pathname.startsWith(MEDIA_PREFIX)) return null;
+      if (!parsed.pathname.startsWith(MEDIA_PREFIX)) return null;
       const key = parsed.pathname
         .slice(MEDIA_PREFIX.length)
         .split('/')
@@ -73,7 +75,16 @@ export function createSigner(keys: Record<string, string>): Signer {
           }
         })
         .join('/');
-      return key && !key.includes('\u0000') && !key.includes('..') ? key : null;
+      if (!key || key.includes('\u0000') || key.includes('..')) return null;
+      if (origins.has(parsed.origin)) return key;
+      // Another host: ours only if we signed it (the expiry aside: refreshing is for expired ones).
+      const q = parsed.searchParams;
+      const [kid, exp, sig] = [q.get('kid'), q.get('exp'), q.get('sig')];
+      if (kid === null || sig === null || exp === null || !/^\d{1,12}$/.test(exp)) return null;
+      if (!Object.prototype.hasOwnProperty.call(keys, kid)) return null;
+      const expected = Buffer.from(mac(kid, key, Number(exp)));
+      const given = Buffer.from(sig);
+      return given.length === expected.length && timingSafeEqual(given, expected) ? key : null;
     },
   };
 }

@@ -114,6 +114,12 @@ export async function keepsBotRoom(db: Queryable, roomId: string, userId: string
   return r.rows.length > 0;
 }
 
+/** A room's members limit, checked as members are added: past `max`, 400 naming `at`. */
+export interface MembersCap {
+  max: number;
+  at: string;
+}
+
 /** The room_key of two users' direct room: a hash of the company and the sorted pair. */
 function directKey(companyId: string, a: string, b: string): string {
   return (
@@ -279,24 +285,47 @@ export class Rooms {
    * was said before stays the pair's, and the pair key is released, so the
    * pair's next openRoomWithUser makes a new direct room.
    */
-  async addMember(roomId: string, input: MemberInput): Promise<{ added: boolean }> {
-    const room = await this.db.query<{ company_id: string; type: string; room_key: string | null }>(
-      'SELECT company_id, type, room_key FROM rooms WHERE id = $1 AND NOT deleted',
-      [roomId],
-    );
-    const r = room.rows[0];
-    if (!r) throw new ApiError('NOT_FOUND', { message: `No room ${roomId}.` });
-    if (input.names) await upsertUser(this.db, r.company_id, input.userId, input.names, true);
-    const names = await knownNames(this.db, r.company_id, input.userId);
+  async addMember(roomId: string, input: MemberInput, cap?: MembersCap): Promise<{ added: boolean }> {
+    const [added = false] = await this.addMembers(roomId, [input], cap);
+    return { added };
+  }
+
+  /**
+   * Adds members as addMember does, in one transaction holding the room's row: with `cap`, a list
+   * that would take the room past `cap.max` members adds nobody (400 naming `cap.at`), however many
+   * adds run at once on however many processes. Whether each was added, in order.
+   */
+  async addMembers(roomId: string, inputs: MemberInput[], cap?: MembersCap): Promise<boolean[]> {
     let grouped = false;
     const added = await this.db.transaction(async (tx) => {
-      await tx.query('DELETE FROM room_removals WHERE room_id = $1 AND user_id = $2', [roomId, input.userId]);
-      let makesGroup = false;
-      if (r.type === 'direct') {
-        const present = (
-          await tx.query<{ user_id: string }>('SELECT user_id FROM room_members WHERE room_id = $1', [roomId])
-        ).rows.map((m) => m.user_id);
-        if (!present.includes(input.userId)) {
+      // The room's row first, as removeMember takes it: adds and removals of one room take turns.
+      const room = await tx.query<{ company_id: string; type: string; room_key: string | null }>(
+        'SELECT company_id, type, room_key FROM rooms WHERE id = $1 AND NOT deleted FOR UPDATE',
+        [roomId],
+      );
+      const r = room.rows[0];
+      if (!r) throw new ApiError('NOT_FOUND', { message: `No room ${roomId}.` });
+      const present = (
+        await tx.query<{ user_id: string }>('SELECT user_id FROM room_members WHERE room_id = $1', [roomId])
+      ).rows.map((m) => m.user_id);
+      if (cap) {
+        const coming = new Set(inputs.map((m) => m.userId).filter((id) => !present.includes(id))).size;
+        if (present.length + coming > cap.max)
+          throw validationFailed({
+            [cap.at]: `would take the room past ${cap.max} members (it has ${present.length})`,
+          });
+      }
+      const done: boolean[] = [];
+      let type = r.type;
+      for (const input of inputs) {
+        if (input.names) await upsertUser(tx, r.company_id, input.userId, input.names, true);
+        const names = await knownNames(tx, r.company_id, input.userId);
+        await tx.query('DELETE FROM room_removals WHERE room_id = $1 AND user_id = $2', [
+          roomId,
+          input.userId,
+        ]);
+        let makesGroup = false;
+        if (type === 'direct' && !present.includes(input.userId)) {
           // An empty direct room is refilled only by openRoomWithUser, with its pair.
           makesGroup =
             present.length > 0 &&
@@ -304,29 +333,33 @@ export class Rooms {
           // A newcomer sees what is said from now on: the pair's messages so far stay theirs.
           await tx.query('UPDATE rooms SET private_until_seq = last_seq WHERE id = $1', [roomId]);
         }
+        const ok = await insertMember(tx, roomId, r.company_id, { ...input, names });
+        if (ok && makesGroup) {
+          const became = await tx.query(
+            `UPDATE rooms SET type = 'group', room_key = NULL, updated_at = now() WHERE id = $1 AND type = 'direct'`,
+            [roomId],
+          );
+          if (became.rowCount > 0) [grouped, type] = [true, 'group'];
+        } else if (ok) {
+          await tx.query('UPDATE rooms SET updated_at = now() WHERE id = $1', [roomId]);
+        }
+        if (ok) present.push(input.userId);
+        done.push(ok);
       }
-      const ok = await insertMember(tx, roomId, r.company_id, { ...input, names });
-      if (ok && makesGroup) {
-        const became = await tx.query(
-          `UPDATE rooms SET type = 'group', room_key = NULL, updated_at = now() WHERE id = $1 AND type = 'direct'`,
-          [roomId],
-        );
-        grouped = became.rowCount > 0;
-      } else if (ok) {
-        await tx.query('UPDATE rooms SET updated_at = now() WHERE id = $1', [roomId]);
-      }
-      return ok;
+      return done;
     });
-    if (added) {
+    // Told once stored: each newcomer joins, and the room is news to them (to everyone, if it became a group).
+    for (const [i, input] of inputs.entries()) {
+      if (!added[i]) continue;
       const member = await loadMember(this.db, roomId, input.userId);
       if (member) this.hub.memberJoined(roomId, member);
-      if (grouped) await this.tellMembers(roomId);
-      else {
+      if (!grouped) {
         const room = await loadRoom(this.db, roomId, input.userId);
         if (room) this.hub.roomUpdated(input.userId, room);
       }
     }
-    return { added };
+    if (grouped) await this.tellMembers(roomId);
+    return added;
   }
 
   /**
@@ -366,6 +399,8 @@ export class Rooms {
     const member = await loadMember(this.db, roomId, userId);
     if (!member) return { removed: false };
     const removed = await this.db.transaction(async (tx) => {
+      // The room's row first, as addMembers takes it (in the other order the two could deadlock).
+      await tx.query('SELECT 1 FROM rooms WHERE id = $1 FOR UPDATE', [roomId]);
       const gone = await tx.query('DELETE FROM room_members WHERE room_id = $1 AND user_id = $2', [
         roomId,
         userId,

@@ -200,7 +200,11 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     takeNewUsers(request, reply, ids.length - known.rows.length);
   }
 
-  /** A room may take `userIds` (those not in it yet) within ROOM_MEMBERS_MAX; else 400 naming `at`. */
+  /**
+   * A room may take `userIds` (those not in it yet) within ROOM_MEMBERS_MAX; else 400 naming `at`.
+   * Asked first, so a full room takes none of the address's new users; the add checks it again in
+   * its transaction (rooms.addMembers), where adds running at once take turns.
+   */
   async function roomHasSpace(roomId: string, userIds: string[], at: string): Promise<void> {
     const r = await db.query<{ present: string | number; already: string | number }>(
       `SELECT count(*) AS present, count(*) FILTER (WHERE user_id = ANY($2)) AS already
@@ -330,7 +334,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       await refuseBotIds(db, session(request).claims.cid, [input.userId], () => at);
       await roomHasSpace(roomId, [input.userId], at);
       await admitUsers(request, reply, session(request).claims.cid, [input.userId]);
-      const { added } = await rooms.addMember(roomId, input);
+      const { added } = await rooms.addMember(roomId, input, { max: ROOM_MEMBERS_MAX, at });
       return ok([added ? `${input.userId} added` : `${input.userId} is already a member`]);
     },
   );
@@ -346,17 +350,21 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       await refuseBotIds(db, session(request).claims.cid, ids, (i) => `/members/${i}/referenceId`);
       await roomHasSpace(roomId, ids, '/members');
       await admitUsers(request, reply, session(request).claims.cid, ids);
-      const message: string[] = [];
-      for (const item of request.body.members) {
-        const memberType: MemberType = item.memberType ?? 'Client';
-        const { added } = await rooms.addMember(roomId, {
+      const members = request.body.members;
+      const added = await rooms.addMembers(
+        roomId,
+        members.map((item) => ({
           userId: item.referenceId,
-          memberType,
+          memberType: item.memberType ?? ('Client' satisfies MemberType),
           ...(item.names !== undefined ? { names: item.names } : {}),
-        });
-        message.push(added ? `${item.referenceId} added` : `${item.referenceId} is already a member`);
-      }
-      return ok(message);
+        })),
+        { max: ROOM_MEMBERS_MAX, at: '/members' },
+      );
+      return ok(
+        members.map((item, i) =>
+          added[i] ? `${item.referenceId} added` : `${item.referenceId} is already a member`,
+        ),
+      );
     },
   );
 
@@ -386,7 +394,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
           });
       }
       await roomHasSpace(roomId, [userId], '/userId');
-      const { added } = await rooms.addMember(roomId, { userId });
+      const { added } = await rooms.addMember(roomId, { userId }, { max: ROOM_MEMBERS_MAX, at: '/userId' });
       return ok([added ? `${userId} joined` : `${userId} is already a member`]);
     },
   );

@@ -169,6 +169,35 @@ describe('empty values count as unset', () => {
     ).toMatch(/In production CHARLA_CLIENT_ID, CHARLA_CLIENT_SECRET/);
   });
 
+  it('says at start that CHARLA_SIGNING_SECRET is not used when a CHARLA_SIGNING_KEYS list is set beside it', () => {
+    const unused = (env: NodeJS.ProcessEnv) =>
+      configWarnings(configFromEnv({ ...base, ...env })).some((w) =>
+        w.startsWith('CHARLA_SIGNING_SECRET is set and not used'),
+      );
+    expect(unused({ CHARLA_SIGNING_SECRET: 's1', CHARLA_SIGNING_KEYS: 'k2:s2' })).toBe(true);
+    expect(unused({ CHARLA_SIGNING_SECRET: 's1', CHARLA_SIGNING_KEYS: 'k1:other' })).toBe(true);
+    const both = configFromEnv({ ...base, CHARLA_SIGNING_SECRET: 's1', CHARLA_SIGNING_KEYS: 'k2:s2' });
+    expect(both.signingKeys).toEqual({ k2: 's2' });
+    expect(unused({ CHARLA_SIGNING_SECRET: 's1' })).toBe(false);
+    expect(unused({ CHARLA_SIGNING_KEYS: 'k2:s2,k1:s1' })).toBe(false);
+    expect(unused({ CHARLA_SIGNING_SECRET: 's1', CHARLA_SIGNING_KEYS: 'k1:s1' })).toBe(false);
+    expect(unused({ CHARLA_SIGNING_SECRET: 's1', CHARLA_SIGNING_KEYS: ' , ' })).toBe(false);
+  });
+
+  it('production names the settings that are missing, and only those', () => {
+    const all = {
+      NODE_ENV: 'production',
+      CHARLA_CLIENT_ID: 'client-id',
+      CHARLA_CLIENT_SECRET: 'a-client-secret-of-32-characters',
+      CHARLA_COMPANY_TOKEN: 'a-company-token-of-32-characters',
+      CHARLA_SIGNING_SECRET: 'f'.repeat(64),
+    };
+    expect(refusal({ ...all, CHARLA_CLIENT_ID: '' })).toMatch(/; missing: CHARLA_CLIENT_ID\.$/);
+    expect(refusal({ ...all, CHARLA_COMPANY_TOKEN: '', CHARLA_SIGNING_SECRET: '' })).toMatch(
+      /; missing: CHARLA_COMPANY_TOKEN, CHARLA_SIGNING_SECRET \(or CHARLA_SIGNING_KEYS\)\.$/,
+    );
+  });
+
   it('an empty client id and secret do not log in with empty Basic credentials', async () => {
     const config = configFromEnv({
       ...base,

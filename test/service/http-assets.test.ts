@@ -20,6 +20,8 @@ afterAll(async () => {
 const refresh = (body: unknown, headers: Record<string, string | undefined> = {}) =>
   call(server, 'POST', '/v1/external/assets/refresh', { body, headers });
 const ownUrl = () => `${PUBLIC_BASE}/v1/media/${key.split('/').map(encodeURIComponent).join('/')}`;
+/** The text with its last character changed (an altered signature). */
+const flipLast = (text: string) => text.slice(0, -1) + (text.endsWith('A') ? 'B' : 'A');
 /** The signed address, fetched from the test server whatever host it names. */
 const fetchSigned = (signedUrl: string) => {
   const u = new URL(signedUrl);
@@ -50,6 +52,33 @@ describe('POST /v1/external/assets/refresh', () => {
     const res = await refresh({ resourceUrl: expired, ttl: 900 });
     expect(res.status).toBe(200);
     expect((await fetchSigned(res.body.signedUrl)).status).toBe(200);
+  });
+
+  it('re-signs its address signed for another host of the deployment (another process, another name), expired or not', async () => {
+    const elsewhere = 'https://charla-b.internal.example:8443';
+    for (const at of [Date.now(), Date.now() - 3 * 3600_000]) {
+      const signed = server.app.charla.signer.sign(key, 900, elsewhere, at);
+      const res = await refresh({ resourceUrl: signed, ttl: 900 });
+      expect(res.status, signed).toBe(200);
+      expect(new URL(res.body.signedUrl).origin).toBe(PUBLIC_BASE);
+      expect((await fetchSigned(res.body.signedUrl)).status).toBe(200);
+    }
+    // On another host, only a signature of ours makes it ours: altered, missing or another key's, 422.
+    const signed = new URL(server.app.charla.signer.sign(key, 900, elsewhere));
+    const variants = [
+      (u: URL) => u.searchParams.set('sig', flipLast(u.searchParams.get('sig')!)),
+      (u: URL) => u.searchParams.set('exp', String(Number(u.searchParams.get('exp')) + 1)),
+      (u: URL) => u.searchParams.delete('sig'),
+      (u: URL) => u.searchParams.set('kid', 'nope'),
+      (u: URL) => (u.search = ''),
+    ];
+    for (const alter of variants) {
+      const u = new URL(signed);
+      alter(u);
+      const res = await refresh({ resourceUrl: u.href, ttl: 900 });
+      expect(res.status, u.href).toBe(422);
+      expect(res.body.error).toMatchObject({ code: 'E1126', key: 'SIGNED_URL_ERROR' });
+    }
   });
 
   it('is 422 E1126 for an address it cannot sign', async () => {

@@ -201,6 +201,27 @@ describe('POST /v1/widget/assets/refresh', () => {
     await sendDocument(live.h, ana, withDani.id, photo);
     expect((await refresh(dani, photo, viaLocalhost)).status).toBe(200);
   });
+
+  it('re-signs an address another process signed for its own host (no CHARLA_PUBLIC_URL), and only one we signed', async () => {
+    const [ana, beto] = await people(live.h, live.apiKey, 'Ana', 'Beto');
+    const room = await direct(ana, beto.id);
+    const photo = new URL(await upload(ana, room.id));
+    // As process B, on another port, signed it: its host, our signature.
+    const fromB = new URL(photo.pathname + photo.search, 'http://127.0.0.1:1');
+    const res = await refresh(beto, fromB.href);
+    expect(res.status).toBe(200);
+    const signed = new URL((res.body as { signedUrl: string }).signedUrl);
+    expect(signed.origin).toBe(new URL(live.h.baseUrl).origin);
+    expect((await fetch(signed)).status).toBe(200);
+    // Altered, or without its signature, on that host: not ours (422).
+    const sig = photo.searchParams.get('sig')!;
+    const altered = photo.search.replace(sig, sig.slice(0, -1) + (sig.endsWith('A') ? 'B' : 'A'));
+    for (const search of [altered, '']) {
+      const other = await refresh(beto, new URL(photo.pathname + search, 'http://127.0.0.1:1').href);
+      expect(other.status, search).toBe(422);
+      expect((other.body as ErrorBody).error.key).toBe('SIGNED_URL_ERROR');
+    }
+  });
 });
 
 describe('mediaSentIn', () => {

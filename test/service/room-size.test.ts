@@ -63,4 +63,35 @@ describe(`a room of ${ROOM_MEMBERS_MAX} members`, () => {
     // A member again is no newcomer: still 200.
     expect((await call(ana.token, path(ROUTES.widgetRoomMembers), { member: beto.id })).status).toBe(200);
   });
+
+  it('holds when adds come at once: two lists that fit one at a time but not together, and single adds racing', async () => {
+    const [ana, beto] = await people(live.h, live.apiKey, 'Ana', 'Beto');
+    const room = await call(ana.token, ROUTES.widgetDirectRoom, { id: beto.id });
+    const roomId = room.body.id!;
+    const path = (p: string) => p.replace(':roomId', roomId);
+    const made = (n: number) => Array.from({ length: n }, () => ({ referenceId: `m-${randomUUID()}` }));
+    expect((await call(ana.token, path(ROUTES.widgetRoomMembersBulk), { members: made(100) })).status).toBe(
+      200,
+    );
+    expect(await members(roomId)).toBe(102);
+    // 102 + 60 fits, 102 + 60 + 60 does not: one list goes whole, the other adds nobody.
+    const lists = await Promise.all(
+      [made(60), made(60)].map((list) =>
+        call(ana.token, path(ROUTES.widgetRoomMembersBulk), { members: list }),
+      ),
+    );
+    expect(lists.map((r) => r.status).sort()).toEqual([200, 400]);
+    expect(await members(roomId)).toBe(162);
+    // 38 places left, 45 single adds and joins at once: exactly 38 get in.
+    const singles = await Promise.all(
+      Array.from({ length: 45 }, (_, i) =>
+        i % 3 === 0
+          ? call(ana.token, path(ROUTES.widgetRoomJoin), { userId: `m-${randomUUID()}` })
+          : call(ana.token, path(ROUTES.widgetRoomMembers), { member: `m-${randomUUID()}` }),
+      ),
+    );
+    expect(singles.filter((r) => r.status === 200)).toHaveLength(ROOM_MEMBERS_MAX - 162);
+    expect(singles.filter((r) => r.status === 400)).toHaveLength(45 - (ROOM_MEMBERS_MAX - 162));
+    expect(await members(roomId)).toBe(ROOM_MEMBERS_MAX);
+  });
 });
