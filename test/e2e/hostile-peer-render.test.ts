@@ -159,6 +159,7 @@ describe('a hostile peer writes to the victim', () => {
           type: 'EVENT',
           slug: 'propio',
           description: text,
+          eventPayload: {},
         }),
       [roomId, `E${'e'.repeat(1000)}`] as const,
     );

@@ -172,7 +172,13 @@ describe('journey: three visitors and a business backend in one room', () => {
       await widgetOf('ana')
     ).evaluate(
       (w, [room, t]) =>
-        w.sendMessage({ roomId: room, type: 'EVENT', slug: 'pedido', description: `pedido enviado ${t}` }),
+        w.sendMessage({
+          roomId: room,
+          type: 'EVENT',
+          slug: 'pedido',
+          description: `pedido enviado ${t}`,
+          eventPayload: {},
+        }),
       [roomId, tag] as const,
     );
     await until('Beto back', async () => ((await connection('beto')) === 'connected' ? true : undefined));
