@@ -57,7 +57,13 @@ const NOT_BLANK = new RegExp(NOT_BLANK_PATTERN, 'u');
 /** Only what says something: a value of white space or invisible characters is no value. */
 const said = (value: string | undefined): value is string => !!value && NOT_BLANK.test(value);
 
-/** A human line for a contacts message (what a client without cards shows). */
+/** Explicit direction controls: in a name they disguise it (`invoice\u202Efdp.exe`). */
+const DIRECTION_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * A human line for a contacts message (what a client without cards shows, and a room's preview
+ * of it), the names without direction controls.
+ */
 function contactsSummary(contacts: BotContact[]): string {
   const names = contacts.map((c) => {
     const n = c.name;
@@ -68,7 +74,7 @@ function contactsSummary(contacts: BotContact[]): string {
     const where = [place?.street, place?.city].filter(said).join(', ');
     return [full, c.phones?.[0]?.phone, c.emails?.[0]?.email, where].find(said) ?? 'Contacto';
   });
-  return names.join(', ');
+  return names.map((name) => name.replace(DIRECTION_CONTROLS, '')).join(', ');
 }
 
 /**

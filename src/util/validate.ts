@@ -67,6 +67,16 @@ const VISIBLE = new RegExp(NOT_BLANK_PATTERN, 'u');
 /** True when the text shows something: not white space or invisible characters only (as the service checks). */
 export const isVisibleText = (text: string): boolean => VISIBLE.test(text);
 
+/**
+ * A name typed by the visitor (the contact-information form), as sent: trimmed, without explicit
+ * direction controls (a name's reversal would carry the phone and e-mail after it along); '' when
+ * nothing visible is left, so it counts as not given rather than sending an invisible answer.
+ */
+export function typedName(text: string): string {
+  const name = text.replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, '').trim();
+  return VISIBLE.test(name) ? name : '';
+}
+
 function requireText(value: unknown, field: string, allowEmpty = false): string {
   if (typeof value !== 'string' || (!allowEmpty && !isVisibleText(value))) {
     throw mustBe(field, 'a non-empty string');

@@ -18,7 +18,7 @@ import { patchUi } from '../stores/index.ts';
 import { attempt, clientError, invalidArgument, toCharlaError } from '../transport/errors.ts';
 import { isSafeUrl } from '../util/url.ts';
 import { uuid } from '../util/uuid.ts';
-import { requireContact, requireId } from '../util/validate.ts';
+import { requireContact, requireId, typedName } from '../util/validate.ts';
 import type { WidgetActions } from './context.ts';
 import type { WidgetCore } from './core.ts';
 
@@ -157,7 +157,7 @@ export function createActions(core: WidgetCore): CoreActions {
     chooseQuickReply: postback,
     submitContactInfo(message: Message, info: { name: string; phone: string; email: string }) {
       return attempt(() => {
-        const name = String(info?.name ?? '').trim();
+        const name = typedName(String(info?.name ?? ''));
         const phone = String(info?.phone ?? '').trim();
         const email = String(info?.email ?? '').trim();
         if (!name && !phone && !email) throw invalidArgument('name, phone or email is needed', 'info');

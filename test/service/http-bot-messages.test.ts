@@ -219,6 +219,13 @@ describe('POST /v1/bots/{botId}/messages', () => {
     });
     expect(blankNames.status).toBe(200);
     expect((await stored(blankNames.body.messageId))?.['text']).toBe('Luz, +14155552671, Contacto');
+    // A name's direction controls do not reach the summary: "invoice\u202Efdp.exe" would read "invoiceexe.pdf".
+    const disguised = await send({
+      type: 'contacts',
+      contacts: [{ name: { formatted_name: 'invoice\u202Efdp.exe', first_name: '\u2067Ana\u2069' } }],
+      userId: uid('u'),
+    });
+    expect((await stored(disguised.body.messageId))?.['text']).toBe('invoicefdp.exe');
     const before = await snapshot(server);
     for (const [phone, ok] of [
       ['4155552671', false],

@@ -5,6 +5,7 @@ import { translator } from '../../i18n/index.ts';
 import type { WidgetActions } from '../../widget/context.ts';
 import { focusComposer, focusLost } from '../shared/focus.ts';
 import { isEmail } from '../shared/safe-url.ts';
+import { typedName } from '../../util/validate.ts';
 import { base } from '../../styles/base.ts';
 import { styles } from './contact-form.styles.ts';
 
@@ -78,7 +79,7 @@ export class CharlaContactForm extends LitElement {
     const t = translator(this.language);
     const form = event.currentTarget as HTMLFormElement;
     const data = new FormData(form);
-    const name = String(data.get('name') ?? '').trim();
+    const name = typedName(String(data.get('name') ?? ''));
     const phone = String(data.get('phone') ?? '').trim();
     const email = String(data.get('email') ?? '').trim();
     // Every invalid field at once, each under its own field: fixing one should not reveal the next.

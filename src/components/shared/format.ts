@@ -165,6 +165,10 @@ export function summarize(message: Message | null | undefined, t: Translate): st
   if (!message) return '';
   switch (message.type) {
     case 'TEXT':
+      // A contact card by its names, in the widget's words (the stored text is the service's summary).
+      return message.interactive?.kind === 'contacts'
+        ? contactsLine(message.interactive.contacts, t)
+        : message.text;
     case 'POSTBACK':
       return message.text;
     case 'IMAGE':
@@ -183,6 +187,26 @@ export function summarize(message: Message | null | undefined, t: Translate): st
     default:
       return t('unsupported');
   }
+}
+
+/**
+ * A contacts message in a line, as a room's preview: each card by its name, else its first phone,
+ * e-mail or street, else "Contact"; direction controls taken out of all of them.
+ */
+function contactsLine(contacts: readonly BotContact[], t: Translate): string {
+  return contacts
+    .map((c) => {
+      const where = [c.addresses?.[0]?.street, c.addresses?.[0]?.city]
+        .map(plainName)
+        .filter(Boolean)
+        .join(', ');
+      return (
+        [botContactName(c), plainName(c.phones?.[0]?.phone), plainName(c.emails?.[0]?.email), where].find(
+          Boolean,
+        ) ?? t('contact')
+      );
+    })
+    .join(', ');
 }
 
 /** A contact card's name: its formatted name, else its first and last names (a blank one is none). */

@@ -49,6 +49,14 @@ export function searchField(label: string, value: string, onInput: (value: strin
       autocomplete="off"
       .value=${value}
       @input=${(e: Event) => onInput((e.target as HTMLInputElement).value)}
+      @keydown=${(e: KeyboardEvent) => {
+        // Esc empties a search first, as a search field does; on an empty one it closes the panel.
+        const input = e.target as HTMLInputElement;
+        if (e.key !== 'Escape' || !input.value) return;
+        e.preventDefault();
+        input.value = '';
+        onInput('');
+      }}
     />
   </div>`;
 }

@@ -110,4 +110,31 @@ describe('<charla-contact-form>', () => {
     }
     expect(root.activeElement).toBe(fields.name);
   });
+
+  it.each(['\u200b', '\u2800\u2800', '\u202e', ' \u200d\u2066 '])(
+    'a name of nothing visible (%j) is no name: says so rather than sending what the service refuses',
+    async (name) => {
+      const { fields, description, sent } = await submit({ name });
+      expect(sent()).toBe(false);
+      expect(description(fields.name)).toBe('Completa al menos un dato.');
+    },
+  );
+
+  it('sends a name without its direction controls (they would reverse the phone after it)', async () => {
+    const f = makeContext();
+    const el = document.createElement('charla-contact-form') as CharlaContactForm;
+    el.message = msg({ text: 'Déjanos tus datos', interactive: { kind: 'contact_info_request' } });
+    el.actions = f.context.actions;
+    document.body.append(el);
+    await settle(el);
+    const q = within(el.shadowRoot! as unknown as HTMLElement);
+    (q.getByLabelText('Nombre') as HTMLInputElement).value = '\u202eAna Ruiz';
+    (q.getByLabelText('Teléfono') as HTMLInputElement).value = '+34 600 111 222';
+    q.getByRole('button', { name: 'Enviar datos' }).click();
+    await settle(el);
+    expect(f.callsOf('submitContactInfo')[0]?.args[1]).toMatchObject({
+      name: 'Ana Ruiz',
+      phone: '+34 600 111 222',
+    });
+  });
 });

@@ -83,6 +83,33 @@ describe('<charla-home-menu> with many contacts and rooms', { timeout: 30_000 },
     expect(q.getAllByRole('button', { name: /^Conversar con/ })).toHaveLength(50);
   });
 
+  it('Esc in the search field empties it first (the panel keeps it), and on an empty field is the panel’s', async () => {
+    const f = group();
+    f.stores.$contacts.set([...people(60), { id: 'a', names: 'Ángela Núñez' }]);
+    const { el, q } = await mount('charla-home-menu', f);
+    const search = q.getByRole('searchbox', { name: 'Buscar contactos' }) as HTMLInputElement;
+    search.value = 'angela';
+    search.dispatchEvent(new Event('input'));
+    await settle(el);
+    expect(q.getAllByRole('button', { name: /^Conversar con/ })).toHaveLength(1);
+    const esc = () => {
+      const event = new KeyboardEvent('keydown', {
+        key: 'Escape',
+        bubbles: true,
+        composed: true,
+        cancelable: true,
+      });
+      search.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    // Taken by the field (the panel closes only on an Esc nobody took: widget.ts).
+    expect(esc()).toBe(true);
+    await settle(el);
+    expect(search.value).toBe('');
+    expect(q.getAllByRole('button', { name: /^Conversar con/ })).toHaveLength(50);
+    expect(esc()).toBe(false);
+  });
+
   it('has no search field for ten contacts or fewer', async () => {
     const f = group();
     f.stores.$contacts.set(people(10));

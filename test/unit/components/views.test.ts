@@ -116,6 +116,32 @@ describe('<charla-home-menu>', () => {
     expect(contact.querySelector('bdi')!.textContent).toBe('Luis');
   });
 
+  it("previews a contacts message by its cards' names in the widget's words, without direction controls", async () => {
+    for (const [language, word] of [
+      ['es', 'Contacto'],
+      ['en', 'Contact'],
+    ] as const) {
+      const f = makeContext({ ui: { view: 'home' }, config: { properties: { type: 'group' } } });
+      f.stores.$language.set(language);
+      const contacts = [
+        { name: { formatted_name: 'invoice\u202Efdp.exe' } },
+        { phones: [{ phone: '+34600111222', type: 'WORK' }] },
+        {},
+      ];
+      // The stored text is the service's own summary, in Spanish: the preview is the widget's.
+      const lastMessage = msg({
+        text: 'invoice\u202Efdp.exe, +34600111222, Contacto',
+        interactive: { kind: 'contacts', contacts },
+      });
+      f.stores.$rooms.set([room({ id: 'r1', name: 'Bot', lastMessage })]);
+      const { el } = await mount('charla-home-menu', f);
+      expect(el.shadowRoot!.querySelector('[part=room] .item__secondary bdi')!.textContent, language).toBe(
+        `invoicefdp.exe, +34600111222, ${word}`,
+      );
+      document.body.replaceChildren();
+    }
+  });
+
   it('closes from its header', async () => {
     const { q, callsOf } = await mount('charla-home-menu');
     q.getByRole('button', { name: 'Cerrar chat' }).click();
