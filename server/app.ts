@@ -121,6 +121,7 @@ export async function buildApp(options: Partial<Config> = {}): Promise<FastifyIn
     poolSize: config.databasePoolSize,
     dataDir: config.dataDir,
     storeTemplate: config.storeTemplate,
+    reuseStores: config.reuseStores,
     warn: (message, err) => app.log.warn({ err }, message),
   });
   app.addHook('onClose', async () => {

@@ -11,6 +11,8 @@ export interface Config {
   dataDir: string;
   /** CHARLA_STORE_TEMPLATE: a dump of a PGlite cluster a new embedded store starts from (tests; see store/db.ts). */
   storeTemplate?: string | undefined;
+  /** In-memory stores from storeTemplate kept for reuse once closed (tests only; see store/db.ts). */
+  reuseStores?: boolean | undefined;
   redisUrl: string | undefined;
   clientId: string;
   clientSecret: string;

@@ -60,6 +60,13 @@ export interface DbOptions {
    * usual way (a directory left as it was before the try).
    */
   storeTemplate?: string | undefined;
+  /**
+   * With `memory://` and a storeTemplate: once closed, the store's PGlite is emptied and kept, and
+   * the next such store of this process takes it instead of loading the template again (about a
+   * second of CPU; emptying takes a twentieth). One whose schema changed is closed instead. The
+   * test suite's services set it (hundreds of starts in one worker process).
+   */
+  reuseStores?: boolean | undefined;
   /** PostgreSQL connections in the pool (the configuration's DATABASE_POOL_SIZE); 10 when not given. */
   poolSize?: number | undefined;
   /** Where warnings go (the app's logger); the console when not given. */
@@ -76,6 +83,7 @@ export async function openDb(options: DbOptions): Promise<Db> {
   const warn: Warn = options.warn ?? ((message, err) => console.warn(message, err));
   if (url && url !== 'memory://') return openPostgres(url, options.poolSize ?? 10, warn);
   if (url === 'memory://') {
+    if (options.reuseStores && options.storeTemplate) return reusedMemoryStore(options.storeTemplate, warn);
     return pgliteDb(await openPglite(undefined, options.storeTemplate, warn));
   }
   const release = await lockDataDir(options.dataDir ?? './.charla-data');
@@ -123,32 +131,125 @@ async function openPglite(
   return lite;
 }
 
+/** In-memory PGlites of closed stores, emptied, by the template they were loaded from (reuseStores). */
+const spareStores = new Map<string, PGlite[]>();
+/** What each template's schema looks like once loaded: a store whose schema changed is not kept. */
+const templateShapes = new Map<string, string>();
+/** The shape of a template that holds rows of its own: emptying would lose them, so none is kept. */
+const HOLDS_ROWS = 'holds rows';
+
+/** How many emptied PGlites of `template` wait for their next store (tests). */
+export const spareStoreCount = (template: string): number => spareStores.get(template)?.length ?? 0;
+
+/** The names of the tables a store empties when it is kept (all but the migrations' record). */
+async function tablesToEmpty(lite: PGlite): Promise<string[]> {
+  const tables = await lite.query<{ name: string }>(
+    `SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) AS name FROM pg_tables
+     WHERE schemaname NOT IN ('pg_catalog', 'information_schema') AND tablename <> 'charla_migrations'`,
+  );
+  return tables.rows.map((t) => t.name);
+}
+
+/** A fingerprint of a PGlite's schema: tables, columns, constraints, triggers, functions, migrations. */
+async function shapeOf(lite: PGlite): Promise<string> {
+  const schema = await lite.query<{ shape: string }>(
+    `SELECT md5(coalesce(string_agg(x, ';' ORDER BY x), '')) AS shape FROM (
+       SELECT n.nspname::text || '.' || c.relname::text || ':' || c.relkind::text AS x
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast')
+       UNION ALL SELECT c.relname::text || '.' || a.attname::text || ':' || format_type(a.atttypid, a.atttypmod)
+         || ':' || a.attnotnull::text || ':' || a.atthasdef::text
+         FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = 'public' AND a.attnum > 0 AND NOT a.attisdropped
+       UNION ALL SELECT 'constraint ' || conname::text FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
+         WHERE n.nspname = 'public'
+       UNION ALL SELECT 'trigger ' || tgname::text FROM pg_trigger WHERE NOT tgisinternal
+       UNION ALL SELECT 'function ' || p.proname::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+         WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
+     ) AS parts`,
+  );
+  const migrated = await lite.query<{ ids: string | null }>(
+    `SELECT CASE WHEN to_regclass('public.charla_migrations') IS NULL THEN NULL
+       ELSE (SELECT string_agg(id, ',' ORDER BY id) FROM charla_migrations) END AS ids`,
+  );
+  return `${schema.rows[0]?.shape ?? ''}|${migrated.rows[0]?.ids ?? ''}`;
+}
+
+/**
+ * An in-memory store from `template`: a spare PGlite of an earlier store when there is one, else
+ * the template loaded. Closing it empties its tables (the migrations' record kept) and keeps it, or
+ * closes it when its schema is not the template's any more (a test's trigger, an older schema).
+ */
+async function reusedMemoryStore(template: string, warn: Warn): Promise<Db> {
+  let lite = spareStores.get(template)?.pop();
+  if (!lite) {
+    lite = await openPglite(undefined, template, warn);
+    if (!templateShapes.has(template)) {
+      let rows = false;
+      for (const table of await tablesToEmpty(lite))
+        rows ||= (await lite.query(`SELECT 1 FROM ${table} LIMIT 1`)).rows.length > 0;
+      templateShapes.set(template, rows ? HOLDS_ROWS : await shapeOf(lite));
+    }
+  }
+  const kept = lite;
+  return pgliteDb(kept, undefined, async () => {
+    try {
+      const shape = templateShapes.get(template);
+      if (shape === HOLDS_ROWS || (await shapeOf(kept)) !== shape) throw new Error('not as loaded');
+      const tables = await tablesToEmpty(kept);
+      if (tables.length) await kept.exec(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE`);
+      // Session state too: prepared statements, settings, advisory locks, LISTENs.
+      await kept.exec('DISCARD ALL');
+      const spares = spareStores.get(template) ?? [];
+      spareStores.set(template, spares);
+      spares.push(kept);
+    } catch {
+      await kept.close().catch(() => {});
+    }
+  });
+}
+
 /**
  * The embedded store over a PGlite; `after` runs once it is closed (the data directory's lock
- * given up). Exported for the tests' global setup, which migrates a PGlite it then dumps.
+ * given up), and `end` is how the PGlite itself ends (closed; emptied and kept for reuseStores).
+ * Once closed, the store refuses what it is asked (its PGlite may serve another store already).
+ * Exported for the tests' global setup, which migrates a PGlite it then dumps.
  */
-export function pgliteDb(lite: PGlite, after: () => Promise<void> = async () => {}): Db {
-  const wrap = (q: { query: PGlite['query'] }): Queryable => ({
+export function pgliteDb(
+  lite: PGlite,
+  after: () => Promise<void> = async () => {},
+  end: () => Promise<void> = () => lite.close(),
+): Db {
+  let closed = false;
+  const open = () => {
+    if (closed) throw new Error('The store is closed.');
+  };
+  const wrap = (q: { query: PGlite['query'] }, checked: boolean): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
+      if (checked) open();
       const r = await q.query<T>(sql, params as unknown[]);
       return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
     },
   });
-  const base = wrap(lite);
-  let closed = false;
+  const base = wrap(lite, true);
   return {
     kind: 'pglite',
     get closed() {
       return closed;
     },
     query: base.query,
-    transaction: (fn) => lite.transaction((tx) => fn(wrap(tx))),
+    // A transaction begun before close() ends as it would have: the PGlite ends after it.
+    transaction: async (fn) => {
+      open();
+      return lite.transaction((tx) => fn(wrap(tx, false)));
+    },
     exec: async (sql) => {
+      open();
       await lite.exec(sql);
     },
     close: () => {
       closed = true;
-      return lite.close().finally(after);
+      return end().finally(after);
     },
   };
 }

@@ -148,6 +148,7 @@ export async function startService(options: Partial<Config> = {}): Promise<Servi
   const app = await buildApp({
     databaseUrl: 'memory://',
     storeTemplate: inject('pgliteSchemaTemplate'),
+    reuseStores: true,
     serveStatic: true,
     seedDemo: true,
     logger: false,

@@ -348,8 +348,9 @@ describe('widget rooms over REST', () => {
 
   it('refuses uploads of the wrong type and images over 8 MB', async () => {
     const s = await h.session(apiKey, `u-${randomUUID()}`);
-    const send = (blob: Blob, name: string) => {
+    const send = (blob: Blob, name: string, roomIds: string[] = []) => {
       const form = new FormData();
+      for (const roomId of roomIds) form.append('roomId', roomId);
       form.append('file', blob, name);
       return fetch(h.baseUrl + ROUTES.widgetUpload, {
         method: 'POST',
@@ -381,14 +382,8 @@ describe('widget rooms over REST', () => {
     );
     expect(pdf.status).toBe(200);
     // For a room the user is not in: refused.
-    const form = new FormData();
-    form.append('roomId', randomUUID());
-    form.append('file', new Blob([new Uint8Array(makePng())], { type: 'image/png' }), 'x.png');
-    const notMine = await fetch(h.baseUrl + ROUTES.widgetUpload, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${s.token}` },
-      body: form,
-    });
+    const png = () => new Blob([new Uint8Array(makePng())], { type: 'image/png' });
+    const notMine = await send(png(), 'x.png', [randomUUID()]);
     expect(notMine.status).toBe(403);
     // The room given twice (one of them the user's own) names no one room: 400, nothing stored.
     const mediaBefore = await h.app.charla.db.query('SELECT key FROM media');
@@ -397,14 +392,7 @@ describe('widget rooms over REST', () => {
       [s.botRoomId, randomUUID()],
       [s.botRoomId, s.botRoomId],
     ]) {
-      const twice = new FormData();
-      for (const roomId of rooms) twice.append('roomId', roomId);
-      twice.append('file', new Blob([new Uint8Array(makePng())], { type: 'image/png' }), 'x.png');
-      const res = await fetch(h.baseUrl + ROUTES.widgetUpload, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${s.token}` },
-        body: twice,
-      });
+      const res = await send(png(), 'x.png', rooms);
       expect(res.status).toBe(400);
       const body = await json<{ error: { key: string }; validationError: Record<string, string> }>(res);
       expect(body.error.key).toBe('VALIDATION_ERROR');

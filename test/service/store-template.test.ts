@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openDb } from '../../server/store/db.ts';
+import { openDb, spareStoreCount } from '../../server/store/db.ts';
 import { migrate } from '../../server/store/migrate.ts';
 import { SCHEMA_MIGRATIONS } from '../../server/schema.ts';
 
@@ -137,6 +137,63 @@ describe('in-memory store from a cluster dump', () => {
     const again = await openDb({ dataDir });
     try {
       expect((await again.query<{ v: number }>('SELECT v FROM kept')).rows).toEqual([{ v: 7 }]);
+    } finally {
+      await again.close();
+    }
+  });
+});
+
+describe('in-memory stores kept for reuse (reuseStores, the test suite’s services)', () => {
+  const open = (storeTemplate: string) =>
+    openDb({ databaseUrl: 'memory://', storeTemplate, reuseStores: true });
+
+  it('a closed store is emptied and taken by the next: nothing of it is seen, its migrations stay', async () => {
+    const template = inject('pgliteSchemaTemplate');
+    const first = await open(template);
+    await first.query("INSERT INTO companies (id, name) VALUES ('kept-co', 'Kept')");
+    const spares = spareStoreCount(template);
+    await first.close();
+    expect(spareStoreCount(template)).toBe(spares + 1);
+    // Closed, it refuses what it is asked: its PGlite serves the next store.
+    await expect(first.query('SELECT 1')).rejects.toThrow(/closed/);
+    await expect(first.transaction(async (tx) => tx.query('SELECT 1'))).rejects.toThrow(/closed/);
+    const second = await open(template);
+    try {
+      expect(spareStoreCount(template)).toBe(spares);
+      expect((await second.query('SELECT id FROM companies')).rows).toEqual([]);
+      // Nothing left for a start to apply, as on a store just loaded.
+      expect(await migrate(second, SCHEMA_MIGRATIONS)).toEqual([]);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('a store whose schema changed is closed, not kept; so is one from a template holding rows', async () => {
+    const template = inject('pgliteSchemaTemplate');
+    const changed = await open(template);
+    await changed.exec(
+      `CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no'; END $$;
+       CREATE TRIGGER refuse BEFORE INSERT ON companies FOR EACH ROW EXECUTE FUNCTION refuse();`,
+    );
+    const spares = spareStoreCount(template);
+    await changed.close();
+    expect(spareStoreCount(template)).toBe(spares);
+    const next = await open(template);
+    try {
+      await next.query("INSERT INTO companies (id, name) VALUES ('c', 'C')");
+    } finally {
+      await next.close();
+    }
+    // The marked dump holds a row: emptying would lose it, so its stores are never kept.
+    const fromMarked = await open(marked);
+    await fromMarked.query("INSERT INTO marker VALUES ('later')");
+    await fromMarked.close();
+    expect(spareStoreCount(marked)).toBe(0);
+    const again = await open(marked);
+    try {
+      expect((await again.query<{ v: string }>('SELECT v FROM marker')).rows).toEqual([
+        { v: 'from the dump' },
+      ]);
     } finally {
       await again.close();
     }

@@ -77,6 +77,7 @@ export async function startServer(
     scheduler: false,
     logger: false,
     storeTemplate: inject('pgliteSchemaTemplate'),
+    reuseStores: true,
     ...options,
     databaseUrl,
   });

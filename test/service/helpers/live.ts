@@ -66,6 +66,7 @@ export async function startLive(options: Partial<Config> = {}): Promise<LiveHarn
   const storage = await storageFor(options);
   const app = await buildApp({
     storeTemplate: inject('pgliteSchemaTemplate'),
+    reuseStores: true,
     scheduler: false,
     ...options,
     databaseUrl: storage.databaseUrl,
