@@ -251,9 +251,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
       ...(companyToken ? [] : [`CHARLA_COMPANY_TOKEN (${DEMO.companyToken})`]),
       ...(hasSigningKeys ? [] : ['CHARLA_SIGNING_SECRET (a demo signing key)']),
     ],
-    // Unused unless the list is only that secret as k1 (what the secret alone makes).
-    ...(signingSecret !== undefined &&
-    !(Object.keys(signingKeys ?? {}).length === 1 && signingKeys?.['k1'] === signingSecret)
+    // The secret is the key k1: unused unless the list gives it as k1 (as the README's rotation does).
+    ...(signingSecret !== undefined && signingKeys?.['k1'] !== signingSecret
       ? { signingSecretUnused: true }
       : {}),
   };

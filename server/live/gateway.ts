@@ -409,7 +409,8 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
           );
           return;
         }
-        const problem = typeof ack === 'function' ? eventProblem(packet) : null;
+        // Checked alike without an acknowledgement (as if one were there): such a bad event is dropped.
+        const problem = eventProblem(typeof ack === 'function' ? packet : [...packet, () => {}]);
         if (problem) refuse(problem.body);
         else next();
         return;
@@ -494,30 +495,33 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
     );
 
     socket.on('messages:sync', (req, ack) =>
-      handle(ack, req, async () => {
-        if (typeof req !== 'object' || req === null || Array.isArray(req)) {
-          throw validationFailed({ '/': 'must be an object: {after: {roomId: sequence}}' });
-        }
-        const after = (req as { after?: unknown }).after;
-        if (typeof after !== 'object' || after === null || Array.isArray(after)) {
-          throw validationFailed({ '/after': 'must map room ids to sequence numbers ({} for none)' });
-        }
-        const given = after as Record<string, unknown>;
-        for (const [roomId, seq] of Object.entries(given)) {
-          if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) {
-            throw validationFailed({ [`/after/${roomId}`]: 'must be a sequence number' });
-          }
-        }
-        // One sync of a user at a time (its sockets share the turn); a pile of them waits or is refused.
-        return syncTurns.run(`${companyId}\n${userId}`, async () => {
-          const result = await syncOf(db, socket, given as Record<string, number>);
-          // Charged by the work done: a sync over many rooms costs its user more than one event.
-          for (let i = Math.floor(result.rooms.length / SYNC_ROOMS_PER_TOKEN); i > 0; i--) {
-            if (bucket.take(Date.now()) > 0) break;
-          }
-          return result;
-        });
-      }),
+      // A sync is a question: without an acknowledgement nobody would read its answer.
+      typeof ack !== 'function'
+        ? undefined
+        : handle(ack, req, async () => {
+            if (typeof req !== 'object' || req === null || Array.isArray(req)) {
+              throw validationFailed({ '/': 'must be an object: {after: {roomId: sequence}}' });
+            }
+            const after = (req as { after?: unknown }).after;
+            if (typeof after !== 'object' || after === null || Array.isArray(after)) {
+              throw validationFailed({ '/after': 'must map room ids to sequence numbers ({} for none)' });
+            }
+            const given = after as Record<string, unknown>;
+            for (const [roomId, seq] of Object.entries(given)) {
+              if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) {
+                throw validationFailed({ [`/after/${roomId}`]: 'must be a sequence number' });
+              }
+            }
+            // One sync of a user at a time (its sockets share the turn); a pile of them waits or is refused.
+            return syncTurns.run(`${companyId}\n${userId}`, async () => {
+              const result = await syncOf(db, socket, given as Record<string, number>);
+              // Charged by the work done: a sync over many rooms costs its user more than one event.
+              for (let i = Math.floor(result.rooms.length / SYNC_ROOMS_PER_TOKEN); i > 0; i--) {
+                if (bucket.take(Date.now()) > 0) break;
+              }
+              return result;
+            });
+          }),
     );
 
     socket.on('messages:seen', (req, ack) =>

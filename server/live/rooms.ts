@@ -114,6 +114,14 @@ export async function keepsBotRoom(db: Queryable, roomId: string, userId: string
   return r.rows.length > 0;
 }
 
+/** The advisory lock (its first key) under which one room's member changes take turns. */
+const MEMBERS_LOCK = 7436202;
+
+/** Waits for, and holds until the transaction ends, the turn of `roomId`'s member changes. */
+async function lockMembers(tx: Queryable, roomId: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2))', [MEMBERS_LOCK, roomId]);
+}
+
 /** A room's members limit, checked as members are added: past `max`, 400 naming `at`. */
 export interface MembersCap {
   max: number;
@@ -291,16 +299,18 @@ export class Rooms {
   }
 
   /**
-   * Adds members as addMember does, in one transaction holding the room's row: with `cap`, a list
-   * that would take the room past `cap.max` members adds nobody (400 naming `cap.at`), however many
-   * adds run at once on however many processes. Whether each was added, in order.
+   * Adds members as addMember does, in one transaction: with `cap`, a list that would take the room
+   * past `cap.max` members adds nobody (400 naming `cap.at`), however many adds run at once on
+   * however many processes. Whether each was added, in order.
    */
   async addMembers(roomId: string, inputs: MemberInput[], cap?: MembersCap): Promise<boolean[]> {
     let grouped = false;
     const added = await this.db.transaction(async (tx) => {
-      // The room's row first, as removeMember takes it: adds and removals of one room take turns.
+      // Changes of one room's members take turns (each counts what the one before it added), on a
+      // lock of their own: messages to the room go on meanwhile, its row is written at the end.
+      await lockMembers(tx, roomId);
       const room = await tx.query<{ company_id: string; type: string; room_key: string | null }>(
-        'SELECT company_id, type, room_key FROM rooms WHERE id = $1 AND NOT deleted FOR UPDATE',
+        'SELECT company_id, type, room_key FROM rooms WHERE id = $1 AND NOT deleted',
         [roomId],
       );
       const r = room.rows[0];
@@ -315,10 +325,15 @@ export class Rooms {
             [cap.at]: `would take the room past ${cap.max} members (it has ${present.length})`,
           });
       }
+      // The names given, in the order of the users' ids: two lists naming the same people (in two
+      // rooms at once) never wait for each other's rows crosswise.
+      const named = inputs
+        .filter((m) => m.names)
+        .sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+      for (const input of named) await upsertUser(tx, r.company_id, input.userId, input.names, true);
       const done: boolean[] = [];
       let type = r.type;
       for (const input of inputs) {
-        if (input.names) await upsertUser(tx, r.company_id, input.userId, input.names, true);
         const names = await knownNames(tx, r.company_id, input.userId);
         await tx.query('DELETE FROM room_removals WHERE room_id = $1 AND user_id = $2', [
           roomId,
@@ -340,12 +355,11 @@ export class Rooms {
             [roomId],
           );
           if (became.rowCount > 0) [grouped, type] = [true, 'group'];
-        } else if (ok) {
-          await tx.query('UPDATE rooms SET updated_at = now() WHERE id = $1', [roomId]);
         }
         if (ok) present.push(input.userId);
         done.push(ok);
       }
+      if (done.some(Boolean)) await tx.query('UPDATE rooms SET updated_at = now() WHERE id = $1', [roomId]);
       return done;
     });
     // Told once stored: each newcomer joins, and the room is news to them (to everyone, if it became a group).
@@ -399,7 +413,9 @@ export class Rooms {
     const member = await loadMember(this.db, roomId, userId);
     if (!member) return { removed: false };
     const removed = await this.db.transaction(async (tx) => {
-      // The room's row first, as addMembers takes it (in the other order the two could deadlock).
+      // Member changes of the room take turns (lockMembers), and the room's row comes before its
+      // member's, as a message's insert takes them (in the other order the two could deadlock).
+      await lockMembers(tx, roomId);
       await tx.query('SELECT 1 FROM rooms WHERE id = $1 FOR UPDATE', [roomId]);
       const gone = await tx.query('DELETE FROM room_members WHERE room_id = $1 AND user_id = $2', [
         roomId,

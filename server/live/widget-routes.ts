@@ -455,7 +455,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     return { ...ok([`flow ${flowId} started`]), roomId, flowId };
   });
 
-  r.post(ROUTES.widgetUpload, { onError: closeIfUnread }, async (request, reply) => {
+  r.post(ROUTES.widgetUpload, { onError: closeOnRefusal }, async (request, reply) => {
     const { claims } = session(request);
     if (!request.isMultipart()) {
       throw new ApiError('UNSUPPORTED_CONTENT_TYPE', { message: 'Send the file as multipart/form-data.' });
@@ -604,12 +604,18 @@ async function* uploadedBytes(
 }
 
 /**
- * A refusal sent before the whole body came (too large, not a member, a wrong type, past the
- * allowance): the rest is not read, so the connection is not kept for another request, which would
- * meet the end of this body (keep-alive clients saw their next request reset).
+ * A refused upload closes its connection: a refusal is mostly sent before the whole body came (too
+ * large, not a member, a wrong type, past the allowance), and the rest, unread, would meet the
+ * connection's next request (keep-alive clients saw theirs reset). Refusals are rare; a new
+ * connection is cheap.
  */
-function closeIfUnread(request: FastifyRequest, reply: FastifyReply, _err: unknown, done: () => void): void {
-  if (!request.raw.complete) reply.header('connection', 'close');
+function closeOnRefusal(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  _err: unknown,
+  done: () => void,
+): void {
+  reply.header('connection', 'close');
   done();
 }
 

@@ -161,10 +161,17 @@ async function shapeOf(lite: PGlite): Promise<string> {
          || ':' || a.attnotnull::text || ':' || a.atthasdef::text
          FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
          WHERE n.nspname = 'public' AND a.attnum > 0 AND NOT a.attisdropped
-       UNION ALL SELECT 'constraint ' || conname::text FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
+       UNION ALL SELECT 'default ' || c.relname::text || '.' || d.adnum::text || ' ' || pg_get_expr(d.adbin, d.adrelid)
+         FROM pg_attrdef d JOIN pg_class c ON c.oid = d.adrelid JOIN pg_namespace n ON n.oid = c.relnamespace
          WHERE n.nspname = 'public'
-       UNION ALL SELECT 'trigger ' || tgname::text FROM pg_trigger WHERE NOT tgisinternal
-       UNION ALL SELECT 'function ' || p.proname::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+       UNION ALL SELECT 'constraint ' || conname::text || ' ' || pg_get_constraintdef(c.oid)
+         FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace WHERE n.nspname = 'public'
+       UNION ALL SELECT 'index ' || pg_get_indexdef(i.indexrelid) FROM pg_index i
+         JOIN pg_class c ON c.oid = i.indrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'
+       UNION ALL SELECT 'trigger ' || pg_get_triggerdef(t.oid) || ' ' || t.tgenabled::text FROM pg_trigger t
+         WHERE NOT t.tgisinternal
+       UNION ALL SELECT 'function ' || CASE WHEN p.prokind IN ('f', 'p') THEN pg_get_functiondef(p.oid) ELSE p.proname::text END
+         FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
          WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
      ) AS parts`,
   );
@@ -221,6 +228,7 @@ export function pgliteDb(
   end: () => Promise<void> = () => lite.close(),
 ): Db {
   let closed = false;
+  let ending: Promise<void> | undefined;
   const open = () => {
     if (closed) throw new Error('The store is closed.');
   };
@@ -247,9 +255,11 @@ export function pgliteDb(
       open();
       await lite.exec(sql);
     },
+    // Once: a second close() waits for the first (a PGlite kept twice would serve two stores).
     close: () => {
       closed = true;
-      return end().finally(after);
+      ending ??= end().finally(after);
+      return ending;
     },
   };
 }

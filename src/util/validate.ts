@@ -273,7 +273,8 @@ function outgoing(given: unknown, defaults: { id: string; roomId: string | null 
       };
     case 'POSTBACK': {
       // payload, description and eventPayload are required (the interface marks none of them optional).
-      const payload = input['payload'] === undefined ? 0 : requireJson(input['payload'], 'payload');
+      if (input['payload'] === undefined) throw mustBe('payload', 'an object');
+      const payload = requireJson(input['payload'], 'payload');
       if (!isPlainObject(payload)) throw mustBe('payload', 'an object');
       return { ...base, type: 'POSTBACK', text: requireText(input['text'], 'text'), payload };
     }

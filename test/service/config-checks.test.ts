@@ -181,6 +181,9 @@ describe('empty values count as unset', () => {
     expect(unused({ CHARLA_SIGNING_SECRET: 's1' })).toBe(false);
     expect(unused({ CHARLA_SIGNING_KEYS: 'k2:s2,k1:s1' })).toBe(false);
     expect(unused({ CHARLA_SIGNING_SECRET: 's1', CHARLA_SIGNING_KEYS: 'k1:s1' })).toBe(false);
+    // The README's rotation: the old secret kept as k1 beside the new key, in either place.
+    expect(unused({ CHARLA_SIGNING_SECRET: 's1', CHARLA_SIGNING_KEYS: 'k2:s2,k1:s1' })).toBe(false);
+    expect(unused({ CHARLA_SIGNING_SECRET: 's1', CHARLA_SIGNING_KEYS: 'k1:s1,k2:s2' })).toBe(false);
     expect(unused({ CHARLA_SIGNING_SECRET: 's1', CHARLA_SIGNING_KEYS: ' , ' })).toBe(false);
   });
 

@@ -87,8 +87,14 @@ describe('socket events with an acknowledgement', () => {
     expect((again as Ack<Message>).ok, JSON.stringify(again)).toBe(true);
     expect(((again as { data: Message }).data as { text?: string }).text).toBe('sin acuse');
     expect(await live.h.messageCount(roomId)).toBe(before + 1);
-    // A bad one without an acknowledgement changes nothing (nobody to tell), and the socket goes on.
+    // A bad one without an acknowledgement changes nothing (nobody to tell), and the socket goes on:
+    // a message missing its text, one sent with an argument too many.
     bare.emit('message:send', { id: randomUUID(), roomId, type: 'TEXT' });
+    (bare as unknown as { emit(ev: string, a: unknown, b: unknown): void }).emit(
+      'message:send',
+      { id: randomUUID(), roomId, type: 'TEXT', text: 'con un argumento de más' },
+      'extra',
+    );
     const ok = await sendText(socket, roomId, 'después');
     expect(ok.ok).toBe(true);
     expect(await live.h.messageCount(roomId)).toBe(before + 2);

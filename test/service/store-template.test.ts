@@ -152,6 +152,8 @@ describe('in-memory stores kept for reuse (reuseStores, the test suite’s servi
     const first = await open(template);
     await first.query("INSERT INTO companies (id, name) VALUES ('kept-co', 'Kept')");
     const spares = spareStoreCount(template);
+    // Closed twice (the second waits for the first): kept once, or two stores would share it.
+    await Promise.all([first.close(), first.close()]);
     await first.close();
     expect(spareStoreCount(template)).toBe(spares + 1);
     // Closed, it refuses what it is asked: its PGlite serves the next store.
@@ -178,6 +180,12 @@ describe('in-memory stores kept for reuse (reuseStores, the test suite’s servi
     const spares = spareStoreCount(template);
     await changed.close();
     expect(spareStoreCount(template)).toBe(spares);
+    // A change that keeps every name: another default for a column that had one.
+    const redefault = await open(template);
+    await redefault.exec("ALTER TABLE charla_migrations ALTER COLUMN applied_at SET DEFAULT '2000-01-01'");
+    const sparesNow = spareStoreCount(template);
+    await redefault.close();
+    expect(spareStoreCount(template)).toBe(sparesNow);
     const next = await open(template);
     try {
       await next.query("INSERT INTO companies (id, name) VALUES ('c', 'C')");

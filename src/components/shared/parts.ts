@@ -52,7 +52,7 @@ export function searchField(label: string, value: string, onInput: (value: strin
       @keydown=${(e: KeyboardEvent) => {
         // Esc empties a search first, as a search field does; on an empty one it closes the panel.
         const input = e.target as HTMLInputElement;
-        if (e.key !== 'Escape' || !input.value) return;
+        if (e.key !== 'Escape' || e.isComposing || !input.value) return;
         e.preventDefault();
         input.value = '';
         onInput('');
