@@ -41,6 +41,7 @@ import {
   WidgetAddMembersBody,
   WidgetRefreshBody,
 } from '../../types/schemas/index.ts';
+import { parseAddress } from '../../types/urls.ts';
 import { ApiError, validationFailed } from '../http/errors.ts';
 import { storedId, unstorableText } from '../http/validation.ts';
 import {
@@ -565,6 +566,9 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
 
   r.post(ROUTES.widgetAssetsRefresh, { schema: { body: WidgetRefreshBody } }, async (request) => {
     const { claims } = session(request);
+    // Not an address at all is the caller's format mistake (400), as for the business's refresh.
+    const problem = parseAddress(request.body.resourceUrl);
+    if (typeof problem === 'string') throw validationFailed({ '/resourceUrl': problem });
     const key = signer.mediaKeyOf(request.body.resourceUrl, app.charla.ownBaseUrls(request));
     if (!key)
       throw new ApiError('SIGNED_URL_ERROR', { message: 'The address is not one of this service’s media.' });

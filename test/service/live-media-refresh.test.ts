@@ -216,6 +216,14 @@ describe('POST /v1/widget/assets/refresh', () => {
     // Altered, or without its signature, on that host: not ours (422).
     const sig = photo.searchParams.get('sig')!;
     const altered = photo.search.replace(sig, sig.slice(0, -1) + (sig.endsWith('A') ? 'B' : 'A'));
+    // Not an address at all: the caller's format mistake, 400 naming the field (as the business's refresh).
+    for (const resourceUrl of ['not a url at all', 'https://user:pw@127.0.0.1/v1/media/x', '']) {
+      const res = await refresh(beto, resourceUrl);
+      expect(res.status, resourceUrl).toBe(400);
+      expect(Object.keys((res.body as { validationError: object }).validationError), resourceUrl).toEqual([
+        '/resourceUrl',
+      ]);
+    }
     for (const search of [altered, '']) {
       const other = await refresh(beto, new URL(photo.pathname + search, 'http://127.0.0.1:1').href);
       expect(other.status, search).toBe(422);
