@@ -38,6 +38,8 @@ export interface MemberRow {
   unread: number;
   created_at: Date | string;
   room_type?: string;
+  /** The room's last sequence number, read in the same statement as `unread`. */
+  room_last_seq?: string | number | bigint;
 }
 
 export interface MessageRow {
@@ -77,7 +79,7 @@ const ROOM_COLUMNS = `r.id, r.company_id, c.name AS company_name, r.bot_id, b.na
   r.created_at, r.updated_at`;
 const ROOM_FROM = `rooms r LEFT JOIN companies c ON c.id = r.company_id LEFT JOIN bots b ON b.id = r.bot_id`;
 const MEMBER_COLUMNS = `m.room_id, m.user_id, m.id, m.names, m.legal_id, m.member_type, m.bot_id, m.company_id,
-  m.socket_id, m.unread, m.created_at, r.type AS room_type`;
+  m.socket_id, m.unread, m.created_at, r.type AS room_type, r.last_seq AS room_last_seq`;
 
 /**
  * A room as `viewerId` sees it: its unread count, and for a direct room the
@@ -90,8 +92,9 @@ function toRoom(row: RoomRow, members: MemberRow[], lastMessage: Message | null,
     name = other?.names ?? other?.user_id ?? '';
   }
   if (!name && row.type === 'bot') name = row.bot_name ?? '';
+  const mine = members.find((m) => m.user_id === viewerId);
   return {
-    unread: members.find((m) => m.user_id === viewerId)?.unread ?? 0,
+    unread: mine?.unread ?? 0,
     id: row.id,
     bot: row.bot_id ? { id: row.bot_id, name: row.bot_name ?? '', type: row.bot_type ?? 'bot' } : null,
     type: row.type as RoomType,
@@ -107,7 +110,9 @@ function toRoom(row: RoomRow, members: MemberRow[], lastMessage: Message | null,
     lastMessageAt: isoOrNull(row.last_message_at),
     channelProvider: row.channel_provider,
     lastMessage,
-    lastSeq: Number(row.last_seq),
+    // As the viewer's unread count was read (one statement, one snapshot): the messages it counts
+    // are those up to it, so a widget holding a later one (come live meanwhile) counts that too.
+    lastSeq: Number(mine?.room_last_seq ?? row.last_seq),
   };
 }
 

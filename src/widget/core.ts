@@ -784,8 +784,26 @@ export class WidgetCore {
           result.rooms.map((r) => usableRoom({ ...(held.get(r.id) ?? {}), ...r } as Room)),
         ),
       );
+      // The service's counts, plus the messages from after it counted that this page holds or
+      // this sync brings (one come live while the sync was answered was lost from the count).
+      const byRoom = w.$messagesByRoom.get();
+      const brought = new Map<string, Message[]>();
+      for (const m of result.messages ?? []) {
+        const list = brought.get(m.roomId);
+        if (list) list.push(m);
+        else brought.set(m.roomId, [m]);
+      }
+      const shown = this.#shownRoom();
       const unread: Record<string, number> = {};
-      for (const r of result.rooms) unread[r.id] = r.unread;
+      for (const r of result.rooms) {
+        const since = r.lastSeq;
+        const later = new Set<string>();
+        if (typeof since === 'number' && shown !== r.id)
+          for (const m of [...(byRoom[r.id] ?? []), ...(brought.get(r.id) ?? [])])
+            if (typeof m.seq === 'number' && m.seq > since && !isOwn(m, this.userId))
+              later.add(messageKey(m));
+        unread[r.id] = r.unread + later.size;
+      }
       w.$unreadByRoom.set(unread);
       // A room the user was added to while away, as if told live; not on the first sync (a
       // page's first load, or a reload), where every room is new to this page and none is news.
