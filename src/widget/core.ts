@@ -788,7 +788,9 @@ export class WidgetCore {
       // this sync brings (one come live while the sync was answered was lost from the count).
       const byRoom = w.$messagesByRoom.get();
       const brought = new Map<string, Message[]>();
-      for (const m of result.messages ?? []) {
+      // Read as handleIncoming reads them: what is not a message (null, a number) is passed over.
+      for (const m of Array.isArray(result.messages) ? result.messages : []) {
+        if (typeof m !== 'object' || m === null || typeof m.roomId !== 'string') continue;
         const list = brought.get(m.roomId);
         if (list) list.push(m);
         else brought.set(m.roomId, [m]);
