@@ -14,6 +14,7 @@ import {
   DEFAULT_BUTTON_TEXT,
   MEDIA_URL_MAX,
   MEDIA_URL_PATTERN,
+  DIRECTION_CONTROL_PATTERN,
   NOT_BLANK_PATTERN,
   VIDEO_MAX_BYTES,
   VIDEO_MEDIA_TYPES,
@@ -58,7 +59,7 @@ const NOT_BLANK = new RegExp(NOT_BLANK_PATTERN, 'u');
 const said = (value: string | undefined): value is string => !!value && NOT_BLANK.test(value);
 
 /** Explicit direction controls: in a name they disguise it (`invoice\u202Efdp.exe`). */
-const DIRECTION_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+const DIRECTION_CONTROLS = new RegExp(DIRECTION_CONTROL_PATTERN, 'gu');
 
 /**
  * A human line for a contacts message (what a client without cards shows, and a room's preview

@@ -30,6 +30,14 @@ export function createSigner(keys: Record<string, string>): Signer {
     createHmac('sha256', keys[kid] as string)
       .update(`${mediaKey}\n${exp}`)
       .digest('base64url');
+  /** True when `sig` is ours for the key and expiry (their expiry aside), compared in constant time. */
+  const signedByUs = (mediaKey: string, kid: unknown, exp: unknown, sig: unknown): boolean => {
+    if (typeof kid !== 'string' || typeof sig !== 'string' || typeof exp !== 'string') return false;
+    if (!Object.prototype.hasOwnProperty.call(keys, kid) || !/^\d{1,12}$/.test(exp)) return false;
+    const expected = Buffer.from(mac(kid, mediaKey, Number(exp)));
+    const given = Buffer.from(sig);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
   return {
     sign(mediaKey, ttlSeconds, baseUrl, now = Date.now()) {
       const exp = Math.floor(now / 1000) + ttlSeconds;
@@ -39,13 +47,7 @@ export function createSigner(keys: Record<string, string>): Signer {
     },
     verify(mediaKey, query, now = Date.now()) {
       const { kid, exp, sig } = query;
-      if (typeof kid !== 'string' || typeof sig !== 'string' || typeof exp !== 'string') return false;
-      if (!Object.prototype.hasOwnProperty.call(keys, kid) || !/^\d{1,12}$/.test(exp)) return false;
-      const expiry = Number(exp);
-      const expected = Buffer.from(mac(kid, mediaKey, expiry));
-      const given = Buffer.from(sig);
-      const same = given.length === expected.length && timingSafeEqual(given, expected);
-      return same && expiry * 1000 > now;
+      return signedByUs(mediaKey, kid, exp, sig) && Number(exp) * 1000 > now;
     },
     mediaKeyOf(url, baseUrls) {
       let parsed: URL;
@@ -79,12 +81,7 @@ export function createSigner(keys: Record<string, string>): Signer {
       if (origins.has(parsed.origin)) return key;
       // Another host: ours only if we signed it (the expiry aside: refreshing is for expired ones).
       const q = parsed.searchParams;
-      const [kid, exp, sig] = [q.get('kid'), q.get('exp'), q.get('sig')];
-      if (kid === null || sig === null || exp === null || !/^\d{1,12}$/.test(exp)) return null;
-      if (!Object.prototype.hasOwnProperty.call(keys, kid)) return null;
-      const expected = Buffer.from(mac(kid, key, Number(exp)));
-      const given = Buffer.from(sig);
-      return given.length === expected.length && timingSafeEqual(given, expected) ? key : null;
+      return signedByUs(key, q.get('kid'), q.get('exp'), q.get('sig')) ? key : null;
     },
   };
 }

@@ -51,6 +51,12 @@ export const MEDIA_URL_MAX = 2048;
  */
 export const NOT_BLANK_PATTERN = '[^\\s\\p{Cc}\\p{Default_Ignorable_Code_Point}\\u2800]';
 /**
+ * Explicit directional formatting characters: embeddings and overrides (U+202A–U+202E), isolates
+ * (U+2066–U+2069) and marks (U+200E, U+200F, U+061C). In a name or a file name they serve only to
+ * disguise it ("invoice\u202Efdp.exe" shows as "invoiceexe.pdf"); message text keeps them.
+ */
+export const DIRECTION_CONTROL_PATTERN = '[\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]';
+/**
  * A name shown on one line (a bot's, which signs its messages): something visible in it, and no
  * control character or line break (C0, DEL, C1, U+2028/2029).
  */

@@ -15,6 +15,7 @@ import {
   MAX_EVENT_BYTES,
   MEDIA_URL_MAX,
   MESSAGE_TEXT_MAX,
+  DIRECTION_CONTROL_PATTERN,
   NOT_BLANK_PATTERN,
   SHORT_TEXT_MAX,
 } from '../../types/limits.ts';
@@ -64,6 +65,7 @@ function optionalShortText(value: unknown, field: string): string | undefined {
 }
 
 const VISIBLE = new RegExp(NOT_BLANK_PATTERN, 'u');
+const DIRECTION_CONTROLS = new RegExp(DIRECTION_CONTROL_PATTERN, 'gu');
 /** True when the text shows something: not white space or invisible characters only (as the service checks). */
 export const isVisibleText = (text: string): boolean => VISIBLE.test(text);
 
@@ -73,7 +75,7 @@ export const isVisibleText = (text: string): boolean => VISIBLE.test(text);
  * nothing visible is left, so it counts as not given rather than sending an invisible answer.
  */
 export function typedName(text: string): string {
-  const name = text.replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu, '').trim();
+  const name = text.replace(DIRECTION_CONTROLS, '').trim();
   return VISIBLE.test(name) ? name : '';
 }
 

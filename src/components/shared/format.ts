@@ -1,6 +1,7 @@
 /** Small formatting helpers shared by the views. */
 import { byPerson } from '../../util/own.ts';
 import type { BotContact, Message, Room } from '../../../types/index.ts';
+import { DIRECTION_CONTROL_PATTERN } from '../../../types/limits.ts';
 import type { Translate } from '../../i18n/index.ts';
 
 /** The message's moment as a Date (timestamp first, createdAt second). */
@@ -53,12 +54,8 @@ export function formatBytes(bytes: number): string {
   return `${bytes} B`;
 }
 
-/**
- * Explicit directional formatting characters: embeddings and overrides (U+202A–U+202E), isolates
- * (U+2066–U+2069) and marks (U+200E, U+200F, U+061C). In a name or a file name they serve only to
- * disguise it ("invoice\u202Efdp.exe" shows as "invoiceexe.pdf"); message text keeps them.
- */
-export const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/** Explicit directional formatting characters (types/limits.ts): in names, only a disguise. */
+export const BIDI_CONTROL = new RegExp(DIRECTION_CONTROL_PATTERN);
 const BIDI_CONTROLS = new RegExp(BIDI_CONTROL.source, 'g');
 
 /** A name or file name as shown: without directional formatting characters, trimmed. */
