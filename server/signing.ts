@@ -22,6 +22,9 @@ export interface Signer {
   mediaKeyOf(url: string, baseUrls: string[]): string | null;
 }
 
+/** An address's origin with its host's trailing dot dropped (`example.com.` is `example.com`). */
+const originOf = (url: URL): string => url.origin.replace(/\.(?=(?::\d+)?$)/, '');
+
 export function createSigner(keys: Record<string, string>): Signer {
   const ids = Object.keys(keys);
   const current = ids[0];
@@ -59,7 +62,7 @@ export function createSigner(keys: Record<string, string>): Signer {
       const origins = new Set(
         baseUrls.map((b) => {
           try {
-            return new URL(b).origin;
+            return originOf(new URL(b));
           } catch {
             return '';
           }
@@ -78,7 +81,7 @@ export function createSigner(keys: Record<string, string>): Signer {
         })
         .join('/');
       if (!key || key.includes('\u0000') || key.includes('..')) return null;
-      if (origins.has(parsed.origin)) return key;
+      if (origins.has(originOf(parsed))) return key;
       // Another host: ours only if we signed it (the expiry aside: refreshing is for expired ones).
       const q = parsed.searchParams;
       return signedByUs(key, q.get('kid'), q.get('exp'), q.get('sig')) ? key : null;

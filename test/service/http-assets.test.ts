@@ -46,6 +46,24 @@ describe('POST /v1/external/assets/refresh', () => {
     }
   });
 
+  it('takes its own host however it is spelled: upper case, the default port, a trailing dot', async () => {
+    const own = new URL(ownUrl());
+    const spellings = [
+      ownUrl().replace(own.hostname, own.hostname.toUpperCase()),
+      ownUrl().replace(own.host, `${own.hostname}:443`),
+      ownUrl().replace(own.host, `${own.hostname}.`),
+    ];
+    for (const resourceUrl of spellings) {
+      const res = await refresh({ resourceUrl, ttl: 900 });
+      expect(res.status, resourceUrl).toBe(200);
+      expect(new URL(res.body.signedUrl).origin).toBe(PUBLIC_BASE);
+      expect((await fetchSigned(res.body.signedUrl)).status).toBe(200);
+    }
+    // Another name that only ends as ours is not ours.
+    const res = await refresh({ resourceUrl: ownUrl().replace(own.host, `x${own.hostname}`), ttl: 900 });
+    expect(res.status).toBe(422);
+  });
+
   it('re-signs its own expired signed address', async () => {
     const expired = server.app.charla.signer.sign(key, 900, PUBLIC_BASE, Date.now() - 3 * 3600_000);
     expect((await fetchSigned(expired)).status).toBe(403);
