@@ -59,12 +59,51 @@ function kind(v: unknown): string {
 
 const fits = (v: unknown, want: string) => (want === 'l' ? /[sn]/.test(kind(v)) : kind(v) === want);
 
+/** Text, or nothing (null or absent). */
+const textOrNone = (v: unknown) => v == null || typeof v === 'string';
+
 /** An option or a quick reply: an object with a text title (and, if any, a payload object). */
 function choice(v: unknown): boolean {
   const c = v as { title?: unknown; payload?: unknown };
   return (
     kind(v) === 'o' && typeof c.title === 'string' && (c.payload === undefined || kind(c.payload) === 'o')
   );
+}
+
+/** A plain object whose named fields are text or nothing. */
+const textsIn = (v: unknown, keys: string[]) =>
+  kind(v) === 'o' && keys.every((k) => textOrNone((v as Record<string, unknown>)[k]));
+/** Nothing, or a list of such objects. */
+const listOf = (v: unknown, keys: string[]) =>
+  v == null || (Array.isArray(v) && v.every((item) => textsIn(item, keys)));
+/** A contact card whose names, phones, e-mails and addresses are of their kind. */
+function botContact(v: unknown): boolean {
+  const c = v as Record<string, unknown>;
+  return (
+    kind(v) === 'o' &&
+    (c['name'] == null || textsIn(c['name'], ['formatted_name', 'first_name', 'last_name'])) &&
+    listOf(c['phones'], ['phone', 'type', 'wa_id']) &&
+    listOf(c['emails'], ['email', 'type']) &&
+    listOf(c['addresses'], ['street', 'city', 'state', 'zip', 'country', 'country_code', 'type'])
+  );
+}
+
+/** The bot's rich variant, when there is one, with the fields its kind is drawn from of their kind. */
+function interactiveFits(v: unknown): boolean {
+  if (v === undefined) return true;
+  const i = v as Record<string, unknown>;
+  switch (kind(v) === 'o' ? i['kind'] : undefined) {
+    case undefined:
+      return false;
+    case 'options':
+      return textsIn(i, ['buttonText', 'title']);
+    case 'contacts':
+      return Array.isArray(i['contacts']) && i['contacts'].every(botContact);
+    case 'voice_call':
+      return typeof i['displayText'] === 'string' && textOrNone(i['header']);
+    default:
+      return true;
+  }
 }
 
 /**
@@ -78,8 +117,12 @@ export function usableMessage(value: unknown): Message | null {
   if (typeof m['roomId'] !== 'string' || !/[sn]/.test(kind(m['id']))) return null;
   const broken =
     Object.entries(FIELDS).some(([k, want]) => m[k] !== undefined && !fits(m[k], want)) ||
-    (NEEDS[m['type'] as string] ?? []).some((k) => m[k] === undefined) ||
-    [m['options'], m['QuickReplies']].some((list) => Array.isArray(list) && !list.every(choice));
+    // Own keys only: a type named `constructor` or `__proto__` needs nothing (and is unsupported).
+    (Object.hasOwn(NEEDS, m['type'] as string) ? (NEEDS[m['type'] as string] ?? []) : []).some(
+      (k) => m[k] === undefined,
+    ) ||
+    [m['options'], m['QuickReplies']].some((list) => Array.isArray(list) && !list.every(choice)) ||
+    !interactiveFits(m['interactive']);
   if (!broken) return value as Message;
   const kept: Record<string, unknown> = { type: 'UNSUPPORTED' };
   for (const k of KEPT) if (m[k] !== undefined && fits(m[k], FIELDS[k] ?? 'l')) kept[k] = m[k];
@@ -103,8 +146,6 @@ export function usableMessages(list: unknown): Message[] {
  * name is a number, is dropped instead of throwing in the page.
  */
 const isObject = (v: unknown): v is Record<string, unknown> => kind(v) === 'o';
-/** Text, or nothing (null or absent). */
-const textOrNone = (v: unknown) => v == null || typeof v === 'string';
 const member = (m: unknown) => isObject(m) && typeof m['referenceId'] === 'string' && textOrNone(m['names']);
 
 /** A room whose fields the widget reads are of their kind (its last message is made usable apart). */

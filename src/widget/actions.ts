@@ -173,7 +173,8 @@ export function createActions(core: WidgetCore): CoreActions {
       return attempt(async () => {
         if (!file || typeof (file as Blob).size !== 'number')
           throw invalidArgument('file must be a Blob or File', 'file');
-        const accepted = UPLOAD_MEDIA_TYPES[type] as readonly string[] | undefined;
+        const accepted = (Object.hasOwn(UPLOAD_MEDIA_TYPES, type) ? UPLOAD_MEDIA_TYPES[type] : undefined) as
+          readonly string[] | undefined;
         if (!accepted) throw invalidArgument('type must be IMAGE, DOCUMENT, AUDIO or VIDEO', 'type');
         // Recorders add codec parameters (audio/webm;codecs=opus): compare the essence.
         const essence = (file.type || '').split(';')[0]?.trim().toLowerCase() ?? '';

@@ -300,8 +300,9 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
     // Another try after a failed one: a fresh `ready`.
     if (failed) newReady();
     failed = false;
-    void load().then(
-      (api) => {
+    // A bad option (data-base-url="javascript:…") throws in createWidget: reported as a failed load.
+    void load()
+      .then((api) => {
         if (destroyed) return;
         const w = (real = api.createWidget(opts));
         // Destroying the instance itself (`(await handle.ready).destroy()`) takes the handle off Charla.widgets too.
@@ -326,8 +327,8 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
         if (opened) (w['open'] as () => void)();
         // The handle the full bundle made (src/widget/handle.ts) keeps this handle's promises; ready is the instance.
         settle.resolve(w['ready'] as Promise<WidgetLike>);
-      },
-      (e: unknown) => {
+      })
+      .catch((e: unknown) => {
         starting = false;
         failed = true;
         const button = launcher?.shadowRoot?.querySelector('button');
@@ -350,8 +351,7 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
           if (call[0] === 'connect') calls.push(['connect', [], quiet, nop]);
         }
         for (const [name, fn] of listeners) if (name === 'error') fn({ error, operation: 'load' });
-      },
-    );
+      });
   };
   const container = opts.container === undefined ? document.body : opts.container;
   if (container) {
@@ -532,10 +532,15 @@ function setUp(
   const inits = charla[INITS] as Map<string, WidgetLike | undefined>;
   const repeat = inits.has(same) && (!creates || charla.widgets.includes(inits.get(same)!));
   if (!repeat) {
-    if (creates) {
-      widgetInstance = (charla[MARK] as (opts: BootOptions) => WidgetLike)(mine as BootOptions);
-      quiet((widgetInstance['connect'] as () => Promise<unknown>)());
-    }
+    // A tag whose attributes make no widget (a bad data-base-url) says why; the page's queued calls
+    // and charla:load go on without it.
+    if (creates)
+      try {
+        widgetInstance = (charla[MARK] as (opts: BootOptions) => WidgetLike)(mine as BootOptions);
+        quiet((widgetInstance['connect'] as () => Promise<unknown>)());
+      } catch (e) {
+        console.error(e);
+      }
     inits.set(same, widgetInstance);
     // (A repeat never has queued calls: window.Charla was already the API object.)
     charla.push(...queued);

@@ -327,6 +327,12 @@ describe('widgetInstance against the service', () => {
       expect(error.key).toBe('VALIDATION_ERROR');
       expect(error.body.validationError).toHaveProperty('caption');
     }
+    // A kind named after what every object inherits is no kind of file.
+    for (const type of ['constructor', 'toString', '__proto__']) {
+      const error = await rejection(a.context.actions.sendFile(file, type as 'DOCUMENT', 'c'));
+      expect(error.key, type).toBe('VALIDATION_ERROR');
+      expect(error.body.validationError, type).toHaveProperty('type');
+    }
     expect(await stored()).toBe(before);
     // Characters are code points, as the service counts them: 1,024 emoji (2,048 UTF-16 units) fit.
     expect(await a.context.actions.sendFile(file, 'DOCUMENT', '😀'.repeat(1024))).toMatchObject({

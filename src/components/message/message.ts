@@ -118,7 +118,7 @@ export class CharlaMessage extends LitElement {
   #renderMeta(m: Message, t: Translate): TemplateResult {
     const when = messageDate(m);
     const status = m.status;
-    const statusIcon = STATUS_ICONS[status] ?? icons.clock;
+    const statusIcon = (Object.hasOwn(STATUS_ICONS, status) && STATUS_ICONS[status]) || icons.clock;
     const statusLabel = t(`status${status}`);
     return html`<div class="meta">
       <time datetime=${when.toISOString()}>${formatTime(when, this.language)}</time>

@@ -34,26 +34,27 @@ const EMAIL = /^[\p{L}\p{M}\p{N}._+-]{1,64}@[\p{L}\p{M}\p{N}-]{1,63}(\.[\p{L}\p{
 export function isEmail(value: unknown): value is string {
   return typeof value === 'string' && value.length <= 254 && EMAIL.test(value);
 }
-/** `mailto:` link for a plain address. */
+/** `mailto:` link for a plain address whose domain cannot pass for another ({@link lookalikeHost}). */
 export function mailtoHref(email: unknown): string | null {
-  return isEmail(email) ? `mailto:${email}` : null;
+  return isEmail(email) && !lookalikeHost(email.slice(email.lastIndexOf('@') + 1)) ? `mailto:${email}` : null;
 }
 
 const COORDINATE = /^-?[0-9]{1,3}(\.[0-9]{1,15})?$/;
-/** Latitude and longitude as numbers, or null when either is not a coordinate. */
-export function coordinates(lat: unknown, lng: unknown): { lat: number; lng: number } | null {
+/**
+ * Latitude and longitude as the decimal texts they were given in (`0.0000001`, never `1e-7`), or
+ * null when either is not a coordinate.
+ */
+export function coordinates(lat: unknown, lng: unknown): { lat: string; lng: string } | null {
   const a = typeof lat === 'number' ? String(lat) : lat;
   const b = typeof lng === 'number' ? String(lng) : lng;
   if (typeof a !== 'string' || typeof b !== 'string' || !COORDINATE.test(a) || !COORDINATE.test(b))
     return null;
-  const la = Number(a);
-  const lo = Number(b);
-  if (Math.abs(la) > 90 || Math.abs(lo) > 180) return null;
-  return { lat: la, lng: lo };
+  if (Math.abs(Number(a)) > 90 || Math.abs(Number(b)) > 180) return null;
+  return { lat: a, lng: b };
 }
 
 /** A map link for validated coordinates (OpenStreetMap: no key, no tracking script). */
-export function mapHref(lat: number, lng: number): string {
+export function mapHref(lat: string, lng: string): string {
   return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=16/${lat}/${lng}`;
 }
 
@@ -91,14 +92,13 @@ export function linkify(text: string): TextSegment[] {
 const LOOKALIKE_LABEL = /^(?:[аеорсухіјѕԁӏһԛԝѵ]+|[αικνορτυχ]+)$/u;
 
 /**
- * True when the host as written (before the URL parser turns it to punycode) may pass for another:
+ * True when a host as written (before the URL parser turns it to punycode) may pass for another:
  * a symbol that is not a letter, digit, hyphen or dot (`google.com⁄signin.evil.example`, with a
  * fraction slash), Cyrillic or Greek mixed with Latin or each other in one label (`pаypal`, with a
  * Cyrillic а), or a label made only of Cyrillic or Greek look-alikes of Latin letters. Hosts in one
- * script (`españa.es`, `пример.рф`, `例え.jp`) stay links.
+ * script (`españa.es`, `пример.рф`, `例え.jp`) do not.
  */
-function deceptiveHost(value: string): boolean {
-  const host = (/^[a-z]+:\/\/([^/?#\\]*)/i.exec(value)?.[1] ?? '').replace(/:\d*$/, '');
+function lookalikeHost(host: string): boolean {
   if (!/[^\x00-\x7f]/.test(host)) return false;
   if (/[^\p{L}\p{M}\p{N}.-]/u.test(host)) return true;
   return host
@@ -112,6 +112,18 @@ function deceptiveHost(value: string): boolean {
         LOOKALIKE_LABEL.test(label)
       );
     });
+}
+
+/**
+ * True when the address's host may pass for another ({@link lookalikeHost}), or is written so that
+ * it reads as one host and the parser finds another: percent-encoded (`p%D0%B0ypal.com` is the
+ * Cyrillic-а paypal, `paypal%2Ecom.evil.example` is under evil.example) or with a backslash, which
+ * the parser reads as a slash (`https://evil.example\@good.example/` goes to evil.example).
+ */
+function deceptiveHost(value: string): boolean {
+  const authority = /^[a-z]+:\/\/([^/?#]*)/i.exec(value)?.[1] ?? '';
+  if (/[%\\]/.test(authority)) return true;
+  return lookalikeHost(authority.replace(/:\d*$/, ''));
 }
 
 /**

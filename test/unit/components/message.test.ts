@@ -216,6 +216,14 @@ describe('<charla-message> other types', () => {
     );
   });
 
+  it('LOCATION: small coordinates are shown and linked as decimals, never 1e-7', async () => {
+    const { q } = await show(msg({ type: 'LOCATION', lat: '0.0000001', lng: '-0.00000000015' }));
+    expect(q.getByText('0.0000001, -0.00000000015')).toBeTruthy();
+    expect(q.getByRole('link', { name: 'Abrir en el mapa' }).getAttribute('href')).toBe(
+      'https://www.openstreetmap.org/?mlat=0.0000001&mlon=-0.00000000015#map=16/0.0000001/-0.00000000015',
+    );
+  });
+
   it('LOCATION: bad coordinates make no link', async () => {
     const { shadow } = await show(msg({ type: 'LOCATION', lat: '"><img>', lng: '999' }));
     expect(shadow.querySelector('a')).toBeNull();

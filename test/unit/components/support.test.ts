@@ -135,6 +135,25 @@ describe('safe URLs', () => {
         text,
       ).toBe(true);
     }
+    // A host written so that it reads as one and the parser finds another: percent-encoded, or
+    // with a backslash (read as a slash).
+    for (const text of [
+      'https://p%D0%B0ypal.com/',
+      'https://paypal.com%E2%81%84signin.evil.example/',
+      'https://bank.example%E3%80%82evil.example/',
+      'https://paypal%2Ecom.evil.example/',
+      'https://evil.example\\@good.example/',
+      'https://evil.example\\good.example/',
+    ]) {
+      expect(
+        linkify(`mira ${text} ya`).every((p) => p.href === undefined),
+        text,
+      ).toBe(true);
+    }
+    // Percent signs after the host are an ordinary part of an address.
+    expect(linkify('https://x.com/a%20b?q=%C3%B1')).toEqual([
+      { text: 'https://x.com/a%20b?q=%C3%B1', href: 'https://x.com/a%20b?q=%C3%B1' },
+    ]);
     // Hosts written in one script, with accents or in another alphabet, are links.
     for (const text of [
       'https://espa\u00f1a.es/pan',
@@ -175,8 +194,17 @@ describe('safe URLs', () => {
     expect(mailtoHref('用户@例子.广告')).toBe('mailto:用户@例子.广告');
     for (const bad of ['x%3Fbcc%3Devil%40evil.example@x.com', 'a b@x.es', 'a@b', 'ñ@x.es#frag', 'a@x.es\n'])
       expect(mailtoHref(bad), bad).toBeNull();
-    expect(coordinates('40.1', '-3.2')).toEqual({ lat: 40.1, lng: -3.2 });
+    // A domain that may pass for another (a Cyrillic а in paypal) is shown, not linked.
+    expect(mailtoHref('x@p\u0430ypal.com')).toBeNull();
+    expect(mailtoHref('x@\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444')).toBe(
+      'mailto:x@\u043f\u0440\u0438\u043c\u0435\u0440.\u0440\u0444',
+    );
+    expect(coordinates('40.1', '-3.2')).toEqual({ lat: '40.1', lng: '-3.2' });
+    // Decimal as given: a small coordinate is never shown or linked as 1e-7.
+    expect(coordinates('0.0000001', '-0.00000000015')).toEqual({ lat: '0.0000001', lng: '-0.00000000015' });
+    expect(coordinates(12.5, -3)).toEqual({ lat: '12.5', lng: '-3' });
     expect(coordinates('91', '0')).toBeNull();
+    expect(coordinates(1e-7, 0)).toBeNull();
   });
 });
 

@@ -32,8 +32,32 @@ describe('usableMessage', () => {
       { ...base, type: 'LOCATION', lat: 40.4, lng: -3.7 },
       { ...base, type: 'POSTBACK', text: 'Sí', payload: { replyTo: 'm0' } },
       { ...base, type: 'EVENT', slug: 'joined', description: 'Ana se unió', eventPayload: {} },
+      {
+        ...base,
+        type: 'TEXT',
+        text: 'Ana',
+        interactive: {
+          kind: 'contacts',
+          contacts: [
+            {
+              name: { formatted_name: 'Ana Ruiz', first_name: 'Ana' },
+              phones: [{ phone: '+34600111222', type: 'CELL', wa_id: '34600111222' }],
+              emails: [{ email: 'ana@example.com' }],
+              addresses: [{ street: 'Gran Vía 1', city: 'Madrid', country_code: 'ES', zip: null }],
+            },
+            {},
+          ],
+        },
+      },
+      { ...base, type: 'TEXT', text: 'Llámanos', interactive: { kind: 'voice_call', displayText: 'Llamar' } },
+      { ...base, type: 'TEXT', text: 'Tus datos', interactive: { kind: 'contact_info_request' } },
+      { ...base, type: 'TEXT', text: 'x', interactive: { kind: 'carousel', cards: 3 } },
       // A type this widget does not know yet stays itself: the renderer's placeholder is for it.
       { ...base, type: 'STICKER', sticker: { id: 1 } },
+      // Named after what every object inherits: nothing it needs is looked up there.
+      { ...base, type: '__proto__', text: 'x' },
+      { ...base, type: 'constructor' },
+      { ...base, type: 'toString' },
       // Fresh from the composer: no seq, CREATED.
       { id: 'local', roomId: 'r1', type: 'TEXT', text: 'hola', status: 'CREATED' },
     ];
@@ -50,6 +74,26 @@ describe('usableMessage', () => {
       { ...base, type: 'TEXT', text: 'x', options: [{ title: 'a', payload: 'p' }] },
       { ...base, type: 'TEXT', text: 'x', QuickReplies: [null] },
       { ...base, type: 'TEXT', text: 'x', interactive: 'contacts' },
+      { ...base, type: 'TEXT', text: 'x', interactive: {} },
+      { ...base, type: 'TEXT', text: 'x', interactive: { kind: 'contacts', contacts: 'x' } },
+      { ...base, type: 'TEXT', text: 'x', interactive: { kind: 'contacts', contacts: [null] } },
+      { ...base, type: 'TEXT', text: 'x', interactive: { kind: 'contacts', contacts: [{ name: 'Ana' }] } },
+      { ...base, type: 'TEXT', text: 'x', interactive: { kind: 'contacts', contacts: [{ phones: 'x' }] } },
+      {
+        ...base,
+        type: 'TEXT',
+        text: 'x',
+        interactive: { kind: 'contacts', contacts: [{ emails: [{ email: 5 }] }] },
+      },
+      {
+        ...base,
+        type: 'TEXT',
+        text: 'x',
+        interactive: { kind: 'contacts', contacts: [{ addresses: [{ city: ['Madrid'] }] }] },
+      },
+      { ...base, type: 'TEXT', text: 'x', interactive: { kind: 'voice_call', displayText: 5 } },
+      { ...base, type: 'TEXT', text: 'x', interactive: { kind: 'voice_call', displayText: 'a', header: {} } },
+      { ...base, type: 'TEXT', text: 'x', interactive: { kind: 'options', buttonText: 7 } },
       { ...base, type: 'IMAGE', mediaUrl: { href: 'https://x' } },
       { ...base, type: 'IMAGE', mediaUrl: 'https://x/a.png', caption: ['a'] },
       { ...base, type: 'POSTBACK', text: null, payload: {} },

@@ -602,6 +602,65 @@ describe('script-tag boot', () => {
     }
   });
 
+  it('a data-init tag whose data-base-url makes no widget says so: ready rejects with VALIDATION_ERROR, the launcher is unavailable, the error event comes; queued calls and charla:load go on', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: PromiseRejectionEvent) => unhandled.push(e.reason);
+    window.addEventListener('unhandledrejection', onUnhandled);
+    try {
+      for (const baseUrl of ['javascript:alert(1)', 'not a url', 'ftp://127.0.0.1:9']) {
+        document.body.replaceChildren();
+        delete window.Charla;
+        logged.mockClear();
+        const charla = boot(
+          script({ apiKey: 'KEY-bad-base-000000', init: 'true', baseUrl }),
+          async () => full,
+          '0.1.0',
+        );
+        const handle = charla.widgets[0] as Record<string, unknown>;
+        const errors: unknown[] = [];
+        (handle['on'] as (n: string, f: (d: unknown) => void) => void)('error', (d) => errors.push(d));
+        const opened = (handle['open'] as () => Promise<unknown>)().catch((e: unknown) => e);
+        const refused = await hover(handle).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect((refused as CharlaError)?.key, baseUrl).toBe('VALIDATION_ERROR');
+        expect((refused as CharlaError).message, baseUrl).toMatch(/baseUrl/);
+        expect(((await opened) as CharlaError).key, baseUrl).toBe('VALIDATION_ERROR');
+        expect(errors, baseUrl).toHaveLength(1);
+        expect(logged, baseUrl).toHaveBeenCalledWith(refused);
+        const button = document.body.querySelector('charla-loader')?.shadowRoot?.querySelector('button');
+        expect(button?.getAttribute('aria-disabled'), baseUrl).toBe('true');
+        expect(button?.getAttribute('aria-label'), baseUrl).toBe('Chat no disponible');
+      }
+      // The full bundle on the page: the tag's widget is not made, the rest of the page's use goes on.
+      document.body.replaceChildren();
+      delete window.Charla;
+      logged.mockClear();
+      const pushed: unknown[] = [];
+      window.Charla = [(c: CharlaGlobal) => pushed.push(c)] as unknown as CharlaGlobal;
+      let loaded: CharlaLoadDetail | undefined;
+      const onLoad = (e: Event) => (loaded = (e as CustomEvent<CharlaLoadDetail>).detail);
+      document.addEventListener('charla:load', onLoad);
+      const charla = bootFull(
+        script({ apiKey: 'KEY-bad-base-000000', init: 'true', baseUrl: 'javascript:alert(1)' }),
+        full,
+        '0.1.0',
+      );
+      document.removeEventListener('charla:load', onLoad);
+      expect(pushed).toEqual([charla]);
+      expect(loaded).toMatchObject({ widgetInstance: undefined, Charla: charla });
+      expect(charla.widgets).toHaveLength(0);
+      expect((logged.mock.calls[0]?.[0] as CharlaError)?.key).toBe('VALIDATION_ERROR');
+      await new Promise((r) => setTimeout(r, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      window.removeEventListener('unhandledrejection', onUnhandled);
+      logged.mockRestore();
+    }
+  });
+
   it('a data-init widget whose bundle failed once connects when a later try (a click, a call) loads it', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const sessions: string[] = [];
