@@ -268,10 +268,10 @@ export function createActions(core: WidgetCore): CoreActions {
         return room;
       });
     },
-    addMember(contact: Contact) {
+    addMember(contact: Contact, room?: string) {
       return reported('addMember', async () => {
         const c = requireContact(contact);
-        const roomId = currentRoom();
+        const roomId = room ?? currentRoom();
         await core.postApi(routePath(ROUTES.widgetRoomMembers, { roomId }), { member: c });
       });
     },

@@ -134,8 +134,8 @@ export interface WidgetActions {
    */
   isNews(message: Message): boolean;
   openRoomWithUser(contact: Contact): Promise<Room>;
-  /** Adds a room contact to the current room. */
-  addMember(contact: Contact): Promise<void>;
+  /** Adds a room contact to `roomId` (the room its view was opened for), else to the current room. */
+  addMember(contact: Contact, roomId?: string): Promise<void>;
   /** Returns a fresh signed address for an expired one of the service's (or the same when it cannot). */
   refreshMediaUrl(url: string): Promise<string>;
   dismissError(): void;

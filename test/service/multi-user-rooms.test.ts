@@ -168,7 +168,7 @@ describe('leaving', () => {
   });
 
   it('a member removed from the room they are in is told so, live, and taken to the bot room', async () => {
-    const { ana, beto, room } = await groupOfThree();
+    const { ana, beto, carla: cara, room } = await groupOfThree();
     beto.setCurrentRoom(room.id);
     expect(beto.core.stores.w.$lastError.get()).toBeNull();
     await ana.leaveRoom(room.id, beto.userId);
@@ -178,6 +178,21 @@ describe('leaving', () => {
       message: 'Ya no formas parte de esa conversación.',
       key: 'NOT_A_MEMBER',
     });
+    // Removed while on the room's "add to the conversation" list: back to the chat (the list was for
+    // that room), and a contact chosen there is not added to the bot room.
+    const caraBot = cara.core.currentSession?.botRoomId;
+    cara.setCurrentRoom(room.id);
+    cara.context.actions.showRoomContacts();
+    await ana.leaveRoom(room.id, cara.userId);
+    await waitFor(() => cara.stores.$currentRoomId.get() === caraBot, 5000, 'Cara taken out');
+    expect(cara.core.stores.w.$ui.get().view).toBe('chat');
+    const refused = await cara.context.actions.addMember({ id: beto.userId, names: 'Beto' }, room.id).then(
+      () => null,
+      (e: { key?: string }) => e.key,
+    );
+    expect(refused).toBe('NOT_A_MEMBER');
+    expect((await cara.getMembers(caraBot!)).map((m) => m.referenceId)).not.toContain(beto.userId);
+
     // One removed from a room they were not looking at is not interrupted.
     const { ana: other, carla } = await groupOfThree();
     const shown = carla.stores.$currentRoomId.get();

@@ -53,8 +53,16 @@ export class CharlaRoomContacts extends LitElement {
     '$language',
   ]);
 
+  /** The room this view was opened for: a choice adds to it, whatever the current room has become. */
+  #roomId: string | null | undefined;
+
   override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('context')) this.#stores.use(this.context);
+    const current = this.#stores.get('$currentRoomId');
+    if (current === undefined) return;
+    this.#roomId ??= current;
+    // The room changed under the list (the user was taken out of it): the list was not for the new one.
+    if (current !== this.#roomId) this.context?.actions.hideHomeMenu();
   }
 
   /** Focus goes to the view's heading: it says where the user is, and the contacts follow it. */
@@ -75,7 +83,7 @@ export class CharlaRoomContacts extends LitElement {
     this.failed = '';
     // The action reports a failure (the `error` event); the view says it to the user.
     this.context.actions
-      .addMember(contact)
+      .addMember(contact, this.#roomId ?? undefined)
       .then(
         () => (this.added = contactName(contact)),
         () => (this.failed = contactName(contact)),
@@ -92,8 +100,7 @@ export class CharlaRoomContacts extends LitElement {
   override render(): unknown {
     const t = translator(this.#stores.get('$language'));
     // Who is in the room already is not addable: the list offers the others only.
-    const roomId = this.#stores.get('$currentRoomId');
-    const room = this.#stores.get('$rooms')?.find((r) => r.id === roomId);
+    const room = this.#stores.get('$rooms')?.find((r) => r.id === this.#roomId);
     const members = new Set((room?.members ?? []).map(String));
     const addable = (this.#stores.get('$roomContacts') ?? []).filter((c) => !members.has(String(c.id)));
     const query = this.query.trim();

@@ -161,7 +161,7 @@ describe('<charla-room-contacts>', () => {
     stores.$roomContactsLoading.set(false);
     await settle(el);
     q.getByRole('button', { name: 'Añadir a Luis' }).click();
-    expect(callsOf('addMember')[0]!.args).toEqual([luis]);
+    expect(callsOf('addMember')[0]!.args).toEqual([luis, 'r1']);
     // Once added, the view says so in its status line.
     await settle(el);
     await new Promise((r) => setTimeout(r, 0));
@@ -185,6 +185,19 @@ describe('<charla-room-contacts>', () => {
     await settle(el);
     expect(q.queryByRole('button', { name: 'Añadir a Gabi' })).toBeNull();
     expect(q.getByText('No hay contactos.')).toBeTruthy();
+  });
+
+  it('is for the room it was opened for: when the current room changes under it (the user taken out), it goes back to the chat, and a choice still names that room', async () => {
+    const f = makeContext({ ui: { view: 'room-contacts' } });
+    f.stores.$roomContacts.set([{ id: 'z', names: 'Zed' }]);
+    const { q, stores, el, callsOf } = await mount('charla-room-contacts', f);
+    expect(callsOf('hideHomeMenu')).toHaveLength(0);
+    stores.$currentRoomId.set('bot-room');
+    await settle(el);
+    expect(callsOf('hideHomeMenu')).toHaveLength(1);
+    // A click that lands before the view goes adds to the room it was for (refused there), never to the bot room.
+    q.getByRole('button', { name: 'Añadir a Zed' }).click();
+    expect(callsOf('addMember')[0]!.args).toEqual([{ id: 'z', names: 'Zed' }, 'r1']);
   });
 
   it('goes back to the chat', async () => {
