@@ -1,10 +1,13 @@
 /**
  * Signed media addresses expire. When an <img>, <audio> or <video> fails to
  * load, this controller asks the widget for a fresh address once and swaps it
- * in; a second failure leaves the media marked unavailable.
+ * in; a second failure leaves the media marked unavailable. A link has no
+ * error event: a document's download link whose address has expired is
+ * followed with a fresh one ({@link MediaRefreshController.follow}).
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { safeUrl } from '../components/shared/safe-url.ts';
+import { isExpiredSignedUrl } from '../util/url.ts';
 
 type Refresh = (url: string) => Promise<string>;
 
@@ -53,6 +56,30 @@ export class MediaRefreshController implements ReactiveController {
         } else {
           this.#markBroken(original);
         }
+      },
+      () => this.#markBroken(original),
+    );
+  }
+
+  /**
+   * Bind to a media link's `click`: when the address it would open has expired (an hour after it
+   * was signed: a page left open, a conversation read again the next day), the click waits for a
+   * fresh address and is made again on the same link, now pointing at it.
+   */
+  follow(event: Event, original: string | undefined): void {
+    const src = this.src(original);
+    const refresh = this.refresh();
+    if (!original || !src || !refresh || !isExpiredSignedUrl(src) || this.#broken.has(original)) return;
+    event.preventDefault();
+    const link = event.currentTarget as HTMLElement;
+    refresh(original).then(
+      async (next) => {
+        const safe = safeUrl(next);
+        if (!safe || isExpiredSignedUrl(safe)) return this.#markBroken(original);
+        this.#fresh.set(original, safe);
+        this.host.requestUpdate();
+        await this.host.updateComplete;
+        if (link.isConnected) link.click();
       },
       () => this.#markBroken(original),
     );

@@ -121,7 +121,8 @@ function downloadHref(src: string, r: RenderContext): string {
 }
 
 export function renderDocument(m: DocumentMessage | FileMessage, r: RenderContext): TemplateResult {
-  const src = r.media.src(m.mediaUrl);
+  // An expired address the service would not sign again is said, not left as a link to a refusal.
+  const src = r.media.failed(m.mediaUrl) ? null : r.media.src(m.mediaUrl);
   const name = plainName(m.caption) || fileNameOf(m.mediaUrl ?? '') || r.t('document');
   return html`<div class="card">
     <span class="card__icon">${icons.file()}</span>
@@ -138,6 +139,7 @@ export function renderDocument(m: DocumentMessage | FileMessage, r: RenderContex
             rel="noopener noreferrer"
             download
             aria-label=${`${r.t('download')}: ${name}`}
+            @click=${(e: Event) => r.media.follow(e, m.mediaUrl)}
             >${icons.download()}</a
           >`
         : nothing

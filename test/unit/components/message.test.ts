@@ -195,6 +195,41 @@ describe('<charla-message> media', () => {
     }
   });
 
+  it('DOCUMENT: a download link whose signed address has expired is followed with a fresh one; one that cannot be signed again says so', async () => {
+    const expired = 'https://cdn.example.com/docs/a.pdf?kid=k1&exp=1000&sig=old';
+    const future = Math.floor(Date.now() / 1000) + 3600;
+    for (const fresh of [`https://cdn.example.com/docs/a.pdf?kid=k1&exp=${future}&sig=new`, expired]) {
+      const f = makeContext();
+      const refreshed: string[] = [];
+      f.context.actions.refreshMediaUrl = async (url: string) => {
+        refreshed.push(url);
+        return fresh;
+      };
+      const { el, q, shadow } = await show(msg({ type: 'DOCUMENT', mediaUrl: expired }), {}, f);
+      const link = q.getByRole('link', { name: 'Descargar: a.pdf' });
+      // What the browser would do with each click: follow it unless something prevented it.
+      const followed: string[] = [];
+      link.addEventListener('click', (e) => {
+        if (!e.defaultPrevented) followed.push(link.getAttribute('href')!);
+        e.preventDefault();
+      });
+      link.click();
+      await new Promise((r) => setTimeout(r, 0));
+      await settle(el);
+      await new Promise((r) => setTimeout(r, 0));
+      expect(refreshed).toEqual([expired]);
+      if (fresh === expired) {
+        expect(followed).toEqual([]);
+        expect(shadow.querySelector('a')).toBeNull();
+        expect(shadow.querySelector('.card__secondary')!.textContent).toBe('Archivo no disponible');
+      } else {
+        expect(followed).toEqual([fresh]);
+        expect(link.getAttribute('href')).toBe(fresh);
+      }
+      document.body.replaceChildren();
+    }
+  });
+
   it('DOCUMENT with an unsafe address: a card without a link', async () => {
     const { shadow } = await show(
       msg({ type: 'DOCUMENT', mediaUrl: 'javascript:alert(1)', caption: 'x.pdf' }),
