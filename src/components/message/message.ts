@@ -214,8 +214,10 @@ export class CharlaMessage extends LitElement {
     const sender = this.own ? t('you') : this.senderLabel || plainName(m.senderNames);
     return html`<div class="row" part="message">
       ${
-        this.showSender && !this.own && m.senderNames
-          ? html`<p class="sender" dir="auto">${plainName(m.senderNames)}</p>`
+        // Shown as it is said: a member named only by whoever added them, a room post credited to
+        // the company, have no senderNames but a name all the same.
+        this.showSender && !this.own && sender
+          ? html`<p class="sender" dir="auto">${sender}</p>`
           : html`<span class="visually-hidden">${`${sender}: `}</span>`
       }
       ${header ? html`<h3 class="message-header" dir="auto">${header}</h3>` : nothing}

@@ -133,6 +133,6 @@ describe('<charla-room-contacts> with many contacts', { timeout: 30_000 }, () =>
     search.dispatchEvent(new Event('input'));
     await settle(el);
     q.getByRole('button', { name: 'Añadir a Zoë Ortiz' }).click();
-    expect(callsOf('addMember')[0]!.args).toEqual([{ id: 'z', names: 'Zoë Ortiz' }]);
+    expect(callsOf('addMember')[0]!.args).toEqual([{ id: 'z', names: 'Zoë Ortiz' }, 'r1']);
   });
 });

@@ -98,4 +98,20 @@ describe('<charla-message> sender for assistive technology', () => {
   it('says the name once where it shows (group rooms): no hidden copy beside the visible one', async () => {
     expect(await prefixOf(msg({ text: 'Hola', senderNames: 'Ana' }), { showSender: true })).toEqual(['Ana']);
   });
+
+  it('shows the name it says where names show (group rooms), for a message without senderNames too: a member named by whoever added them, a room post of the business', async () => {
+    expect(await prefixOf(msg({ text: 'Hola', by: 'user', senderId: 'ana' }), { showSender: true })).toEqual([
+      'Ana',
+    ]);
+    document.body.replaceChildren();
+    expect(
+      await prefixOf(msg({ text: 'Pedido enviado', by: 'charla', senderId: 'crm-system' }), {
+        showSender: true,
+      }),
+    ).toEqual(['Panadería La Espiga']);
+    document.body.replaceChildren();
+    expect(await prefixOf(msg({ text: 'Hola', by: 'user', senderId: 'x' }), { showSender: true })).toEqual([
+      'Alguien',
+    ]);
+  });
 });
