@@ -64,6 +64,8 @@ export const en: Catalogue = {
   fileEmpty: '“{name}” is empty.',
   locationDenied: 'Could not get your location: permission denied.',
   locationUnavailable: 'Could not get your location.',
+  locating: 'Finding your location…',
+  locationTimeout: 'Could not get your location in time.',
   micDenied: 'Could not use the microphone: permission denied.',
   micUnavailable: 'Your browser cannot record audio.',
   sendFailed: 'Could not send.',

@@ -65,6 +65,8 @@ export const es = {
   fileEmpty: '«{name}» está vacío.',
   locationDenied: 'No se pudo obtener tu ubicación: permiso denegado.',
   locationUnavailable: 'No se pudo obtener tu ubicación.',
+  locating: 'Buscando tu ubicación…',
+  locationTimeout: 'No se pudo obtener tu ubicación a tiempo.',
   micDenied: 'No se pudo usar el micrófono: permiso denegado.',
   micUnavailable: 'Tu navegador no permite grabar audio.',
   sendFailed: 'No se pudo enviar.',

@@ -103,6 +103,8 @@ export class CharlaComposer extends LitElement {
    * them, on a row of their own above the field); the microphone stays beside the field. Not
    * rendered while put away, not just hidden: no control of the bar is there without a place on screen.
    */
+  /** The browser is finding the position for a location to share (a second press waits for it). */
+  @state() private locating = false;
   @state() private narrow = false;
   @state() private more = false;
   readonly #resize =
@@ -401,8 +403,12 @@ export class CharlaComposer extends LitElement {
   #handleLocationClick(): void {
     const geo = typeof navigator !== 'undefined' ? navigator.geolocation : undefined;
     if (!geo) return this.#setNotice('locationUnavailable', 'location');
+    if (this.locating) return;
+    this.locating = true;
+    this.notice = '';
     geo.getCurrentPosition(
       (position) => {
+        this.locating = false;
         // disableInputs came while the browser was finding the position.
         if (this.#disabled) return;
         this.notice = '';
@@ -410,7 +416,12 @@ export class CharlaComposer extends LitElement {
           .sendLocation(position.coords.latitude, position.coords.longitude)
           .catch(() => this.#setNotice('sendFailed', 'location'));
       },
-      (error) => this.#setNotice(error.code === 1 ? 'locationDenied' : 'locationUnavailable', 'location'),
+      (error) => {
+        this.locating = false;
+        const reason =
+          error.code === 1 ? 'locationDenied' : error.code === 3 ? 'locationTimeout' : 'locationUnavailable';
+        this.#setNotice(reason, 'location');
+      },
       { enableHighAccuracy: false, timeout: 15_000, maximumAge: 60_000 },
     );
   }
@@ -510,6 +521,7 @@ export class CharlaComposer extends LitElement {
           // Said once as it starts (the time shown in the field is not read out every second).
           this.#recorder.recording ? html`<p class="visually-hidden">${this.#t('recording')}</p>` : nothing
         }
+        ${this.locating ? html`<p class="visually-hidden">${this.#t('locating')}</p>` : nothing}
         ${
           // Always there, empty or not (as the uploads' region): announced once when the text goes over.
           tooLong
@@ -577,11 +589,12 @@ export class CharlaComposer extends LitElement {
                   part="location-button"
                   aria-label=${this.#t('shareLocation')}
                   aria-describedby=${this.#describedBy('location')}
+                  aria-busy=${this.locating ? 'true' : nothing}
                   ?disabled=${off}
                   ?hidden=${recording}
                   @click=${this.#handleLocationClick}
                 >
-                  ${icons.location()}
+                  ${this.locating ? html`<span class="spinner" aria-hidden="true"></span>` : icons.location()}
                 </button>
               </div>`
         }

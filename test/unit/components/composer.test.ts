@@ -331,6 +331,38 @@ describe('<charla-composer>', () => {
     expect(callsOf('sendLocation')[0]!.args).toEqual([40.4, -3.7]);
   });
 
+  it('says it is finding the location while the browser looks, sends one location for presses meanwhile, and says when it took too long', async () => {
+    const pending: Array<[PositionCallback, PositionErrorCallback]> = [];
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      geolocation: {
+        getCurrentPosition: (ok: PositionCallback, fail: PositionErrorCallback) => pending.push([ok, fail]),
+      },
+    });
+    const { el, q, callsOf } = await mount();
+    const button = q.getByRole('button', { name: 'Compartir ubicación' });
+    button.click();
+    await settle(el);
+    expect(button.getAttribute('aria-busy')).toBe('true');
+    const said = () => q.getAllByRole('status').map((s) => s.textContent ?? '').join(' ');
+    expect(said()).toContain('Buscando tu ubicación…');
+    button.click();
+    button.click();
+    expect(pending).toHaveLength(1);
+    pending[0]![0]({ coords: { latitude: 40.4, longitude: -3.7 } } as GeolocationPosition);
+    await settle(el);
+    expect(callsOf('sendLocation')).toHaveLength(1);
+    expect(button.hasAttribute('aria-busy')).toBe(false);
+    expect(said()).not.toContain('Buscando');
+    // Another press after it asks again; a timeout says so.
+    button.click();
+    expect(pending).toHaveLength(2);
+    pending[1]![1]({ code: 3, message: 'timeout' } as GeolocationPositionError);
+    await settle(el);
+    expect(q.getByRole('alert').textContent).toContain('No se pudo obtener tu ubicación a tiempo.');
+    expect(callsOf('sendLocation')).toHaveLength(1);
+  });
+
   it('says so clearly when location is refused', async () => {
     vi.stubGlobal('navigator', {
       ...navigator,
