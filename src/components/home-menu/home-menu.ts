@@ -9,7 +9,7 @@ import type { WidgetContext } from '../../widget/context.ts';
 import { isGroupRoom, roomAvatarOf } from '../shared/avatar.ts';
 import { contactItem, contactMatches, contactName } from '../shared/contact-item.ts';
 import { ListPagesController, SEARCH_FROM } from '../../controllers/list-pages.ts';
-import { roomName, searchStatus, summarize } from '../shared/format.ts';
+import { plainName, roomName, searchStatus, summarize } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { closeButton, loader, moreButton, searchField } from '../shared/parts.ts';
 import { roomAvatar } from '../../stores/rooms.ts';
@@ -129,10 +129,9 @@ export class CharlaHomeMenu extends LitElement {
     const roomsShown = Math.max(this.#pages.limit('rooms'), current + 1);
     const contactsShown = this.#pages.limit('contacts');
     const loading = this.#stores.get('$contactsLoading') ?? false;
+    // The business's name for its widget, as any name: without direction controls.
     const title =
-      typeof config?.properties['name'] === 'string' && config.properties['name']
-        ? config.properties['name']
-        : t('home');
+      (typeof config?.properties['name'] === 'string' && plainName(config.properties['name'])) || t('home');
     return html`
       <header class="header" part="header">
         <span class="brand" aria-hidden="true">${icons.chat()}</span>

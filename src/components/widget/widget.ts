@@ -13,6 +13,7 @@ import {
 } from '../../styles/theme.ts';
 import type { UiState, WidgetContext } from '../../widget/context.ts';
 import { icons } from '../shared/icons.ts';
+import { plainName } from '../shared/format.ts';
 import { closeButton } from '../shared/parts.ts';
 import { Announcer } from './announcer.ts';
 import { styles } from './widget.styles.ts';
@@ -346,7 +347,7 @@ export class CharlaWidget extends LitElement {
         popover="manual"
         role="dialog"
         aria-modal=${modal ? 'true' : nothing}
-        aria-label=${typeof name === 'string' && name ? name : t('chat')}
+        aria-label=${(typeof name === 'string' && plainName(name)) || t('chat')}
         ?hidden=${!open}
         @keydown=${this.#handleKeyDown}
       >

@@ -46,6 +46,23 @@ describe('<charla-home-menu>', () => {
     expect(callsOf('selectRoom')[0]!.args).toEqual(['r2']);
   });
 
+  it('is headed by the widget’s name, without direction controls (one of spaces and controls only is none)', async () => {
+    const named = await mount(
+      'charla-home-menu',
+      makeContext({
+        ui: { view: 'home' },
+        config: { properties: { type: 'group', name: 'Soporte\u202Efdp.exe' } },
+      }),
+    );
+    expect(named.q.getByRole('heading', { level: 2 }).textContent!.trim()).toBe('Soportefdp.exe');
+    document.body.replaceChildren();
+    const blank = await mount(
+      'charla-home-menu',
+      makeContext({ ui: { view: 'home' }, config: { properties: { type: 'group', name: ' \u202E ' } } }),
+    );
+    expect(blank.q.getByRole('heading', { level: 2 }).textContent!.trim()).toBe('Conversaciones');
+  });
+
   it('shows contacts only for group widgets, with the loader; choosing one opens a room with that user', async () => {
     const normal = await mount('charla-home-menu');
     expect(normal.q.queryByText('Contactos')).toBeNull();
