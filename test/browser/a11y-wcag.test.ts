@@ -162,6 +162,38 @@ describe('1.4.10 reflow at 320 × 256 (a landscape phone; 1280 px at 400 %)', ()
   });
 });
 
+describe('1.4.10 reflow at 320 × 256 with everything the composer can say at once', () => {
+  beforeEach(() => page.viewport(320, 256));
+
+  it('keeps the bar whole on screen: the notices, the upload and the counter scroll in their own area above it', async () => {
+    const { widget, composer } = await busyChat();
+    const root = (composer as unknown as Element).shadowRoot!;
+    const field = root.querySelector('textarea')!;
+    // Past the limit: the over-the-limit notice and the counter join the failed upload's notice.
+    field.value = 'x '.repeat(2100);
+    field.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    await composer.updateComplete;
+    for (let k = 0; k < 3; k++) await nextFrame();
+    expect(root.querySelector('#too-long')).not.toBeNull();
+    const bar = root.querySelector<HTMLElement>('[part=composer]')!;
+    for (const control of bar.querySelectorAll<HTMLElement>('textarea, button:not([hidden])')) {
+      const r = control.getBoundingClientRect();
+      expect(r.top, describeEl(control)).toBeGreaterThanOrEqual(0);
+      expect(r.bottom, describeEl(control)).toBeLessThanOrEqual(256);
+      const hit = root.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      expect(hit && control.contains(hit), `${describeEl(control)} is covered`).toBe(true);
+    }
+    const notes = root.querySelector<HTMLElement>('.notes')!;
+    const header = deep(widget, 'charla-chat', '[part=header]')!.getBoundingClientRect();
+    expect(notes.getBoundingClientRect().top).toBeGreaterThanOrEqual(header.bottom - 1);
+    // What does not fit is reached by scrolling that area, not cut off.
+    notes.scrollTop = notes.scrollHeight;
+    const count = root.querySelector<HTMLElement>('#count')!.getBoundingClientRect();
+    expect(count.bottom).toBeLessThanOrEqual(bar.getBoundingClientRect().top + 1);
+    expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(320);
+  });
+});
+
 describe('1.4.10 reflow: a file named by one long word', () => {
   it('wraps in the composer’s notice and upload, its buttons inside the panel, at 320 and 1280 px', async () => {
     const name = `${'y'.repeat(240)}.png`;

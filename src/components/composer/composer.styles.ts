@@ -1,10 +1,26 @@
 import { css } from 'lit';
 
 export const styles = css`
+  /*
+   * Never taller than most of the chat: on a short screen (320 x 256) notices, uploads and the
+   * counter scroll in their own area above the bar, which always shows whole.
+   */
   :host {
-    display: block;
+    display: flex;
+    flex-direction: column;
+    flex: 0 1 auto;
+    min-height: 0;
+    max-height: 75%;
     border-top: 1px solid var(--charla-color-border, #d0d5db);
     background: var(--charla-color-surface, #fff);
+  }
+  .notes {
+    flex: 0 1 auto;
+    min-height: 0;
+    overflow-y: auto;
+  }
+  .composer {
+    flex: none;
   }
   .composer {
     display: flex;

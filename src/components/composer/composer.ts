@@ -465,80 +465,81 @@ export class CharlaComposer extends LitElement {
     // location then would send in its middle, and at 320 px its buttons leave the field no room.
     const recording = this.#recorder.recording;
     const folded = this.narrow && !recording;
-    return html`
-      ${
-        this.notice
-          ? keyed(
-              this.noticeCount,
-              html`<div class="notice" part="notice" role="alert">
-                <p id="notice">${this.notice}</p>
-                ${
-                  this.retry
-                    ? html`<button type="button" class="retry" @click=${this.#handleRetryClick}>
-                        ${this.#t('retry')}
-                      </button>`
-                    : nothing
-                }
-                <button
-                  type="button"
-                  class="icon-button"
-                  aria-label=${this.#t('dismiss')}
-                  @click=${this.#handleDismissClick}
-                >
-                  ${icons.close()}
-                </button>
-              </div>`,
-            )
-          : nothing
-      }
-      <div class="uploads" role="status">
-        ${uploads.map((u) => {
-          // Always there, empty or not: a live region added with its text is not announced.
-          const label = this.#t('uploading', { name: plainName(u.name) });
-          // No value while nothing is known: an indeterminate bar, not an empty one.
-          return html`<div class="upload">
-            <span>${label}</span>
-            <progress max="1" value=${u.progress || nothing} aria-label=${label}></progress>
-            ${
-              this.context?.actions.cancelUpload
-                ? html`<button
+    return html`<div class="notes">
+        ${
+          this.notice
+            ? keyed(
+                this.noticeCount,
+                html`<div class="notice" part="notice" role="alert">
+                  <p id="notice">${this.notice}</p>
+                  ${
+                    this.retry
+                      ? html`<button type="button" class="retry" @click=${this.#handleRetryClick}>
+                          ${this.#t('retry')}
+                        </button>`
+                      : nothing
+                  }
+                  <button
                     type="button"
                     class="icon-button"
-                    part="cancel-upload-button"
-                    aria-label=${this.#t('cancelUpload', { name: plainName(u.name) })}
-                    @click=${(e: Event) => this.#handleCancelUploadClick(e, u)}
+                    aria-label=${this.#t('dismiss')}
+                    @click=${this.#handleDismissClick}
                   >
                     ${icons.close()}
-                  </button>`
-                : nothing
-            }
-          </div>`;
-        })}
-        ${this.cancelled ? keyed(this.cancelledCount, html`<p class="upload">${this.cancelled}</p>`) : nothing}
-      </div>
-      <div role="status">
-        ${
-          // Said once as it starts (the time shown in the field is not read out every second).
-          this.#recorder.recording ? html`<p class="visually-hidden">${this.#t('recording')}</p>` : nothing
+                  </button>
+                </div>`,
+              )
+            : nothing
         }
-        ${this.locating ? html`<p class="visually-hidden">${this.#t('locating')}</p>` : nothing}
+        <div class="uploads" role="status">
+          ${uploads.map((u) => {
+            // Always there, empty or not: a live region added with its text is not announced.
+            const label = this.#t('uploading', { name: plainName(u.name) });
+            // No value while nothing is known: an indeterminate bar, not an empty one.
+            return html`<div class="upload">
+              <span>${label}</span>
+              <progress max="1" value=${u.progress || nothing} aria-label=${label}></progress>
+              ${
+                this.context?.actions.cancelUpload
+                  ? html`<button
+                      type="button"
+                      class="icon-button"
+                      part="cancel-upload-button"
+                      aria-label=${this.#t('cancelUpload', { name: plainName(u.name) })}
+                      @click=${(e: Event) => this.#handleCancelUploadClick(e, u)}
+                    >
+                      ${icons.close()}
+                    </button>`
+                  : nothing
+              }
+            </div>`;
+          })}
+          ${this.cancelled ? keyed(this.cancelledCount, html`<p class="upload">${this.cancelled}</p>`) : nothing}
+        </div>
+        <div role="status">
+          ${
+            // Said once as it starts (the time shown in the field is not read out every second).
+            this.#recorder.recording ? html`<p class="visually-hidden">${this.#t('recording')}</p>` : nothing
+          }
+          ${this.locating ? html`<p class="visually-hidden">${this.#t('locating')}</p>` : nothing}
+          ${
+            // Always there, empty or not (as the uploads' region): announced once when the text goes over.
+            tooLong
+              ? html`<div class="notice" part="notice">
+                  <p id="too-long">${this.#t('textTooLong', { max: number(MESSAGE_TEXT_MAX) })}</p>
+                </div>`
+              : nothing
+          }
+        </div>
         ${
-          // Always there, empty or not (as the uploads' region): announced once when the text goes over.
-          tooLong
-            ? html`<div class="notice" part="notice">
-                <p id="too-long">${this.#t('textTooLong', { max: number(MESSAGE_TEXT_MAX) })}</p>
+          // Not live (it changes with every key): it describes the field, read when the field is reached.
+          counting
+            ? html`<div class="uploads">
+                <span class="upload" id="count">${number(length)} / ${number(MESSAGE_TEXT_MAX)}</span>
               </div>`
             : nothing
         }
       </div>
-      ${
-        // Not live (it changes with every key): it describes the field, read when the field is reached.
-        counting
-          ? html`<div class="uploads">
-              <span class="upload" id="count">${number(length)} / ${number(MESSAGE_TEXT_MAX)}</span>
-            </div>`
-          : nothing
-      }
       <div
         class="composer ${this.narrow ? 'narrow' : ''} ${folded && this.more ? 'open' : ''}"
         part="composer"
@@ -650,8 +651,7 @@ export class CharlaComposer extends LitElement {
         >
           ${icons.send()}
         </button>
-      </div>
-    `;
+      </div> `;
   }
 }
 
