@@ -106,6 +106,7 @@ async function openPglite(
   template: string | undefined,
   warn: Warn,
 ): Promise<PGlite> {
+  if (dir !== undefined && !existsSync(join(dir, 'PG_VERSION'))) await requireNoOtherFiles(dir);
   if (template && (dir === undefined || !existsSync(join(dir, 'PG_VERSION')))) {
     const before = dir === undefined ? new Set<string>() : new Set(await readdir(dir));
     try {
@@ -129,6 +130,25 @@ async function openPglite(
   const lite = new PGlite(dir);
   await lite.waitReady;
   return lite;
+}
+
+/** What a data directory may hold before its cluster is made: the lock, a volume's lost+found. */
+const BEFORE_CLUSTER = new Set(['charla.lock', 'charla.lock.takeover', 'lost+found']);
+
+/**
+ * A directory without a cluster's PG_VERSION is made one only when it holds nothing else: a cluster
+ * that lost that file (a partial restore, a backup that skipped small files) or a directory of
+ * other files would otherwise be written over by a new, empty cluster, and what it held lost.
+ */
+async function requireNoOtherFiles(dir: string): Promise<void> {
+  const others = (await readdir(dir)).filter((name) => !BEFORE_CLUSTER.has(name));
+  if (others.length === 0) return;
+  const shown = others.slice(0, 5).join(', ') + (others.length > 5 ? ', …' : '');
+  throw new Error(
+    `The data directory ${dir} holds files (${shown}) but no database (no PG_VERSION): not starting, ` +
+      'so that nothing in it is written over. Restore the directory whole, or set CHARLA_DATA_DIR ' +
+      'to an empty or new directory.',
+  );
 }
 
 /** In-memory PGlites of closed stores, emptied, by the template they were loaded from (reuseStores). */

@@ -5,7 +5,16 @@
  * and closing the store lets the directory be opened again.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -79,4 +88,43 @@ describe('one process per PGlite directory', () => {
       }
     },
   );
+});
+
+describe('a data directory that holds files but no database', () => {
+  it('is refused, naming what it holds, and nothing in it is written over: a cluster that lost PG_VERSION, a directory of other files', async () => {
+    const lost = mkdtempSync(join(tmpdir(), 'charla-no-version-'));
+    const others = mkdtempSync(join(tmpdir(), 'charla-other-files-'));
+    const empty = mkdtempSync(join(tmpdir(), 'charla-empty-'));
+    try {
+      const db = await openDb({ dataDir: lost });
+      expect(await roundTrip(db, 'kept')).toEqual(['kept']);
+      await db.close();
+      const version = readFileSync(join(lost, 'PG_VERSION'));
+      unlinkSync(join(lost, 'PG_VERSION'));
+      const before = readdirSync(lost).sort();
+      await expect(openDb({ dataDir: lost })).rejects.toThrow(
+        /holds files \(.*base.*\) but no database \(no PG_VERSION\): not starting.*CHARLA_DATA_DIR/,
+      );
+      expect(readdirSync(lost).sort()).toEqual(before);
+      expect(existsSync(join(lost, 'PG_VERSION'))).toBe(false);
+      expect(existsSync(join(lost, 'charla.lock'))).toBe(false);
+      // The file put back, it opens with what it held.
+      writeFileSync(join(lost, 'PG_VERSION'), version);
+      const again = await openDb({ dataDir: lost });
+      expect(await roundTrip(again, 'then')).toEqual(['kept', 'then']);
+      await again.close();
+
+      writeFileSync(join(others, 'important.txt'), 'mine');
+      await expect(openDb({ dataDir: others })).rejects.toThrow(/important\.txt/);
+      expect(readdirSync(others)).toEqual(['important.txt']);
+
+      // A volume's lost+found (and a lock left by a dead process) are no files of anyone's: a new cluster.
+      mkdirSync(join(empty, 'lost+found'));
+      const fresh = await openDb({ dataDir: empty });
+      expect(await roundTrip(fresh, 'new')).toEqual(['new']);
+      await fresh.close();
+    } finally {
+      for (const d of [lost, others, empty]) rmSync(d, { recursive: true, force: true });
+    }
+  });
 });
