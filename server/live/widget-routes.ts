@@ -186,7 +186,11 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
     });
   }
 
-  /** The ids of `userIds` the company does not know yet take the address's new users (all or none). */
+  /**
+   * The ids of `userIds` the company does not know yet take the address's new users (all or none).
+   * Known: a user of the company, or a member of one of its rooms (the business wrote to them: a
+   * bot message, a campaign, a room post made them a member before any session of theirs).
+   */
   async function admitUsers(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -195,7 +199,8 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
   ): Promise<void> {
     const ids = [...new Set(userIds)];
     const known = await db.query<{ id: string }>(
-      'SELECT id FROM live_users WHERE company_id = $1 AND id = ANY($2)',
+      `SELECT id FROM live_users WHERE company_id = $1 AND id = ANY($2)
+       UNION SELECT user_id FROM room_members WHERE company_id = $1 AND user_id = ANY($2)`,
       [companyId, ids],
     );
     takeNewUsers(request, reply, ids.length - known.rows.length);

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ROUTES, type ErrorBody } from '../../types/index.ts';
 import { configFromEnv } from '../../server/config.ts';
 import { NewUserLimits } from '../../server/live/new-user-limit.ts';
+import { BASIC } from './helpers/http.ts';
 import { liveWidgets } from './helpers/widgets.ts';
 
 const live = liveWidgets({ live: { newUsersPerHour: 3 } });
@@ -49,6 +50,21 @@ describe('new visitors from one address', () => {
     expect(await users()).toBe(before);
     // Ana, known, opens as many sessions as she likes.
     for (let i = 0; i < 5; i++) expect((await open(first)).status).toBe(200);
+  });
+
+  it('do not include a user the business has written to (a bot message, a campaign): their first session comes in', async () => {
+    // The allowance is spent by the first test.
+    expect((await open(`nobody-${randomUUID()}`)).status).toBe(429);
+    const written = `cliente-${randomUUID()}`;
+    const sent = await fetch(`${live.h.baseUrl}/v1/bots/${live.botId}/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: BASIC },
+      body: JSON.stringify({ type: 'text', userId: written, text: 'Su pedido ha salido.' }),
+    });
+    expect(sent.status).toBe(200);
+    const session = await open(written);
+    expect(session.status).toBe(200);
+    expect((session.body as { botRoomId: string }).botRoomId).toBeTruthy();
   });
 
   it('include the made-up ids a session brings into rooms (openRoomWithUser, addMember(s), joinRoom): 429 once spent, nothing stored', async () => {
