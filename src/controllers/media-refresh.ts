@@ -34,9 +34,25 @@ export class MediaRefreshController implements ReactiveController {
     return !!original && this.#broken.has(original);
   }
 
-  /** Bind to the media element's `error` event. */
-  handleError(original: string | undefined): void {
+  /**
+   * Bind to the media element's `error` event. A player that was playing when its address expired
+   * (a seek or the next range refused) goes on from where it was once the fresh address loads.
+   */
+  handleError(original: string | undefined, element?: EventTarget | null): void {
     if (!original) return;
+    const player = element instanceof HTMLMediaElement && !element.paused ? element : null;
+    if (player && !this.#tried.has(original)) {
+      const at = player.currentTime;
+      player.addEventListener(
+        'loadedmetadata',
+        () => {
+          if (at > 0) player.currentTime = at;
+          // The press that started it is the page's activation: playing on is allowed.
+          player.play().catch(() => undefined);
+        },
+        { once: true },
+      );
+    }
     if (this.#tried.has(original)) {
       this.#markBroken(original);
       return;

@@ -61,7 +61,7 @@ export function renderImage(m: ImageMessage, r: RenderContext): TemplateResult {
         alt=${alt}
         loading="lazy"
         referrerpolicy="no-referrer"
-        @error=${() => r.media.handleError(m.mediaUrl)}
+        @error=${(e: Event) => r.media.handleError(m.mediaUrl, e.currentTarget)}
       />
     </button>
     ${m.caption ? html`<figcaption class="caption" dir="auto">${richText(m.caption)}</figcaption>` : nothing}
@@ -88,7 +88,7 @@ export function renderAudio(m: AudioMessage, r: RenderContext): TemplateResult {
     preload="metadata"
     src=${src}
     aria-label=${playerName('audio', m, r)}
-    @error=${() => r.media.handleError(m.mediaUrl)}
+    @error=${(e: Event) => r.media.handleError(m.mediaUrl, e.currentTarget)}
   ></audio>`;
 }
 
@@ -103,7 +103,7 @@ export function renderVideo(m: VideoMessage, r: RenderContext): TemplateResult {
       src=${src}
       aria-label=${playerName('video', m, r)}
       aria-describedby=${m.caption ? `caption-${m.id}` : nothing}
-      @error=${() => r.media.handleError(m.mediaUrl)}
+      @error=${(e: Event) => r.media.handleError(m.mediaUrl, e.currentTarget)}
     ></video>
     ${caption(m.caption, `caption-${m.id}`)}`;
 }
