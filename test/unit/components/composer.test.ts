@@ -344,7 +344,11 @@ describe('<charla-composer>', () => {
     button.click();
     await settle(el);
     expect(button.getAttribute('aria-busy')).toBe('true');
-    const said = () => q.getAllByRole('status').map((s) => s.textContent ?? '').join(' ');
+    const said = () =>
+      q
+        .getAllByRole('status')
+        .map((s) => s.textContent ?? '')
+        .join(' ');
     expect(said()).toContain('Buscando tu ubicación…');
     button.click();
     button.click();
