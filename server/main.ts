@@ -127,6 +127,6 @@ function dataDirProblem(e: Error, dir: string): string | null {
   if (there && code === 'ENOENT')
     return `${at}: cannot be made (ENOENT; a read-only disk, or a parent that is not a directory); choose a writable directory`;
   if (/PGlite failed to initialize/i.test(e.message))
-    return `${at}: the embedded store could not start (${e.message}); check that its disk has free space and the directory is writable`;
+    return `${at}: the embedded store could not start (${e.message}); check that its disk has free space, the directory is writable and its files are whole (not damaged or partly restored)`;
   return null;
 }
