@@ -77,7 +77,7 @@ export async function livePlugin(app: FastifyInstance): Promise<void> {
   // of unsent uploads read every message for each upload (134 ms each, and the start timed out on
   // a store of 20,000 messages and 1,000 uploads). They are taken at the start and every hour,
   // with the room of deleted and rewritten rows given back (server/store/reclaim.ts).
-  const reclaim = reclaimer(db, app.log);
+  const reclaim = reclaimer(db, app.log, config.databaseUrl ? {} : { dataDir: config.dataDir });
   await reclaim.analyze();
   // The first pass over a store never given its room back reads all of it: not in the start's way.
   const firstReclaim = setTimeout(() => void reclaim.all(), 60_000);

@@ -10,6 +10,7 @@
  * PGlite answers one statement at a time, so a VACUUM holds the others back while it runs; it
  * reads only the pages changed since the last one, which keeps each pass short.
  */
+import { statfs } from 'node:fs/promises';
 import type { Db } from './db.ts';
 
 interface Log {
@@ -30,12 +31,45 @@ export interface Reclaimer {
 /** How often the embedded store makes a checkpoint of its own (ms). */
 export const CHECKPOINT_EVERY_MS = 5 * 60_000;
 
-export function reclaimer(db: Db, log: Log): Reclaimer {
+/**
+ * Below this much free space on the data directory's disk the upkeep waits: a CHECKPOINT or VACUUM
+ * that meets a full disk left PGlite spinning, and the process (its /health too) never answered
+ * again, even once space was freed. Writes meanwhile fail with 500 and the process goes on.
+ */
+export const UPKEEP_MIN_FREE_BYTES = 64 * 1024 * 1024;
+
+/** Free bytes for an unprivileged writer on the disk of `dir`. */
+const diskFree = async (dir: string): Promise<number> => {
+  const s = await statfs(dir);
+  return s.bavail * s.bsize;
+};
+
+export function reclaimer(
+  db: Db,
+  log: Log,
+  { dataDir, freeBytes = diskFree }: { dataDir?: string; freeBytes?: (dir: string) => Promise<number> } = {},
+): Reclaimer {
+  let waiting = false;
+  /** Whether the store's disk has room for the upkeep (said once when it has not, once when it has again). */
+  const room = async (): Promise<boolean> => {
+    if (dataDir === undefined) return true;
+    const free = await freeBytes(dataDir).catch(() => Number.POSITIVE_INFINITY);
+    const enough = free >= UPKEEP_MIN_FREE_BYTES;
+    if (enough === waiting)
+      log.warn(
+        { dataDir, free },
+        enough
+          ? 'the embedded store has room again: its upkeep goes on'
+          : 'the embedded store has under 64 MB free: its upkeep (checkpoints, vacuum) waits until there is room',
+      );
+    waiting = !enough;
+    return enough;
+  };
   // Nothing once the store is closing (the service stopping): an upload the stop cut asked for a
   // pass over its pieces after the store had closed, which warned twice "PGlite is closed". A
   // pass the close overtook fails for the same reason, and is not worth a warning either.
   const run = async (sql: string): Promise<void> => {
-    if (db.closed) return;
+    if (db.closed || !(await room())) return;
     await db.exec(sql).catch((err: unknown) => {
       if (!db.closed) log.warn({ err }, 'could not give the store its free space back');
     });

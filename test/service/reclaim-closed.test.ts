@@ -32,3 +32,61 @@ describe('the store given its room back while the service stops', () => {
     expect(warned).toEqual([]);
   });
 });
+
+describe('the store given its room back on a nearly full disk', () => {
+  it('waits while the disk has under 64 MB free (said once), and goes on once there is room again (said once)', async () => {
+    const db = await openDb({ databaseUrl: 'memory://' });
+    const ran: string[] = [];
+    // The store itself, with what the upkeep asks of it written down.
+    const watched = new Proxy(db, {
+      get(target, prop) {
+        if (prop === 'exec') return (sql: string) => (ran.push(sql), target.exec(sql));
+        const value = Reflect.get(target, prop, target) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const warned: string[] = [];
+    let free = 10 * 1024 * 1024;
+    const asked: string[] = [];
+    const reclaim = reclaimer(
+      watched,
+      { warn: (_obj, msg) => void warned.push(msg) },
+      {
+        dataDir: '/srv/charla-data',
+        freeBytes: async (dir) => (asked.push(dir), free),
+      },
+    );
+    try {
+      await reclaim.checkpoint();
+      await reclaim.all();
+      await reclaim.pieces();
+      expect(ran).toEqual([]);
+      expect(asked.every((d) => d === '/srv/charla-data')).toBe(true);
+      expect(warned).toEqual([
+        'the embedded store has under 64 MB free: its upkeep (checkpoints, vacuum) waits until there is room',
+      ]);
+      free = 1024 * 1024 * 1024;
+      await reclaim.checkpoint();
+      await reclaim.all();
+      expect(ran).toEqual(['CHECKPOINT', 'VACUUM (ANALYZE)', 'CHECKPOINT']);
+      expect(warned).toHaveLength(2);
+      expect(warned[1]).toBe('the embedded store has room again: its upkeep goes on');
+      // A disk whose free space cannot be read does not hold the upkeep back.
+      const unread = reclaimer(
+        watched,
+        { warn: (_obj, msg) => void warned.push(msg) },
+        {
+          dataDir: '/srv/charla-data',
+          freeBytes: async () => {
+            throw new Error('ENOSYS');
+          },
+        },
+      );
+      await unread.checkpoint();
+      expect(ran.at(-1)).toBe('CHECKPOINT');
+      expect(warned).toHaveLength(2);
+    } finally {
+      await db.close();
+    }
+  });
+});
