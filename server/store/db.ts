@@ -3,7 +3,7 @@
  * a real PostgreSQL when a postgres:// URL is given. Same SQL for both.
  */
 import { existsSync } from 'node:fs';
-import { readFile, readdir, rm } from 'node:fs/promises';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -106,7 +106,19 @@ async function openPglite(
   template: string | undefined,
   warn: Warn,
 ): Promise<PGlite> {
-  if (dir !== undefined && !existsSync(join(dir, 'PG_VERSION'))) await requireNoOtherFiles(dir);
+  const making = dir !== undefined && (await startMaking(dir));
+  const lite = await makeOrOpen(dir, template, warn);
+  // Made and started: the next start opens it (a start cut before this made it again).
+  if (making) await rm(join(dir, MAKING), { force: true });
+  return lite;
+}
+
+/** openPglite's PGlite, made from the template or by initdb when there is no cluster yet. */
+async function makeOrOpen(
+  dir: string | undefined,
+  template: string | undefined,
+  warn: Warn,
+): Promise<PGlite> {
   if (template && (dir === undefined || !existsSync(join(dir, 'PG_VERSION')))) {
     const before = dir === undefined ? new Set<string>() : new Set(await readdir(dir));
     try {
@@ -132,23 +144,43 @@ async function openPglite(
   return lite;
 }
 
-/** What a data directory may hold before its cluster is made: the lock, a volume's lost+found. */
-const BEFORE_CLUSTER = new Set(['charla.lock', 'charla.lock.takeover', 'lost+found']);
+/**
+ * Written before a cluster is made in a directory, removed once it has started: PGlite writes the
+ * cluster's files one by one (PG_VERSION among the last), so a first start cut short (Ctrl-C, a
+ * container stopped, a full disk) leaves some; the next start finds this file and makes it again.
+ */
+const MAKING = 'charla.making';
+/** What a data directory may hold besides a cluster: the lock, a volume's lost+found, dot files. */
+const NOT_THE_CLUSTERS = (name: string) =>
+  name === 'charla.lock' || name === 'charla.lock.takeover' || name === 'lost+found' || name.startsWith('.');
 
 /**
- * A directory without a cluster's PG_VERSION is made one only when it holds nothing else: a cluster
- * that lost that file (a partial restore, a backup that skipped small files) or a directory of
- * other files would otherwise be written over by a new, empty cluster, and what it held lost.
+ * Whether a cluster is to be made in `dir` (none there yet), the directory made ready for it: what
+ * an unfinished making left is removed. A directory without PG_VERSION that holds anything else
+ * is refused: a cluster that lost that file (a partial restore, a backup that skipped small files)
+ * or a directory of other files would be written over by a new, empty cluster, and what it held
+ * lost.
  */
-async function requireNoOtherFiles(dir: string): Promise<void> {
-  const others = (await readdir(dir)).filter((name) => !BEFORE_CLUSTER.has(name));
-  if (others.length === 0) return;
-  const shown = others.slice(0, 5).join(', ') + (others.length > 5 ? ', …' : '');
-  throw new Error(
-    `The data directory ${dir} holds files (${shown}) but no database (no PG_VERSION): not starting, ` +
-      'so that nothing in it is written over. Restore the directory whole, or set CHARLA_DATA_DIR ' +
-      'to an empty or new directory.',
-  );
+async function startMaking(dir: string): Promise<boolean> {
+  const names = await readdir(dir);
+  if (names.includes(MAKING)) {
+    for (const name of names)
+      if (!NOT_THE_CLUSTERS(name)) await rm(join(dir, name), { recursive: true, force: true });
+  } else if (existsSync(join(dir, 'PG_VERSION'))) {
+    return false;
+  } else {
+    const others = names.filter((name) => !NOT_THE_CLUSTERS(name));
+    if (others.length > 0) {
+      const shown = others.slice(0, 5).join(', ') + (others.length > 5 ? ', …' : '');
+      throw new Error(
+        `The data directory ${dir} holds files (${shown}) but no database (no PG_VERSION): not starting, ` +
+          'so that nothing in it is written over. Restore the directory whole, or set CHARLA_DATA_DIR ' +
+          'to an empty or new directory.',
+      );
+    }
+  }
+  await writeFile(join(dir, MAKING), `${process.pid}\n`);
+  return true;
 }
 
 /** In-memory PGlites of closed stores, emptied, by the template they were loaded from (reuseStores). */

@@ -118,13 +118,42 @@ describe('a data directory that holds files but no database', () => {
       await expect(openDb({ dataDir: others })).rejects.toThrow(/important\.txt/);
       expect(readdirSync(others)).toEqual(['important.txt']);
 
-      // A volume's lost+found (and a lock left by a dead process) are no files of anyone's: a new cluster.
+      // A volume's lost+found and dot files are no cluster's: a new cluster is made beside them.
       mkdirSync(join(empty, 'lost+found'));
+      writeFileSync(join(empty, '.gitkeep'), '');
       const fresh = await openDb({ dataDir: empty });
       expect(await roundTrip(fresh, 'new')).toEqual(['new']);
       await fresh.close();
+      expect(existsSync(join(empty, '.gitkeep'))).toBe(true);
+      expect(existsSync(join(empty, 'charla.making'))).toBe(false);
     } finally {
       for (const d of [lost, others, empty]) rmSync(d, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a first start cut short', () => {
+  it('is made again by the next start: what the unfinished making left goes (its marker says so), PG_VERSION written or not', async () => {
+    for (const leftover of [['pg_wal'], ['pg_wal', 'base', 'global', 'PG_VERSION']]) {
+      const dir = mkdtempSync(join(tmpdir(), 'charla-cut-first-'));
+      try {
+        // As a start killed while PGlite wrote the cluster's files leaves it.
+        writeFileSync(join(dir, 'charla.making'), '12345\n');
+        for (const name of leftover)
+          if (name === 'PG_VERSION') writeFileSync(join(dir, name), '17\n');
+          else mkdirSync(join(dir, name, 'half'), { recursive: true });
+        const db = await openDb({ dataDir: dir });
+        expect(await roundTrip(db, 'made')).toEqual(['made']);
+        await db.close();
+        expect(existsSync(join(dir, 'charla.making'))).toBe(false);
+        expect(existsSync(join(dir, 'pg_wal', 'half'))).toBe(false);
+        // Made whole: the next start opens it with its rows.
+        const again = await openDb({ dataDir: dir });
+        expect(await roundTrip(again, 'kept')).toEqual(['kept', 'made']);
+        await again.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     }
   });
 });
