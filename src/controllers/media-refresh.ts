@@ -77,25 +77,38 @@ export class MediaRefreshController implements ReactiveController {
     );
   }
 
+  /** The link this controller clicks again itself, with a fresh address: that click is followed. */
+  #passing: EventTarget | null = null;
+
   /**
    * Bind to a media link's `click`: when the address it would open has expired (an hour after it
    * was signed: a page left open, a conversation read again the next day), the click waits for a
-   * fresh address and is made again on the same link, now pointing at it.
+   * fresh address and is made again on the same link, now pointing at it. The fresh address is
+   * followed whatever the visitor's clock says of it (a clock an hour ahead finds every address
+   * expired; the service judges by its own). One the service would not sign again is marked
+   * unavailable, as a player's is.
    */
   follow(event: Event, original: string | undefined): void {
+    const link = event.currentTarget;
+    if (link !== null && link === this.#passing) {
+      this.#passing = null;
+      return;
+    }
     const src = this.src(original);
     const refresh = this.refresh();
     if (!original || !src || !refresh || !isExpiredSignedUrl(src) || this.#broken.has(original)) return;
     event.preventDefault();
-    const link = event.currentTarget as HTMLElement;
     refresh(original).then(
       async (next) => {
         const safe = safeUrl(next);
-        if (!safe || isExpiredSignedUrl(safe)) return this.#markBroken(original);
+        if (!safe || safe === src) return this.#markBroken(original);
         this.#fresh.set(original, safe);
         this.host.requestUpdate();
         await this.host.updateComplete;
-        if (link.isConnected) link.click();
+        if (!(link instanceof HTMLElement) || !link.isConnected) return;
+        this.#passing = link;
+        link.click();
+        this.#passing = null;
       },
       () => this.#markBroken(original),
     );

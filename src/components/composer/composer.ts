@@ -63,6 +63,9 @@ export function classifyFile(file: {
   return { ok: true, type: kind };
 }
 
+/** The longest a location is looked for, prompt included (the browser's own 15 s start once allowed). */
+const LOCATING_MAX_MS = 30_000;
+
 /**
  * @summary The composer: a growing text area, attach, location, voice note and send.
  * @tag charla-composer
@@ -98,13 +101,16 @@ export class CharlaComposer extends LitElement {
   #cancelledTimer?: ReturnType<typeof setTimeout>;
   /** Stops the automatic retries of uploads that wait for the network. */
   readonly #waitingForNetwork = new Set<() => void>();
+  /** The browser is finding the position for a location to share (a second press waits for it). */
+  @state() private locating = false;
+  /** Which press `locating` is for: a later one, or the watchdog, makes an earlier answer stale. */
+  #locatingFor = 0;
+  #locatingTimer?: ReturnType<typeof setTimeout>;
   /**
    * Narrower than NARROW, attach and location wait behind a "more" toggle (`more` while it shows
    * them, on a row of their own above the field); the microphone stays beside the field. Not
    * rendered while put away, not just hidden: no control of the bar is there without a place on screen.
    */
-  /** The browser is finding the position for a location to share (a second press waits for it). */
-  @state() private locating = false;
   @state() private narrow = false;
   @state() private more = false;
   readonly #resize =
@@ -156,6 +162,8 @@ export class CharlaComposer extends LitElement {
     // Uploads waiting for the network are not sent by a composer that has left the page.
     for (const stop of this.#waitingForNetwork) stop();
     clearTimeout(this.#cancelledTimer);
+    clearTimeout(this.#locatingTimer);
+    this.locating = false;
   }
 
   override willUpdate(changed: PropertyValues<this>): void {
@@ -406,9 +414,22 @@ export class CharlaComposer extends LitElement {
     if (this.locating) return;
     this.locating = true;
     this.notice = '';
+    const press = ++this.#locatingFor;
+    /** This press's answer, unless a later press or the watchdog has ended it. */
+    const current = (): boolean => {
+      if (press !== this.#locatingFor || !this.locating) return false;
+      this.locating = false;
+      clearTimeout(this.#locatingTimer);
+      return true;
+    };
+    // The browser's 15 s count starts only once the visitor allows it: a permission prompt left
+    // unanswered (or a browser that never calls back) would keep the button busy for good.
+    this.#locatingTimer = setTimeout(() => {
+      if (current()) this.#setNotice('locationTimeout', 'location');
+    }, LOCATING_MAX_MS);
     geo.getCurrentPosition(
       (position) => {
-        this.locating = false;
+        if (!current()) return;
         // disableInputs came while the browser was finding the position.
         if (this.#disabled) return;
         this.notice = '';
@@ -417,7 +438,7 @@ export class CharlaComposer extends LitElement {
           .catch(() => this.#setNotice('sendFailed', 'location'));
       },
       (error) => {
-        this.locating = false;
+        if (!current()) return;
         const reason =
           error.code === 1 ? 'locationDenied' : error.code === 3 ? 'locationTimeout' : 'locationUnavailable';
         this.#setNotice(reason, 'location');

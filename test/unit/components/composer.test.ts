@@ -367,6 +367,36 @@ describe('<charla-composer>', () => {
     expect(callsOf('sendLocation')).toHaveLength(1);
   });
 
+  it('gives up after 30 s when the browser never answers (a permission prompt left unanswered): the button is free again, a late answer sends nothing', async () => {
+    const pending: PositionCallback[] = [];
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      geolocation: { getCurrentPosition: (ok: PositionCallback) => pending.push(ok) },
+    });
+    const { el, q, callsOf } = await mount();
+    vi.useFakeTimers();
+    try {
+      const button = q.getByRole('button', { name: 'Compartir ubicación' });
+      button.click();
+      await vi.advanceTimersByTimeAsync(29_000);
+      expect(button.getAttribute('aria-busy')).toBe('true');
+      await vi.advanceTimersByTimeAsync(1_000);
+      await el.updateComplete;
+      expect(button.hasAttribute('aria-busy')).toBe(false);
+      expect(q.getByRole('alert').textContent).toContain('No se pudo obtener tu ubicación a tiempo.');
+      // The visitor allows it at last: that answer is stale, nothing is sent for it.
+      pending[0]!({ coords: { latitude: 1, longitude: 2 } } as GeolocationPosition);
+      expect(callsOf('sendLocation')).toHaveLength(0);
+      // A new press asks again, and its answer is sent.
+      button.click();
+      expect(pending).toHaveLength(2);
+      pending[1]!({ coords: { latitude: 40.4, longitude: -3.7 } } as GeolocationPosition);
+      expect(callsOf('sendLocation')[0]!.args).toEqual([40.4, -3.7]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('says so clearly when location is refused', async () => {
     vi.stubGlobal('navigator', {
       ...navigator,

@@ -198,7 +198,13 @@ describe('<charla-message> media', () => {
   it('DOCUMENT: a download link whose signed address has expired is followed with a fresh one; one that cannot be signed again says so', async () => {
     const expired = 'https://cdn.example.com/docs/a.pdf?kid=k1&exp=1000&sig=old';
     const future = Math.floor(Date.now() / 1000) + 3600;
-    for (const fresh of [`https://cdn.example.com/docs/a.pdf?kid=k1&exp=${future}&sig=new`, expired]) {
+    // The third: a fresh address the visitor's clock (an hour ahead) takes for expired too.
+    const skewed = 'https://cdn.example.com/docs/a.pdf?kid=k1&exp=2000&sig=newer';
+    for (const fresh of [
+      `https://cdn.example.com/docs/a.pdf?kid=k1&exp=${future}&sig=new`,
+      expired,
+      skewed,
+    ]) {
       const f = makeContext();
       const refreshed: string[] = [];
       f.context.actions.refreshMediaUrl = async (url: string) => {
