@@ -189,7 +189,7 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
   /**
    * The ids of `userIds` the company does not know yet take the address's new users (all or none).
    * Known: a user of the company, or a member of one of its rooms (the business wrote to them: a
-   * bot message, a campaign, a room post made them a member before any session of theirs).
+   * bot message or a campaign made them a member of its bot's room before any session of theirs).
    */
   async function admitUsers(
     request: FastifyRequest,

@@ -107,19 +107,19 @@ async function openPglite(
   warn: Warn,
 ): Promise<PGlite> {
   const making = dir !== undefined && (await startMaking(dir));
-  const lite = await makeOrOpen(dir, template, warn);
+  const lite = await makeOrOpen(dir, dir === undefined || making ? template : undefined, warn);
   // Made and started: the next start opens it (a start cut before this made it again).
   if (making) await rm(join(dir, MAKING), { force: true });
   return lite;
 }
 
-/** openPglite's PGlite, made from the template or by initdb when there is no cluster yet. */
+/** openPglite's PGlite: made from `template` when one is given (a new cluster), else made by initdb or opened. */
 async function makeOrOpen(
   dir: string | undefined,
   template: string | undefined,
   warn: Warn,
 ): Promise<PGlite> {
-  if (template && (dir === undefined || !existsSync(join(dir, 'PG_VERSION')))) {
+  if (template) {
     const before = dir === undefined ? new Set<string>() : new Set(await readdir(dir));
     try {
       const lite = new PGlite({ dataDir: dir, loadDataDir: new Blob([await readFile(template)]) });

@@ -32,11 +32,16 @@ export interface Reclaimer {
 export const CHECKPOINT_EVERY_MS = 5 * 60_000;
 
 /**
- * Below this much free space on the data directory's disk the upkeep waits: a CHECKPOINT or VACUUM
- * that meets a full disk left PGlite spinning, and the process (its /health too) never answered
+ * Below this much free space on the data directory's disk a VACUUM waits: a VACUUM or CHECKPOINT
+ * that met a full disk left PGlite spinning, and the process (its /health too) never answered
  * again, even once space was freed. Writes meanwhile fail with 500 and the process goes on.
  */
 export const UPKEEP_MIN_FREE_BYTES = 64 * 1024 * 1024;
+/**
+ * A CHECKPOINT writes little and is what recycles the write-ahead log (gives space back): it goes
+ * on down to this much free, and waits only below it.
+ */
+export const CHECKPOINT_MIN_FREE_BYTES = 8 * 1024 * 1024;
 
 /** Free bytes for an unprivileged writer on the disk of `dir`. */
 const diskFree = async (dir: string): Promise<number> => {
@@ -49,27 +54,33 @@ export function reclaimer(
   log: Log,
   { dataDir, freeBytes = diskFree }: { dataDir?: string; freeBytes?: (dir: string) => Promise<number> } = {},
 ): Reclaimer {
-  let waiting = false;
-  /** Whether the store's disk has room for the upkeep (said once when it has not, once when it has again). */
-  const room = async (): Promise<boolean> => {
+  /** Which kinds of upkeep wait for room now (each said once as it starts waiting, once as it stops). */
+  const waiting = { vacuum: false, checkpoint: false };
+  const room = async (sql: string): Promise<boolean> => {
     if (dataDir === undefined) return true;
+    const kind = sql === 'CHECKPOINT' ? 'checkpoint' : 'vacuum';
     const free = await freeBytes(dataDir).catch(() => Number.POSITIVE_INFINITY);
-    const enough = free >= UPKEEP_MIN_FREE_BYTES;
-    if (enough === waiting)
+    const enough = free >= (kind === 'checkpoint' ? CHECKPOINT_MIN_FREE_BYTES : UPKEEP_MIN_FREE_BYTES);
+    if (enough === waiting[kind]) {
+      const said = {
+        checkpoint: ['its checkpoints (under 8 MB free) wait', 'its checkpoints go on'],
+        vacuum: ['its vacuum (under 64 MB free) waits', 'its vacuum goes on'],
+      }[kind];
       log.warn(
         { dataDir, free },
         enough
-          ? 'the embedded store has room again: its upkeep goes on'
-          : 'the embedded store has under 64 MB free: its upkeep (checkpoints, vacuum) waits until there is room',
+          ? `the embedded store has room again: ${said[1]}`
+          : `the embedded store is nearly out of disk space: ${said[0]} until there is room`,
       );
-    waiting = !enough;
+    }
+    waiting[kind] = !enough;
     return enough;
   };
   // Nothing once the store is closing (the service stopping): an upload the stop cut asked for a
   // pass over its pieces after the store had closed, which warned twice "PGlite is closed". A
   // pass the close overtook fails for the same reason, and is not worth a warning either.
   const run = async (sql: string): Promise<void> => {
-    if (db.closed || !(await room())) return;
+    if (db.closed || !(await room(sql))) return;
     await db.exec(sql).catch((err: unknown) => {
       if (!db.closed) log.warn({ err }, 'could not give the store its free space back');
     });

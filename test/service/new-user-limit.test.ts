@@ -53,7 +53,8 @@ describe('new visitors from one address', () => {
   });
 
   it('do not include a user the business has written to (a bot message, a campaign): their first session comes in', async () => {
-    // The allowance is spent by the first test.
+    // The hour's allowance spent (by the tests above, or here when this one runs alone).
+    for (let i = 0; i < 4 && (await open(`nobody-${randomUUID()}`)).status === 200; i++);
     expect((await open(`nobody-${randomUUID()}`)).status).toBe(429);
     const written = `cliente-${randomUUID()}`;
     const sent = await fetch(`${live.h.baseUrl}/v1/bots/${live.botId}/messages`, {

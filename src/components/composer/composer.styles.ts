@@ -21,8 +21,6 @@ export const styles = css`
   }
   .composer {
     flex: none;
-  }
-  .composer {
     display: flex;
     align-items: flex-end;
     gap: 4px;
