@@ -9,7 +9,7 @@ import type { WidgetContext } from '../../widget/context.ts';
 import { isGroupRoom, roomAvatarOf } from '../shared/avatar.ts';
 import { contactItem, contactMatches, contactName } from '../shared/contact-item.ts';
 import { ListPagesController, SEARCH_FROM } from '../../controllers/list-pages.ts';
-import { plainName, roomName, searchStatus, summarize } from '../shared/format.ts';
+import { roomName, searchStatus, summarize, widgetName } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { closeButton, loader, moreButton, searchField } from '../shared/parts.ts';
 import { roomAvatar } from '../../stores/rooms.ts';
@@ -130,8 +130,7 @@ export class CharlaHomeMenu extends LitElement {
     const contactsShown = this.#pages.limit('contacts');
     const loading = this.#stores.get('$contactsLoading') ?? false;
     // The business's name for its widget, as any name: without direction controls.
-    const title =
-      (typeof config?.properties['name'] === 'string' && plainName(config.properties['name'])) || t('home');
+    const title = widgetName(config) || t('home');
     return html`
       <header class="header" part="header">
         <span class="brand" aria-hidden="true">${icons.chat()}</span>

@@ -63,6 +63,12 @@ export function plainName(name: string | null | undefined): string {
   return (name ?? '').replace(BIDI_CONTROLS, '').trim();
 }
 
+/** The name the business gave its widget (`properties.name`), as a name shows: '' when none. */
+export function widgetName(config: { properties: Record<string, unknown> } | null | undefined): string {
+  const name = config?.properties['name'];
+  return typeof name === 'string' ? plainName(name) : '';
+}
+
 /**
  * A room's name, as the chat's header shows it; a room without one (a direct room made a group by
  * addMember) is named after its other members ("Bob, Carol"), else after its kind; a room not

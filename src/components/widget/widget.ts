@@ -13,7 +13,7 @@ import {
 } from '../../styles/theme.ts';
 import type { UiState, WidgetContext } from '../../widget/context.ts';
 import { icons } from '../shared/icons.ts';
-import { plainName } from '../shared/format.ts';
+import { widgetName } from '../shared/format.ts';
 import { closeButton } from '../shared/parts.ts';
 import { Announcer } from './announcer.ts';
 import { styles } from './widget.styles.ts';
@@ -321,7 +321,6 @@ export class CharlaWidget extends LitElement {
         : badge
           ? t('openChatUnread', { count })
           : t('openChat');
-    const name = this.#stores.get('$config')?.properties['name'];
     // Full screen the open panel is modal: the announcer's region goes inside it (see Announcer).
     const modal = open && this.#fullScreen.active;
     return html`
@@ -347,7 +346,7 @@ export class CharlaWidget extends LitElement {
         popover="manual"
         role="dialog"
         aria-modal=${modal ? 'true' : nothing}
-        aria-label=${(typeof name === 'string' && plainName(name)) || t('chat')}
+        aria-label=${widgetName(this.#stores.get('$config')) || t('chat')}
         ?hidden=${!open}
         @keydown=${this.#handleKeyDown}
       >
