@@ -114,6 +114,30 @@ export class MediaRefreshController implements ReactiveController {
     );
   }
 
+  /**
+   * Bind to a media link's `pointerenter` and `focus`: an expired address is signed again before
+   * the click, so the click itself goes at once (a browser may block a new tab opened after a wait).
+   */
+  prepare(original: string | undefined): void {
+    const src = this.src(original);
+    const refresh = this.refresh();
+    if (!original || !src || !refresh || !isExpiredSignedUrl(src) || this.#broken.has(original)) return;
+    if (this.#preparing.has(original)) return;
+    this.#preparing.add(original);
+    refresh(original)
+      .then((next) => {
+        const safe = safeUrl(next);
+        // Not signed again: the click will ask once more, and say so if it is still refused.
+        if (!safe || safe === src) return;
+        this.#fresh.set(original, safe);
+        this.host.requestUpdate();
+      })
+      .catch(() => undefined)
+      .finally(() => this.#preparing.delete(original));
+  }
+
+  readonly #preparing = new Set<string>();
+
   #markBroken(original: string): void {
     this.#broken.add(original);
     this.host.requestUpdate();

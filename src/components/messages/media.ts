@@ -140,6 +140,8 @@ export function renderDocument(m: DocumentMessage | FileMessage, r: RenderContex
             download
             aria-label=${`${r.t('download')}: ${name}`}
             @click=${(e: Event) => r.media.follow(e, m.mediaUrl)}
+            @pointerenter=${() => r.media.prepare(m.mediaUrl)}
+            @focus=${() => r.media.prepare(m.mediaUrl)}
             >${icons.download()}</a
           >`
         : nothing

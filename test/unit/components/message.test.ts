@@ -236,6 +236,29 @@ describe('<charla-message> media', () => {
     }
   });
 
+  it('DOCUMENT: an expired address is signed again as the pointer comes over the link or it takes focus, so the click goes at once', async () => {
+    const expired = 'https://cdn.example.com/docs/b.pdf?kid=k1&exp=1000&sig=old';
+    const fresh = `https://cdn.example.com/docs/b.pdf?kid=k1&exp=${Math.floor(Date.now() / 1000) + 3600}&sig=new`;
+    for (const arrive of ['pointerenter', 'focus']) {
+      const f = makeContext();
+      const refreshed: string[] = [];
+      f.context.actions.refreshMediaUrl = async (url: string) => (refreshed.push(url), fresh);
+      const { el, q } = await show(msg({ type: 'DOCUMENT', mediaUrl: expired }), {}, f);
+      const link = q.getByRole('link', { name: 'Descargar: b.pdf' });
+      link.dispatchEvent(new Event(arrive));
+      await new Promise((r) => setTimeout(r, 0));
+      await settle(el);
+      expect(refreshed, arrive).toEqual([expired]);
+      expect(link.getAttribute('href'), arrive).toBe(fresh);
+      const prevented: boolean[] = [];
+      link.addEventListener('click', (e) => (prevented.push(e.defaultPrevented), e.preventDefault()));
+      link.click();
+      expect(prevented, arrive).toEqual([false]);
+      expect(refreshed, arrive).toHaveLength(1);
+      document.body.replaceChildren();
+    }
+  });
+
   it('DOCUMENT with an unsafe address: a card without a link', async () => {
     const { shadow } = await show(
       msg({ type: 'DOCUMENT', mediaUrl: 'javascript:alert(1)', caption: 'x.pdf' }),
