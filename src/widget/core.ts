@@ -1028,8 +1028,10 @@ export class WidgetCore {
         w.$rooms.set(w.$rooms.get().filter((r) => r.id !== roomId));
         if (w.$currentRoomId.get() === roomId) {
           w.$currentRoomId.set(this.#session?.botRoomId ?? null);
-          // Its "add to the conversation" list was for that room: back to the chat, which says why.
+          // Its "add to the conversation" list was for that room: back to the chat, which says why,
+          // and the list goes (offered in the bot room, a choice would let that person read it).
           if (w.$ui.get().view === 'room-contacts') patchUi(w.$ui, { view: 'chat' });
+          w.$roomContacts.set([]);
           // The chat changes under the visitor's eyes (and cursor): it says why (an alert, not an error event).
           w.$lastError.set({
             message: translate(w.$language.get(), 'removedFromCurrent'),

@@ -182,10 +182,13 @@ describe('leaving', () => {
     // that room), and a contact chosen there is not added to the bot room.
     const caraBot = cara.core.currentSession?.botRoomId;
     cara.setCurrentRoom(room.id);
+    cara.setContactsForRoom([{ id: 'dani', names: 'Dani' }]);
     cara.context.actions.showRoomContacts();
     await ana.leaveRoom(room.id, cara.userId);
     await waitFor(() => cara.stores.$currentRoomId.get() === caraBot, 5000, 'Cara taken out');
     expect(cara.core.stores.w.$ui.get().view).toBe('chat');
+    // The list the page gave for that room is not offered for the bot room.
+    expect(cara.core.stores.w.$roomContacts.get()).toEqual([]);
     const refused = await cara.context.actions.addMember({ id: beto.userId, names: 'Beto' }, room.id).then(
       () => null,
       (e: { key?: string }) => e.key,
