@@ -13,6 +13,8 @@ export interface Config {
   storeTemplate?: string | undefined;
   /** In-memory stores from storeTemplate kept for reuse once closed (tests only; see store/db.ts). */
   reuseStores?: boolean | undefined;
+  /** How the free space on the data directory's disk is read (tests give a disk of their own; statfs otherwise). */
+  diskFree?: ((dir: string) => Promise<number>) | undefined;
   redisUrl: string | undefined;
   clientId: string;
   clientSecret: string;

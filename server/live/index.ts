@@ -14,7 +14,7 @@ import { createFlowRunner, FLOWS_DIR, loadFlowFiles, type FlowRunner } from './f
 import { ensureDemoAssets } from './assets.ts';
 import { ORPHAN_CHUNK_AGE_MS, sweepOrphanChunks } from '../media-store.ts';
 import { sweepUnsentUploads, UNSENT_UPLOAD_AGE_MS } from './media-rooms.ts';
-import { CHECKPOINT_EVERY_MS, reclaimer } from '../store/reclaim.ts';
+import { CHECKPOINT_EVERY_MS, diskFree, reclaimer } from '../store/reclaim.ts';
 
 export interface Live {
   hub: Hub;
@@ -77,7 +77,11 @@ export async function livePlugin(app: FastifyInstance): Promise<void> {
   // of unsent uploads read every message for each upload (134 ms each, and the start timed out on
   // a store of 20,000 messages and 1,000 uploads). They are taken at the start and every hour,
   // with the room of deleted and rewritten rows given back (server/store/reclaim.ts).
-  const reclaim = reclaimer(db, app.log, config.databaseUrl ? {} : { dataDir: config.dataDir });
+  const reclaim = reclaimer(
+    db,
+    app.log,
+    config.databaseUrl ? {} : { dataDir: config.dataDir, freeBytes: config.diskFree ?? diskFree },
+  );
   await reclaim.analyze();
   // The first pass over a store never given its room back reads all of it: not in the start's way.
   const firstReclaim = setTimeout(() => void reclaim.all(), 60_000);

@@ -8,8 +8,8 @@
  * - /ready (readiness): 200 when the store answers within 2 s, takes writes
  *   and the process is not stopping; else 503 saying which: the database
  *   (down, or slower than that; or read-only: a failover onto a replica, in
- *   recovery or with read-only transactions, where every write would fail) or
- *   the process (told to stop). From SIGTERM the
+ *   recovery or with read-only transactions, where every write would fail; or
+ *   the embedded store's disk full, under 8 MB free) or the process (told to stop). From SIGTERM the
  *   process answers 503 here for CHARLA_SHUTDOWN_DELAY_MS while it keeps
  *   serving the rest, then shuts down (server/main.ts); once fastify is
  *   closing, every route answers its own 503 and the port closes.
@@ -21,6 +21,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Charla } from '../context.ts';
+import { CHECKPOINT_MIN_FREE_BYTES, diskFree } from '../store/reclaim.ts';
 
 /** How long the store has to answer the check. */
 export const READY_TIMEOUT_MS = 2_000;
@@ -91,6 +92,26 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     return probe;
   };
 
+  const { config } = app.charla;
+  let wasFull = false;
+  /**
+   * The embedded store's disk has under 8 MB free: it takes no write (each fails 500) and its
+   * upkeep waits (server/store/reclaim.ts). Not asked of PostgreSQL, whose disk is its own host's.
+   */
+  const diskFull = async (): Promise<boolean> => {
+    if (config.databaseUrl) return false;
+    const free = await (config.diskFree ?? diskFree)(config.dataDir).catch(() => Number.POSITIVE_INFINITY);
+    const full = free < CHECKPOINT_MIN_FREE_BYTES;
+    if (full !== wasFull)
+      app.log.warn(
+        full
+          ? `not ready: the embedded store's disk has ${Math.floor(free / 1024)} KB free; no write would succeed`
+          : "ready again: the embedded store's disk has room",
+      );
+    wasFull = full;
+    return full;
+  };
+
   const noStore = (reply: FastifyReply) => reply.header('Cache-Control', 'no-store');
   app.get('/health', { logLevel: 'warn' }, async (_request, reply) => {
     noStore(reply);
@@ -100,14 +121,14 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
     noStore(reply);
     if (stopping.has(app.charla))
       return reply.code(503).send({ status: 'unavailable', process: 'stopping', database: 'not checked' });
-    const { problem, readOnly } = await databaseState();
+    const [{ problem, readOnly }, full] = await Promise.all([databaseState(), diskFull()]);
     // The check took up to 2 s: the process may have been told to stop meanwhile.
     const stopped = stopping.has(app.charla);
-    const unready = problem !== null || readOnly || stopped;
+    const unready = problem !== null || readOnly || full || stopped;
     const body = {
       status: unready ? 'unavailable' : 'ready',
       process: stopped ? 'stopping' : 'running',
-      database: problem ? 'down' : readOnly ? 'read-only' : 'ok',
+      database: problem ? 'down' : readOnly ? 'read-only' : full ? 'disk-full' : 'ok',
     };
     return reply.code(unready ? 503 : 200).send(body);
   });

@@ -44,7 +44,7 @@ export const UPKEEP_MIN_FREE_BYTES = 64 * 1024 * 1024;
 export const CHECKPOINT_MIN_FREE_BYTES = 8 * 1024 * 1024;
 
 /** Free bytes for an unprivileged writer on the disk of `dir`. */
-const diskFree = async (dir: string): Promise<number> => {
+export const diskFree = async (dir: string): Promise<number> => {
   const s = await statfs(dir);
   return s.bavail * s.bsize;
 };

@@ -4,10 +4,13 @@
  * CHARLA_SHUTDOWN_DELAY_MS while the rest is still served) and, on PostgreSQL, while the
  * database is down or does not answer within 2 s, while /health stays 200.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { markStopping } from '../../server/routes/health.ts';
-import { ON_POSTGRES, startServer, until, type Server } from './helpers/http.ts';
+import { ON_POSTGRES, startOnDataDir, startServer, until, type Server } from './helpers/http.ts';
 import { startMain } from './helpers/main-process.ts';
 
 const servers: Server[] = [];
@@ -46,6 +49,37 @@ describe('GET /health and GET /ready', () => {
       cacheControl: 'no-store',
     });
     expect((await get(server.base, '/health')).status).toBe(200);
+  });
+});
+
+describe('GET /ready on the embedded store with its disk nearly full', () => {
+  it('answers 503 "disk-full" while the data directory has under 8 MB free (no write would succeed), 200 again once it has room; /health stays 200', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'charla-ready-disk-'));
+    let free = 1024 * 1024 * 1024;
+    const asked: string[] = [];
+    const { app, baseUrl } = await startOnDataDir(dir, 0, {
+      diskFree: async (d) => (asked.push(d), free),
+    });
+    try {
+      expect((await get(baseUrl, '/ready')).body).toEqual({
+        status: 'ready',
+        process: 'running',
+        database: 'ok',
+      });
+      free = 4 * 1024 * 1024;
+      expect(await get(baseUrl, '/ready')).toEqual({
+        status: 503,
+        body: { status: 'unavailable', process: 'running', database: 'disk-full' },
+        cacheControl: 'no-store',
+      });
+      expect((await get(baseUrl, '/health')).status).toBe(200);
+      free = 100 * 1024 * 1024;
+      expect((await get(baseUrl, '/ready')).status).toBe(200);
+      expect(asked.every((d) => d === dir)).toBe(true);
+    } finally {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
