@@ -17,8 +17,11 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { openDb } from '../../server/store/db.ts';
+
+/** The schema's dump (made once per run): a new cluster loads it instead of running initdb (seconds each). */
+const TEMPLATE = inject('pgliteSchemaTemplate');
 
 const dir = mkdtempSync(join(tmpdir(), 'charla-dir-lock-'));
 const lockFile = join(dir, 'charla.lock');
@@ -96,13 +99,13 @@ describe('a data directory that holds files but no database', () => {
     const others = mkdtempSync(join(tmpdir(), 'charla-other-files-'));
     const empty = mkdtempSync(join(tmpdir(), 'charla-empty-'));
     try {
-      const db = await openDb({ dataDir: lost });
+      const db = await openDb({ dataDir: lost, storeTemplate: TEMPLATE });
       expect(await roundTrip(db, 'kept')).toEqual(['kept']);
       await db.close();
       const version = readFileSync(join(lost, 'PG_VERSION'));
       unlinkSync(join(lost, 'PG_VERSION'));
       const before = readdirSync(lost).sort();
-      await expect(openDb({ dataDir: lost })).rejects.toThrow(
+      await expect(openDb({ dataDir: lost, storeTemplate: TEMPLATE })).rejects.toThrow(
         /holds files \(.*base.*\) but no database \(no PG_VERSION\): not starting.*CHARLA_DATA_DIR/,
       );
       expect(readdirSync(lost).sort()).toEqual(before);
@@ -110,18 +113,18 @@ describe('a data directory that holds files but no database', () => {
       expect(existsSync(join(lost, 'charla.lock'))).toBe(false);
       // The file put back, it opens with what it held.
       writeFileSync(join(lost, 'PG_VERSION'), version);
-      const again = await openDb({ dataDir: lost });
+      const again = await openDb({ dataDir: lost, storeTemplate: TEMPLATE });
       expect(await roundTrip(again, 'then')).toEqual(['kept', 'then']);
       await again.close();
 
       writeFileSync(join(others, 'important.txt'), 'mine');
-      await expect(openDb({ dataDir: others })).rejects.toThrow(/important\.txt/);
+      await expect(openDb({ dataDir: others, storeTemplate: TEMPLATE })).rejects.toThrow(/important\.txt/);
       expect(readdirSync(others)).toEqual(['important.txt']);
 
       // A volume's lost+found and dot files are no cluster's: a new cluster is made beside them.
       mkdirSync(join(empty, 'lost+found'));
       writeFileSync(join(empty, '.gitkeep'), '');
-      const fresh = await openDb({ dataDir: empty });
+      const fresh = await openDb({ dataDir: empty, storeTemplate: TEMPLATE });
       expect(await roundTrip(fresh, 'new')).toEqual(['new']);
       await fresh.close();
       expect(existsSync(join(empty, '.gitkeep'))).toBe(true);
@@ -142,13 +145,13 @@ describe('a first start cut short', () => {
         for (const name of leftover)
           if (name === 'PG_VERSION') writeFileSync(join(dir, name), '17\n');
           else mkdirSync(join(dir, name, 'half'), { recursive: true });
-        const db = await openDb({ dataDir: dir });
+        const db = await openDb({ dataDir: dir, storeTemplate: TEMPLATE });
         expect(await roundTrip(db, 'made')).toEqual(['made']);
         await db.close();
         expect(existsSync(join(dir, 'charla.making'))).toBe(false);
         expect(existsSync(join(dir, 'pg_wal', 'half'))).toBe(false);
         // Made whole: the next start opens it with its rows.
-        const again = await openDb({ dataDir: dir });
+        const again = await openDb({ dataDir: dir, storeTemplate: TEMPLATE });
         expect(await roundTrip(again, 'kept')).toEqual(['kept', 'made']);
         await again.close();
       } finally {
