@@ -63,18 +63,27 @@ export class MediaRefreshController implements ReactiveController {
       this.#markBroken(original);
       return;
     }
-    refresh(original).then(
-      (next) => {
-        const safe = safeUrl(next);
-        if (safe && safe !== this.src(original)) {
-          this.#fresh.set(original, safe);
-          this.host.requestUpdate();
-        } else {
-          this.#markBroken(original);
-        }
-      },
-      () => this.#markBroken(original),
-    );
+    void this.#resign(original, refresh).then((signed) => signed || this.#markBroken(original));
+  }
+
+  /**
+   * Asks for a fresh address and swaps it in; false when none came (refused, the same address, or
+   * not a safe one). Several asks for one address at once share the core's one request.
+   */
+  async #resign(original: string, refresh: Refresh): Promise<boolean> {
+    const current = this.src(original);
+    const safe = safeUrl(await refresh(original).catch(() => null));
+    if (!safe || safe === current) return false;
+    this.#fresh.set(original, safe);
+    this.host.requestUpdate();
+    return true;
+  }
+
+  /** The refresh for a link's expired address, or undefined when it needs none (or cannot have one). */
+  #expired(original: string | undefined): Refresh | undefined {
+    const src = this.src(original);
+    if (!original || !src || !isExpiredSignedUrl(src) || this.#broken.has(original)) return undefined;
+    return this.refresh();
   }
 
   /** The link this controller clicks again itself, with a fresh address: that click is followed. */
@@ -94,49 +103,28 @@ export class MediaRefreshController implements ReactiveController {
       this.#passing = null;
       return;
     }
-    const src = this.src(original);
-    const refresh = this.refresh();
-    if (!original || !src || !refresh || !isExpiredSignedUrl(src) || this.#broken.has(original)) return;
+    const refresh = this.#expired(original);
+    if (!original || !refresh) return;
     event.preventDefault();
-    refresh(original).then(
-      async (next) => {
-        const safe = safeUrl(next);
-        if (!safe || safe === src) return this.#markBroken(original);
-        this.#fresh.set(original, safe);
-        this.host.requestUpdate();
-        await this.host.updateComplete;
-        if (!(link instanceof HTMLElement) || !link.isConnected) return;
-        this.#passing = link;
-        link.click();
-        this.#passing = null;
-      },
-      () => this.#markBroken(original),
-    );
+    void this.#resign(original, refresh).then(async (signed) => {
+      if (!signed) return this.#markBroken(original);
+      await this.host.updateComplete;
+      if (!(link instanceof HTMLElement) || !link.isConnected) return;
+      this.#passing = link;
+      link.click();
+      this.#passing = null;
+    });
   }
 
   /**
    * Bind to a media link's `pointerenter` and `focus`: an expired address is signed again before
    * the click, so the click itself goes at once (a browser may block a new tab opened after a wait).
+   * Not signed again, it is left as it is: the click asks once more, and says so if still refused.
    */
   prepare(original: string | undefined): void {
-    const src = this.src(original);
-    const refresh = this.refresh();
-    if (!original || !src || !refresh || !isExpiredSignedUrl(src) || this.#broken.has(original)) return;
-    if (this.#preparing.has(original)) return;
-    this.#preparing.add(original);
-    refresh(original)
-      .then((next) => {
-        const safe = safeUrl(next);
-        // Not signed again: the click will ask once more, and say so if it is still refused.
-        if (!safe || safe === src) return;
-        this.#fresh.set(original, safe);
-        this.host.requestUpdate();
-      })
-      .catch(() => undefined)
-      .finally(() => this.#preparing.delete(original));
+    const refresh = this.#expired(original);
+    if (original && refresh) void this.#resign(original, refresh);
   }
-
-  readonly #preparing = new Set<string>();
 
   #markBroken(original: string): void {
     this.#broken.add(original);
