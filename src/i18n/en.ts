@@ -79,6 +79,7 @@ export const en: Catalogue = {
   uploadCancelled: 'Upload of “{name}” cancelled.',
   moreActions: 'More options',
   dismiss: 'Dismiss',
+  notes: 'Notices',
   image: 'Image',
   openImage: 'View image larger',
   openImageCaption: 'View image larger: {caption}',

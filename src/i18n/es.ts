@@ -80,6 +80,7 @@ export const es = {
   uploadCancelled: 'Envío de «{name}» cancelado.',
   moreActions: 'Más opciones',
   dismiss: 'Cerrar aviso',
+  notes: 'Avisos',
   image: 'Imagen',
   openImage: 'Ver imagen en grande',
   openImageCaption: 'Ver imagen en grande: {caption}',

@@ -186,11 +186,32 @@ describe('1.4.10 reflow at 320 × 256 with everything the composer can say at on
     const notes = root.querySelector<HTMLElement>('.notes')!;
     const header = deep(widget, 'charla-chat', '[part=header]')!.getBoundingClientRect();
     expect(notes.getBoundingClientRect().top).toBeGreaterThanOrEqual(header.bottom - 1);
-    // What does not fit is reached by scrolling that area, not cut off.
+    // What does not fit is reached by scrolling that area, not cut off: by a keyboard too, the
+    // area taking focus itself (its buttons alone would leave the text past them out of reach).
+    expect(notes.scrollTop).toBe(0);
+    expect([notes.tabIndex, notes.getAttribute('role'), notes.getAttribute('aria-label')]).toEqual([
+      0,
+      'region',
+      'Avisos',
+    ]);
+    root.querySelector<HTMLElement>('.notice .retry')!.focus();
+    await userEvent.keyboard('{Shift>}{Tab}{/Shift}');
+    expect(root.activeElement).toBe(notes);
+    await userEvent.keyboard('{End}');
+    await waitFor(() => notes.scrollTop > 0 || undefined);
     notes.scrollTop = notes.scrollHeight;
     const count = root.querySelector<HTMLElement>('#count')!.getBoundingClientRect();
     expect(count.bottom).toBeLessThanOrEqual(bar.getBoundingClientRect().top + 1);
     expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(320);
+    // Once it all fits again (the text shortened, the notice dismissed), no stop of its own.
+    notes.blur();
+    field.value = 'hola';
+    field.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    composer.notice = '';
+    await composer.updateComplete;
+    await waitFor(() => notes.scrollHeight <= notes.clientHeight + 1 || undefined);
+    await waitFor(() => !notes.hasAttribute('tabindex') || undefined);
+    expect(notes.hasAttribute('role')).toBe(false);
   });
 });
 

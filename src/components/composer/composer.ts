@@ -115,7 +115,11 @@ export class CharlaComposer extends LitElement {
   @state() private more = false;
   readonly #resize =
     typeof ResizeObserver === 'function'
-      ? new ResizeObserver(([entry]) => this.#setNarrow((entry?.contentRect.width ?? NARROW) < NARROW))
+      ? new ResizeObserver((entries) => {
+          for (const entry of entries)
+            if (entry.target === this) this.#setNarrow(entry.contentRect.width < NARROW);
+          this.#fitNotes();
+        })
       : undefined;
 
   get #textarea(): HTMLTextAreaElement | null {
@@ -183,7 +187,32 @@ export class CharlaComposer extends LitElement {
   /** Focus was on a control this update disables: it goes to the message list (updated). */
   #refocus = false;
 
+  override firstUpdated(): void {
+    const notes = this.renderRoot.querySelector('.notes');
+    if (notes) this.#resize?.observe(notes);
+  }
+
+  /**
+   * The notes area (notices, uploads, the counter) scrolls when it holds more than its place
+   * (320 × 256): it then takes focus itself, named, so a keyboard reaches the text past its
+   * buttons (arrows scroll it); otherwise it is no stop of its own.
+   */
+  #fitNotes(): void {
+    const notes = this.renderRoot?.querySelector<HTMLElement>('.notes');
+    if (!notes) return;
+    const scrolls = notes.scrollHeight > notes.clientHeight + 1;
+    if (scrolls) {
+      notes.tabIndex = 0;
+      notes.setAttribute('role', 'region');
+      notes.setAttribute('aria-label', this.#t('notes'));
+    } else if (notes.hasAttribute('tabindex') && this.shadowRoot?.activeElement !== notes) {
+      // Not while it has focus (an upload ended under it): that would drop focus on the page.
+      for (const name of ['tabindex', 'role', 'aria-label']) notes.removeAttribute(name);
+    }
+  }
+
   override updated(): void {
+    this.#fitNotes();
     if (!this.#refocus) return;
     this.#refocus = false;
     // Still on a control left enabled: nothing to do. Still on the one just disabled: newer
