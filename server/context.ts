@@ -43,13 +43,20 @@ export interface NewMessageInput {
 export interface Messaging {
   /** The room of a bot and a user, created on first need with both as members. */
   ensureBotRoom(input: { botId: string; userId: string; userNames?: string }): Promise<{ roomId: string }>;
-  /** The room's id, company and type, its bot and the bot's name, or null when there is no such room. */
-  findRoom(roomId: string): Promise<{
+  /**
+   * The room's id, company and type, its bot and the bot's name, or null when there is no such
+   * room; given a sender, that sender's name when it is a bot of the room's company (any room).
+   */
+  findRoom(
+    roomId: string,
+    senderId?: string,
+  ): Promise<{
     id: string;
     companyId: string;
     type: string;
     botId: string | null;
     botName: string | null;
+    senderBotName?: string | null;
   } | null>;
   /**
    * Stores idempotently by id (a second call with the same id stores nothing

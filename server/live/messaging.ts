@@ -430,20 +430,31 @@ export function createMessaging(
 
     ensureBotRoom: (input) => rooms.ensureBotRoom(input).then((r) => ({ roomId: r.roomId })),
 
-    async findRoom(roomId) {
+    async findRoom(roomId, senderId) {
       const r = await db.query<{
         id: string;
         company_id: string;
         type: string;
         bot_id: string | null;
         bot_name: string | null;
+        sender_bot_name: string | null;
       }>(
-        'SELECT r.id, r.company_id, r.type, r.bot_id, b.name AS bot_name FROM rooms r LEFT JOIN bots b ON b.id = r.bot_id WHERE r.id = $1 AND NOT r.deleted',
-        [roomId],
+        `SELECT r.id, r.company_id, r.type, r.bot_id, b.name AS bot_name, s.name AS sender_bot_name
+           FROM rooms r LEFT JOIN bots b ON b.id = r.bot_id
+           LEFT JOIN bots s ON s.id = $2 AND s.company_id = r.company_id
+          WHERE r.id = $1 AND NOT r.deleted`,
+        [roomId, senderId ?? null],
       );
       const row = r.rows[0];
       return row
-        ? { id: row.id, companyId: row.company_id, type: row.type, botId: row.bot_id, botName: row.bot_name }
+        ? {
+            id: row.id,
+            companyId: row.company_id,
+            type: row.type,
+            botId: row.bot_id,
+            botName: row.bot_name,
+            senderBotName: row.sender_bot_name,
+          }
         : null;
     },
 

@@ -118,14 +118,16 @@ export async function roomRoutes(app: FastifyInstance): Promise<void> {
           bad[`/messages/${i}/id`] = `repeats the id of /messages/${j} with other content`;
       });
       if (Object.keys(bad).length) throw validationFailed(bad);
-      const room = await charla.messaging.findRoom(roomId);
+      const room = await charla.messaging.findRoom(roomId, senderId);
       // Another company's room (a storage shared by several deployments) is not found, as one that does not exist.
       if (!room || room.companyId !== charla.config.companyId)
         throw new ApiError('NOT_FOUND', { message: `Room ${roomId} does not exist.`, data: { roomId } });
-      // The room's bot speaks as the bot, under its name (as its messages and campaigns);
-      // anyone else (a system, a flow) as the service.
-      const by = room.botId !== null && senderId === room.botId ? 'bot' : 'charla';
-      const botName = by === 'bot' ? room.botName : null;
+      // The room's bot speaks as the bot, under its name (as its messages and campaigns), and so
+      // does another bot of the company (a group room has none of its own); anyone else (a
+      // system, a flow, an operator's id) as the service.
+      const ownBot = room.botId !== null && senderId === room.botId;
+      const botName = ownBot ? room.botName : (room.senderBotName ?? null);
+      const by = ownBot || botName !== null ? 'bot' : 'charla';
       // UUIDs are case-insensitive: one message whichever case its id is written in.
       const ids = messages.map((m) => m.id.toLowerCase());
       const { results, clash, conflict } = await charla.messaging.deliverAll(

@@ -80,6 +80,38 @@ describe('POST /v1/rooms/{roomId}/message', () => {
     expect((await stored(system))[0]?.body).not.toHaveProperty('senderNames');
   });
 
+  it('speaks as a bot of the company, under its name, in a room that is not that bot’s (two people’s, another bot’s)', async () => {
+    const messaging = server.app.charla.messaging as LiveMessaging;
+    const { roomId: direct } = await messaging.rooms.openDirect(
+      server.app.charla.config.companyId,
+      { id: uid('ana') },
+      { id: uid('luis') },
+    );
+    const salesBot = await createBot(server, { name: 'Ventas' });
+    const id = randomUUID();
+    expect(
+      (await post({ senderId: salesBot, messages: [{ id, type: 'TEXT', text: 'Hola' }] }, direct)).status,
+    ).toBe(200);
+    expect((await stored(id))[0]?.body).toMatchObject({
+      by: 'bot',
+      senderId: salesBot,
+      senderNames: 'Ventas',
+    });
+    // An id that is no bot of the company is the service, without a name.
+    const other = randomUUID();
+    await post({ senderId: 'not-a-bot', messages: [{ id: other, type: 'TEXT', text: 'Aviso' }] }, direct);
+    expect((await stored(other))[0]?.body).toMatchObject({ by: 'charla', senderId: 'not-a-bot' });
+    expect((await stored(other))[0]?.body).not.toHaveProperty('senderNames');
+    // In another bot's room, the sales bot speaks under its own name, not the room bot's.
+    const inBotRoom = randomUUID();
+    await post({ senderId: salesBot, messages: [{ id: inBotRoom, type: 'TEXT', text: 'Oferta' }] });
+    expect((await stored(inBotRoom))[0]?.body).toMatchObject({
+      by: 'bot',
+      senderId: salesBot,
+      senderNames: 'Ventas',
+    });
+  });
+
   it('a media message’s text is its caption: held to a caption’s 1,024 characters; blank, no caption', async () => {
     const long = await post({
       senderId: 's',

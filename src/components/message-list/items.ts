@@ -5,7 +5,7 @@
  * store's own array: opening a room of ten thousand messages or taking a
  * burst allocates nothing per message.
  */
-import type { Message, PostbackMessage } from '../../../types/index.ts';
+import type { Message, PostbackMessage, Room } from '../../../types/index.ts';
 import { dayKey, messageDate } from '../shared/format.ts';
 import { isOwn } from '../../util/own.ts';
 
@@ -26,17 +26,32 @@ export interface RowInfo {
   own: boolean;
   /** Follows a message of the same sender on the same day. */
   grouped: boolean;
-  /** Sender name shown (group rooms, others' messages, first of a run). */
+  /** Sender name shown (others' messages, first of a run: in a group room, or not the counterpart's). */
   showSender: boolean;
   /** First message of its day: a date separator goes above it. */
   newDay: boolean;
+}
+
+/**
+ * Whose messages are named above them: everyone's in a group room; in a room of two, all but the
+ * counterpart's (its bot, the other person), whose the room is: a post of the business or of
+ * another bot there would pass for theirs. Nobody's while the room is not known yet.
+ */
+export type Naming = 'everyone' | 'nobody' | { counterparts: ReadonlySet<string> };
+
+export function namingIn(room: Room | undefined, userId: string | null): Naming {
+  if (!room) return 'nobody';
+  if (room.type === 'group' || room.members.length > 2) return 'everyone';
+  const counterparts = new Set(room.members.filter((id) => id !== userId));
+  if (room.bot) counterparts.add(room.bot.id);
+  return { counterparts };
 }
 
 export function rowInfo(
   messages: readonly Message[],
   index: number,
   userId: string | null,
-  groupRoom: boolean,
+  naming: Naming,
 ): RowInfo {
   const m = messages[index]!;
   const prev = index > 0 ? messages[index - 1] : undefined;
@@ -49,7 +64,11 @@ export function rowInfo(
     m.type !== 'EVENT' &&
     prev.senderId === m.senderId &&
     prev.by === m.by;
-  return { own, grouped, showSender: groupRoom && !own && !grouped, newDay };
+  const named =
+    naming === 'everyone' ||
+    (naming !== 'nobody' &&
+      (m.by === 'charla' || m.by === 'company' || !naming.counterparts.has(m.senderId)));
+  return { own, grouped, showSender: named && !own && !grouped, newDay };
 }
 
 /** Asking messages whose answer is known (an answer never goes away). */

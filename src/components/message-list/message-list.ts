@@ -18,7 +18,7 @@ import {
 } from '../shared/format.ts';
 import { icons } from '../shared/icons.ts';
 import { AT_BOTTOM_PX, chatLayout } from './chat-layout.ts';
-import { answerOf, isOwn, rowInfo } from './items.ts';
+import { answerOf, isOwn, type Naming, namingIn, rowInfo } from './items.ts';
 import { styles as messageStyles } from '../message/message.styles.ts';
 import { styles } from './message-list.styles.ts';
 
@@ -91,7 +91,9 @@ export class CharlaMessageList extends LitElement {
   /** The store's array itself: the virtualizer's items (one row per message). */
   #items: readonly Message[] = [];
   #userId: string | null = null;
-  #groupRoom = false;
+  #naming: Naming = 'nobody';
+  /** What #naming was made from: the room object and the user. */
+  #namingOf: [Room | undefined, string | null] | undefined;
   /** Who the room's messages without a sender's name are said to come from (senderName). */
   #senders: SenderLabels = { members: new Map(), service: '', someone: '' };
   /** What #senders was made from: made again only when the room object or the language changes. */
@@ -171,7 +173,10 @@ export class CharlaMessageList extends LitElement {
     }
     this.#items = messages;
     this.#userId = userId;
-    this.#groupRoom = room?.type === 'group' || (room?.members.length ?? 0) > 2;
+    if (!this.#namingOf || this.#namingOf[0] !== room || this.#namingOf[1] !== userId) {
+      this.#namingOf = [room, userId];
+      this.#naming = namingIn(room, userId);
+    }
   }
 
   /** Focus lands on the scrolling region (the host itself takes none). */
@@ -778,7 +783,7 @@ export class CharlaMessageList extends LitElement {
     lastIndex: number,
     t: Translate,
   ): TemplateResult {
-    const row = rowInfo(this.#items, index, this.#userId, this.#groupRoom);
+    const row = rowInfo(this.#items, index, this.#userId, this.#naming);
     return html`<charla-message
       data-key=${String(m.id)}
       .message=${m}

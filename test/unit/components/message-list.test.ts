@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { within } from '@testing-library/dom';
 import '../../../src/define.ts';
 import { rowInfo, type CharlaMessageList } from '../../../src/components/message-list/message-list.ts';
+import { namingIn, type Naming } from '../../../src/components/message-list/items.ts';
 import { makeContext, msg, room, settle } from './fixture.ts';
 
 async function mount(f = makeContext()) {
@@ -40,7 +41,7 @@ describe('rowInfo', () => {
       msg({ timestamp: day2, senderId: 'me', by: 'user' }),
     ];
     const flags = messages.map((_, i) => {
-      const r = rowInfo(messages, i, 'me', true);
+      const r = rowInfo(messages, i, 'me', 'everyone');
       return `${r.newDay ? 'day|' : ''}${r.own ? 'own' : 'other'}${r.grouped ? '+' : ''}${r.showSender ? '@' : ''}`;
     });
     expect(flags).toEqual(['day|other@', 'other+', 'own', 'own', 'own', 'day|own']);
@@ -57,16 +58,40 @@ describe('rowInfo', () => {
       msg({ senderId: 'me', by: 'company' }),
     ];
     const flags = messages.map((_, i) => {
-      const r = rowInfo(messages, i, 'me', true);
+      const r = rowInfo(messages, i, 'me', 'everyone');
       return `${r.own ? 'own' : 'other'}${r.grouped ? '+' : ''}${r.showSender ? '@' : ''}`;
     });
     expect(flags).toEqual(['other@', 'other@', 'own', 'other@', 'other@']);
   });
 
-  it('shows sender names only in group rooms', () => {
-    expect(rowInfo([msg({ senderId: 'a', senderNames: 'Ana' })], 0, 'me', false)).toMatchObject({
-      showSender: false,
-    });
+  it('names everyone in a group room; in a room of two, all but its counterpart (a business or other bot post)', () => {
+    const messages = [
+      msg({ senderId: 'bot-1', by: 'bot', senderNames: 'Asistente' }),
+      // An operator's post (the service's), then another bot of the company: not the room's bot.
+      msg({ senderId: 'agent-7', by: 'charla' }),
+      msg({ senderId: 'bot-2', by: 'bot', senderNames: 'Ventas' }),
+      msg({ senderId: 'bot-1', by: 'bot', senderNames: 'Asistente' }),
+      // A post of the business naming the room's bot is the business's, not the bot's.
+      msg({ senderId: 'bot-1', by: 'charla' }),
+      msg({ senderId: 'me', by: 'user' }),
+    ];
+    const flags = (naming: Naming) =>
+      messages.map((_, i) => (rowInfo(messages, i, 'me', naming).showSender ? '@' : '-')).join('');
+    const botRoom = room({ members: ['me', 'bot-1'], bot: { id: 'bot-1', name: 'Asistente', type: 'bot' } });
+    expect(flags(namingIn(botRoom, 'me'))).toBe('-@@-@-');
+    expect(flags(namingIn(room({ type: 'group', members: ['me', 'bot-1'] }), 'me'))).toBe('@@@@@-');
+    expect(flags(namingIn(room({ members: ['me', 'a', 'b'] }), 'me'))).toBe('@@@@@-');
+    // A room of two people: the other one is the room's name, their messages need none.
+    const pair = [
+      msg({ senderId: 'ana', by: 'user', senderNames: 'Ana' }),
+      msg({ senderId: 'x', by: 'company' }),
+    ];
+    const pairFlags = pair.map(
+      (_, i) =>
+        rowInfo(pair, i, 'me', namingIn(room({ members: ['me', 'ana'], bot: null }), 'me')).showSender,
+    );
+    expect(pairFlags).toEqual([false, true]);
+    expect(flags(namingIn(undefined, 'me'))).toBe('------');
   });
 });
 
