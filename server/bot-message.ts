@@ -20,11 +20,14 @@ import {
   VIDEO_MEDIA_TYPES,
   type BotContact,
   type BotMessageContent,
+  type Message,
   type MessageOption,
 } from '../types/index.ts';
 import { parseAddress } from '../types/urls.ts';
 import type { Charla, NewMessageInput } from './context.ts';
-import { ApiError } from './http/errors.ts';
+import { ApiError, validationFailed } from './http/errors.ts';
+import { MESSAGE_CONTENT_KEYS, sameFields } from '../types/canonical-json.ts';
+import { toMessage, type MessageRow } from './live/store.ts';
 import type { Queryable } from './store/db.ts';
 
 /** What a message needs besides the recipient: its room-independent widget form. */
@@ -458,7 +461,7 @@ export async function prepareBotMessage(
 export async function deliverPrepared(
   charla: Charla,
   input: { botId: string; userId: string; message: PreparedMessage; id?: string },
-): Promise<{ messageId: string; duplicate: boolean }> {
+): Promise<{ messageId: string; duplicate: boolean; stored: Message; roomId: string }> {
   const { roomId } = await charla.messaging.ensureBotRoom({ botId: input.botId, userId: input.userId });
   const { message, duplicate } = await charla.messaging.deliver({
     ...input.message,
@@ -467,17 +470,51 @@ export async function deliverPrepared(
     senderId: input.botId,
     by: 'bot',
   });
-  return { messageId: String(message.id), duplicate };
+  return { messageId: String(message.id), duplicate, stored: message, roomId };
 }
 
-/** POST /v1/bots/{botId}/messages in one call. */
+/** What a retry of a bot message must repeat: its bot, and the message its content made. */
+const SAME_BOT_MESSAGE_KEYS = ['senderId', 'by', ...MESSAGE_CONTENT_KEYS, 'options', 'interactive'];
+
+/**
+ * POST /v1/bots/{botId}/messages in one call. With the caller's own id, the same request again
+ * stores nothing and answers that id; the id of another message (another content, user, bot or
+ * room, or a message that is not a bot's) is 400 at /id.
+ */
 export async function sendBotMessage(
   charla: Charla,
   botId: string,
   userId: string,
   content: BotMessageContent,
+  id?: string,
 ): Promise<{ messageId: string }> {
   const prepared = await prepareBotMessage(charla, botId, content);
-  const { messageId } = await deliverPrepared(charla, { botId, userId, message: prepared });
+  const key = id?.toLowerCase();
+  const refuse = () =>
+    validationFailed({ '/id': 'already names another message (a retry must repeat its request)' });
+  const same = (stored: Message, roomIs: (roomId: string) => boolean) =>
+    roomIs(stored.roomId) &&
+    sameFields(stored, { ...prepared, senderId: botId, by: 'bot' }, SAME_BOT_MESSAGE_KEYS);
+  if (key !== undefined) {
+    // A retry is answered before anything is written (a refused one makes no room for its user).
+    const { rows } = await charla.db.query<MessageRow & { room_key: string | null }>(
+      `SELECT m.id, m.room_id, m.seq, m.status, m.body, r.room_key
+         FROM messages m LEFT JOIN rooms r ON r.id = m.room_id WHERE m.id = $1`,
+      [key],
+    );
+    const row = rows[0];
+    if (row) {
+      if (!same(toMessage(row), () => row.room_key === `bot:${botId}:${userId}`)) throw refuse();
+      return { messageId: key };
+    }
+  }
+  const { messageId, duplicate, stored, roomId } = await deliverPrepared(charla, {
+    botId,
+    userId,
+    message: prepared,
+    ...(key === undefined ? {} : { id: key }),
+  });
+  // Stored a moment ago by the same id's other request (a retry racing its first try).
+  if (duplicate && !same(stored, (storedIn) => storedIn === roomId)) throw refuse();
   return { messageId };
 }

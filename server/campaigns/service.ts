@@ -5,7 +5,8 @@
  * sees the new state. A campaign is written hidden (CREATING) and shown by one
  * statement once all its recipients are stored: see createCampaign.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { canonicalJson } from '../../types/canonical-json.ts';
 import { types as pgliteTypes } from '@electric-sql/pglite';
 import pg from 'pg';
 import type {
@@ -129,19 +130,75 @@ class CreationAbandoned extends Error {
  * the storage itself is gone, a later sweep deletes it).
  */
 export async function createCampaign(charla: Charla, body: CampaignCreateBody): Promise<Campaign> {
+  // With the caller's own id, a retry of the request answers what the first try made.
+  const key = body.id?.toLowerCase();
+  const requestHash =
+    key === undefined
+      ? null
+      : createHash('sha256')
+          .update(canonicalJson({ ...body, id: key }))
+          .digest('hex');
+  for (;;) {
+    if (key !== undefined && requestHash !== null) {
+      const made = await madeBefore(charla, key, requestHash);
+      if (made) return made;
+    }
+    const made = await create(charla, body, key, requestHash);
+    if (made) return made;
+    // Taken by the same request a moment earlier (a retry racing its first try): read it.
+  }
+}
+
+/**
+ * The campaign an earlier request with this id made, once that request has finished writing it;
+ * undefined when there is none. The same id from another request (another body, another company)
+ * is 400; a creation still under way after CREATION_WAIT_MS is 409 with a time to try again.
+ */
+async function madeBefore(charla: Charla, id: string, requestHash: string): Promise<Campaign | undefined> {
+  const until = Date.now() + CREATION_WAIT_MS;
+  for (;;) {
+    const { rows } = await charla.db.query<CampaignRow & { request_hash: string | null }>(
+      `SELECT ${COLUMNS}, company_id, request_hash FROM campaigns WHERE id = $1`,
+      [id],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    if (row.company_id !== charla.config.companyId || row.request_hash !== requestHash)
+      throw validationFailed({ '/id': 'already names another campaign (a retry must repeat its request)' });
+    if ((row.status as string) !== CREATING) return toCampaign(row);
+    if (Date.now() >= until)
+      throw new ApiError('INVALID_STATE', {
+        message: `Campaign ${id} is still being created by an earlier request: try again later.`,
+        data: { campaignId: id, retryAfterMs: CREATION_WAIT_MS },
+      });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** How long a request waits for an earlier one with its id to finish creating the campaign. */
+const CREATION_WAIT_MS = 15_000;
+
+/** Checks and writes a new campaign; undefined when its id was taken meanwhile. */
+async function create(
+  charla: Charla,
+  body: CampaignCreateBody,
+  key: string | undefined,
+  requestHash: string | null,
+): Promise<Campaign | undefined> {
   const scheduledAt = body.scheduledAt === undefined ? null : futureInstant(body.scheduledAt, '/scheduledAt');
   // Recipients are people: a bot's id would make the bot a visitor of its own room.
   await refuseBotIds(charla.db, charla.config.companyId, body.recipients, (i) => `/recipients/${i}`);
   await prepareBotMessage(charla, body.botId, body.message as BotMessageContent, '/message');
   const recipients = [...new Set(body.recipients)];
-  const id = randomUUID();
+  const id = key ?? randomUUID();
   const status: CampaignStatus = scheduledAt ? 'SCHEDULED' : 'PENDING';
   // This creation's own name: instance ids repeat (a restarted process keeps its id).
   const lease = `${charla.config.instanceId}/${randomUUID()}`;
-  await charla.db.query(
+  const inserted = await charla.db.query(
     `INSERT INTO campaigns (id, company_id, name, element_name, bot_id, status, message, scheduled_at, total_messages,
-       claimed_by, claimed_at)
-     VALUES ($1, $2, $3, $4, $5, '${CREATING}', $6, $7, $8, $9, now())`,
+       claimed_by, claimed_at, request_hash)
+     VALUES ($1, $2, $3, $4, $5, '${CREATING}', $6, $7, $8, $9, now(), $10)
+     ON CONFLICT (id) DO NOTHING`,
     [
       id,
       charla.config.companyId,
@@ -152,8 +209,10 @@ export async function createCampaign(charla: Charla, body: CampaignCreateBody): 
       scheduledAt,
       recipients.length,
       lease,
+      requestHash,
     ],
   );
+  if (inserted.rowCount === 0) return undefined;
   let row: CampaignRow | undefined;
   try {
     for (let i = 0; i < recipients.length; i += RECIPIENTS_PER_INSERT) {

@@ -30,7 +30,7 @@ const withoutRecipient = new WeakMap<object, TSchema>();
 function contentSchemaOf(variant: TSchema): TSchema {
   let s = withoutRecipient.get(variant);
   if (!s) {
-    s = Type.Omit(variant as never, ['userId', 'botId']) as TSchema;
+    s = Type.Omit(variant as never, ['userId', 'botId', 'id']) as TSchema;
     withoutRecipient.set(variant, s);
   }
   return s;
@@ -89,7 +89,7 @@ export async function botMessageRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Send a message to a user through a bot',
         operationId: 'sendBotMessage',
         description:
-          'Variants: text, text with buttons (1-10 options), contacts, voice_call (bot must have calling enabled, else 403 CALLING_NOT_ENABLED), video (a public https address, else 422 INVALID_MEDIA_URL; the file is checked with HEAD: 422 INVALID_MEDIA_URL, MEDIA_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE), contact_info_request.',
+          "Variants: text, text with buttons (1-10 options), contacts, voice_call (bot must have calling enabled, else 403 CALLING_NOT_ENABLED), video (a public https address, else 422 INVALID_MEDIA_URL; the file is checked with HEAD: 422 INVALID_MEDIA_URL, MEDIA_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE), contact_info_request. Ours: an optional id (a UUID of the caller's making) makes a retry safe: the same request again stores nothing and answers that id; the same id with another message, user or bot is 400 at /id.",
         security: [{ basicAuth: [] }],
         params: BotIdParams,
         body: BotMessageSchema,
@@ -104,10 +104,10 @@ export async function botMessageRoutes(app: FastifyInstance): Promise<void> {
       if (body.botId !== undefined && body.botId !== botId) {
         throw validationFailed({ '/botId': 'must match the botId of the path' });
       }
-      const { userId, botId: _ignored, ...content } = body;
+      const { userId, botId: _ignored, id, ...content } = body;
       // The user is a person: a bot's id would make the bot a visitor of its own room.
       await refuseBotIds(charla.db, charla.config.companyId, [userId], () => '/userId');
-      const { messageId } = await sendBotMessage(charla, botId, userId, content as BotMessageContent);
+      const { messageId } = await sendBotMessage(charla, botId, userId, content as BotMessageContent, id);
       return { success: true, messageId };
     },
   );

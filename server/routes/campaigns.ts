@@ -38,6 +38,8 @@ export function checkCampaignCreate(data: unknown): Checked {
     if (typeof message === 'object' && message !== null) {
       // The recipients name the users; a userId here would be silently ignored.
       if ('userId' in message) errors['/message/userId'] = 'is not allowed: recipients name the users';
+      // Each recipient's copy has an id of its own: the campaign's `id` is the retry's key.
+      if ('id' in message) errors['/message/id'] = 'is not allowed: give the campaign its id';
       // As in a direct send, a botId in the message must be the campaign's bot.
       const botId = (message as Record<string, unknown>)['botId'];
       if (botId !== undefined && botId !== (data as Record<string, unknown>)['botId'])
@@ -84,10 +86,10 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Create a campaign',
         operationId: 'createCampaign',
         description:
-          "Ours. With a future scheduledAt the campaign is SCHEDULED; without one it is PENDING and sent at once. The message is a bot message without userId (a botId in it must be the campaign's); a video address that is not a public https address is 422 INVALID_MEDIA_URL.",
+          "Ours. With a future scheduledAt the campaign is SCHEDULED; without one it is PENDING and sent at once. The message is a bot message without userId (a botId in it must be the campaign's); a video address that is not a public https address is 422 INVALID_MEDIA_URL. With an id (a UUID of the caller's making) the same request again answers the campaign it made; the same id with another request is 400; a retry while the first is still writing it waits up to 15 s, then 409 with data.retryAfterMs.",
         security,
         body: CampaignCreateBody,
-        response: { 200: CampaignResult, ...errorResponses(401, 403, 404, 422) },
+        response: { 200: CampaignResult, ...errorResponses(401, 403, 404, 409, 422) },
       },
       validatorCompiler: validatorCompiler({ body: checkCampaignCreate }),
       // Up to CAMPAIGN_RECIPIENTS_MAX recipient ids: more than the service's 1 MB default.

@@ -1,6 +1,7 @@
 /** The core schema: companies, bots, widgets, API keys, campaigns, media. */
 import type { Migration } from './migrate.ts';
 import { campaignCreationMigration } from './migrations/005_campaign_creation.ts';
+import { campaignRequestMigration } from './migrations/006_campaign_request.ts';
 
 export const coreMigrations: Migration[] = [
   {
@@ -168,4 +169,5 @@ CREATE TABLE IF NOT EXISTS signing_keys (
 `,
   },
   campaignCreationMigration,
+  campaignRequestMigration,
 ];

@@ -229,8 +229,14 @@ export function checkBotMessage(
   const p: Problems = {};
   if (!isObject(message)) return { [prefix || '/']: 'must be an object' };
   const at = (field: string) => `${prefix}/${field}`;
-  if (options.withRecipient !== false) checkId(p, at('userId'), message['userId']);
-  else if ('userId' in message) p[at('userId')] = 'is not allowed: recipients name the users';
+  if (options.withRecipient !== false) {
+    checkId(p, at('userId'), message['userId']);
+    if (message['id'] !== undefined && !isUuid(message['id'])) p[at('id')] = 'must be a UUID';
+  } else {
+    if ('userId' in message) p[at('userId')] = 'is not allowed: recipients name the users';
+    // Each recipient's copy has an id of its own: the campaign's `id` is the retry's key.
+    if ('id' in message) p[at('id')] = 'is not allowed: give the campaign its id';
+  }
   if (message['botId'] !== undefined) checkId(p, at('botId'), message['botId']);
   const text = message['text'];
   switch (message['type']) {
@@ -359,6 +365,7 @@ export function checkContact(contact: unknown, path: string): Problems {
 export function checkCampaignCreate(body: unknown, options: ValidateOptions = {}): Problems {
   const p: Problems = {};
   if (!isObject(body)) return { '/': 'body must be an object' };
+  if (body['id'] !== undefined && !isUuid(body['id'])) p['/id'] = 'must be a UUID';
   requireVisible(p, '/name', body['name'], SHORT_TEXT_MAX);
   requireVisible(p, '/elementName', body['elementName'], SHORT_TEXT_MAX);
   checkId(p, '/botId', body['botId']);

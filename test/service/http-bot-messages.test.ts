@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -464,6 +465,80 @@ describe('POST /v1/bots/{botId}/messages', () => {
     expect(token.status).toBe(401);
     expect(await snapshot(server)).toEqual(after4096);
     expect(before).not.toEqual(after4096);
+  });
+});
+
+describe('POST /v1/bots/{botId}/messages with the caller’s own id', () => {
+  const count = async (id: string) =>
+    Number(
+      (
+        await server.app.charla.db.query<{ n: string | number }>(
+          'SELECT count(*) AS n FROM messages WHERE id = $1',
+          [id],
+        )
+      ).rows[0]?.n,
+    );
+
+  it('a retry of the request (at once, or later, any case of the UUID) stores the message once and answers its id', async () => {
+    const userId = uid('user');
+    const id = randomUUID();
+    const body = {
+      id,
+      userId,
+      type: 'text',
+      text: '¿Qué te apetece?',
+      buttons: { options: [option(1), option(2, { description: 'Masa madre' })] },
+    };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => send(body)));
+    expect(answers.map((a) => [a.status, a.body.messageId])).toEqual(
+      Array.from({ length: 5 }, () => [200, id]),
+    );
+    const later = await send({ ...body, id: id.toUpperCase() });
+    expect([later.status, later.body.messageId]).toEqual([200, id]);
+    expect(await count(id)).toBe(1);
+    expect(await stored(id)).toMatchObject({
+      type: 'TEXT',
+      text: '¿Qué te apetece?',
+      by: 'bot',
+      senderId: botId,
+    });
+    // Without an id, each send is a message of its own, as before.
+    const a = await send({ userId, type: 'text', text: 'Hola' });
+    const b = await send({ userId, type: 'text', text: 'Hola' });
+    expect(a.body.messageId).not.toBe(b.body.messageId);
+  });
+
+  it('refuses the id of another message (other content, options, user or bot) and an id that is no UUID; changes nothing', async () => {
+    const userId = uid('user');
+    const id = randomUUID();
+    const body = { id, userId, type: 'text', text: 'Hola', buttons: { options: [option(1)] } };
+    expect((await send(body)).status).toBe(200);
+    const before = await snapshot(server);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ ...body, text: 'Adiós' }, botId],
+      [{ ...body, buttons: { options: [option(2)] } }, botId],
+      [{ ...body, userId: uid('other') }, botId],
+      [body, callingBot],
+      [{ ...body, id: 'mensaje-1' }, botId],
+    ];
+    for (const [patch, bot] of cases) {
+      const res = await send(patch, bot);
+      expect(res.status, JSON.stringify(patch)).toBe(400);
+      expect(Object.keys(res.body.validationError), JSON.stringify(patch)).toEqual(['/id']);
+    }
+    expect(await snapshot(server)).toEqual(before);
+    // A campaign's message takes none: each recipient's copy has its own.
+    const campaign = await call(server, 'POST', '/v1/campaigns', {
+      body: {
+        name: 'x',
+        elementName: 'x',
+        botId,
+        recipients: [userId],
+        message: { id, type: 'text', text: 'Hola' },
+      },
+    });
+    expect(campaign.status).toBe(400);
+    expect(Object.keys(campaign.body.validationError)).toEqual(['/message/id']);
   });
 });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ON_POSTGRES,
@@ -305,6 +306,68 @@ describe('POST /v1/campaigns', () => {
       const res = await createCampaign(patch);
       expect(res.status, JSON.stringify(patch)).toBe(status);
       if (field) expect(Object.keys(res.body.validationError), JSON.stringify(patch)).toContain(field);
+    }
+    expect(await snapshot(server)).toEqual(before);
+  });
+});
+
+describe('POST /v1/campaigns with the caller’s own id', () => {
+  const count = async (id: string) =>
+    Number(
+      (
+        await server.app.charla.db.query<{ n: string | number }>(
+          'SELECT count(*) AS n FROM campaign_recipients WHERE campaign_id = $1',
+          [id],
+        )
+      ).rows[0]?.n,
+    );
+
+  it('a retry of the request answers the campaign it made (any case of the UUID), even once its time has passed', async () => {
+    const id = randomUUID();
+    const at = inSeconds(2);
+    const first = await createCampaign({ id, scheduledAt: at, elementName: `retry-${id}` });
+    expect(first.status).toBe(200);
+    expect(first.body.data).toMatchObject({ id, status: 'SCHEDULED', totalMessages: 2 });
+    const again = await createCampaign({ id: id.toUpperCase(), scheduledAt: at, elementName: `retry-${id}` });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(first.body.data);
+    // Its time passed: a new campaign would be refused (past scheduledAt), the retry is answered.
+    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    expect((await createCampaign({ id, scheduledAt: at, elementName: `retry-${id}` })).body.data.id).toBe(id);
+    const listed = await list(
+      `botId=${botId}&startAt=2020-01-01&endAt=2100-01-01&elementName=${encodeURIComponent(`retry-${id}`)}`,
+    );
+    expect(listed.body.data.pagination.total).toBe(1);
+    expect(await count(id)).toBe(2);
+  });
+
+  it('the same request at once from several workers makes one campaign, every one answered with it', async () => {
+    const id = randomUUID();
+    const recipients = Array.from({ length: 5_000 }, (_, i) => `r${i}`);
+    const body = { id, recipients, scheduledAt: inSeconds(3600), elementName: `burst-${id}` };
+    const answers = await Promise.all(Array.from({ length: 4 }, () => createCampaign(body)));
+    expect(answers.map((a) => [a.status, a.body.data?.id, a.body.data?.totalMessages])).toEqual(
+      Array.from({ length: 4 }, () => [200, id, 5_000]),
+    );
+    expect(await count(id)).toBe(5_000);
+    // Cancelled, the retry answers it cancelled: it makes no campaign again.
+    expect((await call(server, 'DELETE', `/v1/campaigns/${id}`)).status).toBe(200);
+    const retry = await createCampaign(body);
+    expect([retry.status, retry.body.data.status]).toEqual([200, 'CANCELLED']);
+  });
+
+  it('refuses the same id with another request, and an id that is no UUID; changes nothing', async () => {
+    const id = randomUUID();
+    expect((await createCampaign({ id, scheduledAt: inSeconds(3600) })).status).toBe(200);
+    const before = await snapshot(server);
+    for (const patch of [
+      { id, scheduledAt: inSeconds(3600), name: 'Otra' },
+      { id, recipients: ['u2', 'u1'] },
+      { id: 'promo-1' },
+    ]) {
+      const res = await createCampaign(patch);
+      expect(res.status, JSON.stringify(patch)).toBe(400);
+      expect(Object.keys(res.body.validationError)).toEqual(['/id']);
     }
     expect(await snapshot(server)).toEqual(before);
   });

@@ -10,7 +10,7 @@ import {
   SHORT_TEXT_MAX,
 } from '../limits.ts';
 import { MESSAGE_STATUSES } from '../enums.ts';
-import { GivenName, HttpsUrl, Id, MessageText, ShortText, lit } from './common.ts';
+import { GivenName, HttpsUrl, Id, MessageText, ShortText, Uuid, lit } from './common.ts';
 
 const Text = MessageText;
 
@@ -80,7 +80,12 @@ export const BotContact = Type.Object({
 });
 export type BotContact = Type.Static<typeof BotContact>;
 
-const base = { userId: Id, botId: Type.Optional(Id) };
+/**
+ * `id` is ours, optional: the message's id, a UUID of the caller's making. The same request again
+ * (a retry after a timeout) stores nothing new and answers that id; the same id with another
+ * message, user or bot is 400.
+ */
+const base = { userId: Id, botId: Type.Optional(Id), id: Type.Optional(Uuid) };
 
 export const TextBotMessage = Type.Object({ type: Type.Literal('text'), text: Text, ...base });
 export const TextWithOptionsBotMessage = Type.Object({
@@ -168,15 +173,15 @@ export function botMessageSchemaFor(body: unknown) {
 }
 
 /** A bot message without its recipient: what a campaign sends to each recipient. */
-export type BotMessageContent = DistributiveOmit<BotMessage, 'userId' | 'botId'>;
+export type BotMessageContent = DistributiveOmit<BotMessage, 'userId' | 'botId' | 'id'>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export const BotMessageContent = Type.Union([
-  Type.Omit(TextWithOptionsBotMessage, ['userId', 'botId']),
-  Type.Omit(TextBotMessage, ['userId', 'botId']),
-  Type.Omit(ContactsBotMessage, ['userId', 'botId']),
-  Type.Omit(VoiceCallBotMessage, ['userId', 'botId']),
-  Type.Omit(VideoBotMessage, ['userId', 'botId']),
-  Type.Omit(ContactInfoRequestBotMessage, ['userId', 'botId']),
+  Type.Omit(TextWithOptionsBotMessage, ['userId', 'botId', 'id']),
+  Type.Omit(TextBotMessage, ['userId', 'botId', 'id']),
+  Type.Omit(ContactsBotMessage, ['userId', 'botId', 'id']),
+  Type.Omit(VoiceCallBotMessage, ['userId', 'botId', 'id']),
+  Type.Omit(VideoBotMessage, ['userId', 'botId', 'id']),
+  Type.Omit(ContactInfoRequestBotMessage, ['userId', 'botId', 'id']),
 ]);
 
 export const BotIdParams = Type.Object({ botId: Id });

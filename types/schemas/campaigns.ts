@@ -9,7 +9,7 @@ import {
   NOT_BLANK_PATTERN,
   SHORT_TEXT_MAX,
 } from '../limits.ts';
-import { DateOrDateTime, Id, ZonedDateTime, lit } from './common.ts';
+import { DateOrDateTime, Id, Uuid, ZonedDateTime, lit } from './common.ts';
 import { BotMessageContent } from './bot-messages.ts';
 
 export const Campaign = Type.Object({
@@ -74,6 +74,12 @@ export type CampaignUpdateBody = Type.Static<typeof CampaignUpdateBody>;
 
 /** Ours: POST /v1/campaigns creates a campaign (a way in for the scheduler). */
 export const CampaignCreateBody = Type.Object({
+  /**
+   * Ours, optional: the campaign's id, a UUID of the caller's making. The same request again
+   * (a retry after a timeout) answers the campaign it made instead of making another; the same id
+   * with another request is 400.
+   */
+  id: Type.Optional(Uuid),
   name: Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX, pattern: NOT_BLANK_PATTERN }),
   elementName: Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX, pattern: NOT_BLANK_PATTERN }),
   botId: Id,
