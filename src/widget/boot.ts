@@ -295,7 +295,7 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
   newReady();
   // Idle time, hover, focus and click all ask for the bundle: only the first makes the widget.
   const start = (): void => {
-    if (destroyed || starting) return;
+    if (starting) return;
     starting = true;
     // Another try after a failed one: a fresh `ready`.
     if (failed) newReady();
@@ -303,8 +303,9 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
     // A bad option (data-base-url="javascript:…") throws in createWidget: reported as a failed load.
     void load()
       .then((api) => {
-        if (destroyed) return;
-        const w = (real = api.createWidget(opts));
+        // Destroyed before the bundle came: what was queued settles as the instance's would (a connect
+        // rejects DESTROYED, a message stays in the outbox), on an instance without elements.
+        const w = (real = api.createWidget(destroyed ? { ...opts, container: null } : opts));
         // Destroying the instance itself (`(await handle.ready).destroy()`) takes the handle off Charla.widgets too.
         (w['addCleanup'] as ((fn: () => void) => void) | undefined)?.(() => {
           destroyed = true;
@@ -324,7 +325,8 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
             fail(e);
           }
         }
-        if (opened) (w['open'] as () => void)();
+        if (destroyed) w.destroy();
+        else if (opened) (w['open'] as () => void)();
         // The handle the full bundle made (src/widget/handle.ts) keeps this handle's promises; ready is the instance.
         settle.resolve(w['ready'] as Promise<WidgetLike>);
       })
@@ -372,7 +374,9 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
     destroyed = true;
     launcher?.remove();
     untrack(handle);
-    (real as WidgetLike | null)?.destroy();
+    if (real) real.destroy();
+    else start();
+    return Promise.resolve();
   };
   /** on/off: the handle, for chaining, before and after the bundle arrived. */
   const on = (name: string, fn: Listener) => {

@@ -18,8 +18,9 @@ import type { WidgetInstance } from './instance.ts';
 import { isProbe } from './probes.ts';
 
 /**
- * Called as they are, as on the loader's handle: `destroy` returns nothing,
- * `addCleanup` is the loader's hook. (`on`/`off` chain: they return the handle.)
+ * Called as they are: `addCleanup` is the loader's hook; `destroy` acts at once (whatever is
+ * waiting rejects DESTROYED) and, as every method of a handle, returns a promise (resolved). (`on`/`off`
+ * chain: they return the handle.)
  */
 const PLAIN = new Set<PropertyKey>(['destroy', 'addCleanup']);
 
@@ -44,6 +45,8 @@ export function scriptHandle(instance: WidgetInstance): WidgetInstance {
       if (typeof prop === 'symbol' || (prop in OBJECT && value === OBJECT[prop])) return value;
       if (prop === 'on' || prop === 'off')
         return (...args: unknown[]) => ((value as (...a: unknown[]) => unknown).apply(target, args), handle);
+      if (prop === 'destroy' && typeof value === 'function')
+        return () => (value.call(target), Promise.resolve());
       if (PLAIN.has(prop)) return typeof value === 'function' ? value.bind(target) : value;
       if (typeof value === 'function') return promised(value as (...a: unknown[]) => unknown, target);
       if (prop in target) return value;

@@ -379,12 +379,41 @@ describe('script-tag boot', () => {
   it('destroying a handle before the bundle arrives removes its launcher and creates nothing later', async () => {
     const charla = boot(script({}), loadFull, '0.1.0');
     const handle = charla.createWidget(offlineOptions('KEY-gone-000000000'));
-    handle.destroy();
+    expect(handle.destroy()).toBeInstanceOf(Promise);
     expect(document.body.querySelector('charla-loader')).toBeNull();
     expect(charla.widgets).toHaveLength(0);
     await charla.load();
     await new Promise((r) => setTimeout(r, 0));
     expect(document.body.querySelector('charla-widget')).toBeNull();
+  });
+
+  it('destroyed before the bundle arrives, what was queued settles as the instance’s would: DESTROYED, the message kept', async () => {
+    const charla = boot(script({}), loadFull, '0.1.0');
+    const handle = charla.createWidget({
+      ...offlineOptions('KEY-early-00000000'),
+      outboxStorage: 'memory',
+    }) as Record<string, (...a: unknown[]) => Promise<unknown>> & { ready: Promise<WidgetInstance> };
+    const connect = settled(() => handle['connect']!());
+    const send = settled(() =>
+      handle['sendMessage']!({ type: 'TEXT', text: 'EARLY', roomId: '6f1c2a4e-8b1d-4c1e-9a3f-2d7e5b9c0a11' }),
+    );
+    await handle['destroy']!();
+    const [connected, connectError] = await connect;
+    expect(connected).toBe('rejected');
+    expect(connectError).toMatchObject({ name: 'CharlaError', key: 'DESTROYED', code: 'E0003' });
+    const [sent, sendError] = await send;
+    expect(sent).toBe('rejected');
+    expect(sendError).toMatchObject({ name: 'CharlaError', key: 'DESTROYED', code: 'E0003' });
+    expect((sendError as Error).message).toMatch(/stays queued/);
+    // ready gives the instance, destroyed; no element was ever made, no widget is tracked.
+    const real = await handle.ready;
+    expect(real).toBeInstanceOf(WidgetInstance);
+    expect(await settled(() => (handle['getRoom'] as (id: string) => unknown)('r1'))).toEqual([
+      'rejected',
+      expect.objectContaining({ key: 'DESTROYED' }),
+    ]);
+    expect(document.body.querySelector('charla-widget, charla-loader')).toBeNull();
+    expect(charla.widgets).toHaveLength(0);
   });
 
   it('when the full bundle is already there, createWidget returns the real instance', () => {
