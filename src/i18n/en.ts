@@ -110,6 +110,7 @@ export const en: Catalogue = {
   submitted: 'Details sent',
   invalidEmail: 'Enter a valid email address.',
   invalidPhone: 'Enter a valid phone number.',
+  nameTooLong: 'The name is over {max} characters: shorten it.',
   requiredField: 'Fill in at least one field.',
   connectionconnected: 'Online',
   connectionconnecting: 'Connecting…',

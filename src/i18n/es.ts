@@ -111,6 +111,7 @@ export const es = {
   submitted: 'Datos enviados',
   invalidEmail: 'Escribe un correo electrónico válido.',
   invalidPhone: 'Escribe un teléfono válido.',
+  nameTooLong: 'El nombre pasa de {max} caracteres: acórtalo.',
   requiredField: 'Completa al menos un dato.',
   connectionconnected: 'En línea',
   connectionconnecting: 'Conectando…',

@@ -69,14 +69,37 @@ const DIRECTION_CONTROLS = new RegExp(DIRECTION_CONTROL_PATTERN, 'gu');
 /** True when the text shows something: not white space or invisible characters only (as the service checks). */
 export const isVisibleText = (text: string): boolean => VISIBLE.test(text);
 
+/** Line breaks, tabs and the other control characters: a name is one line. */
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+
 /**
- * A name typed by the visitor (the contact-information form), as sent: trimmed, without explicit
- * direction controls (a name's reversal would carry the phone and e-mail after it along); '' when
- * nothing visible is left, so it counts as not given rather than sending an invisible answer.
+ * A name typed by the visitor (the contact-information form), as sent: one line (line breaks, tabs
+ * and other control characters become a space), trimmed, without explicit direction controls (a
+ * name's reversal would carry the phone and e-mail after it along); '' when nothing visible is
+ * left, so it counts as not given rather than sending an invisible answer.
  */
 export function typedName(text: string): string {
-  const name = text.replace(DIRECTION_CONTROLS, '').trim();
+  const name = text.replace(DIRECTION_CONTROLS, '').replace(CONTROLS, ' ').replace(/ {2,}/g, ' ').trim();
   return VISIBLE.test(name) ? name : '';
+}
+
+/**
+ * A contact's name (setContacts and the like) as openRoomWithUser and addMember send it: one line
+ * as typedName makes it, at most SHORT_TEXT_MAX characters, as the service takes a name (a name
+ * copied from a CRM with a line break in it made the contact one nobody could open); undefined
+ * when nothing visible is left (the service then keeps the name it knows).
+ */
+export function contactName(names: string): string | undefined {
+  const name = typedName(names);
+  return name ? Array.from(name).slice(0, SHORT_TEXT_MAX).join('').trim() : undefined;
+}
+
+/** A contact as addMember sends it: its name as contactName makes it (none when nothing is left). */
+export function sentContact(contact: Contact): Contact {
+  if (contact.names === undefined) return contact;
+  const { names: given, ...rest } = contact;
+  const names = contactName(given);
+  return names === undefined ? rest : { ...rest, names };
 }
 
 function requireText(value: unknown, field: string, allowEmpty = false): string {

@@ -18,7 +18,7 @@ import { patchUi } from '../stores/index.ts';
 import { attempt, clientError, invalidArgument, toCharlaError } from '../transport/errors.ts';
 import { isSafeUrl } from '../util/url.ts';
 import { uuid } from '../util/uuid.ts';
-import { requireContact, requireId, typedName } from '../util/validate.ts';
+import { contactName, requireContact, requireId, sentContact, typedName } from '../util/validate.ts';
 import type { WidgetActions } from './context.ts';
 import type { WidgetCore } from './core.ts';
 
@@ -260,7 +260,8 @@ export function createActions(core: WidgetCore): CoreActions {
       return reported('openRoomWithUser', async () => {
         const c = requireContact(contact);
         const body: Record<string, unknown> = { id: c.id };
-        if (c.names !== undefined) body['names'] = c.names;
+        const names = c.names === undefined ? undefined : contactName(c.names);
+        if (names !== undefined) body['names'] = names;
         const res = await core.postApi<Room | { room: Room }>(ROUTES.widgetDirectRoom, body);
         const room = (res && typeof res === 'object' && 'room' in res ? res.room : res) as Room;
         core.upsertRoom(room, true);
@@ -272,7 +273,7 @@ export function createActions(core: WidgetCore): CoreActions {
       return reported('addMember', async () => {
         const c = requireContact(contact);
         const roomId = room ?? currentRoom();
-        await core.postApi(routePath(ROUTES.widgetRoomMembers, { roomId }), { member: c });
+        await core.postApi(routePath(ROUTES.widgetRoomMembers, { roomId }), { member: sentContact(c) });
       });
     },
     refreshMediaUrl(url: string) {

@@ -26,6 +26,7 @@ import {
 } from '../transport/errors.ts';
 import {
   requireContact,
+  sentContact,
   requireContacts,
   requireId,
   requireMembers,
@@ -380,7 +381,10 @@ export class WidgetInstance {
     return this.#settled(() => {
       if (typeof member !== 'string' && (typeof member !== 'object' || member === null))
         throw invalidArgument('member must be a Contact ({ id, names? }) or a user id string', 'member');
-      const m = typeof member === 'string' ? requireId(member, 'member') : requireContact(member, 'member');
+      const m =
+        typeof member === 'string'
+          ? requireId(member, 'member')
+          : sentContact(requireContact(member, 'member'));
       requireId(roomId, 'roomId');
       return this.core.postApi<ApiResponse | string>(routePath(ROUTES.widgetRoomMembers, { roomId }), {
         member: m,

@@ -119,6 +119,32 @@ describe('names given to someone else', () => {
   });
 });
 
+describe('a contact the page lists with such a name', () => {
+  it('is opened and added all the same: the widget sends its name as one line of at most 1,024 characters', async () => {
+    const w = live.widget({ userId: `w-${randomUUID()}`, userNames: 'Vera' });
+    await w.connect();
+    // Copied from a CRM: a line break, a tab, a bell; one too long; one with nothing visible.
+    const contacts = [
+      { id: `c-${randomUUID()}`, names: 'Línea\nDos' },
+      { id: `c-${randomUUID()}`, names: 'Tab\tName\u0007' },
+      { id: `c-${randomUUID()}`, names: 'é'.repeat(1030) },
+      { id: `c-${randomUUID()}`, names: '\u200b\n' },
+    ];
+    w.setContacts(contacts);
+    const named = [];
+    for (const contact of contacts) {
+      const room = await w.openRoomWithUser(contact);
+      named.push(room.membersInfo.find((m) => m.referenceId === contact.id)?.names ?? null);
+    }
+    expect(named).toEqual(['Línea Dos', 'Tab Name', 'é'.repeat(1024), null]);
+    // Added to a room, the same.
+    const other = { id: `c-${randomUUID()}`, names: 'Ana\r\nRuiz' };
+    const room = await w.openRoomWithUser(contacts[0]!);
+    await w.addMember(other, room.id);
+    expect(await storedNames(other.id)).toEqual(['Ana Ruiz']);
+  });
+});
+
 describe('the widget given such a name', () => {
   it('fails connect() with the VALIDATION_ERROR and fires error, without hanging', async () => {
     const w = live.widget({ userId: `w-${randomUUID()}`, userNames: 'Charla Bot\u202e\u0007\n' });

@@ -28,7 +28,9 @@ export const styles = css`
   }
   .error p {
     flex: 1;
+    min-width: 0;
     margin: 0;
+    overflow-wrap: anywhere;
   }
   .error .icon-button {
     width: 28px;

@@ -1,6 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { Message } from '../../../types/index.ts';
+import { charCount, type Message } from '../../../types/index.ts';
 import { translator } from '../../i18n/index.ts';
 import type { WidgetActions } from '../../widget/context.ts';
 import { focusComposer, focusLost } from '../shared/focus.ts';
@@ -19,6 +19,8 @@ import { styles } from './contact-form.styles.ts';
  */
 const PHONE = /^\+?(?:[ ().-]{0,2}[0-9]){6,15}[ ().-]{0,2}$/;
 const FIELDS = ['name', 'phone', 'email'] as const;
+/** The most characters of a name the form sends. */
+const NAME_MAX = 200;
 type Field = (typeof FIELDS)[number];
 /**
  * What has been typed in forms not sent yet: by widget (its actions, one object per instance,
@@ -85,6 +87,9 @@ export class CharlaContactForm extends LitElement {
     // Every invalid field at once, each under its own field: fixing one should not reveal the next.
     const errors: typeof this.errors = {};
     if (!name && !phone && !email) errors.required = t('requiredField');
+    // Counted in characters as every limit is (a maxlength counts UTF-16 units: 100 emoji were 200),
+    // and refused with the error, never cut silently.
+    if (charCount(name) > NAME_MAX) errors.name = t('nameTooLong', { max: NAME_MAX });
     if (phone && !PHONE.test(phone)) errors.phone = t('invalidPhone');
     if (email && !isEmail(email)) errors.email = t('invalidEmail');
     if (Object.keys(errors).length) return this.#fail(errors, FIELDS.find((f) => errors[f]) ?? 'name');
@@ -154,7 +159,7 @@ export class CharlaContactForm extends LitElement {
       aria-label=${t('contactFormTitle')}
     >
       <p class="title">${t('contactFormTitle')}</p>
-      ${this.#field('name', 'text', 200, kept, off)} ${this.#field('phone', 'tel', undefined, kept, off)}
+      ${this.#field('name', 'text', undefined, kept, off)} ${this.#field('phone', 'tel', undefined, kept, off)}
       ${this.#field('email', 'email', 254, kept, off)}
       ${
         this.errors.required || this.errors.form

@@ -3,9 +3,11 @@ import { html, type TemplateResult } from 'lit';
 import type { Contact } from '../../../types/index.ts';
 import { avatar } from './avatar.ts';
 import { plainName, searchable } from './format.ts';
+import { typedName } from '../../util/validate.ts';
 
+/** A contact's name as shown: one line (as it is sent), else, with nothing visible in it, its id. */
 export function contactName(c: Contact): string {
-  return plainName(c.names) || plainName(String(c.id));
+  return typedName(c.names ?? '') || plainName(String(c.id));
 }
 
 /** Whether a contact's shown name holds what was searched (any case, with or without accents). */

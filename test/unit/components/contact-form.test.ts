@@ -125,4 +125,20 @@ describe('<charla-contact-form>', () => {
     const { submitted } = await submit({ name: '\u202eAna Ruiz', phone: '+34 600 111 222' });
     expect(submitted()[0]?.args[1]).toMatchObject({ name: 'Ana Ruiz', phone: '+34 600 111 222' });
   });
+
+  it('sends a name as one line: tabs, line breaks and other control characters become a space', async () => {
+    const { submitted } = await submit({ name: ' Ana\tRuiz\u0007 \r\nGil ', phone: '+34 600 111 222' });
+    expect(submitted()[0]?.args[1]).toMatchObject({ name: 'Ana Ruiz Gil' });
+  });
+
+  it('counts a name in characters, not UTF-16 units: 200 emoji go, 201 are refused under the field, nothing cut', async () => {
+    const { fields, submitted } = await submit({ name: '😀'.repeat(200) });
+    // No maxlength: it would cut a paste of emoji at 100, silently.
+    expect(fields.name.hasAttribute('maxlength')).toBe(false);
+    expect(submitted()[0]?.args[1]).toMatchObject({ name: '😀'.repeat(200) });
+    const over = await submit({ name: '😀'.repeat(201) });
+    expect(over.sent()).toBe(false);
+    expect(over.fields.name.getAttribute('aria-invalid')).toBe('true');
+    expect(over.description(over.fields.name)).toBe('El nombre pasa de 200 caracteres: acórtalo.');
+  });
 });

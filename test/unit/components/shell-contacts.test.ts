@@ -26,4 +26,15 @@ describe('contact buttons', () => {
     expect(roomContacts.queryByRole('button', { name: 'Añadir a Ana' })).not.toBeNull();
     expect(roomContacts.queryByText('agent')).toBeNull();
   });
+
+  it('name a contact in one line as it is sent, and by its id when its name shows nothing', async () => {
+    const f = makeContext({ ui: { view: 'home' }, config: { properties: { type: 'group' } } });
+    f.stores.$contacts.set([
+      { id: 'u1', names: 'Línea\nDos\t' },
+      { id: 'u2', names: '\u200b\u2800' },
+    ]);
+    const home = await mount('charla-home-menu', f);
+    expect(home.queryByRole('button', { name: 'Conversar con Línea Dos' })).not.toBeNull();
+    expect(home.queryByRole('button', { name: 'Conversar con u2' })).not.toBeNull();
+  });
 });

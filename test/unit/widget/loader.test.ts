@@ -392,7 +392,9 @@ describe('script-tag boot', () => {
     const handle = charla.createWidget({
       ...offlineOptions('KEY-early-00000000'),
       outboxStorage: 'memory',
-    }) as Record<string, (...a: unknown[]) => Promise<unknown>> & { ready: Promise<WidgetInstance> };
+    }) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>> & {
+      ready: Promise<WidgetInstance>;
+    };
     const connect = settled(() => handle['connect']!());
     const send = settled(() =>
       handle['sendMessage']!({ type: 'TEXT', text: 'EARLY', roomId: '6f1c2a4e-8b1d-4c1e-9a3f-2d7e5b9c0a11' }),
