@@ -159,8 +159,8 @@ export class CharlaContactForm extends LitElement {
       aria-label=${t('contactFormTitle')}
     >
       <p class="title">${t('contactFormTitle')}</p>
-      ${this.#field('name', 'text', undefined, kept, off)} ${this.#field('phone', 'tel', undefined, kept, off)}
-      ${this.#field('email', 'email', 254, kept, off)}
+      ${this.#field('name', 'text', undefined, kept, off)}
+      ${this.#field('phone', 'tel', undefined, kept, off)} ${this.#field('email', 'email', 254, kept, off)}
       ${
         this.errors.required || this.errors.form
           ? html`<p class="error" id="error" role="alert">${this.errors.required || this.errors.form}</p>`
