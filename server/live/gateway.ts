@@ -38,6 +38,7 @@ import { Compile } from 'typebox/compile';
 import type { FastifyInstance } from 'fastify';
 import {
   SOCKET_PATH,
+  charCount,
   errorBody,
   type Ack,
   type ClientToServerEvents,
@@ -433,9 +434,10 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
 
     /** Membership: the socket's own rooms first (kept live by joins and leaves), storage to be sure. */
     const requireRoom = async (roomId: unknown): Promise<string> => {
-      if (typeof roomId !== 'string' || roomId.length === 0 || roomId.length > 200) {
+      if (typeof roomId !== 'string' || roomId.length === 0)
         throw validationFailed({ '/roomId': 'is required' });
-      }
+      // Characters, as every limit counts them (and as the HTTP routes take an id).
+      if (charCount(roomId) > 200) throw validationFailed({ '/roomId': 'must not have more than 200 characters' });
       if (socket.rooms.has(roomChannel(roomId))) return roomId;
       const m = await membership(db, roomId, userId);
       if (!m || m.companyId !== companyId) throw new ApiError('NOT_A_MEMBER');

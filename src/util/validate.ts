@@ -54,6 +54,8 @@ export function requireId(value: unknown, field: string): string {
     throw mustBe(field, 'a non-empty string');
   }
   if (charCount(value) > 200) throw mustBe(field, 'at most 200 characters');
+  // As in a message's fields: the service refuses them (and an address cannot be made of one).
+  if (ILL_FORMED.test(value)) throw mustBe(field, 'free of NUL and unpaired surrogate characters');
   return value;
 }
 

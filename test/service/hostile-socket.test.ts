@@ -81,6 +81,19 @@ describe('live gateway: text that cannot be stored', () => {
 });
 
 describe('live gateway: shapes a lenient handler trips on', () => {
+  it('counts a room id in characters, as the HTTP routes do: 200 emoji are an id (not a member), 201 are too long', async () => {
+    // 200 characters, 400 UTF-16 units: an id like any other, of a room this user is not in.
+    const ack = (await emitAck(
+      socket,
+      'message:send',
+      text({ roomId: '😀'.repeat(200) }) as never,
+    )) as Ack<unknown>;
+    expect(ack.ok).toBe(false);
+    expect((ack as { error: ErrorBody }).error.error.key).toBe('NOT_A_MEMBER');
+    const error = await refused('message:send', text({ roomId: 'x'.repeat(200) + '😀' }));
+    expect(error.validationError).toEqual({ '/roomId': 'must not have more than 200 characters' });
+  });
+
   it('refuses a type named after an Object.prototype member with 400, not E0000', async () => {
     for (const type of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
       const error = await refused('message:send', { id: randomUUID(), roomId, type, text: 'x' });

@@ -257,6 +257,38 @@ describe('getMessages id', () => {
   });
 });
 
+describe('ids with half a surrogate pair or a NUL', () => {
+  it('reject at once with VALIDATION_ERROR naming the field (not a URIError as UNKNOWN_ERROR), and ask nothing', async () => {
+    const { fetchFn, calls } = service();
+    const w = widget(fetchFn);
+    const errors: ErrorDetail[] = [];
+    w.on('error', (d) => errors.push(d));
+    for (const bad of ['a\ud800', '\udc00b', 'r\u0000']) {
+      const attempts: [string, Promise<unknown>][] = [
+        ['roomId', w.getRoom(bad)],
+        ['roomId', w.getMembers(bad)],
+        ['roomId', w.joinRoom(bad, 'u1')],
+        ['roomId', w.leaveRoom(bad, 'u1')],
+        ['roomId', w.getMessages({ roomId: bad })],
+        ['roomId', w.addMember('u2', bad)],
+        ['member', w.addMember(bad, 'r1')],
+        ['flowId', w.setFlow(bad)],
+      ];
+      for (const [field, attempt] of attempts) {
+        const e = (await outcome(attempt, 2000)) as CharlaError;
+        expect(e, `${field} ${JSON.stringify(bad)}`).toBeInstanceOf(CharlaError);
+        expect(e.key).toBe('VALIDATION_ERROR');
+        expect(Object.keys(e.body.validationError)).toEqual([field]);
+      }
+      w.setCurrentRoom(bad);
+    }
+    expect(errors.map((d) => [d.operation, d.error.key])).toEqual(
+      Array.from({ length: 3 }, () => ['setCurrentRoom', 'VALIDATION_ERROR']),
+    );
+    expect(calls).toEqual([]);
+  });
+});
+
 describe('createWidget', () => {
   it('made before the page has a body (a script in <head>): joins the body once the page has one', () => {
     const { fetchFn } = service();
