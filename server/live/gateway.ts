@@ -437,7 +437,8 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
       if (typeof roomId !== 'string' || roomId.length === 0)
         throw validationFailed({ '/roomId': 'is required' });
       // Characters, as every limit counts them (and as the HTTP routes take an id).
-      if (charCount(roomId) > 200) throw validationFailed({ '/roomId': 'must not have more than 200 characters' });
+      if (charCount(roomId) > 200)
+        throw validationFailed({ '/roomId': 'must not have more than 200 characters' });
       if (socket.rooms.has(roomChannel(roomId))) return roomId;
       const m = await membership(db, roomId, userId);
       if (!m || m.companyId !== companyId) throw new ApiError('NOT_A_MEMBER');
