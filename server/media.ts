@@ -9,7 +9,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { ROUTES } from '../types/index.ts';
+import { DIRECTION_CONTROL_PATTERN, ROUTES } from '../types/index.ts';
 import { ErrorBodySchema } from '../types/schemas/index.ts';
 import { ApiError } from './http/errors.ts';
 import { inlineMedia, readMediaRange } from './media-store.ts';
@@ -30,9 +30,13 @@ const MediaQuery = Type.Object({
  * the attr-chars (encodeURIComponent leaves ' ( ) * and !, the first four of which are not), so no
  * quote, semicolon, CR or LF reaches the header; and a plain ASCII `filename` for clients that read
  * only that one, with anything else in it made `_` (a `%` too: some clients decode it). A lone
- * surrogate, which encodeURIComponent throws on, becomes U+FFFD.
+ * surrogate, which encodeURIComponent throws on, becomes U+FFFD. Explicit direction controls go:
+ * a client saving the file under `factura\u202Efdp.exe` would show it as a PDF.
  */
-export function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
+const DIRECTION_CONTROLS = new RegExp(DIRECTION_CONTROL_PATTERN, 'gu');
+export function contentDisposition(kind: 'inline' | 'attachment', given: string): string {
+  // Without explicit direction controls (files stored before the upload took them out too).
+  const name = given.replace(DIRECTION_CONTROLS, '');
   const exact = encodeURIComponent(name.replace(/\p{Cs}/gu, '\uFFFD')).replace(
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,

@@ -20,6 +20,7 @@ import multipart from '@fastify/multipart';
 import Type from 'typebox';
 import {
   charCount,
+  DIRECTION_CONTROL_PATTERN,
   GET_MESSAGES_LIMIT_DEFAULT,
   MEDIA_URL_TTL_DEFAULT,
   ROOM_MEMBERS_MAX,
@@ -88,14 +89,22 @@ function session(request: FastifyRequest): { claims: SessionClaims; access: Widg
 /** Most characters of a stored file name (code points), its extension kept. */
 const FILE_NAME_MAX = 200;
 
+/** Explicit direction controls: in a file name they disguise it (`factura\u202Efdp.exe` shows as `factura exe.pdf`). */
+const DIRECTION_CONTROLS = new RegExp(DIRECTION_CONTROL_PATTERN, 'gu');
+
 /**
  * An uploaded file's name as stored and given back: no control characters or
- * slashes, at most FILE_NAME_MAX characters counted whole (never half an
- * emoji), a longer one cut before its extension, so a download still saves as
- * the kind of file it is.
+ * slashes, no explicit direction controls (a client that saves the download
+ * under it would show `factura\u202Efdp.exe` as a PDF), at most FILE_NAME_MAX
+ * characters counted whole (never half an emoji), a longer one cut before its
+ * extension, so a download still saves as the kind of file it is.
  */
 export const storedName = (raw: string): string =>
-  shortenFileName(raw.replace(/[\u0000-\u001f\u007f/\\]/g, '_'), FILE_NAME_MAX, charCount);
+  shortenFileName(
+    raw.replace(DIRECTION_CONTROLS, '').replace(/[\u0000-\u001f\u007f/\\]/g, '_') || 'file',
+    FILE_NAME_MAX,
+    charCount,
+  );
 
 export interface WidgetRouteDeps {
   hub: Hub;

@@ -14,6 +14,7 @@ import {
 } from '../../types/limits.ts';
 import { ROUTES, routePath } from '../../types/routes.ts';
 import type { UploadResult } from '../../types/index.ts';
+import { translator } from '../i18n/index.ts';
 import { patchUi } from '../stores/index.ts';
 import { attempt, clientError, invalidArgument, toCharlaError } from '../transport/errors.ts';
 import { isSafeUrl } from '../util/url.ts';
@@ -191,7 +192,8 @@ export function createActions(core: WidgetCore): CoreActions {
           );
         const roomId = currentRoom();
         const id = uuid();
-        const name = file.name ?? 'file';
+        // A Blob has no name: it is named in the widget's language ("Documento"), never in English only.
+        const name = file.name || translator(w.$language.get())('document');
         const controller = new AbortController();
         uploading.set(id, controller);
         w.$uploads.set([...w.$uploads.get(), { id, name, progress: 0 }]);

@@ -420,7 +420,8 @@ export class CharlaComposer extends LitElement {
     if (this.#disabled || !this.context) return;
     // The name is the document's caption, and the service refuses a control character (C0, DEL, C1) in one.
     const name = file.name.replace(/[\0-\x1f\x7f-\x9f]/g, '');
-    if (name !== file.name) file = new File([file], name || 'file', { type: file.type });
+    // Nothing left: named in the widget's language ("Documento"), as a nameless Blob is (sendFile).
+    if (name !== file.name) file = new File([file], name || this.#t('document'), { type: file.type });
     const verdict = classifyFile(file);
     if (!verdict.ok) {
       const name = plainName(file.name);

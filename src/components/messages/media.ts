@@ -50,9 +50,10 @@ function closeOnBackdrop(event: Event): void {
 export function renderImage(m: ImageMessage, r: RenderContext): TemplateResult {
   const src = r.media.src(m.mediaUrl);
   if (!src || r.media.failed(m.mediaUrl)) return unavailable(r, m.caption);
-  const alt = m.caption || r.t('image');
   // Named after its caption, when it has one: a list of images is not a list of the same name.
+  // Its names, as the button's, without direction controls (the caption itself shows as written).
   const named = plainName(m.caption);
+  const alt = named || r.t('image');
   const open = named ? r.t('openImageCaption', { caption: named }) : r.t('openImage');
   return html`<figure class="image">
     <button type="button" class="image__open" aria-label=${open} @click=${openDialog}>

@@ -116,6 +116,17 @@ describe('<charla-composer> picked files', () => {
     expect(net.uploads[1]!.name).toBe('Año 2026 — informe ✓.pdf');
   });
 
+  it('names a file whose name was control characters only in the widget’s language', async () => {
+    const { w, pick, net } = await composer();
+    await pick(pdf('\u0001\u0002'));
+    await vi.waitFor(() => expect(net.uploads).toHaveLength(1));
+    expect(net.uploads[0]!.name).toBe('Documento');
+    w.context.actions.setLanguage('en');
+    await pick(pdf('\u0003'));
+    await vi.waitFor(() => expect(net.uploads).toHaveLength(2));
+    expect(net.uploads[1]!.name).toBe('Document');
+  });
+
   it('lets a cancelled upload’s note go after a while, or with the next thing done', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
     const { el, q, pick, net, sent } = await composer();

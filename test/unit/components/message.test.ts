@@ -130,6 +130,18 @@ describe('<charla-message> media', () => {
     expect(dialog.open).toBe(true);
   });
 
+  it('IMAGE: its names (alt, the viewer) lose the caption’s direction controls, as its button’s does', async () => {
+    const { shadow } = await show(
+      msg({ type: 'IMAGE', mediaUrl: 'https://cdn.example.com/a.png', caption: 'Pan \u202Egnp.exe' }),
+    );
+    const names = [...shadow.querySelectorAll('img')].map((img) => img.getAttribute('alt'));
+    expect(names).toEqual(['Pan gnp.exe', 'Pan gnp.exe']);
+    expect(shadow.querySelector('dialog')!.getAttribute('aria-label')).toBe('Pan gnp.exe');
+    expect(shadow.querySelector('.image__open')!.getAttribute('aria-label')).toBe(
+      'Ver imagen en grande: Pan gnp.exe',
+    );
+  });
+
   it('IMAGE: an unsafe address never becomes a src', async () => {
     for (const url of [
       'javascript:alert(1)',
