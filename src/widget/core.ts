@@ -612,6 +612,20 @@ export class WidgetCore {
     socket.connect();
   }
 
+  /**
+   * The page goes into the back/forward cache (`pagehide`, persisted): the browser would close the
+   * live connection itself and say so in the console as an error; it is closed here first, and
+   * opened again, caught up as after any outage, when the page comes back (`pageshow`, persisted:
+   * reconnectNow).
+   */
+  pageHidden(): void {
+    const socket = this.#socket;
+    if (!socket?.active || this.#destroyed) return;
+    this.#nudging = true;
+    socket.disconnect();
+    this.#nudging = false;
+  }
+
   /** The browser lost the network (the page's `offline` event): say so instead of "reconnecting". */
   networkLost(): void {
     if (!this.#wantConnected || this.#destroyed) return;
@@ -1082,12 +1096,23 @@ export class WidgetCore {
         // No room yet to default to: the session names it (the bot room). The
         // message is checked and copied now, as any other, with a stand-in room.
         const out = this.#prepare(input, PENDING_ROOM);
-        return this.ensureSession().then(() => {
-          const roomId = this.#defaultRoom();
-          if (roomId === null)
-            throw invalidArgument('roomId is required: this widget has no current room', 'roomId');
-          return this.#enqueue({ ...out, roomId });
-        }, rethrow);
+        return this.ensureSession().then(
+          () => {
+            const roomId = this.#defaultRoom();
+            if (roomId === null)
+              throw invalidArgument('roomId is required: this widget has no current room', 'roomId');
+            return this.#enqueue({ ...out, roomId });
+          },
+          (error: unknown) => {
+            // Destroyed before the session named its room: it was never queued (no room to queue it for).
+            if (this.#destroyed)
+              throw clientError(
+                'DESTROYED',
+                'The widget instance was destroyed before its session named the room of this message (it had no roomId): the message was not sent.',
+              );
+            return rethrow(error);
+          },
+        );
       }
       return this.#enqueue(this.#prepare(input));
     } catch (error) {

@@ -70,11 +70,18 @@ export function createWidget(given: WidgetOptions): WidgetInstance {
   if (typeof window !== 'undefined' && typeof window.addEventListener === 'function') {
     const online = () => instance.core.reconnectNow();
     const offline = () => instance.core.networkLost();
+    // The back/forward cache: the connection closes as the page goes in and opens as it comes back.
+    const hide = (e: PageTransitionEvent) => e.persisted && instance.core.pageHidden();
+    const show = (e: PageTransitionEvent) => e.persisted && instance.core.reconnectNow();
     window.addEventListener('online', online);
     window.addEventListener('offline', offline);
+    window.addEventListener('pagehide', hide);
+    window.addEventListener('pageshow', show);
     instance.addCleanup(() => {
       window.removeEventListener('online', online);
       window.removeEventListener('offline', offline);
+      window.removeEventListener('pagehide', hide);
+      window.removeEventListener('pageshow', show);
     });
   }
   return instance;

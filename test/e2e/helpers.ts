@@ -617,14 +617,22 @@ export async function visitorBotRoom(
  * socket, or only those of one user.
  */
 export async function dropLiveSockets(app: FastifyInstance, userId?: string): Promise<number> {
+  const sockets = await liveSockets(app, userId);
+  for (const s of sockets) s.disconnect(true);
+  return sockets.length;
+}
+
+/** The live sockets the service holds: every one, or those of one user. */
+export async function liveSockets(
+  app: FastifyInstance,
+  userId?: string,
+): Promise<{ data?: { userId?: string }; disconnect(close?: boolean): void }[]> {
   type Sock = { data?: { userId?: string }; disconnect(close?: boolean): void };
   type Io = { fetchSockets(): Promise<Sock[]> };
   const parts = (live as { liveOf?: (a: FastifyInstance) => { io?: Io } }).liveOf?.(app);
   const io = parts?.io ?? (app as unknown as { charlaLive?: { io?: Io } }).charlaLive?.io;
   if (!io) throw new Error('e2e: cannot reach the live side’s socket.io server (liveOf(app).io)');
-  const sockets = (await io.fetchSockets()).filter((s) => userId === undefined || s.data?.userId === userId);
-  for (const s of sockets) s.disconnect(true);
-  return sockets.length;
+  return (await io.fetchSockets()).filter((s) => userId === undefined || s.data?.userId === userId);
 }
 
 /** The outcome of a QA console form: its state and what it showed. */

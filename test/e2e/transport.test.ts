@@ -10,6 +10,7 @@ import {
   DEMO_BOT_ID,
   DEMO_NORMAL_API_KEY,
   botRoomOf,
+  liveSockets,
   openPage,
   roomMessages,
   uniqueUser,
@@ -71,4 +72,64 @@ describe('the script-tag bundle on each transport', () => {
       await context.close();
     });
   }
+});
+
+describe('the back/forward cache', () => {
+  it('closes the live connection as the page goes in (pagehide, persisted) and catches up as it comes back', async () => {
+    const { page, context, problems } = await openPage(browser, `${service.base}/`);
+    const userId = uniqueUser('bfcache');
+    await page.waitForFunction(
+      () => typeof (window as { Charla?: { load?: unknown } }).Charla?.load === 'function',
+    );
+    await page.evaluate(
+      async ({ apiKey, userId }) => {
+        type W = {
+          connect(): Promise<void>;
+          on(name: string, fn: (d: { message?: { text?: string }; state?: string }) => void): void;
+        };
+        const win = window as unknown as {
+          Charla: { load(): Promise<{ createWidget(o: object): W }> };
+          got: string[];
+          states: string[];
+        };
+        win.got = [];
+        win.states = [];
+        const full = await win.Charla.load();
+        const w = full.createWidget({ apiKey, userId, container: null, transports: ['websocket'] });
+        w.on('message', (d) => win.got.push(d.message?.text ?? ''));
+        w.on('connection', (d) => win.states.push(d.state ?? ''));
+        await w.connect();
+      },
+      { apiKey: DEMO_NORMAL_API_KEY, userId },
+    );
+    const sockets = () => liveSockets(service.app, userId);
+    await until('the live connection', async () => (await sockets()).length === 1 || undefined, 10_000);
+    // Going into the cache: the widget closes its connection itself (the browser would, with an error).
+    await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true })));
+    await until('closed', async () => (await sockets()).length === 0 || undefined, 10_000);
+    await service.api.sendText(DEMO_BOT_ID, userId, 'mientras tanto');
+    // Back: open again, and what came meanwhile arrives once.
+    await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true })));
+    await page.waitForFunction(
+      () => (window as unknown as { got: string[] }).got.includes('mientras tanto'),
+      null,
+      {
+        timeout: 10_000,
+      },
+    );
+    const { got, states } = await page.evaluate(() => {
+      const win = window as unknown as { got: string[]; states: string[] };
+      return { got: win.got, states: win.states };
+    });
+    expect(got.filter((t) => t === 'mientras tanto')).toHaveLength(1);
+    expect(states.slice(-2)).toEqual(['reconnecting', 'connected']);
+    // A page that is only hidden (not cached) keeps its connection.
+    await page.evaluate(() =>
+      window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false })),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await sockets()).length).toBe(1);
+    expect(unexpected(problems)).toEqual([]);
+    await context.close();
+  });
 });

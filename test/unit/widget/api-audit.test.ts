@@ -123,6 +123,22 @@ describe('destroy() with a send still queued', () => {
     expect(other.key).toBe('DESTROYED');
     expect(other.message).toBe('The widget instance was destroyed.');
   });
+
+  it('without a roomId, made before the session named its room: DESTROYED says the message was not sent', async () => {
+    // The session never answers: destroy() cuts it short.
+    const fetchFn = ((_: unknown, init: RequestInit = {}) =>
+      new Promise((_resolve, reject) =>
+        init.signal?.addEventListener('abort', () => reject(init.signal!.reason)),
+      )) as typeof fetch;
+    const w = widget(fetchFn);
+    const pending = w.sendMessage({ type: 'TEXT', text: 'hola' });
+    await new Promise((r) => setTimeout(r, 10));
+    w.destroy();
+    const e = (await outcome(pending)) as CharlaError;
+    expect([e.key, e.code]).toEqual(['DESTROYED', 'E0003']);
+    expect(e.message).toMatch(/had no roomId\): the message was not sent/);
+    expect(w.core.outbox.list()).toEqual([]);
+  });
 });
 
 describe("the page's additions to Object.prototype", () => {
