@@ -434,7 +434,8 @@ export async function widgetRoutes(app: FastifyInstance, deps: WidgetRouteDeps):
       });
     const { removed } = await rooms.removeMember(roomId, request.body.userId, session(request).claims.uid);
     // Like joining someone already in: the user is out afterwards either way, so both succeed.
-    return ok([removed ? `${request.body.userId} left` : `${request.body.userId} was not a member`]);
+    const done = self ? 'left' : 'was removed';
+    return ok([removed ? `${request.body.userId} ${done}` : `${request.body.userId} was not a member`]);
   });
 
   r.get(

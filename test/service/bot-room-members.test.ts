@@ -57,7 +57,7 @@ describe('a person added to a bot room', () => {
 
     const out = await leave(a.token, roomId, c.user.id);
     expect(out.status).toBe(200);
-    expect(((await out.json()) as ApiResponse).message).toEqual([`${c.user.id} left`]);
+    expect(((await out.json()) as ApiResponse).message).toEqual([`${c.user.id} was removed`]);
     await waitFor(() => left.includes(c.user.id) && toldC.includes(c.user.id), 3000, 'member:left');
     expect(await memberIds(a.token, roomId)).toEqual([a.user.id, a.bot.id].sort());
 
