@@ -488,15 +488,15 @@ export async function sendBotMessage(
   content: BotMessageContent,
   id?: string,
 ): Promise<{ messageId: string }> {
-  const prepared = await prepareBotMessage(charla, botId, content);
   const key = id?.toLowerCase();
   const refuse = () =>
     validationFailed({ '/id': 'already names another message (a retry must repeat its request)' });
-  const same = (stored: Message, roomIs: (roomId: string) => boolean) =>
+  const same = (stored: Message, shown: PreparedMessage, roomIs: (roomId: string) => boolean) =>
     roomIs(stored.roomId) &&
-    sameFields(stored, { ...prepared, senderId: botId, by: 'bot' }, SAME_BOT_MESSAGE_KEYS);
+    sameFields(stored, { ...shown, senderId: botId, by: 'bot' }, SAME_BOT_MESSAGE_KEYS);
   if (key !== undefined) {
-    // A retry is answered before anything is written (a refused one makes no room for its user).
+    // A retry is answered before anything is checked or written: its video host down since, or the
+    // bot's calling turned off, does not make a stored message a refusal; a refused one makes no room.
     const { rows } = await charla.db.query<MessageRow & { room_key: string | null }>(
       `SELECT m.id, m.room_id, m.seq, m.status, m.body, r.room_key
          FROM messages m LEFT JOIN rooms r ON r.id = m.room_id WHERE m.id = $1`,
@@ -504,17 +504,20 @@ export async function sendBotMessage(
     );
     const row = rows[0];
     if (row) {
-      if (!same(toMessage(row), () => row.room_key === `bot:${botId}:${userId}`)) throw refuse();
+      const inItsRoom = () => row.room_key === `bot:${botId}:${userId}`;
+      if (!same(toMessage(row), toWidgetMessage(content), inItsRoom)) throw refuse();
       return { messageId: key };
     }
   }
+  const prepared = await prepareBotMessage(charla, botId, content);
   const { messageId, duplicate, stored, roomId } = await deliverPrepared(charla, {
     botId,
     userId,
     message: prepared,
     ...(key === undefined ? {} : { id: key }),
   });
-  // Stored a moment ago by the same id's other request (a retry racing its first try).
-  if (duplicate && !same(stored, (storedIn) => storedIn === roomId)) throw refuse();
+  // Stored a moment ago by the same id's other request (a retry racing its first try; the room is
+  // the bot's with this user, made by then).
+  if (duplicate && !same(stored, prepared, (storedIn) => storedIn === roomId)) throw refuse();
   return { messageId };
 }

@@ -36,7 +36,7 @@ const MediaQuery = Type.Object({
 const DIRECTION_CONTROLS = new RegExp(DIRECTION_CONTROL_PATTERN, 'gu');
 export function contentDisposition(kind: 'inline' | 'attachment', given: string): string {
   // Without explicit direction controls (files stored before the upload took them out too).
-  const name = given.replace(DIRECTION_CONTROLS, '');
+  const name = given.replace(DIRECTION_CONTROLS, '') || 'file';
   const exact = encodeURIComponent(name.replace(/\p{Cs}/gu, '\uFFFD')).replace(
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,

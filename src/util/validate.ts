@@ -81,7 +81,13 @@ const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
  * left, so it counts as not given rather than sending an invisible answer.
  */
 export function typedName(text: string): string {
-  const name = text.replace(DIRECTION_CONTROLS, '').replace(CONTROLS, ' ').replace(/ {2,}/g, ' ').trim();
+  const name = text
+    .replace(DIRECTION_CONTROLS, '')
+    .replace(CONTROLS, ' ')
+    .replace(/ {2,}/g, ' ')
+    // Half a surrogate pair (the service refuses one): the replacement character, as the composer does.
+    .replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]|[\uD800-\uDFFF]/g, (c) => (c.length > 1 ? c : '\uFFFD'))
+    .trim();
   return VISIBLE.test(name) ? name : '';
 }
 
@@ -91,16 +97,16 @@ export function typedName(text: string): string {
  * copied from a CRM with a line break in it made the contact one nobody could open); undefined
  * when nothing visible is left (the service then keeps the name it knows).
  */
-export function contactName(names: string): string | undefined {
+export function nameToSend(names: string): string | undefined {
   const name = typedName(names);
   return name ? Array.from(name).slice(0, SHORT_TEXT_MAX).join('').trim() : undefined;
 }
 
-/** A contact as addMember sends it: its name as contactName makes it (none when nothing is left). */
+/** A contact as addMember sends it: its name as nameToSend makes it (none when nothing is left). */
 export function sentContact(contact: Contact): Contact {
   if (contact.names === undefined) return contact;
   const { names: given, ...rest } = contact;
-  const names = contactName(given);
+  const names = nameToSend(given);
   return names === undefined ? rest : { ...rest, names };
 }
 
@@ -333,6 +339,8 @@ export function requireContact(given: unknown, field = 'contact'): Contact {
   if (typeof id === 'string' && charCount(id) > 200) throw mustBe(`${field}.id`, 'at most 200 characters');
   const idOk = (typeof id === 'string' && id.length > 0) || (typeof id === 'number' && Number.isFinite(id));
   if (!idOk) throw mustBe(`${field}.id`, 'a non-empty string or a number');
+  if (typeof id === 'string' && ILL_FORMED.test(id))
+    throw mustBe(`${field}.id`, 'free of NUL and unpaired surrogate characters');
   for (const k of ['avatar', 'names', 'color', 'type'] as const) {
     const v = value[k];
     if (v !== undefined && typeof v !== 'string') throw mustBe(`${field}.${k}`, 'a string');

@@ -19,7 +19,7 @@ import { patchUi } from '../stores/index.ts';
 import { attempt, clientError, invalidArgument, toCharlaError } from '../transport/errors.ts';
 import { isSafeUrl } from '../util/url.ts';
 import { uuid } from '../util/uuid.ts';
-import { contactName, requireContact, requireId, sentContact, typedName } from '../util/validate.ts';
+import { nameToSend, requireContact, requireId, sentContact, typedName } from '../util/validate.ts';
 import type { WidgetActions } from './context.ts';
 import type { WidgetCore } from './core.ts';
 
@@ -262,7 +262,7 @@ export function createActions(core: WidgetCore): CoreActions {
       return reported('openRoomWithUser', async () => {
         const c = requireContact(contact);
         const body: Record<string, unknown> = { id: c.id };
-        const names = c.names === undefined ? undefined : contactName(c.names);
+        const names = c.names === undefined ? undefined : nameToSend(c.names);
         if (names !== undefined) body['names'] = names;
         const res = await core.postApi<Room | { room: Room }>(ROUTES.widgetDirectRoom, body);
         const room = (res && typeof res === 'object' && 'room' in res ? res.room : res) as Room;

@@ -295,7 +295,8 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
   newReady();
   // Idle time, hover, focus and click all ask for the bundle: only the first makes the widget.
   const start = (): void => {
-    if (starting) return;
+    // Destroyed, a failed load is not tried again (the idle-time try still waiting).
+    if (starting || (destroyed && failed)) return;
     starting = true;
     // Another try after a failed one: a fresh `ready`.
     if (failed) newReady();
@@ -303,8 +304,8 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
     // A bad option (data-base-url="javascript:…") throws in createWidget: reported as a failed load.
     void load()
       .then((api) => {
-        // Destroyed before the bundle came: what was queued settles as the instance's would (a connect
-        // rejects DESTROYED, a message stays in the outbox), on an instance without elements.
+        // Destroyed before the bundle came: what was queued settles as the instance's would, on an
+        // instance without elements (below).
         const w = (real = api.createWidget(destroyed ? { ...opts, container: null } : opts));
         // Destroying the instance itself (`(await handle.ready).destroy()`) takes the handle off Charla.widgets too.
         (w['addCleanup'] as ((fn: () => void) => void) | undefined)?.(() => {
@@ -317,16 +318,26 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
         launcher = null;
         // on() reports a bad name or handler through the 'error' event, it does not throw.
         for (const [name, fn] of listeners.splice(0)) (w['on'] as (n: string, f: Listener) => void)(name, fn);
-        for (const [name, args, ok, fail] of calls.splice(0)) {
-          try {
-            // A misspelt name, queued like any call, rejects through the handle (src/widget/handle.ts).
-            ok((w[name] as (...a: unknown[]) => unknown)(...args));
-          } catch (e) {
-            fail(e);
-          }
+        const replay = (which: (name: string) => boolean) => {
+          for (const [name, args, ok, fail] of calls.filter(([n]) => which(n)))
+            try {
+              // A misspelt name, queued like any call, rejects through the handle (src/widget/handle.ts).
+              ok((w[name] as (...a: unknown[]) => unknown)(...args));
+            } catch (e) {
+              fail(e);
+            }
+        };
+        if (destroyed) {
+          // Its messages go to the outbox first, as an instance's do when it is destroyed; then the
+          // rest reject DESTROYED, asking the service nothing.
+          replay((name) => name === 'sendMessage');
+          w.destroy();
+          replay((name) => name !== 'sendMessage');
+        } else {
+          replay(() => true);
+          if (opened) (w['open'] as () => void)();
         }
-        if (destroyed) w.destroy();
-        else if (opened) (w['open'] as () => void)();
+        calls.length = 0;
         // The handle the full bundle made (src/widget/handle.ts) keeps this handle's promises; ready is the instance.
         settle.resolve(w['ready'] as Promise<WidgetLike>);
       })
@@ -341,8 +352,6 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
         button?.setAttribute('title', said);
         button?.setAttribute('aria-disabled', 'true');
         const error = (e as Error)?.name === 'CharlaError' ? e : bootError(`Charla: ${String(e)}`);
-        // Loud: a page whose policy blocks the widget must not fail silently.
-        console.error(error);
         settle.reject(error);
         // Every call queued so far settles (a call made later asks for the bundle again). A connect
         // (data-init's, made by this loader) is made again once a later try has loaded the bundle;
@@ -352,6 +361,10 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
           call[3](error);
           if (call[0] === 'connect') calls.push(['connect', [], quiet, nop]);
         }
+        // A handle the page has let go of says nothing more (nor asks again).
+        if (destroyed) return void (calls.length = 0);
+        // Loud: a page whose policy blocks the widget must not fail silently.
+        console.error(error);
         for (const [name, fn] of listeners) if (name === 'error') fn({ error, operation: 'load' });
       });
   };

@@ -22,7 +22,7 @@ import { isProbe } from './probes.ts';
  * waiting rejects DESTROYED) and, as every method of a handle, returns a promise (resolved). (`on`/`off`
  * chain: they return the handle.)
  */
-const PLAIN = new Set<PropertyKey>(['destroy', 'addCleanup']);
+const PLAIN = new Set<PropertyKey>(['addCleanup']);
 
 const OBJECT = Object.prototype as Record<PropertyKey, unknown>;
 

@@ -508,6 +508,24 @@ describe('POST /v1/bots/{botId}/messages with the caller’s own id', () => {
     expect(a.body.messageId).not.toBe(b.body.messageId);
   });
 
+  it('a retry is answered from what was stored: the bot’s calling turned off since does not refuse it', async () => {
+    const bot = await createBot(server, { callingEnabled: true });
+    const id = randomUUID();
+    const body = {
+      id,
+      userId: uid('user'),
+      type: 'voice_call',
+      text: 'Llámanos',
+      parameters: { display_text: 'Llamar' },
+    };
+    expect((await send(body, bot)).status).toBe(200);
+    await server.app.charla.db.query('UPDATE bots SET calling_enabled = false WHERE id = $1', [bot]);
+    const retry = await send(body, bot);
+    expect([retry.status, retry.body.messageId]).toEqual([200, id]);
+    // A new message is checked as ever.
+    expect((await send({ ...body, id: randomUUID() }, bot)).status).toBe(403);
+  });
+
   it('refuses the id of another message (other content, options, user or bot) and an id that is no UUID; changes nothing', async () => {
     const userId = uid('user');
     const id = randomUUID();

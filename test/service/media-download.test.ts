@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../types/index.ts';
 import { storedName } from '../../server/live/widget-routes.ts';
+import { contentDisposition } from '../../server/media.ts';
 import { liveWidgets } from './helpers/widgets.ts';
 import { people } from './helpers/people.ts';
 
@@ -169,6 +170,10 @@ describe('an uploaded file’s name, stored', () => {
   it('loses explicit direction controls: a download saved under it cannot pass an .exe for a .pdf', async () => {
     expect(storedName('factura\u202Efdp.exe')).toBe('facturafdp.exe');
     expect(storedName('\u202E\u2066')).toBe('file');
+    // A name stored before, all direction controls: still a name to save under.
+    expect(contentDisposition('attachment', '\u202E')).toBe(
+      `attachment; filename="file"; filename*=UTF-8''file`,
+    );
     const url = await upload('factura\u202Efdp.exe', new Uint8Array([37, 80, 68, 70]));
     const res = await fetch(`${url}&download=1`);
     const header = res.headers.get('content-disposition') ?? '';

@@ -156,6 +156,9 @@ export class CharlaComposer extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.#resize?.observe(this);
+    // Put back on the page (rendered before): its notes area is watched again too (firstUpdated is once).
+    const notes = this.renderRoot?.querySelector('.notes');
+    if (notes) this.#resize?.observe(notes);
     window.addEventListener('keydown', this.#onEscape, true);
   }
 

@@ -3,11 +3,11 @@ import { html, type TemplateResult } from 'lit';
 import type { Contact } from '../../../types/index.ts';
 import { avatar } from './avatar.ts';
 import { plainName, searchable } from './format.ts';
-import { typedName } from '../../util/validate.ts';
+import { nameToSend } from '../../util/validate.ts';
 
-/** A contact's name as shown: one line (as it is sent), else, with nothing visible in it, its id. */
+/** A contact's name as shown: as it is sent (one line, at most 1,024 characters), else its id. */
 export function contactName(c: Contact): string {
-  return typedName(c.names ?? '') || plainName(String(c.id));
+  return nameToSend(c.names ?? '') ?? plainName(String(c.id));
 }
 
 /** Whether a contact's shown name holds what was searched (any case, with or without accents). */

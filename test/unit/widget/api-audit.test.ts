@@ -289,6 +289,7 @@ describe('ids with half a surrogate pair or a NUL', () => {
         ['roomId', w.addMember('u2', bad)],
         ['member', w.addMember(bad, 'r1')],
         ['flowId', w.setFlow(bad)],
+        ['user.id', w.openRoomWithUser({ id: bad })],
       ];
       for (const [field, attempt] of attempts) {
         const e = (await outcome(attempt, 2000)) as CharlaError;

@@ -376,7 +376,7 @@ describe('script-tag boot', () => {
     expect(charla.widgets).toHaveLength(1);
   });
 
-  it('destroying a handle before the bundle arrives removes its launcher and creates nothing later', async () => {
+  it('destroying a handle before the bundle arrives removes its launcher and makes no element later', async () => {
     const charla = boot(script({}), loadFull, '0.1.0');
     const handle = charla.createWidget(offlineOptions('KEY-gone-000000000'));
     expect(handle.destroy()).toBeInstanceOf(Promise);
@@ -396,6 +396,7 @@ describe('script-tag boot', () => {
       ready: Promise<WidgetInstance>;
     };
     const connect = settled(() => handle['connect']!());
+    const room = settled(() => handle['getRoom']!('r1'));
     const send = settled(() =>
       handle['sendMessage']!({ type: 'TEXT', text: 'EARLY', roomId: '6f1c2a4e-8b1d-4c1e-9a3f-2d7e5b9c0a11' }),
     );
@@ -407,9 +408,12 @@ describe('script-tag boot', () => {
     expect(sent).toBe('rejected');
     expect(sendError).toMatchObject({ name: 'CharlaError', key: 'DESTROYED', code: 'E0003' });
     expect((sendError as Error).message).toMatch(/stays queued/);
-    // ready gives the instance, destroyed; no element was ever made, no widget is tracked.
+    // Asked nothing of the service for the other calls: they reject at once.
+    expect(await room).toEqual(['rejected', expect.objectContaining({ key: 'DESTROYED' })]);
+    // ready gives the instance, destroyed, its outbox holding the message; no element was ever made.
     const real = await handle.ready;
     expect(real).toBeInstanceOf(WidgetInstance);
+    expect(real.core.outbox.list().map((e) => (e.message as { text?: string }).text)).toEqual(['EARLY']);
     expect(await settled(() => (handle['getRoom'] as (id: string) => unknown)('r1'))).toEqual([
       'rejected',
       expect.objectContaining({ key: 'DESTROYED' }),
@@ -587,6 +591,40 @@ describe('script-tag boot', () => {
       button.click();
       const real = (await (handle['ready'] as Promise<unknown>)) as WidgetInstance;
       expect(real.element).toBe(document.body.querySelector('charla-widget'));
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  it('destroyed before a bundle that cannot load: its calls settle with LOAD_FAILED, and it says and tries nothing more', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      let tries = 0;
+      let release!: () => void;
+      const blocked = async () => {
+        tries++;
+        await new Promise<void>((r) => (release = r));
+        throw new Error('blocked');
+      };
+      const charla = boot(script({}), blocked, '0.1.0');
+      const handle = charla.createWidget(offlineOptions('KEY-blocked-000000')) as unknown as Record<
+        string,
+        (...a: unknown[]) => Promise<unknown>
+      >;
+      const heard: unknown[] = [];
+      (handle['on'] as unknown as (n: string, f: (d: unknown) => void) => void)('error', (d) =>
+        heard.push(d),
+      );
+      const connect = settled(() => handle['connect']!());
+      // The idle-time load is under way; the page lets the handle go.
+      await new Promise((r) => setTimeout(r, 50));
+      await handle['destroy']!();
+      release();
+      const [how, error] = await connect;
+      expect(how).toBe('rejected');
+      expect((error as CharlaError).key).toBe('LOAD_FAILED');
+      await new Promise((r) => setTimeout(r, 100));
+      expect([tries, heard, logged.mock.calls.length]).toEqual([1, [], 0]);
     } finally {
       logged.mockRestore();
     }
