@@ -318,26 +318,21 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
         launcher = null;
         // on() reports a bad name or handler through the 'error' event, it does not throw.
         for (const [name, fn] of listeners.splice(0)) (w['on'] as (n: string, f: Listener) => void)(name, fn);
-        const replay = (which: (name: string) => boolean) => {
-          for (const [name, args, ok, fail] of calls.filter(([n]) => which(n)))
-            try {
-              // A misspelt name, queued like any call, rejects through the handle (src/widget/handle.ts).
-              ok((w[name] as (...a: unknown[]) => unknown)(...args));
-            } catch (e) {
-              fail(e);
-            }
-        };
-        if (destroyed) {
-          // Its messages go to the outbox first, as an instance's do when it is destroyed; then the
-          // rest reject DESTROYED, asking the service nothing.
-          replay((name) => name === 'sendMessage');
-          w.destroy();
-          replay((name) => name !== 'sendMessage');
-        } else {
-          replay(() => true);
-          if (opened) (w['open'] as () => void)();
+        // Destroyed before it came: its messages go to the outbox first (as an instance's do when it is
+        // destroyed), then the instance is destroyed and the rest reject DESTROYED, asking nothing.
+        const queued = calls.splice(0);
+        if (destroyed) queued.sort((a, b) => +(a[0] !== 'sendMessage') - +(b[0] !== 'sendMessage'));
+        for (const [name, args, ok, fail] of queued) {
+          if (destroyed && name !== 'sendMessage') w.destroy();
+          try {
+            // A misspelt name, queued like any call, rejects through the handle (src/widget/handle.ts).
+            ok((w[name] as (...a: unknown[]) => unknown)(...args));
+          } catch (e) {
+            fail(e);
+          }
         }
-        calls.length = 0;
+        if (destroyed) w.destroy();
+        else if (opened) (w['open'] as () => void)();
         // The handle the full bundle made (src/widget/handle.ts) keeps this handle's promises; ready is the instance.
         settle.resolve(w['ready'] as Promise<WidgetLike>);
       })
@@ -362,7 +357,7 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
           if (call[0] === 'connect') calls.push(['connect', [], quiet, nop]);
         }
         // A handle the page has let go of says nothing more (nor asks again).
-        if (destroyed) return void (calls.length = 0);
+        if (destroyed) return;
         // Loud: a page whose policy blocks the widget must not fail silently.
         console.error(error);
         for (const [name, fn] of listeners) if (name === 'error') fn({ error, operation: 'load' });
