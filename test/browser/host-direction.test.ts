@@ -4,7 +4,7 @@
  * <charla-widget> element itself.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { deep, makeContext, mountWidget, waitFor } from './helpers.ts';
+import { deep, listOf, makeContext, mountWidget, msg, waitFor } from './helpers.ts';
 
 afterEach(() => {
   document.body.replaceChildren();
@@ -48,4 +48,45 @@ describe('a page rule setting direction: rtl', () => {
       }).toEqual({ host: 'ltr', launcher: 'ltr', panel: 'ltr', composer: 'ltr' });
     });
   }
+});
+
+describe('a bot’s options in Arabic', () => {
+  it('start at the right, as the options’ title above them; a Spanish one at the left', async () => {
+    const f = makeContext({ ui: { open: true, view: 'chat' } });
+    const option = (title: string, order: number) => ({
+      type: 'postback' as const,
+      title,
+      payload: { payload: `p${order}`, title },
+      order,
+    });
+    f.stores.$currentMessages.set([
+      msg({
+        text: 'اختر',
+        options: [option('نعم، ادفع', 0), option('Sí, pagar', 1)],
+        interactive: { kind: 'options', buttonText: 'خيارات' },
+      }),
+    ]);
+    const widget = await mountWidget(f);
+    const { rows } = listOf(widget);
+    const row = await waitFor(() => rows()[0]);
+    const [arabic, spanish] = await waitFor(() => {
+      const found = [...(row.shadowRoot ?? row).querySelectorAll<HTMLElement>('.option')];
+      return found.length === 2 ? found : undefined;
+    });
+    // Where the title's words are inside the option (the title itself fills its width).
+    const inside = (button: HTMLElement) => {
+      const box = button.getBoundingClientRect();
+      const title = button.querySelector('.option__title')!;
+      const range = document.createRange();
+      range.selectNodeContents(title);
+      const words = range.getBoundingClientRect();
+      return { left: words.left - box.left, right: box.right - words.right, dir: direction(title) };
+    };
+    const a = inside(arabic!);
+    expect(a.dir).toBe('rtl');
+    expect(a.right).toBeLessThan(a.left);
+    const s = inside(spanish!);
+    expect(s.dir).toBe('ltr');
+    expect(s.left).toBeLessThan(s.right);
+  });
 });

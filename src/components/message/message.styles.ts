@@ -303,6 +303,14 @@ export const styles = css`
   .option[aria-pressed='false'] {
     opacity: 0.6;
   }
+  /* Each as wide as the option, aligned by its own direction: Arabic starts at the right. */
+  .option > .option__title,
+  .option > .option__description {
+    align-self: stretch;
+  }
+  .option--call > .option__title {
+    align-self: auto;
+  }
   .option__title .icon {
     display: inline-block;
     width: 18px;

@@ -74,14 +74,21 @@ export function renderOptions(m: Message, r: RenderContext): TemplateResult | ty
 /**
  * The bot's texts on options, chips and buttons each take their own direction (`dir="auto"`, an
  * isolate) and keep their characters: Arabic reads right, and a direction control in one cannot
- * reorder the widget's text around it.
+ * reorder the widget's text around it. An option's title and description fill its width, so an
+ * Arabic one starts at the right, as the options' title above it does.
  */
 function renderOption(m: Message, o: MessageOption, r: RenderContext, chosen: boolean): TemplateResult {
-  const body = html`<span class="option__title">${chosen ? icons.check() : nothing}<bdi>${o.title}</bdi></span
+  const body = html`<span class="option__title" dir="auto">${chosen ? icons.check() : nothing}${o.title}</span
     >${o.description ? html`<span class="option__description" dir="auto">${o.description}</span>` : nothing}`;
   const href = o.url ? safeUrl(o.url) : null;
   if (href) {
-    return html`<a class="option" part="option" href=${href} target="_blank" rel="noopener noreferrer"
+    return html`<a
+      class="option"
+      part="option"
+      dir="auto"
+      href=${href}
+      target="_blank"
+      rel="noopener noreferrer"
       >${body}</a
     >`;
   }
