@@ -14,7 +14,6 @@ import {
   DEFAULT_BUTTON_TEXT,
   MEDIA_URL_MAX,
   MEDIA_URL_PATTERN,
-  DIRECTION_CONTROL_PATTERN,
   NOT_BLANK_PATTERN,
   VIDEO_MAX_BYTES,
   VIDEO_MEDIA_TYPES,
@@ -26,6 +25,7 @@ import {
 import { parseAddress } from '../types/urls.ts';
 import type { Charla, NewMessageInput } from './context.ts';
 import { ApiError, validationFailed } from './http/errors.ts';
+import { withoutDirectionControls } from './names.ts';
 import { MESSAGE_CONTENT_KEYS, sameFields } from '../types/canonical-json.ts';
 import { toMessage, type MessageRow } from './live/store.ts';
 import type { Queryable } from './store/db.ts';
@@ -61,9 +61,6 @@ const NOT_BLANK = new RegExp(NOT_BLANK_PATTERN, 'u');
 /** Only what says something: a value of white space or invisible characters is no value. */
 const said = (value: string | undefined): value is string => !!value && NOT_BLANK.test(value);
 
-/** Explicit direction controls: in a name they disguise it (`invoice\u202Efdp.exe`). */
-const DIRECTION_CONTROLS = new RegExp(DIRECTION_CONTROL_PATTERN, 'gu');
-
 /**
  * A human line for a contacts message (what a client without cards shows, and a room's preview
  * of it), the names without direction controls.
@@ -78,7 +75,7 @@ function contactsSummary(contacts: BotContact[]): string {
     const where = [place?.street, place?.city].filter(said).join(', ');
     return [full, c.phones?.[0]?.phone, c.emails?.[0]?.email, where].find(said) ?? 'Contacto';
   });
-  return names.map((name) => name.replace(DIRECTION_CONTROLS, '')).join(', ');
+  return names.map((name) => withoutDirectionControls(name)).join(', ');
 }
 
 /**

@@ -9,7 +9,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { DIRECTION_CONTROL_PATTERN, ROUTES } from '../types/index.ts';
+import { ROUTES } from '../types/index.ts';
+import { withoutDirectionControls } from './names.ts';
 import { ErrorBodySchema } from '../types/schemas/index.ts';
 import { ApiError } from './http/errors.ts';
 import { inlineMedia, readMediaRange } from './media-store.ts';
@@ -33,10 +34,9 @@ const MediaQuery = Type.Object({
  * surrogate, which encodeURIComponent throws on, becomes U+FFFD. Explicit direction controls go:
  * a client saving the file under `factura\u202Efdp.exe` would show it as a PDF.
  */
-const DIRECTION_CONTROLS = new RegExp(DIRECTION_CONTROL_PATTERN, 'gu');
 export function contentDisposition(kind: 'inline' | 'attachment', given: string): string {
   // Without explicit direction controls (files stored before the upload took them out too).
-  const name = given.replace(DIRECTION_CONTROLS, '') || 'file';
+  const name = withoutDirectionControls(given) || 'file';
   const exact = encodeURIComponent(name.replace(/\p{Cs}/gu, '\uFFFD')).replace(
     /['()*]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,

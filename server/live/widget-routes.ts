@@ -20,7 +20,6 @@ import multipart from '@fastify/multipart';
 import Type from 'typebox';
 import {
   charCount,
-  DIRECTION_CONTROL_PATTERN,
   GET_MESSAGES_LIMIT_DEFAULT,
   MEDIA_URL_TTL_DEFAULT,
   ROOM_MEMBERS_MAX,
@@ -43,6 +42,7 @@ import {
   WidgetRefreshBody,
 } from '../../types/schemas/index.ts';
 import { parseAddress } from '../../types/urls.ts';
+import { withoutDirectionControls } from '../names.ts';
 import { ApiError, validationFailed } from '../http/errors.ts';
 import { storedId, unstorableText } from '../http/validation.ts';
 import {
@@ -89,9 +89,6 @@ function session(request: FastifyRequest): { claims: SessionClaims; access: Widg
 /** Most characters of a stored file name (code points), its extension kept. */
 const FILE_NAME_MAX = 200;
 
-/** Explicit direction controls: in a file name they disguise it (`factura\u202Efdp.exe` shows as `factura exe.pdf`). */
-const DIRECTION_CONTROLS = new RegExp(DIRECTION_CONTROL_PATTERN, 'gu');
-
 /**
  * An uploaded file's name as stored and given back: no control characters or
  * slashes, no explicit direction controls (a client that saves the download
@@ -101,7 +98,7 @@ const DIRECTION_CONTROLS = new RegExp(DIRECTION_CONTROL_PATTERN, 'gu');
  */
 export const storedName = (raw: string): string =>
   shortenFileName(
-    raw.replace(DIRECTION_CONTROLS, '').replace(/[\u0000-\u001f\u007f/\\]/g, '_') || 'file',
+    withoutDirectionControls(raw).replace(/[\u0000-\u001f\u007f/\\]/g, '_') || 'file',
     FILE_NAME_MAX,
     charCount,
   );

@@ -17,13 +17,6 @@ import type { WidgetOptions } from './core.ts';
 import type { WidgetInstance } from './instance.ts';
 import { isProbe } from './probes.ts';
 
-/**
- * Called as they are: `addCleanup` is the loader's hook; `destroy` acts at once (whatever is
- * waiting rejects DESTROYED) and, as every method of a handle, returns a promise (resolved). (`on`/`off`
- * chain: they return the handle.)
- */
-const PLAIN = new Set<PropertyKey>(['addCleanup']);
-
 const OBJECT = Object.prototype as Record<PropertyKey, unknown>;
 
 /** The promise of what `fn` returns (or throws): a void method's undefined, a promise method's own answer. */
@@ -45,9 +38,11 @@ export function scriptHandle(instance: WidgetInstance): WidgetInstance {
       if (typeof prop === 'symbol' || (prop in OBJECT && value === OBJECT[prop])) return value;
       if (prop === 'on' || prop === 'off')
         return (...args: unknown[]) => ((value as (...a: unknown[]) => unknown).apply(target, args), handle);
+      // destroy acts at once (whatever waits rejects DESTROYED) and, as every method here, returns a promise.
       if (prop === 'destroy' && typeof value === 'function')
         return () => (value.call(target), Promise.resolve());
-      if (PLAIN.has(prop)) return typeof value === 'function' ? value.bind(target) : value;
+      // The loader's hook, called as it is.
+      if (prop === 'addCleanup') return typeof value === 'function' ? value.bind(target) : value;
       if (typeof value === 'function') return promised(value as (...a: unknown[]) => unknown, target);
       if (prop in target) return value;
       return () => Promise.reject(invalidArgument(`Charla: ${prop} is not a widget method`, prop));
