@@ -18,6 +18,20 @@ import { styles } from './contact-form.styles.ts';
  * refused with the error, never cut silently (the pattern itself allows at most 48 characters).
  */
 const PHONE = /^\+?(?:[ ().-]{0,2}[0-9]){6,15}[ ().-]{0,2}$/;
+const DIGIT = /\p{Nd}/u;
+/**
+ * A phone typed with another script's digits (Arabic-Indic ٠١٢, Persian ۰۱۲, Devanagari, full-width
+ * ０１２: a phone keyboard in those languages gives them) in ASCII digits, as E.164 writes them. Unicode
+ * assigns decimal digits only in runs of ten from 0 to 9, so a digit's value is how many digits run
+ * before it, modulo 10.
+ */
+const asciiDigits = (text: string): string =>
+  text.replace(/\p{Nd}/gu, (d) => {
+    let code = d.codePointAt(0)!;
+    let value = 0;
+    while (DIGIT.test(String.fromCodePoint(--code))) value++;
+    return String(value % 10);
+  });
 const FIELDS = ['name', 'phone', 'email'] as const;
 /** The most characters of a name the form sends. */
 const NAME_MAX = 200;
@@ -82,7 +96,7 @@ export class CharlaContactForm extends LitElement {
     const form = event.currentTarget as HTMLFormElement;
     const data = new FormData(form);
     const name = typedName(String(data.get('name') ?? ''));
-    const phone = String(data.get('phone') ?? '').trim();
+    const phone = asciiDigits(String(data.get('phone') ?? '').trim());
     const email = String(data.get('email') ?? '').trim();
     // Every invalid field at once, each under its own field: fixing one should not reveal the next.
     const errors: typeof this.errors = {};

@@ -63,6 +63,17 @@ describe('<charla-contact-form>', () => {
     expect(sent()).toBe(true);
   });
 
+  it.each([
+    ['+٣٤ ٦٠٠ ١١١ ٢٢٢', '+34 600 111 222'],
+    ['۰۹۱۲ ۳۴۵ ۶۷۸۹', '0912 345 6789'],
+    ['+९१ ९८७६५ ४३२१०', '+91 98765 43210'],
+    ['０３-１２３４-５６７８', '03-1234-5678'],
+    ['𝟔𝟎𝟎 𝟏𝟏𝟏 𝟐𝟐𝟐', '600 111 222'],
+  ])('takes %j (another script’s digits) and sends it in ASCII digits, %j', async (typed, phone) => {
+    const { submitted } = await submit({ phone: typed });
+    expect(submitted()[0]?.args[1]).toMatchObject({ phone });
+  });
+
   it('reports every invalid field at once, each error under its own field, and focuses the first', async () => {
     const { root, q, fields, description, sent } = await submit({
       name: 'Ana',
