@@ -10,6 +10,17 @@ import { UPLOAD_IMAGE_MAX_BYTES, UPLOAD_MEDIA_MAX_BYTES, UPLOAD_MEDIA_TYPES } fr
 
 const MB = 1024 * 1024;
 import { errorResponses } from './routes/common.ts';
+import {
+  ApiResponse,
+  MembersResult,
+  MessagesResult,
+  Room,
+  RoomList,
+  SessionResult,
+  SignedUrlResult,
+  UploadResult,
+} from '../types/schemas/index.ts';
+import Type from 'typebox';
 
 /**
  * What the widget API answers besides 400, 413, 415 and 500 (server/live/widget-routes.ts): every
@@ -18,12 +29,42 @@ import { errorResponses } from './routes/common.ts';
  */
 const WIDGET_API_STATUSES = [401, 403];
 const WIDGET_ROUTE_STATUSES: Record<string, number[]> = {
-  [ROUTES.widgetSession]: [401, 403, 404],
-  [ROUTES.widgetDirectRoom]: [404],
+  [ROUTES.widgetSession]: [401, 403, 404, 429],
+  [ROUTES.widgetDirectRoom]: [404, 429],
+  [ROUTES.widgetRoomMembersBulk]: [429],
+  [ROUTES.widgetRoomJoin]: [429],
   [ROUTES.widgetRoomMessages]: [404],
   [ROUTES.widgetFlow]: [404],
   [ROUTES.widgetUpload]: [400, 413, 415, 422, 429],
   [ROUTES.widgetAssetsRefresh]: [422],
+};
+/** Also 429 (the address's new users of the hour used up): opening a session, a room or a membership with a user the service has not seen. */
+const NEW_USERS = new Set([`POST ${ROUTES.widgetRoomMembers}`]);
+/**
+ * The widget API's answers, for the document only: its routes serialize without a response schema
+ * (one would drop what it does not list), so these are described here, from the same TypeBox
+ * schemas the widget reads them with (a service test checks real answers against them).
+ */
+const WIDGET_ANSWERS: Record<string, [description: string, schema: object]> = {
+  [`POST ${ROUTES.widgetSession}`]: [
+    'The session: its token, the user, the widget, its bot and the bot room',
+    SessionResult,
+  ],
+  [`GET ${ROUTES.widgetRooms}`]: ["The user's rooms", RoomList],
+  [`POST ${ROUTES.widgetDirectRoom}`]: ['The room of the two users (made on first need)', Room],
+  [`GET ${ROUTES.widgetRoom}`]: ['The room', Room],
+  [`GET ${ROUTES.widgetRoomMembers}`]: ["The room's members", MembersResult],
+  [`POST ${ROUTES.widgetRoomMembers}`]: ['Done (or already a member)', ApiResponse],
+  [`POST ${ROUTES.widgetRoomMembersBulk}`]: ['Done, a line per member', ApiResponse],
+  [`POST ${ROUTES.widgetRoomJoin}`]: ['Done (or already a member)', ApiResponse],
+  [`POST ${ROUTES.widgetRoomLeave}`]: ['Done (or not a member)', ApiResponse],
+  [`GET ${ROUTES.widgetRoomMessages}`]: ['A page of messages, oldest first', MessagesResult],
+  [`POST ${ROUTES.widgetFlow}`]: [
+    'The flow started, in the bot room',
+    Type.Object({ ...ApiResponse.properties, roomId: Type.String(), flowId: Type.String() }),
+  ],
+  [`POST ${ROUTES.widgetUpload}`]: ['The stored file, to send in a message', UploadResult],
+  [`POST ${ROUTES.widgetAssetsRefresh}`]: ['A fresh signed address of the same resource', SignedUrlResult],
 };
 /** OpenAPI's path for a fastify route (`:roomId` -> `{roomId}`). */
 const openApiPath = (route: string) => route.replace(/:(\w+)/g, '{$1}');
@@ -40,18 +81,19 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         url.startsWith('/v1/widget/') && url !== ROUTES.widgetSession && url !== ROUTES.createWidget;
       // What any operation may also answer, with the error body (the routes list only their own):
       // 400 for a malformed path, query or body; 413 and 415 for a body too large or not JSON; 500
-      // for an unexpected failure. An operation without a response schema (the widget API) keeps
-      // an undescribed 200 beside them.
-      const given = (schema?.response ?? { 200: { description: 'Default Response' } }) as Record<
-        string,
-        unknown
-      >;
+      // for an unexpected failure. The widget API's 200s are described from WIDGET_ANSWERS.
+      const answer = WIDGET_ANSWERS[`${route.method as string} ${route.url}`];
+      const given = (schema?.response ??
+        (answer
+          ? { 200: { description: answer[0], content: { 'application/json': { schema: answer[1] } } } }
+          : { 200: { description: 'Default Response' } })) as Record<string, unknown>;
       const also = errorResponses(
         500,
         ...(schema?.params || schema?.querystring || schema?.body ? [400] : []),
         ...(schema?.body ? [413, 415] : []),
         ...(widgetApi ? WIDGET_API_STATUSES : []),
         ...(url.startsWith('/v1/widget/') ? (WIDGET_ROUTE_STATUSES[url] ?? []) : []),
+        ...(NEW_USERS.has(`${route.method as string} ${url}`) ? [429] : []),
       );
       return {
         schema: {
