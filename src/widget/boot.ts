@@ -282,6 +282,8 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
   let starting = false;
   let failed = false;
   let warned = false;
+  /** What options that make no widget (a bad baseUrl, an empty transports list) were refused with: said once, never tried again. */
+  let bad: unknown;
   const en = isEnglish(opts['language']);
   const calls: [string, unknown[], (v: unknown) => void, (e: unknown) => void][] = [];
   /** on() before the bundle is here: [name, handler], handed to the instance when it is. */
@@ -296,7 +298,7 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
   // Idle time, hover, focus and click all ask for the bundle: only the first makes the widget.
   const start = (): void => {
     // Destroyed, a failed load is not tried again (the idle-time try still waiting).
-    if (starting || (destroyed && failed)) return;
+    if (starting || bad || (destroyed && failed)) return;
     starting = true;
     // Another try after a failed one: a fresh `ready`.
     if (failed) newReady();
@@ -347,6 +349,7 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
         button?.setAttribute('title', said);
         button?.setAttribute('aria-disabled', 'true');
         const error = (e as Error)?.name === 'CharlaError' ? e : bootError(`Charla: ${String(e)}`);
+        if ((error as BootError).key === 'VALIDATION_ERROR') bad = error;
         settle.reject(error);
         // Every call queued so far settles (a call made later asks for the bundle again). A connect
         // (data-init's, made by this loader) is made again once a later try has loaded the bundle;
@@ -366,7 +369,7 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
   const container = opts.container === undefined ? document.body : opts.container;
   if (container) {
     if (typeof container.appendChild !== 'function')
-      throw bootError('container must be an Element (or null: no element)', 'container');
+      throw bootError('container must be an Element or a shadow root (or null: no element)', 'container');
     const label = en ? 'Open chat' : 'Abrir chat';
     launcher = liteLauncher(container, String(opts['position'] ?? 'br'), label, (click) => {
       opened ||= click;
@@ -415,6 +418,7 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
       }
       return (...args: unknown[]) =>
         new Promise((ok, fail) => {
+          if (bad) return fail(bad);
           if (prop === 'open') opened = true;
           if (prop === 'close') opened = false;
           calls.push([prop, args, ok, fail]);

@@ -30,7 +30,7 @@ export function createWidget(given: WidgetOptions): WidgetInstance {
     container != null &&
     !(typeof container.appendChild === 'function' && [1, 11].includes(container.nodeType))
   )
-    throw invalidArgument('container must be an Element (or null: no element)', 'container');
+    throw invalidArgument('container must be an Element or a shadow root (or null: no element)', 'container');
   const instance = new WidgetInstance(options);
   // Made from a script in <head> (no body yet): the widget joins the body once the page has one.
   const later = !container && options?.container === undefined;

@@ -730,6 +730,58 @@ describe('script-tag boot', () => {
     }
   });
 
+  it('options that make no widget are refused once: said once, not made again, every later call rejects at once with the same error', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      for (const [given, field] of [
+        [{ transports: [] }, 'transports'],
+        [{ ackTimeoutMs: -1 }, 'ackTimeoutMs'],
+        [{ baseUrl: 'javascript:alert(1)' }, 'baseUrl'],
+      ] as const) {
+        document.body.replaceChildren();
+        delete window.Charla;
+        logged.mockClear();
+        let loads = 0;
+        const charla = boot(
+          script({}),
+          async () => {
+            loads++;
+            return full;
+          },
+          '0.1.0',
+        );
+        const handle = charla.createWidget({ ...offlineOptions('KEY-bad-option-0000'), ...given }) as Record<
+          string,
+          unknown
+        >;
+        const errors: unknown[] = [];
+        (handle['on'] as (n: string, f: (d: unknown) => void) => void)('error', (d) => errors.push(d));
+        const refused = await hover(handle).then(
+          () => null,
+          (e: unknown) => e as CharlaError,
+        );
+        expect(refused?.key, field).toBe('VALIDATION_ERROR');
+        expect(refused?.body.validationError, field).toHaveProperty(field);
+        // Hovering and clicking again, and later calls: nothing loaded or said again, the calls refused at once.
+        const button = document.body.querySelector('charla-loader')?.shadowRoot?.querySelector('button');
+        button?.dispatchEvent(new Event('pointerenter'));
+        button?.click();
+        const later = await Promise.race([
+          (handle['getRoom'] as (id: string) => Promise<unknown>)('abc').catch((e: unknown) => e),
+          new Promise((r) => setTimeout(() => r('pending'), 200)),
+        ]);
+        expect(later, field).toBe(refused);
+        await new Promise((r) => setTimeout(r, 20));
+        expect(loads, field).toBe(1);
+        expect(logged, field).toHaveBeenCalledTimes(1);
+        expect(errors, field).toHaveLength(1);
+        expect(button?.getAttribute('aria-label'), field).toBe('Chat no disponible');
+      }
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
   it('a data-init widget whose bundle failed once connects when a later try (a click, a call) loads it', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const sessions: string[] = [];
