@@ -35,8 +35,20 @@ const close = () => {
     () => process.exit(1),
   );
 };
+/**
+ * A signal again within this many ms of the one before is the same one delivered twice: a stop sent
+ * to the process group (Ctrl+C in a terminal, `kill -- -PGID`, systemd's control-group stop) reaches
+ * this process directly and again through `npm start`'s relay (npm, then tsx), which stopped it at
+ * once, with no shutdown, as if asked twice. An operator's second signal comes later than this.
+ */
+const REPEAT_MS = 250;
+let lastSignalAt = -Infinity;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
+    const at = performance.now();
+    const repeat = at - lastSignalAt < REPEAT_MS;
+    lastSignalAt = at;
+    if (repeat) return;
     if (shutdown === 'closing') {
       app.log.warn(
         `${signal} while shutting down: stopping at once, without waiting for the shutdown to end`,

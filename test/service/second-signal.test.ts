@@ -49,4 +49,38 @@ describe('a second signal while the process shuts down', () => {
         main.kill();
       }
     });
+
+  it('the same signal twice at once (a process-group stop that npm start relays) is one: the shutdown goes on', async () => {
+    const main = startMain({ DATABASE_URL: 'memory://' });
+    const { child } = main;
+    try {
+      const base = await main.baseUrl();
+      const { hostname, port } = new URL(base);
+      const socket = connect({ host: hostname, port: Number(port) });
+      socket.on('error', () => {});
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(
+        `POST /v1/campaigns HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: ${BASIC}\r\n` +
+          'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+
+      // Delivered directly and again through npm and tsx, a few ms apart.
+      child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      child.kill('SIGTERM');
+      await until(async () => (await fetch(`${base}/health`).catch(() => null)) === null, 5_000);
+      // Still shutting down, held by the request: the repeat did not end it.
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      expect(child.exitCode).toBeNull();
+      expect(main.out()).not.toContain('while shutting down');
+      // A signal sent later is a second one: it stops at once.
+      child.kill('SIGTERM');
+      expect((await main.exited).code).toBe(143);
+      expect(main.out()).toContain('SIGTERM while shutting down: stopping at once');
+      socket.destroy();
+    } finally {
+      main.kill();
+    }
+  });
 });
