@@ -103,6 +103,9 @@ async function bundle(
         ...(format === 'iife' ? SCRIPT_TAG_ROLLDOWN : {}),
         external,
         onLog(level, log, handler) {
+          // Rolldown's note that a plugin took most of the build: the last Terser pass
+          // (charla-final-minify) does, on purpose; said on every start, it only alarmed.
+          if (log.code === 'PLUGIN_TIMINGS') return;
           if (level === 'warn' && FATAL_LOG_CODES.has(log.code ?? '')) {
             problems.push(`${log.code}: ${log.message}`);
             return;

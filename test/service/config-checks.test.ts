@@ -226,3 +226,21 @@ describe('empty values count as unset', () => {
     }
   });
 });
+
+describe('npm start with a bad setting', () => {
+  it('says why before building anything, and exits 1', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const run = spawnSync('npm', ['start'], {
+      cwd: root,
+      env: { PATH: process.env['PATH'], HOME: process.env['HOME'], LOG_LEVEL: 'bogus', PORT: '0' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('Charla cannot start: LOG_LEVEL must be one of');
+    // The build (its "Building Charla", then a while) never ran.
+    expect(run.stdout + run.stderr).not.toContain('Building Charla');
+  }, 90_000);
+});
