@@ -78,6 +78,16 @@ describe('the demo bot', () => {
     ).toBe('Hola Ana ');
   });
 
+  it('the README’s example of a flow file is one the service takes', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Bot flows'));
+    const json = /```json\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(json).toBeDefined();
+    const file = JSON.parse(json!) as FlowFile;
+    expect(() => validateFlowFile(file, 'README')).not.toThrow();
+    expect(Object.keys(file.flows)).toEqual(['greeting', 'menu', 'order_status']);
+  });
+
   it('greets a new visitor with the tour as options', async () => {
     const { got } = await visitor();
     await waitFor(() => got.some((m) => m.options?.length === 10), 5000, 'menu');
