@@ -287,6 +287,8 @@ export class WidgetCore {
   #shown: string | null = null;
   /** The error a failed connection or sync showed: cleared when connected again. */
   #connectError: LastError | null = null;
+  /** The banner of the last message the service refused: it goes once a later message is stored. */
+  #sendError: LastError | null = null;
   readonly #unlisten: (() => void)[] = [];
 
   constructor(given: WidgetOptions) {
@@ -1330,6 +1332,11 @@ export class WidgetCore {
     this.#waiters.delete(id);
     const held = this.findMessage(id) ?? stored;
     for (const w of waiting ?? []) w.resolve(held);
+    // Messages go again: the banner of one refused before leaves the chat (its bubble stays FAILED,
+    // with its retry and reason).
+    if (this.#sendError && this.stores.w.$lastError.get() === this.#sendError)
+      this.stores.w.$lastError.set(null);
+    this.#sendError = null;
   }
 
   /**
@@ -1373,6 +1380,7 @@ export class WidgetCore {
           })
         : undefined;
     this.#reportError(error, 'sendMessage', said);
+    this.#sendError = this.stores.w.$lastError.get();
   }
 
   /* ------------------------------------------------------------------ */

@@ -314,6 +314,25 @@ describe('widgetInstance against the service', () => {
     const delivered = await outsider.core.retry(String(failed?.id));
     expect(delivered.id).toBe(failed?.id);
     expect(['DELIVERED', 'DELIVERED_CHANNEL']).toContain(delivered.status);
+    // Messages go again: the refusal's banner has left the chat.
+    expect(outsider.core.stores.w.$lastError.get()).toBeNull();
+  });
+
+  it('the banner of a refused message stays until a later message is stored, and only that banner goes', async () => {
+    const { roomId } = await pair();
+    const outsider = widget();
+    await outsider.connect();
+    await rejection(outsider.sendMessage({ roomId, type: 'TEXT', text: 'no soy miembro' }));
+    expect(outsider.core.stores.w.$lastError.get()?.key).toBe('NOT_A_MEMBER');
+    const own = outsider.core.currentSession!.botRoomId;
+    await outsider.sendMessage({ roomId: own, type: 'TEXT', text: 'en mi sala sí' });
+    expect(outsider.core.stores.w.$lastError.get()).toBeNull();
+    // Another error shown since (not a send's) is not taken away by a message that goes.
+    await rejection(outsider.sendMessage({ roomId, type: 'TEXT', text: 'otra vez fuera' }));
+    const other = { message: 'otra cosa', key: 'NOT_FOUND' };
+    outsider.core.stores.w.$lastError.set(other);
+    await outsider.sendMessage({ roomId: own, type: 'TEXT', text: 'y otra' });
+    expect(outsider.core.stores.w.$lastError.get()).toBe(other);
   });
 
   it('refuses a file’s caption past 1,024 characters (code points) before uploading anything', async () => {

@@ -284,8 +284,8 @@ export class CharlaComposer extends LitElement {
     }
     const { stores } = this.context;
     const room = stores.$currentRoomId.get();
+    // A refusal is said once, by the chat's banner (why) and the message's own mark (with its retry).
     this.context.actions.sendText(text).catch((error: unknown) => {
-      this.#setNotice('sendFailed');
       // Refused because the visitor was taken out of the room meanwhile, so its bubble went with the
       // room: the words come back to the field, unless something new was typed there.
       if (

@@ -154,6 +154,8 @@ describe('<charla-composer>', () => {
     refuse(new CharlaError(errorBody('VALIDATION_ERROR'), 400));
     await settle(el);
     expect(area.value).toBe('');
+    // Said once, by the chat's banner and the message's own mark: the composer adds no notice of its own.
+    expect(el.shadowRoot!.textContent).not.toContain('No se pudo enviar');
   });
 
   it('leaves NUL characters out of what it sends (the service would refuse the message)', async () => {
