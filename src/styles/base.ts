@@ -207,6 +207,8 @@ export const tokens = css`
     --charla-color-on-primary: #ffffff;
     /* The brand colour as the edge of a control, 3:1 against the surface (theme.ts's edgeOn). */
     --charla-color-primary-edge: var(--_edge-light, var(--charla-color-primary));
+    /* Its words on the surface (options, chips), 4.5:1; the link colour without a brand colour. */
+    --charla-color-primary-text: var(--_text-light, var(--charla-color-link));
     --charla-color-surface: #ffffff;
     --charla-color-surface-alt: #f6f7f9;
     --charla-color-text: #1f2328;
@@ -230,6 +232,7 @@ export const tokens = css`
       color-scheme: dark !important;
       --charla-color-surface: #16181c;
       --charla-color-primary-edge: var(--_edge-dark, var(--charla-color-primary));
+      --charla-color-primary-text: var(--_text-dark, var(--charla-color-link));
       --charla-color-surface-alt: #1f2227;
       --charla-color-text: #eceef1;
       --charla-color-muted: #a7aeb8;

@@ -61,11 +61,11 @@ const LIGHT_SURFACE = '#f6f7f9';
 const DARK_SURFACE = '#1f2227';
 
 /**
- * A colour for control edges (WCAG 1.4.11): the given colour when it stands 3:1 against the
- * surface, else the first of its mixes towards black (on a light surface) or white (on a dark
+ * A colour for control edges (WCAG 1.4.11): the given colour when it stands 3:1 (or `ratio`: 4.5
+ * for text, 1.4.3) against the surface, else the first of its mixes towards black (on a light surface) or white (on a dark
  * one) that does. The brand colour keeps its hue: a light yellow's edge is a dark olive.
  */
-export function edgeOn(color: string, surface: string): string {
+export function edgeOn(color: string, surface: string, ratio = 3): string {
   const end = textOn(surface);
   const towards = end === '#ffffff' ? 1 : 0;
   const rgb = channels(color);
@@ -77,7 +77,7 @@ export function edgeOn(color: string, surface: string): string {
           .padStart(2, '0'),
       )
       .join('')}`;
-    if (contrast(edge, surface) >= 3) return edge;
+    if (contrast(edge, surface) >= ratio) return edge;
   }
   return end;
 }
@@ -108,6 +108,9 @@ export function themeProperties(theme: Record<string, unknown> | null | undefine
     // base.ts's tokens pick one of these for --charla-color-primary-edge by colour scheme.
     out['--_edge-light'] = edgeOn(primary, LIGHT_SURFACE);
     out['--_edge-dark'] = edgeOn(primary, DARK_SURFACE);
+    // And for the words of the controls drawn in it (options, chips): 4.5:1 on the panel's surface.
+    out['--_text-light'] = edgeOn(primary, '#ffffff', 4.5);
+    out['--_text-dark'] = edgeOn(primary, '#16181c', 4.5);
   }
   const font = theme['font'];
   const name =

@@ -1,11 +1,12 @@
 /**
  * WCAG 1.4.11 with the host's brand colour, in Chromium: the edges of the controls drawn in it
  * (options, chips, the send button, the contact form's submit button) stand at least 3:1 against
- * what is behind them, in the light and the dark scheme, however light or dark the colour is.
+ * what is behind them, in the light and the dark scheme, however light or dark the colour is; the
+ * words of the options and chips take the brand colour at 4.5:1.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { cdp, page } from 'vitest/browser';
-import { contrast } from '../../src/styles/theme.ts';
+import { contrast, themeProperties } from '../../src/styles/theme.ts';
 import { makeContext, mountWidget, msg, waitFor } from './helpers.ts';
 
 afterEach(async () => {
@@ -41,8 +42,8 @@ function behind(el: Element): string {
 
 describe('control edges in the brand colour', () => {
   for (const scheme of ['light', 'dark'] as const) {
-    for (const brand of ['#ffee00', '#ffffff', '#808080', '#1e3a8a']) {
-      it(`are at least 3:1 against their surface with ${brand} (${scheme})`, async () => {
+    for (const brand of ['#ffee00', '#ffffff', '#808080', '#1e3a8a', '#b45309']) {
+      it(`are at least 3:1 against their surface, their words 4.5:1 in the brand colour, with ${brand} (${scheme})`, async () => {
         await cdp().send('Emulation.setEmulatedMedia', {
           features: [{ name: 'prefers-color-scheme', value: scheme }],
         });
@@ -78,6 +79,17 @@ describe('control edges in the brand colour', () => {
             expect((control as HTMLButtonElement).disabled, 'send button disabled').toBe(true);
             expect(style.opacity, control.className).toBe('1');
           }
+        }
+        // The words of the options and chips are in the brand colour too (they stayed the default
+        // blue under an amber brand), darkened or lightened to 4.5:1 on their own surface.
+        const words = themeProperties({ primaryColor: brand })[
+          scheme === 'light' ? '--_text-light' : '--_text-dark'
+        ];
+        for (const control of deepAll('.option, .chip')) {
+          const style = getComputedStyle(control);
+          expect(hex(style.color), control.className).toBe(words);
+          const ratio = contrast(hex(style.color), hex(style.backgroundColor));
+          expect(ratio, `${control.className} words on its surface`).toBeGreaterThanOrEqual(4.5);
         }
       });
     }

@@ -281,7 +281,7 @@ export const styles = css`
     border: 1.5px solid var(--charla-color-primary-edge, #2563eb);
     border-radius: 10px;
     background: var(--charla-color-surface, #fff);
-    color: var(--charla-color-link, #1d4ed8);
+    color: var(--charla-color-primary-text, #1d4ed8);
     text-align: start;
     text-decoration: none;
     font-weight: 600;
@@ -342,7 +342,7 @@ export const styles = css`
     border: 1.5px solid var(--charla-color-primary-edge, #2563eb);
     border-radius: 999px;
     background: var(--charla-color-surface, #fff);
-    color: var(--charla-color-link, #1d4ed8);
+    color: var(--charla-color-primary-text, #1d4ed8);
     font-size: 13px;
     font-weight: 600;
     text-decoration: none;

@@ -20,6 +20,16 @@ describe('theme: control edges in the brand colour', () => {
     }
   });
 
+  it('and their words 4.5:1 against the panel’s surface', () => {
+    for (const brand of BRANDS) {
+      const props = themeProperties({ primaryColor: brand });
+      expect(contrast(props['--_text-light']!, LIGHT[0]!), brand).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(props['--_text-dark']!, DARK[0]!), brand).toBeGreaterThanOrEqual(4.5);
+    }
+    // A brand colour that reads already is kept as it is.
+    expect(themeProperties({ primaryColor: '#b45309' })['--_text-light']).toBe('#b45309');
+  });
+
   it('keep the brand colour when it already stands out, and its hue when it does not', () => {
     expect(edgeOn('#2563eb', '#f6f7f9')).toBe('#2563eb');
     expect(edgeOn('#1e3a8a', '#1f2227')).not.toBe('#1e3a8a');
