@@ -67,4 +67,57 @@ describe('<charla-message> contact cards', () => {
     const line = await waitFor(() => rows()[0]?.querySelector('.card__secondary'), 'the address');
     expect(onScreen(line).trim()).toBe('Main 1, evil, X (Casa)');
   });
+
+  it('an Arabic card is right-to-left as a whole: every line right-aligned, its address in order; the icon beside the name', async () => {
+    const f = makeContext({ ui: { open: true } });
+    f.stores.$currentMessages.set([
+      msg({
+        text: '',
+        interactive: {
+          kind: 'contacts',
+          contacts: [
+            {
+              name: { formatted_name: 'ليلى حسن' },
+              phones: [
+                { phone: '+971501234567', type: 'WORK' },
+                { phone: '+971501234568' },
+                { phone: '+971501234569' },
+              ],
+              emails: [{ email: 'layla@example.com' }],
+              addresses: [{ street: 'شارع الشيخ زايد', city: 'دبي', country: 'الإمارات' }],
+            },
+          ],
+        },
+      }),
+    ]);
+    const widget = await mountWidget(f);
+    const { rows } = listOf(widget);
+    const card = await waitFor(() => rows()[0]?.querySelector<HTMLElement>('.card--contact'), 'the card');
+    const body = card.querySelector<HTMLElement>('.card__body')!;
+    expect(getComputedStyle(body).direction).toBe('rtl');
+    const right = body.getBoundingClientRect().right;
+    const lines = [...body.children] as HTMLElement[];
+    expect(lines).toHaveLength(6);
+    for (const line of lines) {
+      // Each line's words end at the body's right edge (a range over its text, not the box).
+      const range = document.createRange();
+      range.selectNodeContents(line);
+      expect(Math.abs(range.getBoundingClientRect().right - right), line.textContent!).toBeLessThan(2);
+    }
+    // The address reads right to left: the street first (rightmost), the country last (leftmost).
+    const address = lines[5]!;
+    const at = (text: string) => {
+      const range = document.createRange();
+      const node = [...address.querySelectorAll('bdi')].find((b) => b.textContent === text)!;
+      range.selectNodeContents(node);
+      return range.getBoundingClientRect().left;
+    };
+    expect(at('شارع الشيخ زايد')).toBeGreaterThan(at('دبي'));
+    expect(at('دبي')).toBeGreaterThan(at('الإمارات'));
+    // The icon sits by the name at the top of a tall card, not halfway down.
+    const icon = card.querySelector('.card__icon')!.getBoundingClientRect();
+    const title = card.querySelector('.card__title')!.getBoundingClientRect();
+    expect(Math.abs(icon.top - title.top)).toBeLessThan(8);
+    expect(card.getBoundingClientRect().height).toBeGreaterThan(icon.height * 2);
+  });
 });

@@ -210,7 +210,8 @@ export const styles = css`
   .card {
     display: flex;
     gap: 10px;
-    align-items: center;
+    /* The icon beside the name, however many lines the card has. */
+    align-items: flex-start;
     min-width: 200px;
   }
   .card__icon {
@@ -240,6 +241,9 @@ export const styles = css`
     min-height: 24px;
     line-height: 24px;
     font-size: 13px;
+  }
+  .card__kind {
+    display: inline-block;
   }
   .card--contact + .card--contact {
     margin-top: 8px;

@@ -150,7 +150,8 @@ const field = (value: string | undefined) => html`<bdi>${plainName(value)}</bdi>
 function typed(value: unknown, type: string | undefined, r: RenderContext): TemplateResult {
   const kind = plainName(type);
   const key = kind.toUpperCase() as (typeof CONTACT_TYPES)[number];
-  return html`${value}${kind ? html` (${CONTACT_TYPES.includes(key) ? r.t(`contactType${key}`) : field(kind)})` : nothing}`;
+  // The kind in a box of its own: a link's underline stops at the number, and it wraps as one piece.
+  return html`${value}${kind ? html` <span class="card__kind">(${CONTACT_TYPES.includes(key) ? r.t(`contactType${key}`) : field(kind)})</span>` : nothing}`;
 }
 
 export function renderContacts(contacts: BotContact[], r: RenderContext): TemplateResult {
@@ -158,8 +159,9 @@ export function renderContacts(contacts: BotContact[], r: RenderContext): Templa
     (c) =>
       html`<div class="card card--contact">
         <span class="card__icon">${icons.user()}</span>
-        <span class="card__body">
-          <span class="card__title" dir="auto">${botContactName(c) || r.t('contact')}</span>
+        <!-- The card takes its name's direction (an Arabic card is right-aligned, its address in order). -->
+        <span class="card__body" dir="auto">
+          <span class="card__title">${botContactName(c) || r.t('contact')}</span>
           ${(c.phones ?? []).map((p) => {
             const href = telHref(p.phone);
             const label = typed(field(p.phone), p.type, r);
