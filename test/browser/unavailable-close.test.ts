@@ -39,6 +39,13 @@ describe('<charla-widget> that could not start', () => {
       const hit = widget.shadowRoot!.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
       expect(close.contains(hit)).toBe(true);
       expect(close.getAttribute('aria-label')).toBe('Cerrar chat');
+      // Not a blank panel: the chat's mark (hidden from screen readers) above the words.
+      const mark = widget.shadowRoot!.querySelector('[part=unavailable] .unavailable__icon')!;
+      const words = widget.shadowRoot!.querySelector('[part=unavailable] p')!;
+      expect(mark.getAttribute('aria-hidden')).toBe('true');
+      expect(mark.querySelector('svg')).not.toBeNull();
+      expect(mark.getBoundingClientRect().bottom).toBeLessThanOrEqual(words.getBoundingClientRect().top);
+      expect(mark.getBoundingClientRect().height).toBeGreaterThan(40);
       expect(await axeViolations()).toEqual([]);
       // As a tap or click does: focus on the button, then the click.
       close.focus();

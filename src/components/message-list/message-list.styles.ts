@@ -96,6 +96,10 @@ export const styles = css`
     font-weight: 600;
     z-index: 1;
   }
+  .jump:hover {
+    box-shadow: 0 4px 14px rgba(0, 0, 0, 0.34);
+    text-decoration: underline;
+  }
   .jump .icon {
     width: 16px;
     height: 16px;

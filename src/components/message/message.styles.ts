@@ -128,6 +128,9 @@ export const styles = css`
     color: var(--charla-color-danger, #b42318);
     font-size: 12px;
   }
+  .retry:hover {
+    background: var(--charla-color-error-surface, #fdecea);
+  }
   figure {
     margin: 0;
   }

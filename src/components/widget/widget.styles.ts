@@ -161,6 +161,24 @@ export const styles = css`
     padding: 56px 24px 24px;
     text-align: center;
   }
+  /* Not a blank panel: the chat's mark, faded, above what went wrong. */
+  .unavailable__icon {
+    display: inline-flex;
+    padding: 14px;
+    border-radius: 50%;
+    background: var(--charla-color-surface-alt, #f6f7f9);
+    color: var(--charla-color-muted, #59606a);
+  }
+  .unavailable__icon .icon {
+    width: 32px;
+    height: 32px;
+  }
+  .unavailable p {
+    max-width: 28ch;
+    margin: 0;
+    color: var(--charla-color-text, #1f2328);
+    font-size: 15px;
+  }
   .unavailable__close {
     position: absolute;
     top: 8px;

@@ -272,6 +272,7 @@ export class CharlaWidget extends LitElement {
     // user has no Esc (a reviewer's phone was left on a blank screen with nothing to tap).
     return html`<div class="unavailable" part="unavailable" role="alert" tabindex="-1">
       <div class="unavailable__close">${closeButton(t('closeChat'), this.context?.actions)}</div>
+      <span class="unavailable__icon" aria-hidden="true">${icons.chat()}</span>
       <p>${t(site ? 'unavailableHere' : retry ? 'startFailed' : 'unavailable')}</p>
       ${
         !retry
@@ -333,6 +334,7 @@ export class CharlaWidget extends LitElement {
         aria-expanded=${open ? 'true' : 'false'}
         aria-controls="panel"
         aria-disabled=${disabled ? 'true' : nothing}
+        title=${disabled ? label : nothing}
         @click=${this.#handleLauncherClick}
         @keydown=${this.#handleLauncherKeyDown}
       >

@@ -83,12 +83,15 @@ describe('<charla-widget>', () => {
     // aria-disabled, not disabled: it keeps focus and its place in the Tab order, and a click does nothing.
     expect(launcher.getAttribute('aria-disabled')).toBe('true');
     expect(launcher.disabled).toBe(false);
+    // Said on screen too, as the pointer rests on it (it was for screen readers only).
+    expect(launcher.title).toBe('Chat no disponible');
     launcher.click();
     await settle(el);
     expect(context.stores.$ui.get().open).toBe(false);
     context.actions.open();
     await settle(el);
     expect(root().getByRole('button', { name: 'Cerrar chat' }).hasAttribute('aria-disabled')).toBe(false);
+    expect(root().getByRole('button', { name: 'Cerrar chat' }).hasAttribute('title')).toBe(false);
   });
 
   it('closes on Escape and returns focus to the launcher', async () => {
