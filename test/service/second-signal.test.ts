@@ -4,10 +4,24 @@
  * stopped arriving, which the shutdown waits for up to its grace period; a database that stopped
  * answering holds it likewise) used to keep the process alive whatever the operator sent.
  */
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { BASIC, until } from './helpers/http.ts';
 import { startMain } from './helpers/main-process.ts';
+
+/** A request whose body stops half-way: a shutdown waits for it (up to its 10 s grace). */
+async function holdShutdown(base: string): Promise<Socket> {
+  const { hostname, port } = new URL(base);
+  const socket = connect({ host: hostname, port: Number(port) });
+  socket.on('error', () => {});
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.write(
+    `POST /v1/campaigns HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: ${BASIC}\r\n` +
+      'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":',
+  );
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  return socket;
+}
 
 describe('a second signal while the process shuts down', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
@@ -16,16 +30,7 @@ describe('a second signal while the process shuts down', () => {
       const { child } = main;
       try {
         const base = await main.baseUrl();
-        const { hostname, port } = new URL(base);
-        // A request whose body stops half-way: the shutdown waits for it (up to its 10 s grace).
-        const socket = connect({ host: hostname, port: Number(port) });
-        socket.on('error', () => {});
-        await new Promise((resolve) => socket.once('connect', resolve));
-        socket.write(
-          `POST /v1/campaigns HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: ${BASIC}\r\n` +
-            'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":',
-        );
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        const socket = await holdShutdown(base);
 
         child.kill(signal);
         // The port closes once the shutdown has begun.
@@ -55,15 +60,7 @@ describe('a second signal while the process shuts down', () => {
     const { child } = main;
     try {
       const base = await main.baseUrl();
-      const { hostname, port } = new URL(base);
-      const socket = connect({ host: hostname, port: Number(port) });
-      socket.on('error', () => {});
-      await new Promise((resolve) => socket.once('connect', resolve));
-      socket.write(
-        `POST /v1/campaigns HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: ${BASIC}\r\n` +
-          'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":',
-      );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const socket = await holdShutdown(base);
 
       // Delivered directly and again through npm and tsx, a few ms apart.
       child.kill('SIGTERM');
