@@ -45,10 +45,10 @@ const REPEAT_MS = 250;
 let lastSignalAt = -Infinity;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
+    // Counted from the first of a burst: signals sent every 200 ms on a hung shutdown still stop it.
     const at = performance.now();
-    const repeat = at - lastSignalAt < REPEAT_MS;
+    if (at - lastSignalAt < REPEAT_MS) return;
     lastSignalAt = at;
-    if (repeat) return;
     if (shutdown === 'closing') {
       app.log.warn(
         `${signal} while shutting down: stopping at once, without waiting for the shutdown to end`,

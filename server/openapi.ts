@@ -28,18 +28,21 @@ import Type from 'typebox';
  * widget refuses, or a room the user is not a member of); some 404 or 422 of their own.
  */
 const WIDGET_API_STATUSES = [401, 403];
+/**
+ * By method and path. 429 on opening a session, a room or a membership: the address's new users
+ * of the hour are used up (a user the service has not seen); on an upload, its own allowance.
+ */
 const WIDGET_ROUTE_STATUSES: Record<string, number[]> = {
-  [ROUTES.widgetSession]: [401, 403, 404, 429],
-  [ROUTES.widgetDirectRoom]: [404, 429],
-  [ROUTES.widgetRoomMembersBulk]: [429],
-  [ROUTES.widgetRoomJoin]: [429],
-  [ROUTES.widgetRoomMessages]: [404],
-  [ROUTES.widgetFlow]: [404],
-  [ROUTES.widgetUpload]: [400, 413, 415, 422, 429],
-  [ROUTES.widgetAssetsRefresh]: [422],
+  [`POST ${ROUTES.widgetSession}`]: [401, 403, 404, 429],
+  [`POST ${ROUTES.widgetDirectRoom}`]: [404, 429],
+  [`POST ${ROUTES.widgetRoomMembers}`]: [429],
+  [`POST ${ROUTES.widgetRoomMembersBulk}`]: [429],
+  [`POST ${ROUTES.widgetRoomJoin}`]: [429],
+  [`GET ${ROUTES.widgetRoomMessages}`]: [404],
+  [`POST ${ROUTES.widgetFlow}`]: [404],
+  [`POST ${ROUTES.widgetUpload}`]: [400, 413, 415, 422, 429],
+  [`POST ${ROUTES.widgetAssetsRefresh}`]: [422],
 };
-/** Also 429 (the address's new users of the hour used up): opening a session, a room or a membership with a user the service has not seen. */
-const NEW_USERS = new Set([`POST ${ROUTES.widgetRoomMembers}`]);
 /**
  * The widget API's answers, for the document only: its routes serialize without a response schema
  * (one would drop what it does not list), so these are described here, from the same TypeBox
@@ -82,7 +85,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       // What any operation may also answer, with the error body (the routes list only their own):
       // 400 for a malformed path, query or body; 413 and 415 for a body too large or not JSON; 500
       // for an unexpected failure. The widget API's 200s are described from WIDGET_ANSWERS.
-      const answer = WIDGET_ANSWERS[`${route.method as string} ${route.url}`];
+      const operation = `${route.method as string} ${url}`;
+      const answer = WIDGET_ANSWERS[operation];
       const given = (schema?.response ??
         (answer
           ? { 200: { description: answer[0], content: { 'application/json': { schema: answer[1] } } } }
@@ -92,8 +96,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         ...(schema?.params || schema?.querystring || schema?.body ? [400] : []),
         ...(schema?.body ? [413, 415] : []),
         ...(widgetApi ? WIDGET_API_STATUSES : []),
-        ...(url.startsWith('/v1/widget/') ? (WIDGET_ROUTE_STATUSES[url] ?? []) : []),
-        ...(NEW_USERS.has(`${route.method as string} ${url}`) ? [429] : []),
+        ...(WIDGET_ROUTE_STATUSES[operation] ?? []),
       );
       return {
         schema: {

@@ -108,9 +108,10 @@ export function themeProperties(theme: Record<string, unknown> | null | undefine
     // base.ts's tokens pick one of these for --charla-color-primary-edge by colour scheme.
     out['--_edge-light'] = edgeOn(primary, LIGHT_SURFACE);
     out['--_edge-dark'] = edgeOn(primary, DARK_SURFACE);
-    // And for the words of the controls drawn in it (options, chips): 4.5:1 on the panel's surface.
-    out['--_text-light'] = edgeOn(primary, '#ffffff', 4.5);
-    out['--_text-dark'] = edgeOn(primary, '#16181c', 4.5);
+    // And for the words of the controls drawn in it (options, chips): 4.5:1 on the surface they
+    // sit on or turn to under the pointer, whichever is worse (the hover's, as for the edges).
+    out['--_text-light'] = edgeOn(primary, LIGHT_SURFACE, 4.5);
+    out['--_text-dark'] = edgeOn(primary, DARK_SURFACE, 4.5);
   }
   const font = theme['font'];
   const name =

@@ -113,7 +113,7 @@ function liteLauncher(
   container: HTMLElement,
   position: string,
   label: string,
-  onUse: (click: boolean) => void,
+  onUse: (click: boolean) => boolean,
 ): HTMLElement {
   const host = document.createElement('charla-loader');
   const root = host.attachShadow({ mode: 'open' });
@@ -148,10 +148,8 @@ function liteLauncher(
     s.borderRadius = '50%';
   }
   root.appendChild(button);
-  button.addEventListener('click', () => {
-    button.setAttribute('aria-busy', 'true');
-    onUse(true);
-  });
+  // Busy while the widget loads; not when nothing will (options that make no widget).
+  button.addEventListener('click', () => onUse(true) && button.setAttribute('aria-busy', 'true'));
   // Hover and focus only fetch the bundle; a click also opens the widget once it is there.
   for (const ev of ['pointerenter', 'focus']) button.addEventListener(ev, () => onUse(false), { once: true });
   container.appendChild(host);
@@ -296,9 +294,10 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
   };
   newReady();
   // Idle time, hover, focus and click all ask for the bundle: only the first makes the widget.
-  const start = (): void => {
+  /** Loads the bundle and makes the widget, once; false when nothing will load (options that make no widget). */
+  const start = (): boolean => {
     // Destroyed, a failed load is not tried again (the idle-time try still waiting).
-    if (starting || bad || (destroyed && failed)) return;
+    if (starting || bad || (destroyed && failed)) return !bad;
     starting = true;
     // Another try after a failed one: a fresh `ready`.
     if (failed) newReady();
@@ -365,6 +364,7 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
         console.error(error);
         for (const [name, fn] of listeners) if (name === 'error') fn({ error, operation: 'load' });
       });
+    return true;
   };
   const container = opts.container === undefined ? document.body : opts.container;
   if (container) {
@@ -373,7 +373,7 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
     const label = en ? 'Open chat' : 'Abrir chat';
     launcher = liteLauncher(container, String(opts['position'] ?? 'br'), label, (click) => {
       opened ||= click;
-      start();
+      return start();
     });
     // Read in the widget's language, whatever the page's (as <charla-widget lang>).
     launcher.lang = en ? 'en' : 'es';

@@ -284,13 +284,18 @@ export class CharlaComposer extends LitElement {
     }
     const { stores } = this.context;
     const room = stores.$currentRoomId.get();
-    // A refusal is said once, by the chat's banner (why) and the message's own mark (with its retry).
     this.context.actions.sendText(text).catch((error: unknown) => {
+      // A refusal is said once: by the chat's banner (why) and the message's own mark (with its
+      // retry) when the widget made them; refused before it had either (no room yet), here, and the
+      // words come back to the field.
+      const said = !!stores.$lastError.get();
+      if (!said) this.#setNotice('sendFailed');
       // Refused because the visitor was taken out of the room meanwhile, so its bubble went with the
       // room: the words come back to the field, unless something new was typed there.
       if (
-        (error as { key?: unknown } | null)?.key === 'NOT_A_MEMBER' &&
-        !stores.$rooms.get().some((r) => r.id === room) &&
+        (!said ||
+          ((error as { key?: unknown } | null)?.key === 'NOT_A_MEMBER' &&
+            !stores.$rooms.get().some((r) => r.id === room))) &&
         !this.text
       ) {
         this.text = text;
@@ -468,7 +473,8 @@ export class CharlaComposer extends LitElement {
         this.notice = '';
         this.context?.actions
           .sendLocation(position.coords.latitude, position.coords.longitude)
-          .catch(() => this.#setNotice('sendFailed', 'location'));
+          // Said once: by the chat's banner when the widget made one, else here.
+          .catch(() => this.context?.stores.$lastError.get() || this.#setNotice('sendFailed', 'location'));
       },
       (error) => {
         if (!current()) return;

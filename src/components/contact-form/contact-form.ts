@@ -14,14 +14,15 @@ import { styles } from './contact-form.styles.ts';
  * space, dash, dot or bracket before it (and after the last). 15 is E.164's most digits; 6 lets
  * short local numbers through (several countries have 6-digit subscriber numbers) and refuses what
  * is no number ('((((((', '12-34'). It is not forced into E.164: a local number has no country
- * code, and the business gets the number as typed. No maxlength on the field: a longer paste is
+ * code, and the business gets the number as typed, in ASCII digits. No maxlength on the field: a longer paste is
  * refused with the error, never cut silently (the pattern itself allows at most 48 characters).
  */
 const PHONE = /^\+?(?:[ ().-]{0,2}[0-9]){6,15}[ ().-]{0,2}$/;
 const DIGIT = /\p{Nd}/u;
 /**
- * A phone typed with another script's digits (Arabic-Indic ٠١٢, Persian ۰۱۲, Devanagari, full-width
- * ０１２: a phone keyboard in those languages gives them) in ASCII digits, as E.164 writes them. Unicode
+ * A phone typed with another script's digits (Arabic-Indic ٠١٢, Persian ۰۱۲, Devanagari: a phone
+ * keyboard in those languages gives them) in ASCII digits, as E.164 writes them (full-width ０１２,
+ * ＋, －, （ and its spaces are ASCII already, by NFKC, before this). Unicode
  * assigns decimal digits only in runs of ten from 0 to 9, so a digit's value is how many digits run
  * before it, modulo 10.
  */
@@ -96,7 +97,11 @@ export class CharlaContactForm extends LitElement {
     const form = event.currentTarget as HTMLFormElement;
     const data = new FormData(form);
     const name = typedName(String(data.get('name') ?? ''));
-    const phone = asciiDigits(String(data.get('phone') ?? '').trim());
+    const phone = asciiDigits(
+      String(data.get('phone') ?? '')
+        .normalize('NFKC')
+        .trim(),
+    );
     const email = String(data.get('email') ?? '').trim();
     // Every invalid field at once, each under its own field: fixing one should not reveal the next.
     const errors: typeof this.errors = {};

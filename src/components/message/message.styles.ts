@@ -213,9 +213,12 @@ export const styles = css`
   .card {
     display: flex;
     gap: 10px;
-    /* The icon beside the name, however many lines the card has. */
-    align-items: flex-start;
+    align-items: center;
     min-width: 200px;
+  }
+  /* A contact's icon beside its name, however many lines the card has. */
+  .card--contact {
+    align-items: flex-start;
   }
   .card__icon {
     display: inline-flex;

@@ -157,10 +157,11 @@ function typed(value: unknown, type: string | undefined, r: RenderContext): Temp
 export function renderContacts(contacts: BotContact[], r: RenderContext): TemplateResult {
   return html`${contacts.map(
     (c) =>
-      html`<div class="card card--contact">
+      // The card takes its name's direction: an Arabic card has its icon at the right and its
+      // lines right-aligned, its address in order.
+      html`<div class="card card--contact" dir="auto">
         <span class="card__icon">${icons.user()}</span>
-        <!-- The card takes its name's direction (an Arabic card is right-aligned, its address in order). -->
-        <span class="card__body" dir="auto">
+        <span class="card__body">
           <span class="card__title">${botContactName(c) || r.t('contact')}</span>
           ${(c.phones ?? []).map((p) => {
             const href = telHref(p.phone);

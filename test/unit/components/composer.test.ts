@@ -129,15 +129,22 @@ describe('<charla-composer>', () => {
     area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
     await settle(el);
     expect(area.value).toBe('');
-    // Taken out of the room meanwhile: the room, and the message's bubble with it, are gone.
+    // Taken out of the room meanwhile: the room, and the message's bubble with it, are gone (the
+    // chat's banner names the message, as the widget's core does).
     f.stores.$rooms.set([]);
+    f.stores.$lastError.set({
+      message: 'No se pudo enviar «enviado tras ser expulsada»…',
+      key: 'NOT_A_MEMBER',
+    });
     refuse(new CharlaError(errorBody('NOT_A_MEMBER'), 403));
     await settle(el);
     // The words are not lost.
     expect(area.value).toBe('enviado tras ser expulsada');
 
-    // Refused while the room is still listed (its FAILED bubble shows, with a retry): the field stays.
+    // Refused while the room is still listed (its FAILED bubble shows, with a retry, and the chat's
+    // banner says why, as the widget's core does): the field stays.
     f.stores.$rooms.set([room({ id: 'r1' })]);
+    f.stores.$lastError.set({ message: 'No formas parte de esa conversación.', key: 'NOT_A_MEMBER' });
     await type('');
     await type('tercero');
     area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
@@ -156,6 +163,17 @@ describe('<charla-composer>', () => {
     expect(area.value).toBe('');
     // Said once, by the chat's banner and the message's own mark: the composer adds no notice of its own.
     expect(el.shadowRoot!.textContent).not.toContain('No se pudo enviar');
+
+    // Refused before the widget made a bubble or a banner (no room yet): said here, the words back.
+    f.stores.$lastError.set(null);
+    await type('');
+    await type('sin sala');
+    area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    await settle(el);
+    refuse(new CharlaError(errorBody('VALIDATION_ERROR'), 0));
+    await settle(el);
+    expect(area.value).toBe('sin sala');
+    expect(el.shadowRoot!.textContent).toContain('No se pudo enviar.');
   });
 
   it('leaves NUL characters out of what it sends (the service would refuse the message)', async () => {

@@ -68,6 +68,7 @@ describe('<charla-contact-form>', () => {
     ['۰۹۱۲ ۳۴۵ ۶۷۸۹', '0912 345 6789'],
     ['+९१ ९८७६५ ४३२१०', '+91 98765 43210'],
     ['０３-１２３４-５６７８', '03-1234-5678'],
+    ['＋８１\u3000（０３）１２３４－５６７８', '+81 (03)1234-5678'],
     ['𝟔𝟎𝟎 𝟏𝟏𝟏 𝟐𝟐𝟐', '600 111 222'],
   ])('takes %j (another script’s digits) and sends it in ASCII digits, %j', async (typed, phone) => {
     const { submitted } = await submit({ phone: typed });

@@ -20,11 +20,18 @@ describe('theme: control edges in the brand colour', () => {
     }
   });
 
-  it('and their words 4.5:1 against the panel’s surface', () => {
+  it('and their words 4.5:1 against the panel’s surfaces, the hover’s included', () => {
     for (const brand of BRANDS) {
       const props = themeProperties({ primaryColor: brand });
-      expect(contrast(props['--_text-light']!, LIGHT[0]!), brand).toBeGreaterThanOrEqual(4.5);
-      expect(contrast(props['--_text-dark']!, DARK[0]!), brand).toBeGreaterThanOrEqual(4.5);
+      // On the surface and on the hover's (options turn to the second under the pointer).
+      for (const surface of LIGHT)
+        expect(contrast(props['--_text-light']!, surface), `${brand} on ${surface}`).toBeGreaterThanOrEqual(
+          4.5,
+        );
+      for (const surface of DARK)
+        expect(contrast(props['--_text-dark']!, surface), `${brand} on ${surface}`).toBeGreaterThanOrEqual(
+          4.5,
+        );
     }
     // A brand colour that reads already is kept as it is.
     expect(themeProperties({ primaryColor: '#b45309' })['--_text-light']).toBe('#b45309');
