@@ -141,6 +141,20 @@ export function loadFlowFiles(dir: string, log?: FastifyBaseLogger): FlowFile[] 
 }
 
 const TARGET = /^(end|flow:[\w-]+|[\w-]+)$/;
+/** What a step may send (toMessageInput): a misspelt type would have gone as a plain text. */
+const SEND_TYPES = new Set([
+  'text',
+  'options',
+  'quick_replies',
+  'contacts',
+  'voice_call',
+  'video',
+  'image',
+  'document',
+  'audio',
+  'location',
+  'contact_info_request',
+]);
 
 export function validateFlowFile(f: FlowFile, name = 'flow file'): void {
   const fail = (why: string) => {
@@ -154,6 +168,8 @@ export function validateFlowFile(f: FlowFile, name = 'flow file'): void {
     const ids = new Set(flow.steps.map((s) => s.id));
     for (const step of flow.steps) {
       if (typeof step.id !== 'string') fail(`a step of ${flowId} has no id`);
+      if (step.send !== undefined && !SEND_TYPES.has(step.send?.type))
+        fail(`${flowId}/${step.id} sends an unknown type ${JSON.stringify(step.send?.type)}`);
       const targets = [...Object.values(step.branch ?? {}), ...(step.next ? [step.next] : [])];
       for (const t of targets) {
         if (!TARGET.test(t)) fail(`bad target ${t} in ${flowId}/${step.id}`);

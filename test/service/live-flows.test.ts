@@ -88,6 +88,16 @@ describe('the demo bot', () => {
     expect(Object.keys(file.flows)).toEqual(['greeting', 'menu', 'order_status']);
   });
 
+  it('refuses a flow file whose step sends a type it does not know (it went as a plain text)', () => {
+    const file = {
+      bots: ['demo-bot'],
+      flows: { f: { steps: [{ id: 'a', send: { type: 'txt', text: 'Hola' } }] } },
+    } as unknown as FlowFile;
+    expect(() => validateFlowFile(file, 'mine.json')).toThrow('mine.json: f/a sends an unknown type "txt"');
+    const ok = { ...file, flows: { f: { steps: [{ id: 'a', send: { type: 'text', text: 'Hola' } }] } } };
+    expect(() => validateFlowFile(ok as FlowFile, 'mine.json')).not.toThrow();
+  });
+
   it('greets a new visitor with the tour as options', async () => {
     const { got } = await visitor();
     await waitFor(() => got.some((m) => m.options?.length === 10), 5000, 'menu');
