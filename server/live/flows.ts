@@ -48,8 +48,26 @@ import type { LiveMessaging } from './messaging.ts';
 
 export const FLOWS_DIR = fileURLToPath(new URL('../flows/', import.meta.url));
 
+/**
+ * What a step may send, each made by toMessageInput (whose switch the type checker holds to this
+ * list); a file naming another is refused at start (a misspelt type went as a plain text).
+ */
+const SEND_TYPES = [
+  'text',
+  'options',
+  'quick_replies',
+  'contacts',
+  'voice_call',
+  'video',
+  'image',
+  'document',
+  'audio',
+  'location',
+  'contact_info_request',
+] as const;
+
 export interface FlowSend {
-  type: string;
+  type: (typeof SEND_TYPES)[number];
   text?: string;
   caption?: string;
   mediaUrl?: string;
@@ -141,21 +159,6 @@ export function loadFlowFiles(dir: string, log?: FastifyBaseLogger): FlowFile[] 
 }
 
 const TARGET = /^(end|flow:[\w-]+|[\w-]+)$/;
-/** What a step may send (toMessageInput): a misspelt type would have gone as a plain text. */
-const SEND_TYPES = new Set([
-  'text',
-  'options',
-  'quick_replies',
-  'contacts',
-  'voice_call',
-  'video',
-  'image',
-  'document',
-  'audio',
-  'location',
-  'contact_info_request',
-]);
-
 export function validateFlowFile(f: FlowFile, name = 'flow file'): void {
   const fail = (why: string) => {
     throw new Error(`${name}: ${why}`);
@@ -168,7 +171,7 @@ export function validateFlowFile(f: FlowFile, name = 'flow file'): void {
     const ids = new Set(flow.steps.map((s) => s.id));
     for (const step of flow.steps) {
       if (typeof step.id !== 'string') fail(`a step of ${flowId} has no id`);
-      if (step.send !== undefined && !SEND_TYPES.has(step.send?.type))
+      if (step.send !== undefined && !(SEND_TYPES as readonly unknown[]).includes(step.send?.type))
         fail(`${flowId}/${step.id} sends an unknown type ${JSON.stringify(step.send?.type)}`);
       const targets = [...Object.values(step.branch ?? {}), ...(step.next ? [step.next] : [])];
       for (const t of targets) {
@@ -260,8 +263,6 @@ export function toMessageInput(send: FlowSend): Omit<NewMessageInput, 'roomId' |
       return { type: 'AUDIO', mediaUrl: send.mediaUrl ?? '' };
     case 'location':
       return { type: 'LOCATION', lat: send.lat ?? '0', lng: send.lng ?? '0' };
-    default:
-      return { type: 'TEXT', text };
   }
 }
 

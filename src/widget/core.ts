@@ -382,6 +382,8 @@ export class WidgetCore {
     this.stores.w.$lastError.set(shown);
     // A failed connection's error goes once the widget is connected again (#setConnection).
     if (operation === 'connect' || operation === 'sync') this.#connectError = shown;
+    // A refused message's goes once a later message is stored (#settle).
+    if (operation === 'sendMessage') this.#sendError = shown;
     this.emit('error', { error: e, operation });
     return e;
   }
@@ -1380,7 +1382,6 @@ export class WidgetCore {
           })
         : undefined;
     this.#reportError(error, 'sendMessage', said);
-    this.#sendError = this.stores.w.$lastError.get();
   }
 
   /* ------------------------------------------------------------------ */
