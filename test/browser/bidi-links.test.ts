@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { page } from 'vitest/browser';
+import type { BotContact } from '../../types/index.ts';
 import { drawnCharacters, listOf, makeContext, mountWidget, msg, room, waitFor } from './helpers.ts';
 
 afterEach(() => document.body.replaceChildren());
@@ -48,51 +49,38 @@ describe('<charla-message> links after a direction control', () => {
   }
 });
 
+/** The widget open on one message holding these contact cards; its first card once drawn. */
+async function mountCard(contacts: BotContact[]): Promise<HTMLElement> {
+  const f = makeContext({ ui: { open: true } });
+  f.stores.$currentMessages.set([msg({ text: '', interactive: { kind: 'contacts', contacts } })]);
+  const { rows } = listOf(await mountWidget(f));
+  return waitFor(() => rows()[0]?.querySelector<HTMLElement>('.card--contact'), 'the card');
+}
+
 describe('<charla-message> contact cards', () => {
   beforeEach(() => page.viewport(1280, 800));
 
   it('a direction control in a field cannot reorder the widget’s words after it', async () => {
-    const f = makeContext({ ui: { open: true } });
-    f.stores.$currentMessages.set([
-      msg({
-        text: '',
-        interactive: {
-          kind: 'contacts',
-          contacts: [{ addresses: [{ street: 'Main 1', city: '\u202Eevil', country: 'X', type: 'HOME' }] }],
-        },
-      }),
+    const card = await mountCard([
+      { addresses: [{ street: 'Main 1', city: '\u202Eevil', country: 'X', type: 'HOME' }] },
     ]);
-    const widget = await mountWidget(f);
-    const { rows } = listOf(widget);
-    const line = await waitFor(() => rows()[0]?.querySelector('.card__secondary'), 'the address');
+    const line = card.querySelector('.card__secondary')!;
     expect(onScreen(line).trim()).toBe('Main 1, evil, X (Casa)');
   });
 
   it('an Arabic card is right-to-left as a whole: every line right-aligned, its address in order; the icon beside the name', async () => {
-    const f = makeContext({ ui: { open: true } });
-    f.stores.$currentMessages.set([
-      msg({
-        text: '',
-        interactive: {
-          kind: 'contacts',
-          contacts: [
-            {
-              name: { formatted_name: 'ليلى حسن' },
-              phones: [
-                { phone: '+971501234567', type: 'WORK' },
-                { phone: '+971501234568' },
-                { phone: '+971501234569' },
-              ],
-              emails: [{ email: 'layla@example.com' }],
-              addresses: [{ street: 'شارع الشيخ زايد', city: 'دبي', country: 'الإمارات' }],
-            },
-          ],
-        },
-      }),
+    const card = await mountCard([
+      {
+        name: { formatted_name: 'ليلى حسن' },
+        phones: [
+          { phone: '+971501234567', type: 'WORK' },
+          { phone: '+971501234568' },
+          { phone: '+971501234569' },
+        ],
+        emails: [{ email: 'layla@example.com' }],
+        addresses: [{ street: 'شارع الشيخ زايد', city: 'دبي', country: 'الإمارات' }],
+      },
     ]);
-    const widget = await mountWidget(f);
-    const { rows } = listOf(widget);
-    const card = await waitFor(() => rows()[0]?.querySelector<HTMLElement>('.card--contact'), 'the card');
     const body = card.querySelector<HTMLElement>('.card__body')!;
     expect(getComputedStyle(body).direction).toBe('rtl');
     const right = body.getBoundingClientRect().right;

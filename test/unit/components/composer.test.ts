@@ -125,9 +125,14 @@ describe('<charla-composer>', () => {
     let refuse: (e: unknown) => void = () => undefined;
     f.context.actions.sendText = () => new Promise((_, reject) => (refuse = reject));
     const { el, area, type } = await mount(f);
-    await type('enviado tras ser expulsada');
-    area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
-    await settle(el);
+    /** Types `text` in an empty field and sends it with Enter. */
+    const send = async (text: string) => {
+      await type('');
+      await type(text);
+      area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+      await settle(el);
+    };
+    await send('enviado tras ser expulsada');
     expect(area.value).toBe('');
     // Taken out of the room meanwhile: the room, and the message's bubble with it, are gone (the
     // chat's banner names the message, as the widget's core does).
@@ -145,19 +150,13 @@ describe('<charla-composer>', () => {
     // banner says why, as the widget's core does): the field stays.
     f.stores.$rooms.set([room({ id: 'r1' })]);
     f.stores.$lastError.set({ message: 'No formas parte de esa conversación.', key: 'NOT_A_MEMBER' });
-    await type('');
-    await type('tercero');
-    area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
-    await settle(el);
+    await send('tercero');
     refuse(new CharlaError(errorBody('NOT_A_MEMBER'), 403));
     await settle(el);
     expect(area.value).toBe('');
 
     // Another refusal (the bubble stays, FAILED with its retry) leaves the field as it is.
-    await type('');
-    await type('otro');
-    area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
-    await settle(el);
+    await send('otro');
     refuse(new CharlaError(errorBody('VALIDATION_ERROR'), 400));
     await settle(el);
     expect(area.value).toBe('');
@@ -166,10 +165,7 @@ describe('<charla-composer>', () => {
 
     // Refused before the widget made a bubble or a banner (no room yet): said here, the words back.
     f.stores.$lastError.set(null);
-    await type('');
-    await type('sin sala');
-    area.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
-    await settle(el);
+    await send('sin sala');
     refuse(new CharlaError(errorBody('VALIDATION_ERROR'), 0));
     await settle(el);
     expect(area.value).toBe('sin sala');
