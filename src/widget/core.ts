@@ -170,7 +170,10 @@ function checkConnectionOptions(o: WidgetOptions): void {
   ] as const) {
     const n = o[field];
     if (n !== undefined && !(typeof n === 'number' && n > 0 && n <= 2 ** 31 - 1))
-      throw invalidArgument(`${field} must be a number of milliseconds above 0`, field);
+      throw invalidArgument(
+        `${field} must be a number of milliseconds above 0 and at most 2147483647 (about 24.8 days)`,
+        field,
+      );
   }
   const storage = o.outboxStorage;
   if (
@@ -271,6 +274,8 @@ export class WidgetCore {
   #authRenewals = 0;
   /** Failed connections in a row (the next try waits longer). */
   #connectRetries = 0;
+  /** Syncs in a row that failed without a wait named (TIMEOUT): the next waits longer. */
+  #syncRetries = 0;
   /** The next try of a first connection that failed: one at a time (connect() clears it). */
   #connectRetry: ReturnType<typeof setTimeout> | null = null;
   /**
@@ -751,6 +756,7 @@ export class WidgetCore {
       }
       this.#synced = true;
       this.#connectRetries = 0;
+      this.#syncRetries = 0;
       this.#serviceBack();
       this.#setConnection('connected');
       this.flush();
@@ -773,9 +779,12 @@ export class WidgetCore {
       if (!e.transient && e.key !== 'NOT_CONNECTED') this.#reportError(e, 'sync');
       // Try again while this connection stands (same snapshot); a new connection syncs anyway.
       // A service that cannot store for now is asked again less and less often, as a send is.
+      // Unanswered (a service slower than ackTimeoutMs): 1 s doubling to 30 s, so a loaded service
+      // is not asked for the whole sync again every second.
       if (e.key === 'RATE_LIMITED') this.#holdOff(e);
       else if (serviceBusy(e)) this.#holdBusy(e);
-      this.#later(again, this.#heldLeft() || RETRY_DELAY_MS);
+      const backoff = Math.min(RETRY_DELAY_MS * 2 ** Math.min(this.#syncRetries++, 5), CONNECT_RETRY_MAX_MS);
+      this.#later(again, this.#heldLeft() || backoff);
     }
   }
 

@@ -1,0 +1,50 @@
+/**
+ * A service slower than the widget's ackTimeoutMs: its catch-up (`messages:sync`) goes
+ * unanswered. The widget asks again less and less often (1 s doubling to 30 s), not the whole sync
+ * every second of an overloaded service's trouble, stays `connecting`, and connects once an answer
+ * comes. The real service and widget library; the silence is a socket middleware of the service.
+ */
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { liveOf } from '../../server/live/index.ts';
+import { waitFor } from './helpers/live.ts';
+import { liveWidgets } from './helpers/widgets.ts';
+
+const live = liveWidgets();
+/** While true, the service leaves every catch-up unanswered. */
+let silent = false;
+/** When each catch-up arrived (ms). */
+const tries: number[] = [];
+
+beforeAll(() => {
+  liveOf(live.h.app).io.on('connection', (socket) => {
+    socket.use(([event], next) => {
+      if (event !== 'messages:sync') return next();
+      tries.push(performance.now());
+      if (!silent) next();
+    });
+  });
+});
+
+describe('a catch-up the service does not answer in time', () => {
+  it('is asked again after longer and longer waits; the widget connects once one is answered', async () => {
+    silent = true;
+    const w = live.widget({
+      userId: `slow-${randomUUID()}`,
+      namespace: `ns-${randomUUID()}`,
+      ackTimeoutMs: 300,
+    });
+    const connected = w.connect();
+    await waitFor(() => tries.length >= 3, 15_000, 'three catch-ups');
+    const gaps = [tries[1]! - tries[0]!, tries[2]! - tries[1]!];
+    // Each is the 300 ms timeout plus the wait: 1 s, then 2 s (it was 1 s every time).
+    expect(gaps[0]).toBeGreaterThanOrEqual(1_250);
+    expect(gaps[1]).toBeGreaterThanOrEqual(gaps[0]! + 800);
+    expect(w.stores.$connection.get()).toBe('connecting');
+    silent = false;
+    await connected;
+    expect(w.stores.$connection.get()).toBe('connected');
+    // Answered at the next try (after a 4 s wait), not asked again since.
+    expect(tries.length).toBe(4);
+  }, 30_000);
+});
