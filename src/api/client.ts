@@ -168,6 +168,11 @@ export function createClient(options: ClientOptions): CharlaClient {
     if (typeof options.clientSecret !== 'string' || options.clientSecret.length === 0)
       problems['clientSecret'] = 'is required';
   }
+  const t = options.timeoutMs;
+  // setTimeout takes at most 2^31 - 1 ms: past it Node fires at once (every call a TIMEOUT).
+  if (t !== undefined && !(typeof t === 'number' && t >= 0 && (t <= 2 ** 31 - 1 || t === Infinity)))
+    problems['timeoutMs'] =
+      'must be a number of milliseconds from 0 (waits for ever) to 2147483647 (about 24.8 days), or Infinity';
   fail(problems);
 
   const doFetch = options.fetch ?? globalThis.fetch;
@@ -184,7 +189,7 @@ export function createClient(options: ClientOptions): CharlaClient {
     const controller = typeof AbortController === 'function' ? new AbortController() : undefined;
     let timedOut = false;
     const timer =
-      controller && timeoutMs > 0
+      controller && timeoutMs > 0 && timeoutMs !== Infinity
         ? setTimeout(() => {
             timedOut = true;
             controller.abort();

@@ -187,15 +187,28 @@ export function checkId(p: Problems, path: string, value: unknown): void {
   requireString(p, path, value, 200);
 }
 
+/**
+ * What is wrong with a scheduledAt, in the service's words: a date-time that names no time zone,
+ * or one that names it but is not a real instant (Feb 30, 24:00).
+ */
+function zonedDateTimeProblem(value: unknown): string {
+  return typeof value === 'string' && ZONED_DATE_TIME.test(value)
+    ? 'must be a real ISO 8601 date-time with a time zone'
+    : 'must be an ISO 8601 date-time with a time zone (Z or an offset)';
+}
+
 /** GET /v1/campaigns query. */
 export function checkListQuery(query: unknown): Problems {
   const p: Problems = {};
   if (!isObject(query)) return { '/': 'query must be an object' };
   checkId(p, 'querystring:/botId', query['botId']);
-  if (!isDate(query['startAt']))
-    p['querystring:/startAt'] = 'is required (a date, YYYY-MM-DD, or an ISO 8601 date-time)';
-  if (!isDate(query['endAt']))
-    p['querystring:/endAt'] = 'is required (a date, YYYY-MM-DD, or an ISO 8601 date-time)';
+  for (const name of ['startAt', 'endAt'] as const) {
+    if (!isDate(query[name]))
+      p[`querystring:/${name}`] =
+        query[name] === undefined
+          ? 'is required (a date, YYYY-MM-DD, or an ISO 8601 date-time)'
+          : 'must be a real date (YYYY-MM-DD) or ISO 8601 date-time';
+  }
   const page = query['page'];
   if (
     page !== undefined &&
@@ -381,7 +394,7 @@ export function checkCampaignCreate(body: unknown, options: ValidateOptions = {}
     p['/message/botId'] = 'must match the botId of the campaign';
   Object.assign(p, checkBotMessage(message, { ...options, withRecipient: false }, '/message'));
   if (body['scheduledAt'] !== undefined && !isZonedDateTime(body['scheduledAt'])) {
-    p['/scheduledAt'] = 'must be an ISO 8601 date-time with a time zone';
+    p['/scheduledAt'] = zonedDateTimeProblem(body['scheduledAt']);
   }
   return p;
 }
@@ -394,7 +407,7 @@ export function checkCampaignUpdate(body: unknown): Problems {
     return { '/': 'give name, scheduledAt, or both' };
   if (body['name'] !== undefined) requireVisible(p, '/name', body['name'], SHORT_TEXT_MAX);
   if (body['scheduledAt'] !== undefined && !isZonedDateTime(body['scheduledAt'])) {
-    p['/scheduledAt'] = 'must be an ISO 8601 date-time with a time zone';
+    p['/scheduledAt'] = zonedDateTimeProblem(body['scheduledAt']);
   }
   return p;
 }

@@ -101,6 +101,26 @@ afterAll(async () => {
   await new Promise((r) => files?.close(r));
 });
 
+describe('timeoutMs', () => {
+  it.each([0, Infinity])(
+    '%s waits for ever (Infinity was a timer of 1 ms: every call a TIMEOUT)',
+    async (timeoutMs) => {
+      const late = createClient({
+        baseUrl: base,
+        clientId: 'demo-client',
+        clientSecret: 'demo-secret',
+        timeoutMs,
+        // The service, 50 ms away.
+        fetch: (async (url: string, init: RequestInit) => {
+          await new Promise((r) => setTimeout(r, 50));
+          return fetch(url, init);
+        }) as typeof fetch,
+      });
+      expect(await late.openapi()).toHaveProperty('openapi');
+    },
+  );
+});
+
 describe('createWidget()', () => {
   it('creates a widget with a new bot and answers its API key', async () => {
     const result = await client.createWidget({

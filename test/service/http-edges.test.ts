@@ -120,8 +120,21 @@ describe('pattern errors in words', () => {
     const list = await call(server, 'GET', `/v1/campaigns?botId=${botId}&startAt=abc&endAt=2026-01-01`);
     expectErrorBody(list, 400, 'VALIDATION_ERROR');
     expect(list.body.validationError['querystring:/startAt']).toBe(
-      'must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
+      "must be a date (YYYY-MM-DD) or an ISO 8601 date-time (in the address, an offset's + is written %2B)",
     );
+    // An offset's + sent unencoded arrives as a space: the same words, which say how to write it.
+    const plus = await call(
+      server,
+      'GET',
+      `/v1/campaigns?botId=${botId}&startAt=2026-12-07T20:36:00+01:00&endAt=2026-12-31`,
+    );
+    expect(plus.body.validationError['querystring:/startAt']).toMatch(/%2B/);
+    const encoded = await call(
+      server,
+      'GET',
+      `/v1/campaigns?botId=${botId}&startAt=2026-12-07T20:36:00%2B01:00&endAt=2026-12-31`,
+    );
+    expect(encoded.status).toBe(200);
     const roomId = (await server.app.charla.messaging.ensureBotRoom({ botId, userId: uid('p') })).roomId;
     const post = await call(server, 'POST', `/v1/rooms/${roomId}/message`, {
       body: { senderId: 'crm', messages: [{ id: 'not-a-uuid', type: 'TEXT', text: 'x' }] },

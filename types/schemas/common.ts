@@ -90,7 +90,9 @@ export const lit = <T extends readonly string[]>(values: T) =>
  */
 const patternOf = (schema: TSchema): string => (schema as { pattern?: string }).pattern ?? '';
 export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
-  [patternOf(DateOrDateTime)]: 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
+  // A query value: an offset's unencoded + arrives as a space (application/x-www-form-urlencoded).
+  [patternOf(DateOrDateTime)]:
+    "must be a date (YYYY-MM-DD) or an ISO 8601 date-time (in the address, an offset's + is written %2B)",
   [patternOf(ZonedDateTime)]: 'must be an ISO 8601 date-time with a time zone (Z or an offset)',
   [patternOf(HttpsUrl)]: 'must be an absolute https:// address',
   [HTTPS_ADDRESS_PATTERN]: 'must be an absolute https:// address',

@@ -111,6 +111,20 @@ describe('createClient()', () => {
     expect(() => createClient({ baseUrl: 'https://x.test', companyToken: '' })).toThrow(/companyToken/);
   });
 
+  it.each([2 ** 31, 3e9, -1, NaN, '30000', null])(
+    'refuses a timeoutMs of %s at once (past 2147483647 ms every call was a TIMEOUT)',
+    (timeoutMs) => {
+      let error: unknown;
+      try {
+        createClient({ baseUrl: 'https://x.test', companyToken: 't', timeoutMs: timeoutMs as number });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(CharlaApiError);
+      expect((error as CharlaApiError).validationError['timeoutMs']).toMatch(/2147483647/);
+    },
+  );
+
   it('encodes path parameters', async () => {
     const { client, calls } = setup(() => json({ data: {} }));
     await client.cancelCampaign('a/b c');
@@ -159,6 +173,17 @@ describe('listCampaigns()', () => {
     expect(error.local).toBe(true);
     expect(Object.keys(error.validationError)).toEqual([field]);
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('says a date that is given but not real as the service does, and a missing one is required', async () => {
+    const { client } = setup();
+    const error = await rejection(() =>
+      client.listCampaigns({ botId: BOT, startAt: '2026-02-30', endAt: undefined } as never),
+    );
+    expect(error.validationError).toEqual({
+      'querystring:/startAt': 'must be a real date (YYYY-MM-DD) or ISO 8601 date-time',
+      'querystring:/endAt': 'is required (a date, YYYY-MM-DD, or an ISO 8601 date-time)',
+    });
   });
 });
 
@@ -453,7 +478,12 @@ describe('campaigns, widgets, rooms and assets', () => {
     expect((await rejection(() => client.updateCampaign('c1', {}))).validationError).toHaveProperty(['/']);
     expect(
       (await rejection(() => client.updateCampaign('c1', { scheduledAt: 'tomorrow' }))).validationError,
-    ).toHaveProperty(['/scheduledAt']);
+    ).toEqual({ '/scheduledAt': 'must be an ISO 8601 date-time with a time zone (Z or an offset)' });
+    // Zoned but not a real instant (2027 is not a leap year): the service's words for it.
+    expect(
+      (await rejection(() => client.updateCampaign('c1', { scheduledAt: '2027-02-29T10:00:00Z' })))
+        .validationError,
+    ).toEqual({ '/scheduledAt': 'must be a real ISO 8601 date-time with a time zone' });
     expect((await rejection(() => client.updateCampaign('', { name: 'x' }))).validationError).toHaveProperty([
       'campaignId',
     ]);
