@@ -43,7 +43,8 @@ export function createSigner(keys: Record<string, string>): Signer {
   };
   return {
     sign(mediaKey, ttlSeconds, baseUrl, now = Date.now()) {
-      const exp = Math.floor(now / 1000) + ttlSeconds;
+      // Rounded up: the address lives at least the ttl asked for (rounded down it lived up to 1 s less).
+      const exp = Math.ceil(now / 1000) + ttlSeconds;
       const sig = mac(current, mediaKey, exp);
       const path = MEDIA_PREFIX + mediaKey.split('/').map(encodeURIComponent).join('/');
       return `${baseUrl.replace(/\/$/, '')}${path}?kid=${current}&exp=${exp}&sig=${sig}`;

@@ -51,7 +51,12 @@ export async function assetRoutes(app: FastifyInstance): Promise<void> {
           message: 'The address is not a media resource of this service.',
         });
       }
-      return { signedUrl: charla.signer.sign(key, ttl, charla.baseUrlFor(request)) };
+      const signedUrl = charla.signer.sign(key, ttl, charla.baseUrlFor(request));
+      // A download link (`download=1`, the document card's) stays one: refreshed, it still saves the file.
+      return {
+        signedUrl:
+          new URL(resourceUrl).searchParams.get('download') === '1' ? `${signedUrl}&download=1` : signedUrl,
+      };
     },
   );
 }

@@ -31,14 +31,16 @@ const fetchSigned = (signedUrl: string) => {
 describe('POST /v1/external/assets/refresh', () => {
   it('signs an address of its own media for ttl 900 to 3600 seconds', async () => {
     for (const ttl of [900, 1800, 3600]) {
-      const before = Math.floor(Date.now() / 1000);
+      const before = Date.now();
       const res = await refresh({ resourceUrl: ownUrl(), ttl });
+      const after = Date.now();
       expect(res.status).toBe(200);
       const signed = new URL(res.body.signedUrl);
       expect(signed.origin).toBe(PUBLIC_BASE);
-      const exp = Number(signed.searchParams.get('exp'));
-      expect(exp - before).toBeGreaterThanOrEqual(ttl - 1);
-      expect(exp - before).toBeLessThanOrEqual(ttl + 1);
+      // It lives at least the ttl asked for (exp in whole seconds, rounded up), not up to 1 s less.
+      const exp = Number(signed.searchParams.get('exp')) * 1000;
+      expect(exp - before).toBeGreaterThanOrEqual(ttl * 1000);
+      expect(exp - after).toBeLessThanOrEqual(ttl * 1000 + 1000);
       const file = await fetchSigned(res.body.signedUrl);
       expect(file.status).toBe(200);
       expect(file.headers.get('content-type')).toContain('video/mp4');
@@ -69,7 +71,16 @@ describe('POST /v1/external/assets/refresh', () => {
     expect((await fetchSigned(expired)).status).toBe(403);
     const res = await refresh({ resourceUrl: expired, ttl: 900 });
     expect(res.status).toBe(200);
-    expect((await fetchSigned(res.body.signedUrl)).status).toBe(200);
+    const file = await fetchSigned(res.body.signedUrl);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-disposition')).toMatch(/^inline/);
+    // A download link (the document card's) refreshed is still one: the file is saved, not shown.
+    const download = await refresh({ resourceUrl: `${expired}&download=1`, ttl: 900 });
+    expect(download.status).toBe(200);
+    expect(new URL(download.body.signedUrl).searchParams.get('download')).toBe('1');
+    const saved = await fetchSigned(download.body.signedUrl);
+    expect(saved.status).toBe(200);
+    expect(saved.headers.get('content-disposition')).toMatch(/^attachment/);
   });
 
   it('re-signs its address signed for another host of the deployment (another process, another name), expired or not', async () => {
