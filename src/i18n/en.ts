@@ -123,6 +123,7 @@ export const en: Catalogue = {
   unavailableHere: 'This chat is not available on this site.',
   unavailable: 'This chat is not available right now.',
   startFailed: 'We could not connect to the chat.',
+  startLimited: 'Many new chats are starting from your network. We will try again in {minutes} min.',
   newMessageFrom: 'New message from {name}: {text}',
   announceMessageFrom: 'New message from {name}',
   announceMessages: '{count} new messages',

@@ -378,11 +378,13 @@ export class WidgetCore {
     const e = toCharlaError(error);
     // What the visitor reads: the error's text for people, in the widget's language.
     const forPeople = said ?? e.body.error.clientMessages?.[this.stores.w.$language.get()];
-    const shown = {
+    const wait = e.body.data['retryAfterMs'];
+    const shown: LastError = {
       message: forPeople || e.message,
       code: e.code,
       key: e.key,
       transient: e.transient,
+      ...(typeof wait === 'number' && wait > 0 ? { retryAfterMs: wait } : {}),
     };
     this.stores.w.$lastError.set(shown);
     // A failed connection's error goes once the widget is connected again (#setConnection).

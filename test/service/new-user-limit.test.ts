@@ -10,6 +10,7 @@ import { ROUTES, type ErrorBody } from '../../types/index.ts';
 import { configFromEnv } from '../../server/config.ts';
 import { NewUserLimits } from '../../server/live/new-user-limit.ts';
 import { BASIC } from './helpers/http.ts';
+import { waitFor } from './helpers/live.ts';
 import { liveWidgets } from './helpers/widgets.ts';
 
 const live = liveWidgets({ live: { newUsersPerHour: 3 } });
@@ -100,6 +101,18 @@ describe('new visitors from one address', () => {
     expect(await users()).toBe(before);
     // Someone the company knows is no new user: a direct room with them opens.
     expect((await call(ROUTES.widgetDirectRoom, { id: secondUser })).status).toBe(200);
+  });
+
+  it('a widget held by the allowance keeps how long to wait for its panel to say', async () => {
+    // The allowance is spent by the tests above (or here when this one runs alone).
+    for (let i = 0; i < 4 && (await open(`nobody-${randomUUID()}`)).status === 200; i++);
+    const w = live.widget({ userId: `held-${randomUUID()}`, namespace: `ns-${randomUUID()}` });
+    void w.connect().catch(() => undefined);
+    await waitFor(() => w.core.stores.w.$lastError.get()?.key === 'RATE_LIMITED', 5000, 'the refusal shown');
+    const shown = w.core.stores.w.$lastError.get()!;
+    expect(shown.transient).toBe(true);
+    expect(shown.retryAfterMs).toBeGreaterThan(0);
+    expect(shown.retryAfterMs).toBeLessThanOrEqual(20 * 60_000);
   });
 
   it('are refilled over the hour, and counted by address (an IPv6 one by its /64)', () => {

@@ -268,12 +268,19 @@ export class CharlaWidget extends LitElement {
   #renderUnavailable(t: Translate, retry: boolean) {
     const error = this.#stores.get('$lastError');
     const site = error?.key === 'ORIGIN_NOT_ALLOWED' || error?.key === 'FORBIDDEN';
+    // Too many new visitors from the visitor's address (429): when the widget tries again by itself.
+    const wait = error?.key === 'RATE_LIMITED' ? error.retryAfterMs : undefined;
+    const words = site
+      ? t('unavailableHere')
+      : retry && wait
+        ? t('startLimited', { minutes: Math.ceil(wait / 60_000) })
+        : t(retry ? 'startFailed' : 'unavailable');
     // Its own close button: full screen on a phone, the panel covers the launcher, and a touch
     // user has no Esc (a reviewer's phone was left on a blank screen with nothing to tap).
     return html`<div class="unavailable" part="unavailable" role="alert" tabindex="-1">
       <div class="unavailable__close">${closeButton(t('closeChat'), this.context?.actions)}</div>
       <span class="unavailable__icon" aria-hidden="true">${icons.chat()}</span>
-      <p>${t(site ? 'unavailableHere' : retry ? 'startFailed' : 'unavailable')}</p>
+      <p>${words}</p>
       ${
         !retry
           ? nothing

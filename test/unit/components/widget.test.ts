@@ -75,6 +75,31 @@ describe('<charla-widget>', () => {
     expect(root().getByRole('button', { name: 'Chat unavailable, 1 unread message' })).toBeTruthy();
   });
 
+  it('says how long a visitor held by the new-visitor allowance waits, in minutes, in Spanish and English', async () => {
+    const { el, stores } = await mount({ ui: { open: true } });
+    stores.$config.set(null);
+    stores.$connection.set('error');
+    stores.$lastError.set({
+      message: 'Too many requests.',
+      key: 'RATE_LIMITED',
+      code: 'E0429',
+      transient: true,
+      retryAfterMs: 19 * 60_000 + 1,
+    });
+    await settle(el);
+    const words = () => el.shadowRoot!.querySelector('[part=unavailable] p')!.textContent!.trim();
+    expect(words()).toBe(
+      'Hay muchas conversaciones nuevas desde tu red. Lo intentaremos de nuevo en 20 min.',
+    );
+    stores.$language.set('en');
+    await settle(el);
+    expect(words()).toBe('Many new chats are starting from your network. We will try again in 20 min.');
+    // Another passing failure, with no wait named, is said as before.
+    stores.$lastError.set({ message: 'Timed out', key: 'TIMEOUT', transient: true });
+    await settle(el);
+    expect(words()).toBe('We could not connect to the chat.');
+  });
+
   it('disables the launcher after close(true) and enables it again', async () => {
     const { el, root, context } = await mount({ ui: { open: true } });
     context.actions.close(true);
