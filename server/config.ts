@@ -1,5 +1,6 @@
 /** The service's configuration, from the environment or from buildApp's options. */
 import { isIP, isIPv4 } from 'node:net';
+import { MAX_TIMER_MS } from '../types/limits.ts';
 
 export interface Config {
   port: number;
@@ -122,7 +123,6 @@ const REQUEST_TIMEOUT_MS = 300_000;
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /** The longest delay a Node timer takes (ms): 2^31-1, about 24.8 days. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret', companyToken: 'demo-company-token' };
 const DEMO_SIGNING_KEY = 'demo-signing-secret-change-me';

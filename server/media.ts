@@ -113,7 +113,8 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
         }
         part = [Math.max(0, start), Math.max(start, end)];
       }
-      const secondsLeft = Math.max(0, Number(query.exp) - Math.floor(Date.now() / 1000));
+      // Whole seconds still valid, rounded down: a cached copy never outlives the signature.
+      const secondsLeft = Math.max(0, Math.floor(Number(query.exp) - Date.now() / 1000));
       reply
         .header('Cache-Control', `private, max-age=${secondsLeft}`)
         .header('X-Content-Type-Options', 'nosniff')

@@ -12,6 +12,19 @@ export const DATE_OR_DATE_TIME_PATTERN =
 export const ZONED_DATE_TIME_PATTERN =
   '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?([Zz]|[+-]\\d{2}(:?\\d{2})?)$';
 
+/**
+ * What the service and charla/api say of a date that is not one: one that does not have the
+ * pattern's shape, or has it but is no real date or instant (2024-02-30, 24:00).
+ */
+export const DATE_MESSAGES = {
+  // A query value: an offset's unencoded + arrives as a space (application/x-www-form-urlencoded).
+  dateShape:
+    "must be a date (YYYY-MM-DD) or an ISO 8601 date-time (in the address, an offset's + is written %2B)",
+  realDate: 'must be a real date (YYYY-MM-DD) or ISO 8601 date-time',
+  zonedShape: 'must be an ISO 8601 date-time with a time zone (Z or an offset)',
+  realZoned: 'must be a real ISO 8601 date-time with a time zone',
+} as const;
+
 const RE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?([Zz]|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
 

@@ -185,3 +185,6 @@ export const PORT_MIN = 1;
 export const PORT_MAX = 65535;
 /** A theme colour the widget paints: #rgb or #rrggbb, or '' for the default (surrounding spaces aside). */
 export const HEX_COLOUR_PATTERN = '^(?:#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}))?$';
+
+/** The longest timer a browser or Node sets (2^31 - 1 ms, about 24.8 days): past it, one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;

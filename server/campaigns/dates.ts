@@ -1,7 +1,7 @@
 /**
  * The campaign list's date range, from dates read as types/dates.ts reads them.
  */
-import { MAX_INSTANT_MS, parseDate } from '../../types/dates.ts';
+import { DATE_MESSAGES, MAX_INSTANT_MS, parseDate } from '../../types/dates.ts';
 
 /** The list range: [from, toExclusive). A date-only end takes in the whole day. */
 export function listRange(
@@ -11,8 +11,8 @@ export function listRange(
   const start = parseDate(startAt);
   const end = parseDate(endAt);
   const errors: Record<string, string> = {};
-  if (!start) errors['querystring:/startAt'] = 'must be a real date (YYYY-MM-DD) or ISO 8601 date-time';
-  if (!end) errors['querystring:/endAt'] = 'must be a real date (YYYY-MM-DD) or ISO 8601 date-time';
+  if (!start) errors['querystring:/startAt'] = DATE_MESSAGES.realDate;
+  if (!end) errors['querystring:/endAt'] = DATE_MESSAGES.realDate;
   if (!start || !end) return { errors };
   // Exclusive end, kept inside the storable range (9999-12-31 takes in its whole day all the same).
   const to = Math.min(end.dateOnly ? end.ms + 86_400_000 : end.ms + 1, MAX_INSTANT_MS);

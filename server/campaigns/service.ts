@@ -22,7 +22,7 @@ import type { Charla } from '../context.ts';
 import { ApiError, validationFailed } from '../http/errors.ts';
 import { prepareBotMessage } from '../bot-message.ts';
 import { refuseBotIds } from '../live/rooms.ts';
-import { parseDate } from '../../types/dates.ts';
+import { DATE_MESSAGES, parseDate } from '../../types/dates.ts';
 import { listRange } from './dates.ts';
 import { letOthersRun } from '../store/db.ts';
 
@@ -72,7 +72,7 @@ const COLUMNS =
 function futureInstant(text: string, field: string, now = Date.now()): Date {
   const parsed = parseDate(text);
   if (!parsed || parsed.dateOnly || !parsed.zoned) {
-    throw validationFailed({ [field]: 'must be a real ISO 8601 date-time with a time zone' });
+    throw validationFailed({ [field]: DATE_MESSAGES.realZoned });
   }
   if (parsed.ms <= now) throw validationFailed({ [field]: 'must be in the future' });
   return new Date(parsed.ms);

@@ -49,7 +49,7 @@ import {
   type ServerToClientEvents,
 } from '../../types/index.ts';
 import { OUTGOING_MESSAGE_SCHEMAS } from '../../types/schemas/index.ts';
-import { MAX_EVENT_BYTES, MAX_SOCKET_FRAME_BYTES } from '../../types/limits.ts';
+import { MAX_EVENT_BYTES, MAX_SOCKET_FRAME_BYTES, MAX_TIMER_MS } from '../../types/limits.ts';
 import {
   ApiError,
   serviceUnavailable,
@@ -369,7 +369,7 @@ export function startGateway(app: FastifyInstance, deps: GatewayDeps): LiveServe
         socket.emit('session:expired');
         socket.disconnect(true);
       },
-      Math.max(0, Math.min(expiresIn, 2 ** 31 - 1)),
+      Math.max(0, Math.min(expiresIn, MAX_TIMER_MS)),
     );
     let refusedInRow = 0;
     let flooded = false;

@@ -5,6 +5,7 @@
  * every failure a {@link CharlaApiError} carrying the interface's error body.
  */
 import { routePath, ROUTES } from '../../types/routes.ts';
+import { MAX_TIMER_MS } from '../../types/limits.ts';
 import type {
   AssetsRefreshBody,
   BotContact,
@@ -48,7 +49,10 @@ interface CommonOptions extends ValidateOptions {
   baseUrl: string;
   /** A fetch implementation (default: the global one). */
   fetch?: typeof fetch;
-  /** Milliseconds before a call fails with TIMEOUT (default 30 000; 0 waits for ever). */
+  /**
+   * Milliseconds before a call fails with TIMEOUT (default 30 000; 0 or Infinity waits for ever).
+   * createClient refuses a negative number, NaN, anything not a number, and more than 2147483647.
+   */
   timeoutMs?: number;
   /** Extra headers sent with every call. */
   headers?: Record<string, string>;
@@ -170,7 +174,7 @@ export function createClient(options: ClientOptions): CharlaClient {
   }
   const t = options.timeoutMs;
   // setTimeout takes at most 2^31 - 1 ms: past it Node fires at once (every call a TIMEOUT).
-  if (t !== undefined && !(typeof t === 'number' && t >= 0 && (t <= 2 ** 31 - 1 || t === Infinity)))
+  if (t !== undefined && !(typeof t === 'number' && t >= 0 && (t <= MAX_TIMER_MS || t === Infinity)))
     problems['timeoutMs'] =
       'must be a number of milliseconds from 0 (waits for ever) to 2147483647 (about 24.8 days), or Infinity';
   fail(problems);

@@ -39,7 +39,12 @@ import {
   UUID_PATTERN,
 } from '../../types/limits.ts';
 import { originHostProblem } from '../../types/origins.ts';
-import { parseDate, ZONED_DATE_TIME_PATTERN } from '../../types/dates.ts';
+import {
+  DATE_MESSAGES,
+  DATE_OR_DATE_TIME_PATTERN,
+  parseDate,
+  ZONED_DATE_TIME_PATTERN,
+} from '../../types/dates.ts';
 import { parseAddress } from '../../types/urls.ts';
 // The very check the service's schema (`format: 'idn-email'`) runs: both take the same addresses.
 import { IsIdnEmail } from 'typebox/format';
@@ -49,6 +54,7 @@ export type Problems = Record<string, string>;
 const E164 = new RegExp(E164_PATTERN);
 const UUID = new RegExp(UUID_PATTERN);
 const ZONED_DATE_TIME = new RegExp(ZONED_DATE_TIME_PATTERN);
+const DATE_OR_DATE_TIME = new RegExp(DATE_OR_DATE_TIME_PATTERN);
 const ORIGIN = new RegExp(ORIGIN_PATTERN);
 const HEX_COLOUR = new RegExp(HEX_COLOUR_PATTERN);
 const HTTPS_ADDRESS = new RegExp(HTTPS_ADDRESS_PATTERN);
@@ -193,8 +199,8 @@ export function checkId(p: Problems, path: string, value: unknown): void {
  */
 function zonedDateTimeProblem(value: unknown): string {
   return typeof value === 'string' && ZONED_DATE_TIME.test(value)
-    ? 'must be a real ISO 8601 date-time with a time zone'
-    : 'must be an ISO 8601 date-time with a time zone (Z or an offset)';
+    ? DATE_MESSAGES.realZoned
+    : DATE_MESSAGES.zonedShape;
 }
 
 /** GET /v1/campaigns query. */
@@ -207,7 +213,9 @@ export function checkListQuery(query: unknown): Problems {
       p[`querystring:/${name}`] =
         query[name] === undefined
           ? 'is required (a date, YYYY-MM-DD, or an ISO 8601 date-time)'
-          : 'must be a real date (YYYY-MM-DD) or ISO 8601 date-time';
+          : typeof query[name] === 'string' && DATE_OR_DATE_TIME.test(query[name])
+            ? DATE_MESSAGES.realDate
+            : DATE_MESSAGES.dateShape;
   }
   const page = query['page'];
   if (

@@ -124,7 +124,9 @@ export const es = {
   unavailableHere: 'Este chat no está disponible en este sitio.',
   unavailable: 'Este chat no está disponible ahora.',
   startFailed: 'No pudimos conectar con el chat.',
-  startLimited: 'Hay muchas conversaciones nuevas desde tu red. Lo intentaremos de nuevo en {minutes} min.',
+  startLimited: 'Hay muchas conversaciones nuevas desde tu red. Podrás empezar a chatear a las {time}.',
+  startLimitedSoon:
+    'Hay muchas conversaciones nuevas desde tu red. Podrás empezar a chatear en unos segundos.',
   newMessageFrom: 'Nuevo mensaje de {name}: {text}',
   announceMessageFrom: 'Nuevo mensaje de {name}',
   announceMessages: '{count} mensajes nuevos',

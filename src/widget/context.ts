@@ -89,8 +89,8 @@ export interface LastError {
   code?: string;
   key?: string;
   transient?: boolean;
-  /** How long the service asked to wait (a 429's `data.retryAfterMs`), when it named a wait. */
-  retryAfterMs?: number;
+  /** When the service said to come back (epoch ms, from a 429's `data.retryAfterMs`), when it named a wait. */
+  retryAt?: number;
 }
 
 export interface WidgetActions {

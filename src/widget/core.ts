@@ -22,7 +22,7 @@ import type {
   StatusChange,
 } from '../../types/index.ts';
 import { MESSAGE_CONTENT_KEYS, sameFields } from '../../types/canonical-json.ts';
-import { GET_MESSAGES_LIMIT_DEFAULT } from '../../types/limits.ts';
+import { GET_MESSAGES_LIMIT_DEFAULT, MAX_TIMER_MS } from '../../types/limits.ts';
 import { ROUTES, routePath } from '../../types/routes.ts';
 import type { MembershipChange, SyncResult } from '../../types/socket.ts';
 import { domEventFor, type WidgetEventMap, type WidgetEventName } from '../events/index.ts';
@@ -123,6 +123,11 @@ const DROPS_BEFORE_FAILED = 3;
 const RETRY_DELAY_MS = 1_000;
 /** Longest wait between tries of a first connection that could not reach the service. */
 const CONNECT_RETRY_MAX_MS = 30_000;
+
+/** The wait after `failures` failures in a row: 1 s, doubling, at most CONNECT_RETRY_MAX_MS. */
+function backoffMs(failures: number): number {
+  return Math.min(RETRY_DELAY_MS * 2 ** Math.min(failures, 5), CONNECT_RETRY_MAX_MS);
+}
 const SEEN_FLUSH_MS = 250;
 /** Ids of news kept for the message list to ask about (it asks as soon as a message shows). */
 const NEWS_KEPT = 1_000;
@@ -169,7 +174,7 @@ function checkConnectionOptions(o: WidgetOptions): void {
     'reconnectionDelayMax',
   ] as const) {
     const n = o[field];
-    if (n !== undefined && !(typeof n === 'number' && n > 0 && n <= 2 ** 31 - 1))
+    if (n !== undefined && !(typeof n === 'number' && n > 0 && n <= MAX_TIMER_MS))
       throw invalidArgument(
         `${field} must be a number of milliseconds above 0 and at most 2147483647 (about 24.8 days)`,
         field,
@@ -274,7 +279,7 @@ export class WidgetCore {
   #authRenewals = 0;
   /** Failed connections in a row (the next try waits longer). */
   #connectRetries = 0;
-  /** Syncs in a row that failed without a wait named (TIMEOUT): the next waits longer. */
+  /** Catch-ups in a row this connection left unanswered (TIMEOUT): the next waits longer. */
   #syncRetries = 0;
   /** The next try of a first connection that failed: one at a time (connect() clears it). */
   #connectRetry: ReturnType<typeof setTimeout> | null = null;
@@ -378,13 +383,14 @@ export class WidgetCore {
     const e = toCharlaError(error);
     // What the visitor reads: the error's text for people, in the widget's language.
     const forPeople = said ?? e.body.error.clientMessages?.[this.stores.w.$language.get()];
-    const wait = e.body.data['retryAfterMs'];
+    // A body may come without `data` (isErrorBody takes one): no wait named then.
+    const wait: unknown = e.body.data?.['retryAfterMs'];
     const shown: LastError = {
       message: forPeople || e.message,
       code: e.code,
       key: e.key,
       transient: e.transient,
-      ...(typeof wait === 'number' && wait > 0 ? { retryAfterMs: wait } : {}),
+      ...(typeof wait === 'number' && wait > 0 && wait <= MAX_TIMER_MS ? { retryAt: Date.now() + wait } : {}),
     };
     this.stores.w.$lastError.set(shown);
     // A failed connection's error goes once the widget is connected again (#setConnection).
@@ -555,7 +561,7 @@ export class WidgetCore {
    * a row up to CONNECT_RETRY_MAX_MS, and never sooner than a busy or limiting service advised.
    */
   #nextConnectDelay(error: CharlaError): number {
-    const backoff = Math.min(RETRY_DELAY_MS * 2 ** this.#connectRetries++, CONNECT_RETRY_MAX_MS);
+    const backoff = backoffMs(this.#connectRetries++);
     return serviceBusy(error) || error.key === 'RATE_LIMITED'
       ? Math.max(backoff, retryAfterMs(error, RETRY_DELAY_MS))
       : backoff;
@@ -685,6 +691,8 @@ export class WidgetCore {
   #handleConnect(socket: LiveSocket): void {
     if (socket !== this.#socket) return;
     this.#authRenewals = 0;
+    // A new connection's catch-up starts at the shortest wait again.
+    this.#syncRetries = 0;
     const epoch = ++this.#epoch;
     // Snapshot before any new message of this connection is handled: the gap
     // fill asks for everything after what was held when the link came back.
@@ -781,12 +789,20 @@ export class WidgetCore {
       if (!e.transient && e.key !== 'NOT_CONNECTED') this.#reportError(e, 'sync');
       // Try again while this connection stands (same snapshot); a new connection syncs anyway.
       // A service that cannot store for now is asked again less and less often, as a send is.
-      // Unanswered (a service slower than ackTimeoutMs): 1 s doubling to 30 s, so a loaded service
-      // is not asked for the whole sync again every second.
-      if (e.key === 'RATE_LIMITED') this.#holdOff(e);
-      else if (serviceBusy(e)) this.#holdBusy(e);
-      const backoff = Math.min(RETRY_DELAY_MS * 2 ** Math.min(this.#syncRetries++, 5), CONNECT_RETRY_MAX_MS);
-      this.#later(again, this.#heldLeft() || backoff);
+      let wait: number;
+      if (e.key === 'RATE_LIMITED' || serviceBusy(e)) {
+        if (e.key === 'RATE_LIMITED') this.#holdOff(e);
+        else this.#holdBusy(e);
+        wait = this.#heldLeft();
+      } else {
+        // Unanswered on this connection (a service slower than ackTimeoutMs): 1 s doubling to 30 s,
+        // so a loaded service is not asked for the whole sync again every second. (A connection
+        // that dropped rejects its pending answers as TIMEOUT too: its next one syncs anyway.)
+        const unanswered =
+          e.key === 'TIMEOUT' && epoch === this.#epoch && socket === this.#socket && socket.connected;
+        wait = Math.max(this.#heldLeft(), unanswered ? backoffMs(this.#syncRetries++) : RETRY_DELAY_MS);
+      }
+      this.#later(again, wait || RETRY_DELAY_MS);
     }
   }
 
@@ -1249,8 +1265,7 @@ export class WidgetCore {
    */
   #holdBusy(e: CharlaError): void {
     if (this.#heldLeft() === 0) this.#unavailableHolds++;
-    const backoff = RETRY_DELAY_MS * 2 ** Math.min(this.#unavailableHolds - 1, 5);
-    this.#holdOff(e, Math.min(backoff, CONNECT_RETRY_MAX_MS));
+    this.#holdOff(e, backoffMs(this.#unavailableHolds - 1));
     this.stores.w.$serviceBusy.set(true);
   }
 

@@ -41,9 +41,14 @@ describe('POST /v1/external/assets/refresh', () => {
       const exp = Number(signed.searchParams.get('exp')) * 1000;
       expect(exp - before).toBeGreaterThanOrEqual(ttl * 1000);
       expect(exp - after).toBeLessThanOrEqual(ttl * 1000 + 1000);
+      const asked = Date.now();
       const file = await fetchSigned(res.body.signedUrl);
       expect(file.status).toBe(200);
       expect(file.headers.get('content-type')).toContain('video/mp4');
+      // A cached copy never outlives the signature: max-age is what is left, rounded down.
+      const maxAge = Number(/max-age=(\d+)/.exec(file.headers.get('cache-control') ?? '')?.[1]);
+      expect(maxAge * 1000).toBeLessThanOrEqual(exp - asked);
+      expect(maxAge).toBeGreaterThanOrEqual(ttl - 2);
       expect(Buffer.from(await file.arrayBuffer())).toEqual(bytes);
     }
   });

@@ -128,6 +128,7 @@ describe('pattern errors in words', () => {
       'GET',
       `/v1/campaigns?botId=${botId}&startAt=2026-12-07T20:36:00+01:00&endAt=2026-12-31`,
     );
+    expectErrorBody(plus, 400, 'VALIDATION_ERROR');
     expect(plus.body.validationError['querystring:/startAt']).toMatch(/%2B/);
     const encoded = await call(
       server,

@@ -11,7 +11,7 @@ import {
   SHORT_TEXT_MAX,
   UUID_PATTERN,
 } from '../limits.ts';
-import { DATE_OR_DATE_TIME_PATTERN, ZONED_DATE_TIME_PATTERN } from '../dates.ts';
+import { DATE_MESSAGES, DATE_OR_DATE_TIME_PATTERN, ZONED_DATE_TIME_PATTERN } from '../dates.ts';
 
 /** A non-empty identifier. */
 export const Id = Type.String({ minLength: 1, maxLength: 200 });
@@ -90,10 +90,8 @@ export const lit = <T extends readonly string[]>(values: T) =>
  */
 const patternOf = (schema: TSchema): string => (schema as { pattern?: string }).pattern ?? '';
 export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
-  // A query value: an offset's unencoded + arrives as a space (application/x-www-form-urlencoded).
-  [patternOf(DateOrDateTime)]:
-    "must be a date (YYYY-MM-DD) or an ISO 8601 date-time (in the address, an offset's + is written %2B)",
-  [patternOf(ZonedDateTime)]: 'must be an ISO 8601 date-time with a time zone (Z or an offset)',
+  [patternOf(DateOrDateTime)]: DATE_MESSAGES.dateShape,
+  [patternOf(ZonedDateTime)]: DATE_MESSAGES.zonedShape,
   [patternOf(HttpsUrl)]: 'must be an absolute https:// address',
   [HTTPS_ADDRESS_PATTERN]: 'must be an absolute https:// address',
   [UUID_PATTERN]: 'must be a UUID',

@@ -13,7 +13,7 @@ import {
 } from '../../styles/theme.ts';
 import type { UiState, WidgetContext } from '../../widget/context.ts';
 import { icons } from '../shared/icons.ts';
-import { widgetName } from '../shared/format.ts';
+import { formatTime, widgetName } from '../shared/format.ts';
 import { closeButton } from '../shared/parts.ts';
 import { Announcer } from './announcer.ts';
 import { styles } from './widget.styles.ts';
@@ -268,12 +268,15 @@ export class CharlaWidget extends LitElement {
   #renderUnavailable(t: Translate, retry: boolean) {
     const error = this.#stores.get('$lastError');
     const site = error?.key === 'ORIGIN_NOT_ALLOWED' || error?.key === 'FORBIDDEN';
-    // Too many new visitors from the visitor's address (429): when the widget tries again by itself.
-    const wait = error?.key === 'RATE_LIMITED' ? error.retryAfterMs : undefined;
+    // Too many new visitors from the visitor's address (429): when a chat can start, as a time of
+    // day (a count of minutes would go stale on the screen), or "in a few seconds".
+    const at = error?.key === 'RATE_LIMITED' ? error.retryAt : undefined;
     const words = site
       ? t('unavailableHere')
-      : retry && wait
-        ? t('startLimited', { minutes: Math.ceil(wait / 60_000) })
+      : retry && at
+        ? at - Date.now() < 60_000
+          ? t('startLimitedSoon')
+          : t('startLimited', { time: formatTime(new Date(at), this.#stores.get('$language') ?? 'es') })
         : t(retry ? 'startFailed' : 'unavailable');
     // Its own close button: full screen on a phone, the panel covers the launcher, and a touch
     // user has no Esc (a reviewer's phone was left on a blank screen with nothing to tap).

@@ -111,6 +111,10 @@ describe('createClient()', () => {
     expect(() => createClient({ baseUrl: 'https://x.test', companyToken: '' })).toThrow(/companyToken/);
   });
 
+  it.each([2 ** 31 - 1, Infinity, 0])('takes a timeoutMs of %s', (timeoutMs) => {
+    expect(() => createClient({ baseUrl: 'https://x.test', companyToken: 't', timeoutMs })).not.toThrow();
+  });
+
   it.each([2 ** 31, 3e9, -1, NaN, '30000', null])(
     'refuses a timeoutMs of %s at once (past 2147483647 ms every call was a TIMEOUT)',
     (timeoutMs) => {
@@ -183,6 +187,14 @@ describe('listCampaigns()', () => {
     expect(error.validationError).toEqual({
       'querystring:/startAt': 'must be a real date (YYYY-MM-DD) or ISO 8601 date-time',
       'querystring:/endAt': 'is required (a date, YYYY-MM-DD, or an ISO 8601 date-time)',
+    });
+    // Not a date's shape at all: the service's words for its pattern.
+    const shape = await rejection(() =>
+      client.listCampaigns({ botId: BOT, startAt: 'abc', endAt: '2026-12-31' }),
+    );
+    expect(shape.validationError).toEqual({
+      'querystring:/startAt':
+        "must be a date (YYYY-MM-DD) or an ISO 8601 date-time (in the address, an offset's + is written %2B)",
     });
   });
 });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { within } from '@testing-library/dom';
 import '../../../src/define.ts';
 import type { CharlaWidget } from '../../../src/components/widget/widget.ts';
@@ -75,29 +75,45 @@ describe('<charla-widget>', () => {
     expect(root().getByRole('button', { name: 'Chat unavailable, 1 unread message' })).toBeTruthy();
   });
 
-  it('says how long a visitor held by the new-visitor allowance waits, in minutes, in Spanish and English', async () => {
+  it('says when a visitor held by the new-visitor allowance can start, as a time of day, in Spanish and English', async () => {
     const { el, stores } = await mount({ ui: { open: true } });
     stores.$config.set(null);
     stores.$connection.set('error');
-    stores.$lastError.set({
-      message: 'Too many requests.',
-      key: 'RATE_LIMITED',
-      code: 'E0429',
-      transient: true,
-      retryAfterMs: 19 * 60_000 + 1,
-    });
-    await settle(el);
-    const words = () => el.shadowRoot!.querySelector('[part=unavailable] p')!.textContent!.trim();
-    expect(words()).toBe(
-      'Hay muchas conversaciones nuevas desde tu red. Lo intentaremos de nuevo en 20 min.',
-    );
-    stores.$language.set('en');
-    await settle(el);
-    expect(words()).toBe('Many new chats are starting from your network. We will try again in 20 min.');
-    // Another passing failure, with no wait named, is said as before.
-    stores.$lastError.set({ message: 'Timed out', key: 'TIMEOUT', transient: true });
-    await settle(el);
-    expect(words()).toBe('We could not connect to the chat.');
+    const at = new Date(2026, 11, 7, 21, 15);
+    const held = (retryAt: number) =>
+      stores.$lastError.set({
+        message: 'Too many requests.',
+        key: 'RATE_LIMITED',
+        code: 'E0429',
+        transient: true,
+        retryAt,
+      });
+    vi.useFakeTimers({ now: new Date(2026, 11, 7, 20, 55), toFake: ['Date'] });
+    try {
+      held(at.getTime());
+      await settle(el);
+      const words = () => el.shadowRoot!.querySelector('[part=unavailable] p')!.textContent!.trim();
+      expect(words()).toBe(
+        'Hay muchas conversaciones nuevas desde tu red. Podrás empezar a chatear a las 21:15.',
+      );
+      stores.$language.set('en');
+      await settle(el);
+      expect(words()).toBe(
+        'Many new chats are starting from your network. You can start chatting at 9:15 PM.',
+      );
+      // Under a minute away: no time of day that is already now.
+      held(Date.now() + 20_000);
+      await settle(el);
+      expect(words()).toBe(
+        'Many new chats are starting from your network. You can start chatting in a few seconds.',
+      );
+      // Another passing failure, with no wait named, is said as before.
+      stores.$lastError.set({ message: 'Timed out', key: 'TIMEOUT', transient: true });
+      await settle(el);
+      expect(words()).toBe('We could not connect to the chat.');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('disables the launcher after close(true) and enables it again', async () => {
