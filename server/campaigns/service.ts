@@ -127,9 +127,13 @@ class CreationAbandoned extends Error {
  * POST /v1/campaigns. Checks everything first (bot, calling, video), then writes the campaign
  * hidden (CREATING), its recipients in pieces, and makes it PENDING or SCHEDULED in one statement.
  * When anything fails on the way, what was written is deleted before the error is answered (if
- * the storage itself is gone, a later sweep deletes it).
+ * the storage itself is gone, a later sweep deletes it). `earlier` when an earlier request with
+ * the same id made it (a retry).
  */
-export async function createCampaign(charla: Charla, body: CampaignCreateBody): Promise<Campaign> {
+export async function createCampaign(
+  charla: Charla,
+  body: CampaignCreateBody,
+): Promise<{ campaign: Campaign; earlier: boolean }> {
   // With the caller's own id, a retry of the request answers what the first try made.
   const key = body.id?.toLowerCase();
   const requestHash =
@@ -141,10 +145,10 @@ export async function createCampaign(charla: Charla, body: CampaignCreateBody): 
   for (;;) {
     if (key !== undefined && requestHash !== null) {
       const made = await madeBefore(charla, key, requestHash);
-      if (made) return made;
+      if (made) return { campaign: made, earlier: true };
     }
     const made = await create(charla, body, key, requestHash);
-    if (made) return made;
+    if (made) return { campaign: made, earlier: false };
     // Taken by the same request a moment earlier (a retry racing its first try): read it.
   }
 }

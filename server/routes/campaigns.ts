@@ -96,7 +96,15 @@ export async function campaignRoutes(app: FastifyInstance): Promise<void> {
       bodyLimit: CAMPAIGN_BODY_LIMIT,
       onRequest: auth,
     },
-    async (request) => ok('Campaign created successfully.', await createCampaign(charla, request.body)),
+    async (request) => {
+      const { campaign, earlier } = await createCampaign(charla, request.body);
+      return ok(
+        earlier
+          ? 'Campaign already created by an earlier request with this id.'
+          : 'Campaign created successfully.',
+        campaign,
+      );
+    },
   );
 
   r.delete(

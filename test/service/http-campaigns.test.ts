@@ -331,6 +331,9 @@ describe('POST /v1/campaigns with the caller’s own id', () => {
     const again = await createCampaign({ id: id.toUpperCase(), scheduledAt: at, elementName: `retry-${id}` });
     expect(again.status).toBe(200);
     expect(again.body.data).toEqual(first.body.data);
+    // Said as what it is: nothing was created this time.
+    expect(first.body.message).toEqual(['Campaign created successfully.']);
+    expect(again.body.message).toEqual(['Campaign already created by an earlier request with this id.']);
     // Its time passed: a new campaign would be refused (past scheduledAt), the retry is answered.
     await new Promise((resolve) => setTimeout(resolve, 2_200));
     expect((await createCampaign({ id, scheduledAt: at, elementName: `retry-${id}` })).body.data.id).toBe(id);
