@@ -32,7 +32,7 @@ describe('a catch-up refused with an error body without data', () => {
     const w = service.widget();
     const errors: string[] = [];
     w.on('error', (d) => errors.push(`${d.operation} ${d.error.key}`));
-    void w.connect();
+    void w.connect().catch(() => undefined);
     await waitFor(() => w.stores.$connection.get() === 'connected', 10_000, 'connected');
     expect(tries).toBe(2);
     expect(errors).toEqual(['sync VALIDATION_ERROR']);
