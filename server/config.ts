@@ -122,8 +122,6 @@ const REQUEST_TIMEOUT_MS = 300_000;
  */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-/** The longest delay a Node timer takes (ms): 2^31-1, about 24.8 days. */
-
 const DEMO = { clientId: 'demo-client', clientSecret: 'demo-secret', companyToken: 'demo-company-token' };
 const DEMO_SIGNING_KEY = 'demo-signing-secret-change-me';
 /** Shortest client secret and company token production starts with. */

@@ -34,8 +34,8 @@ export async function assetRoutes(app: FastifyInstance): Promise<void> {
       // Not an address at all, or one no address check takes (a space or control character,
       // credentials), is the caller's format mistake (400); a valid one that is not this
       // service's media is what cannot be signed (422).
-      const problem = parseAddress(resourceUrl);
-      if (typeof problem === 'string') throw validationFailed({ '/resourceUrl': problem });
+      const address = parseAddress(resourceUrl);
+      if (typeof address === 'string') throw validationFailed({ '/resourceUrl': address });
       const key = charla.signer.mediaKeyOf(resourceUrl, charla.ownBaseUrls(request));
       const exists =
         key !== null &&
@@ -54,8 +54,7 @@ export async function assetRoutes(app: FastifyInstance): Promise<void> {
       const signedUrl = charla.signer.sign(key, ttl, charla.baseUrlFor(request));
       // A download link (`download=1`, the document card's) stays one: refreshed, it still saves the file.
       return {
-        signedUrl:
-          new URL(resourceUrl).searchParams.get('download') === '1' ? `${signedUrl}&download=1` : signedUrl,
+        signedUrl: address.searchParams.get('download') === '1' ? `${signedUrl}&download=1` : signedUrl,
       };
     },
   );

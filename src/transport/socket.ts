@@ -77,9 +77,13 @@ export const MAX_RETRY_AFTER_MS = 60_000;
  * when it names none.
  */
 export function retryAfterMs(error: CharlaError, fallbackMs: number): number {
+  return Math.min(advisedWaitMs(error) ?? fallbackMs, MAX_RETRY_AFTER_MS);
+}
+
+/** The error's `data.retryAfterMs` as the service gave it, when it is a wait (a finite number, 0 or more). */
+export function advisedWaitMs(error: CharlaError): number | undefined {
   const advised = error.body.data?.['retryAfterMs'];
-  if (typeof advised !== 'number' || !Number.isFinite(advised) || advised < 0) return fallbackMs;
-  return Math.min(advised, MAX_RETRY_AFTER_MS);
+  return typeof advised === 'number' && Number.isFinite(advised) && advised >= 0 ? advised : undefined;
 }
 
 /**

@@ -44,7 +44,14 @@ import {
 import { CharlaError, clientError, invalidArgument, toCharlaError } from '../transport/errors.ts';
 import { Outbox, type OutboxEntry, type OutboxStorage, type OutboxStorageKind } from '../transport/outbox.ts';
 import { RestClient } from '../transport/rest.ts';
-import { ACK_TIMEOUT_MS, createSocket, request, retryAfterMs, type LiveSocket } from '../transport/socket.ts';
+import {
+  ACK_TIMEOUT_MS,
+  advisedWaitMs,
+  createSocket,
+  request,
+  retryAfterMs,
+  type LiveSocket,
+} from '../transport/socket.ts';
 import { Emitter } from '../util/emitter.ts';
 import { pickLanguage } from '../i18n/pick.ts';
 import { translate } from '../i18n/index.ts';
@@ -383,14 +390,13 @@ export class WidgetCore {
     const e = toCharlaError(error);
     // What the visitor reads: the error's text for people, in the widget's language.
     const forPeople = said ?? e.body.error.clientMessages?.[this.stores.w.$language.get()];
-    // A body may come without `data` (isErrorBody takes one): no wait named then.
-    const wait: unknown = e.body.data?.['retryAfterMs'];
+    const wait = advisedWaitMs(e);
     const shown: LastError = {
       message: forPeople || e.message,
       code: e.code,
       key: e.key,
       transient: e.transient,
-      ...(typeof wait === 'number' && wait > 0 && wait <= MAX_TIMER_MS ? { retryAt: Date.now() + wait } : {}),
+      ...(wait && wait <= MAX_TIMER_MS ? { retryAt: Date.now() + wait } : {}),
     };
     this.stores.w.$lastError.set(shown);
     // A failed connection's error goes once the widget is connected again (#setConnection).
@@ -789,20 +795,16 @@ export class WidgetCore {
       if (!e.transient && e.key !== 'NOT_CONNECTED') this.#reportError(e, 'sync');
       // Try again while this connection stands (same snapshot); a new connection syncs anyway.
       // A service that cannot store for now is asked again less and less often, as a send is.
-      let wait: number;
-      if (e.key === 'RATE_LIMITED' || serviceBusy(e)) {
-        if (e.key === 'RATE_LIMITED') this.#holdOff(e);
-        else this.#holdBusy(e);
-        wait = this.#heldLeft();
-      } else {
-        // Unanswered on this connection (a service slower than ackTimeoutMs): 1 s doubling to 30 s,
-        // so a loaded service is not asked for the whole sync again every second. (A connection
-        // that dropped rejects its pending answers as TIMEOUT too: its next one syncs anyway.)
-        const unanswered =
-          e.key === 'TIMEOUT' && epoch === this.#epoch && socket === this.#socket && socket.connected;
-        wait = Math.max(this.#heldLeft(), unanswered ? backoffMs(this.#syncRetries++) : RETRY_DELAY_MS);
-      }
-      this.#later(again, wait || RETRY_DELAY_MS);
+      const holds = e.key === 'RATE_LIMITED' || serviceBusy(e);
+      if (e.key === 'RATE_LIMITED') this.#holdOff(e);
+      else if (holds) this.#holdBusy(e);
+      // Unanswered on this connection (a service slower than ackTimeoutMs): 1 s doubling to 30 s,
+      // so a loaded service is not asked for the whole sync again every second. (A connection
+      // that dropped rejects its pending answers as TIMEOUT too: its next one syncs anyway.)
+      const unanswered =
+        e.key === 'TIMEOUT' && epoch === this.#epoch && socket === this.#socket && socket.connected;
+      const wait = holds ? 0 : unanswered ? backoffMs(this.#syncRetries++) : RETRY_DELAY_MS;
+      this.#later(again, Math.max(this.#heldLeft(), wait) || RETRY_DELAY_MS);
     }
   }
 
