@@ -5,7 +5,8 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
-export type RecorderProblem = 'denied' | 'unavailable';
+/** Refused by the visitor or the page; no recorder in this browser; no microphone; the device failed. */
+export type RecorderProblem = 'denied' | 'unavailable' | 'missing' | 'failed';
 export type Recording = Blob & { name: string };
 
 export class AudioRecorderController implements ReactiveController {
@@ -34,9 +35,14 @@ export class AudioRecorderController implements ReactiveController {
     try {
       stream = await navigator.mediaDevices.getUserMedia({ audio: true });
     } catch (error) {
-      const denied =
-        error instanceof DOMException && (error.name === 'NotAllowedError' || error.name === 'SecurityError');
-      return this.onProblem(denied ? 'denied' : 'unavailable');
+      const name = (error as Error | null)?.name;
+      return this.onProblem(
+        name === 'NotAllowedError' || name === 'SecurityError'
+          ? 'denied'
+          : name === 'NotFoundError' || name === 'OverconstrainedError'
+            ? 'missing'
+            : 'failed',
+      );
     }
     const chunks: Blob[] = [];
     const recorder = new MediaRecorder(stream);

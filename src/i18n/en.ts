@@ -68,6 +68,8 @@ export const en: Catalogue = {
   locationTimeout: 'Could not get your location in time.',
   micDenied: 'Could not use the microphone: permission denied.',
   micUnavailable: 'Your browser cannot record audio.',
+  micMissing: 'No microphone found.',
+  micFailed: 'Could not use the microphone.',
   sendFailed: 'Could not send.',
   sendNotMember: 'Could not send “{text}”: you are not part of that conversation.',
   removedFromCurrent: 'You are no longer part of that conversation.',

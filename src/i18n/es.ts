@@ -69,6 +69,8 @@ export const es = {
   locationTimeout: 'No se pudo obtener tu ubicación a tiempo.',
   micDenied: 'No se pudo usar el micrófono: permiso denegado.',
   micUnavailable: 'Tu navegador no permite grabar audio.',
+  micMissing: 'No se encontró ningún micrófono.',
+  micFailed: 'No se pudo usar el micrófono.',
   sendFailed: 'No se pudo enviar.',
   sendNotMember: 'No se pudo enviar «{text}»: no formas parte de esa conversación.',
   removedFromCurrent: 'Ya no formas parte de esa conversación.',

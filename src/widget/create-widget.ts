@@ -54,6 +54,18 @@ export function createWidget(given: WidgetOptions): WidgetInstance {
       seen.observe(element);
       instance.addCleanup(() => seen.disconnect());
     }
+    // A page that swaps its whole <body> as it navigates (Turbo Drive, pjax-style routers) took the
+    // widget out with the old one: it joins the new body, its conversation and connection as they were.
+    // Taken out by the page itself (the body is still the page's), it stays out.
+    if (options?.container === undefined && typeof MutationObserver === 'function') {
+      const swapped = new MutationObserver(() => {
+        const old = element.parentNode as Element | null;
+        if (!element.isConnected && old?.localName === 'body' && old !== document.body)
+          document.body?.appendChild(element);
+      });
+      swapped.observe(document.documentElement, { childList: true });
+      instance.addCleanup(() => swapped.disconnect());
+    }
     if (container) container.appendChild(element);
     else {
       const join = () => document.body?.appendChild(element);

@@ -159,10 +159,13 @@ describe('widget UI under a strict CSP with Trusted Types', () => {
     await tab.goto(`${origin}/bundle`);
     const defined = await tab.evaluate(async () => {
       await customElements.whenDefined('charla-widget');
-      const el = document.createElement('charla-widget');
-      document.body.append(el);
+      // A widget as the bundle makes it (an element without a widget behind it draws nothing);
+      // it talks to no service before connect().
+      const charla = (window as unknown as { Charla: { createWidget(o: object): unknown } }).Charla;
+      charla.createWidget({ apiKey: 'csp-test-key', baseUrl: location.origin });
+      const el = document.querySelector('charla-widget');
       await new Promise((r) => setTimeout(r, 200));
-      return !!el.shadowRoot?.querySelector('[part=launcher]');
+      return !!el?.shadowRoot?.querySelector('[part=launcher]');
     });
     await context.close();
     expect(defined).toBe(true);

@@ -15,20 +15,20 @@ export interface Site {
   service: Service;
   browser: Browser;
   origin: string;
-  /** Serves `html` at `/<name>` (with `csp` as its Content-Security-Policy); returns the address. */
-  page(name: string, html: string, csp?: string): string;
+  /** Serves `html` at `/<name>` (with `csp` as its Content-Security-Policy, and `headers`); returns the address. */
+  page(name: string, html: string, csp?: string, headers?: Record<string, string>): string;
 }
 
 /** The service, the browser and the customer's site, started before the file's tests. */
 export function hostileSite(): Site {
-  const pages = new Map<string, { html: string; csp?: string }>();
+  const pages = new Map<string, { html: string; csp?: string; headers?: Record<string, string> }>();
   const site = { pages } as unknown as Site;
   let server: Server;
   withServiceAndBrowser(({ service, browser }) => Object.assign(site, { service, browser }));
   beforeAll(async () => {
     server = createServer((req, res) => {
       const p = pages.get((req.url ?? '').split('?')[0]!);
-      const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8' };
+      const headers: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', ...p?.headers };
       if (p?.csp) headers['content-security-policy'] = p.csp;
       res.writeHead(p ? 200 : 404, headers);
       res.end(p?.html ?? '');
@@ -37,8 +37,8 @@ export function hostileSite(): Site {
     site.origin = `http://localhost:${(server.address() as AddressInfo).port}`;
     return () => new Promise<void>((r) => server.close(() => r()));
   });
-  site.page = (name, html, csp) => {
-    pages.set(`/${name}`, { html, csp });
+  site.page = (name, html, csp, headers) => {
+    pages.set(`/${name}`, { html, csp, headers });
     return `${site.origin}/${name}`;
   };
   return site;

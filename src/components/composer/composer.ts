@@ -10,7 +10,7 @@ import {
   UPLOAD_MEDIA_TYPES,
 } from '../../../types/limits.ts';
 import { shortenFileName } from '../../../types/file-names.ts';
-import { AudioRecorderController } from '../../controllers/audio-recorder.ts';
+import { AudioRecorderController, type RecorderProblem } from '../../controllers/audio-recorder.ts';
 import { ContextStoresController } from '../../controllers/context-stores.ts';
 import { Drafts } from '../../controllers/drafts.ts';
 import { translator, type CatalogueKey } from '../../i18n/index.ts';
@@ -65,6 +65,24 @@ export function classifyFile(file: {
 
 /** The longest a location is looked for, prompt included (the browser's own 15 s start once allowed). */
 const LOCATING_MAX_MS = 30_000;
+
+/**
+ * The page lets its scripts use this feature: a Permissions-Policy (or a frame's allow list) that
+ * forbids the microphone or the location makes their buttons fail every time, so they are not offered.
+ * Chromium says; elsewhere they are offered and a refusal is said when pressed.
+ */
+function allowed(feature: string): boolean {
+  const policy = (document as { featurePolicy?: { allowsFeature(f: string): boolean } }).featurePolicy;
+  return policy?.allowsFeature(feature) !== false;
+}
+
+/** What the composer says when the microphone cannot record. */
+const MIC_NOTICES: Record<RecorderProblem, CatalogueKey> = {
+  denied: 'micDenied',
+  unavailable: 'micUnavailable',
+  missing: 'micMissing',
+  failed: 'micFailed',
+};
 
 /**
  * @summary The composer: a growing text area, attach, location, voice note and send.
@@ -134,7 +152,7 @@ export class CharlaComposer extends LitElement {
   readonly #recorder = new AudioRecorderController(
     this,
     (file) => this.#upload(file, 'AUDIO'),
-    (problem) => this.#setNotice(problem === 'denied' ? 'micDenied' : 'micUnavailable', 'mic'),
+    (problem) => this.#setNotice(MIC_NOTICES[problem], 'mic'),
   );
 
   /**
@@ -652,7 +670,7 @@ export class CharlaComposer extends LitElement {
                   aria-describedby=${this.#describedBy('location')}
                   aria-busy=${this.locating ? 'true' : nothing}
                   ?disabled=${off}
-                  ?hidden=${recording}
+                  ?hidden=${recording || !allowed('geolocation')}
                   @click=${this.#handleLocationClick}
                 >
                   ${this.locating ? html`<span class="spinner" aria-hidden="true"></span>` : icons.location()}
@@ -666,6 +684,7 @@ export class CharlaComposer extends LitElement {
           aria-label=${this.#recorder.recording ? this.#t('stopRecording') : this.#t('recordAudio')}
           aria-describedby=${this.#describedBy('mic')}
           ?disabled=${off}
+          ?hidden=${!allowed('microphone')}
           @click=${this.#handleMicClick}
         >
           ${this.#recorder.recording ? icons.stop() : icons.mic()}

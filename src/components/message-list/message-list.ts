@@ -828,6 +828,7 @@ export class CharlaMessageList extends LitElement {
         role="region"
         aria-label=${t('messages')}
         tabindex="0"
+        .scrollTo=${listScrollTo}
         @scroll=${this.#handleScroll}
         @wheel=${this.#intent}
         @touchstart=${this.#intent}
@@ -870,6 +871,17 @@ export class CharlaMessageList extends LitElement {
       </div>
     `;
   }
+}
+
+/**
+ * The list's own scrollTo, which the virtualizer takes from its node and scrolls with: a page's
+ * Element scrollTo (Prototype.js scrolls the window to the element, MooTools takes (x, y) only) jumped
+ * the page to the chat and left the list at its top. The scrollTop setter is the browser's.
+ */
+function listScrollTo(this: HTMLElement, a?: ScrollToOptions | number, b?: number): void {
+  const to = typeof a === 'object' && a ? a : { left: a, top: b };
+  if (Number.isFinite(to.top)) this.scrollTop = to.top!;
+  if (Number.isFinite(to.left)) this.scrollLeft = to.left!;
 }
 
 function findIndexFromEnd(messages: readonly Message[], key: string): number {

@@ -209,4 +209,11 @@ export const styles = css`
       display: none;
     }
   }
+  /* A printed page shows the page, not the chat over it. */
+  @media print {
+    .launcher,
+    .panel {
+      display: none !important;
+    }
+  }
 `;

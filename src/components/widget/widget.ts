@@ -19,6 +19,17 @@ import { Announcer } from './announcer.ts';
 import { styles } from './widget.styles.ts';
 
 /** Shows or hides a manual popover; without popover support (or detached) it stays a fixed element. */
+const HOST_OUT_OF_FLOW = Object.entries({
+  position: 'fixed',
+  top: '0',
+  left: '0',
+  width: '0',
+  height: '0',
+  margin: '0',
+  padding: '0',
+  border: '0',
+});
+
 function top(el: HTMLElement | null, show?: boolean): void {
   try {
     if (show) el!.showPopover();
@@ -127,10 +138,23 @@ export class CharlaWidget extends LitElement {
   /** The panel covers the viewport (480 px wide, or 480 px tall, or less): modal, Tab goes round inside it. */
   readonly #fullScreen = new FullScreenController(this);
 
+  constructor() {
+    super();
+    // Keys typed in the widget are the widget's, as in a frame: a page's shortcuts (space or k for its
+    // video, / for its search) look at the event's target, which outside is this element, not a text
+    // field, so they took what the visitor typed in the chat. The widget's own handlers ran already.
+    for (const type of ['keydown', 'keypress', 'keyup'])
+      this.addEventListener(type, (e) => e.stopPropagation());
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
     // Both catalogues read left to right, whatever the page's direction.
     this.dir = 'ltr';
+    // Out of the page's flow whatever its CSS (launcher and panel are in the top layer): a grid or
+    // flex body took the element for an item (a row and a gap more), `body > *` rules gave it margins
+    // and borders. Inline and important, above the page's rules; `display` stays the page's (none hides it).
+    for (const [name, value] of HOST_OUT_OF_FLOW) this.style.setProperty(name, value, 'important');
     // Taken out of the document, the popovers left the top layer: back in when it returns.
     this.requestUpdate();
     this.#useFont(googleFontName(this.#appliedTheme));
@@ -184,7 +208,7 @@ export class CharlaWidget extends LitElement {
   #placeBesideOthers(): void {
     if (typeof document === 'undefined') return;
     const peers = [...document.querySelectorAll<CharlaWidget>(this.localName)].filter(
-      (w) => w.position === this.position,
+      (w) => w.context && w.position === this.position,
     );
     const index = Math.max(0, peers.indexOf(this));
     if (index > 0) this.style.setProperty('--_shift', `${index * 68}px`);
@@ -315,6 +339,9 @@ export class CharlaWidget extends LitElement {
   }
 
   override render(): unknown {
+    // No widget behind it: a copy of the element (a page snapshot cloned with its body, as Turbo
+    // caches pages) shows nothing, not a second, unusable launcher.
+    if (!this.context) return nothing;
     const t = translator(this.#stores.get('$language'));
     const ui = this.#stores.get('$ui');
     const open = ui?.open ?? false;

@@ -541,4 +541,29 @@ describe('<charla-composer>', () => {
     await settle(el);
     expect(q.getByRole('alert').textContent).toContain('No se pudo usar el micrófono: permiso denegado.');
   });
+
+  it('says there is no microphone when none is found, and that it could not be used when it fails; "cannot record" only without a recorder', async () => {
+    for (const [name, words] of [
+      ['NotFoundError', 'No se encontró ningún micrófono.'],
+      ['OverconstrainedError', 'No se encontró ningún micrófono.'],
+      ['NotReadableError', 'No se pudo usar el micrófono.'],
+      ['AbortError', 'No se pudo usar el micrófono.'],
+    ]) {
+      vi.stubGlobal('MediaRecorder', class {});
+      vi.stubGlobal('navigator', {
+        ...navigator,
+        mediaDevices: { getUserMedia: () => Promise.reject(new DOMException('no', name)) },
+      });
+      const { el, q } = await mount();
+      q.getByRole('button', { name: 'Grabar audio' }).click();
+      await settle(el);
+      expect(q.getByRole('alert').textContent, name).toContain(words);
+      document.body.replaceChildren();
+    }
+    vi.stubGlobal('MediaRecorder', undefined);
+    const { el, q } = await mount();
+    q.getByRole('button', { name: 'Grabar audio' }).click();
+    await settle(el);
+    expect(q.getByRole('alert').textContent).toContain('Tu navegador no permite grabar audio.');
+  });
 });

@@ -1,0 +1,269 @@
+/**
+ * Journey: customer sites built the way real ones are, on another origin than the service, with
+ * the documented script tag (the findings of a probe of "the wild web"): an old library's
+ * Element scrollTo (Prototype.js, MooTools), keyboard shortcuts that skip text fields by the
+ * event's target, a router that swaps the whole <body> (Turbo Drive) and a cached copy of it, a
+ * grid body with `body > *` rules, printing, and a Permissions-Policy without microphone and
+ * location. Each time the widget keeps working and the page keeps its own behaviour and layout.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import {
+  botRoomOf,
+  launcher,
+  messageInput,
+  messagesRegion,
+  need,
+  openPage,
+  ownMessage,
+  roomMessages,
+  uniqueUser,
+  unexpected,
+  until,
+} from './helpers.ts';
+import { firstWidgetReady, hostileSite, placement, themedWidget } from './host-page-site.ts';
+
+const site = hostileSite();
+
+/** A page of the customer's site: `head`, then `body` and the documented tag (unless `tag` is false). */
+async function visit(
+  name: string,
+  { head = '', body = '<main><h1>Tienda</h1></main>', tag = true, headers = {} as Record<string, string> },
+): Promise<{ page: Page; problems: string[]; userId: string }> {
+  const key = await themedWidget(site.service);
+  const userId = uniqueUser('wild');
+  const script = tag
+    ? `<script src="${site.service.base}/charla.js" data-api-key="${key}" data-init="true" data-user-id="${userId}"></script>`
+    : '';
+  const html = `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Tienda</title>
+<link rel="icon" href="data:,">${head}</head><body>${body}${script}</body></html>`;
+  const { page, problems } = await openPage(site.browser, site.page(name, html, undefined, headers));
+  if (tag) await firstWidgetReady(page);
+  return { page, problems, userId };
+}
+
+/** The chat opened from the launcher, the demo bot's greeting shown. */
+async function openChat(page: Page): Promise<void> {
+  await launcher(page).click();
+  await need(messagesRegion(page).getByText(/Soy el bot de demostración de Charla/), 'the bot’s greeting');
+}
+
+/** How far the message list is from its end, in pixels. */
+function fromEnd(page: Page): Promise<number> {
+  return messagesRegion(page).evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop);
+}
+
+/** Sends `text` from the composer and waits for the service to store it. */
+async function sends(page: Page, userId: string, text: string): Promise<void> {
+  await messageInput(page).fill(text);
+  await messageInput(page).press('Enter');
+  const roomId = await until('the bot room', () => botRoomOf(site.service.app, userId));
+  await until('the text stored', async () =>
+    (await roomMessages(site.service.app, roomId)).find((m) => m['text'] === text),
+  );
+}
+
+describe('journey: customer sites as real ones are', () => {
+  for (const [name, script] of [
+    [
+      // Prototype 1.7's Element.scrollTo, copied onto every element: scrolls the window to the element.
+      'Prototype.js',
+      `HTMLElement.prototype.scrollTo = function () { var e = this, t = 0, l = 0;
+         do { t += e.offsetTop || 0; l += e.offsetLeft || 0; e = e.offsetParent; } while (e);
+         window.scrollTo(l, t); return this; };`,
+    ],
+    [
+      // MooTools' Element.scrollTo(x, y): an options object is no number.
+      'MooTools',
+      `Element.prototype.scrollTo = function (x, y) { this.scrollLeft = x; this.scrollTop = y; return this; };`,
+    ],
+  ] as const) {
+    it(`${name}'s Element scrollTo: the page stays where it was, the list opens and stays on its newest messages`, async () => {
+      const { page, problems, userId } = await visit(`scrollto-${name.replace(/\W/g, '')}`, {
+        head: `<script>${script}</script>`,
+        body: '<main style="height:6000px"><h1>Tienda</h1></main>',
+      });
+      await page.evaluate(() => window.scrollTo(0, 3000));
+      await openChat(page);
+      // Pinned to its end (it stayed at 0, its oldest message, with the page's scrollTo).
+      await until('the list on its end', async () => ((await fromEnd(page)) < 2 ? true : undefined));
+      const text = `¿Hay pan? ${Date.now()}`;
+      await sends(page, userId, text);
+      // The bot's answer (its menu again) arrives below it and shows, from its top (the list had stayed at its start).
+      await need(
+        messagesRegion(page)
+          .getByText(/No te entendí/)
+          .last(),
+        'the bot’s answer',
+      );
+      await until('the newest message in view', async () => {
+        const [m, v] = [
+          await messagesRegion(page).locator('charla-message').last().boundingBox(),
+          await messagesRegion(page).boundingBox(),
+        ];
+        return m && v && m.y >= v.y - 1 && m.y < v.y + v.height - 20 ? true : undefined;
+      });
+      // Prototype's scrolled the page to the chat's element (3000 to 68).
+      expect(await page.evaluate(() => window.scrollY)).toBe(3000);
+      expect(unexpected(problems)).toEqual([]);
+      await page.context().close();
+    });
+  }
+
+  it('the page’s keyboard shortcuts (space, k, /) never take what is typed in the chat', async () => {
+    // The usual guard of a page's shortcuts: not while the target is a text field. Outside the
+    // widget's shadow root the target is the widget's element, so the guard let them through.
+    const { page, problems, userId } = await visit('shortcuts', {
+      head: `<script>window.__toggles = 0;
+        document.addEventListener('keydown', (e) => {
+          const t = e.target;
+          if (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.isContentEditable) return;
+          if (e.key === ' ' || e.key === 'k') { e.preventDefault(); window.__toggles++; }
+          if (e.key === '/') { e.preventDefault(); document.getElementById('search').focus(); }
+        });</script>`,
+      body: '<main><h1>Tienda</h1><input id="search" aria-label="Buscar"></main>',
+    });
+    await openChat(page);
+    await messageInput(page).click();
+    const text = 'busco pan sin gluten k/s https://shop.example/a b';
+    await page.keyboard.type(text);
+    expect(await messageInput(page).inputValue()).toBe(text);
+    expect(await page.evaluate(() => (window as unknown as { __toggles: number }).__toggles)).toBe(0);
+    expect(await page.locator('#search').inputValue()).toBe('');
+    await page.keyboard.press('Enter');
+    await sends(page, userId, 'y con semillas');
+    // On the page itself the shortcuts work as before.
+    await page.locator('h1').click();
+    await page.keyboard.press('k');
+    expect(await page.evaluate(() => (window as unknown as { __toggles: number }).__toggles)).toBe(1);
+    expect(unexpected(problems)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a router that swaps the whole <body> (Turbo Drive): the widget follows with its conversation; a cached copy shows no second launcher', async () => {
+    const { page, problems, userId } = await visit('body-swap', {});
+    await openChat(page);
+    const before = `Antes ${Date.now()}`;
+    await sends(page, userId, before);
+    // As Turbo Drive renders a visit: the next page's body in place of this one, its scripts run again.
+    await page.evaluate(async () => {
+      const next = new DOMParser().parseFromString(
+        await (await fetch(location.href)).text(),
+        'text/html',
+      ).body;
+      next.querySelector('h1')!.textContent = 'Página 2';
+      for (const old of next.querySelectorAll('script')) {
+        const s = document.createElement('script');
+        for (const a of old.attributes) s.setAttribute(a.name, a.value);
+        old.replaceWith(s);
+      }
+      history.pushState({}, '', '?p=2');
+      document.documentElement.replaceChild(document.adoptNode(next), document.body);
+    });
+    await need(page.getByRole('heading', { name: 'Página 2' }), 'the second page');
+    // The same widget, in the new body, its panel still open on the conversation.
+    await need(ownMessage(page, before), 'the conversation after the swap');
+    expect(
+      await page.evaluate(() => ({
+        elements: document.querySelectorAll('charla-widget').length,
+        inBody: document.querySelector('charla-widget')?.parentNode === document.body,
+        widgets: (window as unknown as { Charla: { widgets: unknown[] } }).Charla.widgets.length,
+      })),
+    ).toEqual({ elements: 1, inBody: true, widgets: 1 });
+    await sends(page, userId, `Después ${Date.now()}`);
+    // Back to a page from Turbo's cache: a copy of a body, the widget's element copied with it.
+    await page.evaluate(() => {
+      const copy = document.body.cloneNode(true) as HTMLElement;
+      copy.querySelector('h1')!.textContent = 'Página 1';
+      document.documentElement.replaceChild(copy, document.body);
+    });
+    await need(page.getByRole('heading', { name: 'Página 1' }), 'the cached page');
+    await need(
+      messagesRegion(page)
+        .getByText(/No te entendí/)
+        .last(),
+      'the conversation after the second swap',
+    );
+    // The copy has no widget behind it: it draws nothing (it drew a second, unavailable launcher).
+    const drawn = await page.evaluate(() =>
+      [...document.querySelectorAll('charla-widget')].map(
+        (w) => w.shadowRoot?.querySelectorAll('button').length ?? 0,
+      ),
+    );
+    expect(drawn.sort((a, b) => a - b)).toEqual([0, expect.any(Number)]);
+    expect(drawn[1]).toBeGreaterThan(0);
+    await sends(page, userId, `Al volver ${Date.now()}`);
+    // Taken out by the page itself (its body stays), the widget stays out.
+    await page.evaluate(() => document.querySelectorAll('charla-widget').forEach((w) => w.remove()));
+    await page.waitForTimeout(200);
+    expect(await page.evaluate(() => document.querySelectorAll('charla-widget').length)).toBe(0);
+    expect(unexpected(problems)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a grid body with `body > *` rules: the page lays out the same with the widget as without', async () => {
+    const layout = `<style>html,body{margin:0}
+      body{min-height:100vh;display:grid;grid-template-rows:auto 1fr auto;gap:16px}
+      body > *{padding:6px;border:3px solid #c00;margin:2px}</style>`;
+    const body =
+      '<header>Tienda</header><main id="main"><h1>Ofertas</h1></main><footer id="footer">Pie</footer>';
+    const rects = (page: Page) =>
+      page.evaluate(() =>
+        ['main', 'footer'].map((id) => {
+          const r = document.getElementById(id)!.getBoundingClientRect();
+          return [r.x, r.y, r.width, r.height];
+        }),
+      );
+    const plain = await visit('grid-plain', { head: layout, body, tag: false });
+    const without = await rects(plain.page);
+    await plain.page.context().close();
+    const { page, problems } = await visit('grid-widget', { head: layout, body });
+    expect(await rects(page)).toEqual(without);
+    // The element draws no box of its own (the rules gave it borders, a row and a gap).
+    expect(
+      await page.evaluate(() => {
+        const r = document.querySelector('charla-widget')!.getBoundingClientRect();
+        return [r.width, r.height];
+      }),
+    ).toEqual([0, 0]);
+    await openChat(page);
+    expect(await rects(page)).toEqual(without);
+    expect((await placement(page, 'panel'))?.top).toBe(true);
+    expect(unexpected(problems)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('printed, the page shows without the launcher or the open panel over it', async () => {
+    const { page, problems } = await visit('print', {});
+    expect(await placement(page, 'launcher')).not.toBeNull();
+    await page.emulateMedia({ media: 'print' });
+    expect(await placement(page, 'launcher')).toBeNull();
+    await page.emulateMedia({ media: 'screen' });
+    await openChat(page);
+    await page.emulateMedia({ media: 'print' });
+    expect(await placement(page, 'panel')).toBeNull();
+    expect(await placement(page, 'launcher')).toBeNull();
+    await page.emulateMedia({ media: 'screen' });
+    expect((await placement(page, 'panel'))?.top).toBe(true);
+    expect(unexpected(problems)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a Permissions-Policy without microphone and location: their buttons are not offered; the others are', async () => {
+    const { page, problems } = await visit('no-mic', {
+      headers: { 'permissions-policy': 'microphone=(), geolocation=()' },
+    });
+    await openChat(page);
+    await need(page.getByRole('button', { name: 'Adjuntar imagen o documento' }), 'the attach button');
+    expect(await page.getByRole('button', { name: 'Grabar audio' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Compartir ubicación' }).count()).toBe(0);
+    await page.context().close();
+    // Without the policy both are there.
+    const plain = await visit('with-mic', {});
+    await openChat(plain.page);
+    await need(plain.page.getByRole('button', { name: 'Grabar audio' }), 'the mic button');
+    await need(plain.page.getByRole('button', { name: 'Compartir ubicación' }), 'the location button');
+    expect(unexpected([...problems, ...plain.problems])).toEqual([]);
+    await plain.page.context().close();
+  });
+});
