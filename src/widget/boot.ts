@@ -102,8 +102,12 @@ function bootError(message: string, field?: string): BootError {
     body,
   });
 }
+/*
+ * The host out of the page's flow (a grid body took it for an item) whatever the page's rules: important
+ * in :host beats them. Not printed.
+ */
 const CSS =
-  ':host{all:initial;position:fixed}button{position:fixed;inset:auto;margin:0;z-index:2147483000;width:56px;height:56px;box-sizing:border-box;border:2px solid transparent;border-radius:50%;' +
+  ':host{all:initial!important;position:absolute!important}@media print{button{display:none!important}}button{position:fixed;inset:auto;margin:0;z-index:2147483000;width:56px;height:56px;box-sizing:border-box;border:2px solid transparent;border-radius:50%;' +
   'background:var(--charla-color-primary,#2563eb);color:var(--charla-color-on-primary,#fff);cursor:pointer;display:grid;' +
   'place-items:center;box-shadow:0 6px 20px rgba(0,0,0,.22);padding:0}button:focus-visible{outline:3px solid #111;outline-offset:3px;box-shadow:0 0 0 3px #fff}' +
   'button[aria-busy=true]{opacity:.8;cursor:progress}button[aria-disabled]{opacity:.5}svg{width:28px;height:28px;fill:currentColor}';

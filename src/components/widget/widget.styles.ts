@@ -2,9 +2,28 @@ import { css, unsafeCSS } from 'lit';
 import { FULL_SCREEN } from '../../controllers/full-screen.ts';
 
 export const styles = css`
+  /*
+   * Out of the page's flow whatever its CSS (launcher and panel are in the top layer): a grid or flex
+   * body took the element for an item (a row and a gap more), body > * rules gave it margins and
+   * borders. Important in a shadow root's :host beats the page's rules, important ones too. Absolute,
+   * not fixed: no stacking context (without popovers the launcher's z-index is the page's). Its
+   * display stays the page's: none hides it.
+   */
   :host {
     display: block;
-    position: static;
+    position: absolute !important;
+    top: 0 !important;
+    left: 0 !important;
+    width: 0 !important;
+    height: 0 !important;
+    min-width: 0 !important;
+    min-height: 0 !important;
+    margin: 0 !important;
+    padding: 0 !important;
+    border: 0 !important;
+    outline: 0 !important;
+    box-shadow: none !important;
+    background: none !important;
     --_edge: 24px;
     --_launcher: 56px;
     --_gap: 12px;

@@ -19,17 +19,6 @@ import { Announcer } from './announcer.ts';
 import { styles } from './widget.styles.ts';
 
 /** Shows or hides a manual popover; without popover support (or detached) it stays a fixed element. */
-const HOST_OUT_OF_FLOW = Object.entries({
-  position: 'fixed',
-  top: '0',
-  left: '0',
-  width: '0',
-  height: '0',
-  margin: '0',
-  padding: '0',
-  border: '0',
-});
-
 function top(el: HTMLElement | null, show?: boolean): void {
   try {
     if (show) el!.showPopover();
@@ -140,21 +129,21 @@ export class CharlaWidget extends LitElement {
 
   constructor() {
     super();
-    // Keys typed in the widget are the widget's, as in a frame: a page's shortcuts (space or k for its
-    // video, / for its search) look at the event's target, which outside is this element, not a text
-    // field, so they took what the visitor typed in the chat. The widget's own handlers ran already.
+    // Keys typed in the widget's fields stay in the widget: a page's shortcuts (space or k for its video,
+    // / for its search) skip text fields by the event's target, which outside is this element, so they
+    // took what the visitor typed in the chat. Keys on its buttons go on to the page, as a page's own
+    // buttons' do. The widget's own handlers ran already.
     for (const type of ['keydown', 'keypress', 'keyup'])
-      this.addEventListener(type, (e) => e.stopPropagation());
+      this.addEventListener(type, (e) => {
+        const from = e.composedPath()[0] as HTMLElement;
+        if (from.isContentEditable || /^(input|textarea|select)$/.test(from.localName)) e.stopPropagation();
+      });
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
     // Both catalogues read left to right, whatever the page's direction.
     this.dir = 'ltr';
-    // Out of the page's flow whatever its CSS (launcher and panel are in the top layer): a grid or
-    // flex body took the element for an item (a row and a gap more), `body > *` rules gave it margins
-    // and borders. Inline and important, above the page's rules; `display` stays the page's (none hides it).
-    for (const [name, value] of HOST_OUT_OF_FLOW) this.style.setProperty(name, value, 'important');
     // Taken out of the document, the popovers left the top layer: back in when it returns.
     this.requestUpdate();
     this.#useFont(googleFontName(this.#appliedTheme));
