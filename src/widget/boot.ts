@@ -371,17 +371,25 @@ function lazyHandle(opts: BootOptions, load: () => Promise<FullApi>, untrack: Un
     return true;
   };
   const container = opts.container === undefined ? document.body : opts.container;
-  if (container) {
-    if (typeof container.appendChild !== 'function')
-      throw bootError('container must be an Element or a shadow root (or null: no element)', 'container');
+  const show = (into: HTMLElement) => {
     const label = en ? 'Open chat' : 'Abrir chat';
-    launcher = liteLauncher(container, String(opts['position'] ?? 'br'), label, (click) => {
+    launcher = liteLauncher(into, String(opts['position'] ?? 'br'), label, (click) => {
       opened ||= click;
       return start();
     });
     // Read in the widget's language, whatever the page's (as <charla-widget lang>).
     launcher.lang = en ? 'en' : 'es';
     whenIdle(start);
+  };
+  if (container) {
+    if (typeof container.appendChild !== 'function')
+      throw bootError('container must be an Element or a shadow root (or null: no element)', 'container');
+    show(container);
+  } else if (opts.container === undefined) {
+    // A tag in <head>: the launcher once there is a body (the whole bundle at once held the page's load).
+    document.addEventListener('DOMContentLoaded', () => destroyed || real || show(document.body), {
+      once: true,
+    });
   } else {
     start();
   }

@@ -55,17 +55,14 @@ export function createWidget(given: WidgetOptions): WidgetInstance {
       instance.addCleanup(() => seen.disconnect());
     }
     // A page that swaps its whole <body> as it navigates (Turbo Drive, pjax-style routers) took the
-    // widget out with the old one: it joins the new body, its conversation and connection as they were,
-    // and a copy of its element cloned with a page (Turbo's cache of it) goes. Taken out by the page
+    // widget out with the old one: it joins the new body, its conversation and connection as they were
+    // (a copy of its element cloned with the page goes then: CharlaWidget). Taken out by the page
     // itself (the body is still the page's), it stays out.
     if ((later || container === document.body) && typeof MutationObserver === 'function') {
       const swapped = new MutationObserver(() => {
         const old = element.parentNode as Element | null;
         const body = document.body;
-        if (element.isConnected || old?.localName !== 'body' || old === body || !body) return;
-        for (const copy of body.querySelectorAll<typeof element>(element.localName))
-          if (!copy.context) copy.remove();
-        body.appendChild(element);
+        if (!element.isConnected && old?.localName === 'body' && old !== body) body?.appendChild(element);
       });
       swapped.observe(document.documentElement, { childList: true });
       instance.addCleanup(() => swapped.disconnect());

@@ -253,6 +253,28 @@ describe('journey: customer sites as real ones are', () => {
     await page.context().close();
   });
 
+  it('a plain tag in <head>: the loader’s launcher shows once there is a body, and the page loads without the bundle', async () => {
+    const held = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await held.route('**/charla.iife.js', () => undefined);
+    const page = await held.newPage();
+    const key = await themedWidget(site.service);
+    // goto waits for the page's load event: the bundle, fetched at once from <head>, held it.
+    await page.goto(
+      site.page(
+        'head-tag',
+        `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Tienda</title><link rel="icon" href="data:,">
+        <script src="${site.service.base}/charla.js" data-api-key="${key}" data-init="true"></script></head>
+        <body><main><h1>Tienda</h1></main></body></html>`,
+      ),
+      { timeout: 10_000 },
+    );
+    await need(launcher(page), 'the loader’s launcher');
+    expect(
+      await page.evaluate(() => document.querySelector('charla-loader')?.parentNode === document.body),
+    ).toBe(true);
+    await held.close();
+  });
+
   it('printed, the page shows without the launcher or the open panel over it', async () => {
     const { page, problems } = await visit('print', {});
     expect(await placement(page, 'launcher')).not.toBeNull();

@@ -144,6 +144,11 @@ export class CharlaWidget extends LitElement {
     super.connectedCallback();
     // Both catalogues read left to right, whatever the page's direction.
     this.dir = 'ltr';
+    // Copies of this element cloned with a page (a router's cache of it: Turbo, htmx history) draw
+    // nothing; they go when the widget joins them, so the page's querySelector finds the widget.
+    if (this.context)
+      for (const copy of this.parentNode?.querySelectorAll<CharlaWidget>(this.localName) ?? [])
+        if (!copy.context) copy.remove();
     // Taken out of the document, the popovers left the top layer: back in when it returns.
     this.requestUpdate();
     this.#useFont(googleFontName(this.#appliedTheme));
@@ -260,7 +265,9 @@ export class CharlaWidget extends LitElement {
     // Esc and Tab inside an open image viewer are the viewer's (a modal dialog of its own).
     if (event.composedPath().some((n) => n instanceof HTMLDialogElement)) return;
     if (event.key === 'Tab') return this.#fullScreen.tabAround(event, this.#panel, this.shadowRoot!);
+    // The widget's Esc: it closes the panel, not also the page's dialog the widget sits in.
     event.preventDefault();
+    event.stopPropagation();
     this.#returnFocus = true;
     this.context?.actions.close();
   }
@@ -269,6 +276,7 @@ export class CharlaWidget extends LitElement {
   #handleLauncherKeyDown(event: KeyboardEvent): void {
     if (event.key !== 'Escape' || event.defaultPrevented || !this.#stores.get('$ui')?.open) return;
     event.preventDefault();
+    event.stopPropagation();
     this.context?.actions.close();
   }
 

@@ -159,19 +159,29 @@ describe('<charla-widget>', () => {
     await settle(el);
     expect(callsOf('close')).toHaveLength(1);
     key(el.shadowRoot!.querySelector('.launcher')!, 'keydown', 'k');
+    // The widget's own Esc (it closes the panel) is not also the page's (a dialog the widget sits in).
+    el.context!.actions.open();
+    await settle(el);
+    key(el.shadowRoot!.querySelector('.panel')!, 'keydown', 'Escape');
+    await settle(el);
+    expect(callsOf('close')).toHaveLength(2);
     // Keys on the page itself reach its listeners as before.
     key(document.body, 'keyup', 'k');
     for (const type of ['keydown', 'keypress', 'keyup']) document.removeEventListener(type, page);
     expect(seen).toEqual(['keydown k', 'keyup k']);
   });
 
-  it('draws nothing without a widget behind it (a copy of the element cloned with a page)', async () => {
+  it('draws nothing without a widget behind it (a copy of the element cloned with a page), and such copies go when the widget joins them', async () => {
     const { el } = await mount({ ui: { open: true } });
     const copy = el.cloneNode(true) as CharlaWidget;
     document.body.append(copy);
     await settle(copy);
     expect(copy.shadowRoot!.querySelectorAll('button, .panel')).toHaveLength(0);
     expect(el.shadowRoot!.querySelectorAll('.launcher')).toHaveLength(1);
+    // The widget put back (a router's history restored the copy and the page appends the widget):
+    // the copy goes, so the page's querySelector finds the widget.
+    document.body.append(el);
+    expect([...document.querySelectorAll('charla-widget')]).toEqual([el]);
   });
 
   it('closes on Escape on the launcher too, when focus left the open panel for it; closed, Escape there does nothing', async () => {
