@@ -55,17 +55,32 @@ export async function themedWidget(service: Service, theme: Record<string, unkno
   return ((await res.json()) as { data: { ApiKey: { key: string } } }).data.ApiKey.key;
 }
 
-/** A shop page: `head` in its head, `attrs` on <html>, the documented script tag (data-init) at the end of body. */
+/** The documented script tag (data-init) of the widget `apiKey`, with `attrs` added. */
+export function documentedTag(service: Service, apiKey: string, attrs = ''): string {
+  return `<script src="${service.base}/charla.js" data-api-key="${apiKey}" data-init="true" ${attrs}></script>`;
+}
+
+/**
+ * A shop page: `head` in its head, `attrs` on <html>, `body` (a shop's by default) and the
+ * documented tag at the end of body, with `tag` as further attributes (false: no tag) and the
+ * visitor `userId` (a new shopper by default).
+ */
 export function shopPage(
   service: Service,
   apiKey: string,
-  { head = '', attrs = 'lang="es"', tag = '' }: { head?: string; attrs?: string; tag?: string } = {},
+  {
+    head = '',
+    attrs = 'lang="es"',
+    body = `<header id="site-header">Tienda</header><main><h1>Ofertas</h1><p id="copy">Pan sin gluten, recién hecho.</p>
+<button id="buy" type="button">Comprar</button><a id="more" href="#more">Más</a></main>`,
+    tag = '' as string | false,
+    userId = `shopper-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
+  }: { head?: string; attrs?: string; body?: string; tag?: string | false; userId?: string } = {},
 ): string {
+  const script = tag === false ? '' : documentedTag(service, apiKey, `${tag} data-user-id="${userId}"`);
   return `<!doctype html><html ${attrs}><head><meta charset="utf-8"><title>Tienda</title>${head}</head>
-<body><header id="site-header">Tienda</header><main><h1>Ofertas</h1><p id="copy">Pan sin gluten, recién hecho.</p>
-<button id="buy" type="button">Comprar</button><a id="more" href="#more">Más</a></main>
-<script src="${service.base}/charla.js" data-api-key="${apiKey}" data-init="true" ${tag}
-  data-user-id="shopper-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}"></script></body></html>`;
+<body>${body}
+${script}</body></html>`;
 }
 
 /** The real WidgetInstance of the page's first widget (waits for the full bundle). */

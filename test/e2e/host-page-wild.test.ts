@@ -21,7 +21,14 @@ import {
   unexpected,
   until,
 } from './helpers.ts';
-import { firstWidgetReady, hostileSite, placement, themedWidget } from './host-page-site.ts';
+import {
+  documentedTag,
+  firstWidgetReady,
+  hostileSite,
+  placement,
+  shopPage,
+  themedWidget,
+} from './host-page-site.ts';
 
 const site = hostileSite();
 
@@ -32,14 +39,25 @@ async function visit(
 ): Promise<{ page: Page; problems: string[]; userId: string }> {
   const key = await themedWidget(site.service);
   const userId = uniqueUser('wild');
-  const script = tag
-    ? `<script src="${site.service.base}/charla.js" data-api-key="${key}" data-init="true" data-user-id="${userId}"></script>`
-    : '';
-  const html = `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Tienda</title>
-<link rel="icon" href="data:,">${head}</head><body>${body}${script}</body></html>`;
+  const html = shopPage(site.service, key, {
+    head: `<link rel="icon" href="data:,">${head}`,
+    body,
+    userId,
+    tag: tag ? '' : false,
+  });
   const { page, problems } = await openPage(site.browser, site.page(name, html, undefined, headers));
   if (tag) await firstWidgetReady(page);
   return { page, problems, userId };
+}
+
+/** A page in a browser where the widget's full bundle never arrives: the loader's launcher alone. */
+async function bundleHeld(name: string, html: string): Promise<Page> {
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.route('**/charla.iife.js', () => undefined);
+  const page = await context.newPage();
+  // goto waits for the page's load event (a bundle fetched at once would hold it).
+  await page.goto(site.page(name, html), { timeout: 10_000 });
+  return page;
 }
 
 /** The chat opened from the launcher, the demo bot's greeting shown. */
@@ -222,21 +240,15 @@ describe('journey: customer sites as real ones are', () => {
     const without = await rects(plain.page);
     await plain.page.context().close();
     // The loader's launcher alone (the full bundle held back).
-    const held = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await held.route('**/charla.iife.js', () => undefined);
-    const loading = await held.newPage();
-    await loading.goto(
-      site.page(
-        'grid-loader',
-        `<!doctype html><html><head>${layout}</head><body>${body}
-      <script src="${site.service.base}/charla.js" data-api-key="${await themedWidget(site.service)}" data-init="true"></script></body></html>`,
-      ),
+    const loading = await bundleHeld(
+      'grid-loader',
+      shopPage(site.service, await themedWidget(site.service), { head: layout, body }),
     );
     await need(launcher(loading), 'the loader’s launcher');
     expect(await rects(loading)).toEqual(without);
     await loading.emulateMedia({ media: 'print' });
     expect(await placement(loading, 'launcher')).toBeNull();
-    await held.close();
+    await loading.context().close();
     const { page, problems } = await visit('grid-widget', { head: layout, body });
     expect(await rects(page)).toEqual(without);
     // The element draws no box of its own (the rules gave it borders, a row and a gap).
@@ -254,25 +266,17 @@ describe('journey: customer sites as real ones are', () => {
   });
 
   it('a plain tag in <head>: the loader’s launcher shows once there is a body, and the page loads without the bundle', async () => {
-    const held = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await held.route('**/charla.iife.js', () => undefined);
-    const page = await held.newPage();
     const key = await themedWidget(site.service);
-    // goto waits for the page's load event: the bundle, fetched at once from <head>, held it.
-    await page.goto(
-      site.page(
-        'head-tag',
-        `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Tienda</title><link rel="icon" href="data:,">
-        <script src="${site.service.base}/charla.js" data-api-key="${key}" data-init="true"></script></head>
-        <body><main><h1>Tienda</h1></main></body></html>`,
-      ),
-      { timeout: 10_000 },
+    // The page's load event is not held by the bundle (it was fetched at once from <head>).
+    const page = await bundleHeld(
+      'head-tag',
+      shopPage(site.service, key, { head: documentedTag(site.service, key), tag: false }),
     );
     await need(launcher(page), 'the loader’s launcher');
     expect(
       await page.evaluate(() => document.querySelector('charla-loader')?.parentNode === document.body),
     ).toBe(true);
-    await held.close();
+    await page.context().close();
   });
 
   it('printed, the page shows without the launcher or the open panel over it', async () => {

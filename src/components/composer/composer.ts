@@ -66,14 +66,21 @@ export function classifyFile(file: {
 /** The longest a location is looked for, prompt included (the browser's own 15 s start once allowed). */
 const LOCATING_MAX_MS = 30_000;
 
+const policyAllows = new Map<string, boolean>();
+
 /**
  * The page lets its scripts use this feature: a Permissions-Policy (or a frame's allow list) that
  * forbids the microphone or the location makes their buttons fail every time, so they are not offered.
  * Chromium says; elsewhere they are offered and a refusal is said when pressed.
  */
 function allowed(feature: string): boolean {
-  const policy = (document as { featurePolicy?: { allowsFeature(f: string): boolean } }).featurePolicy;
-  return policy?.allowsFeature(feature) !== false;
+  // A page's policy holds for its life: asked once per feature, not at every render of the composer.
+  let yes = policyAllows.get(feature);
+  if (yes === undefined) {
+    const policy = (document as { featurePolicy?: { allowsFeature(f: string): boolean } }).featurePolicy;
+    policyAllows.set(feature, (yes = policy?.allowsFeature(feature) !== false));
+  }
+  return yes;
 }
 
 /** What the composer says when the microphone cannot record. */
