@@ -466,7 +466,16 @@ function fillForm(opId: string, values: Record<string, string>): void {
   form.scrollIntoView({ block: 'center' });
 }
 
+/** The campaigns the table shows now, as JSON. */
+let shownCampaigns = '';
+
 function renderCampaigns(campaigns: Campaign[]): void {
+  // Polled every second: rows are made again only when a campaign changed. Made again each time, a
+  // row's Editar or Cancelar could go from under the pointer between its press and release, and the
+  // click was lost (the CI run at 5619c6d: updateCampaign went without its campaignId).
+  const json = JSON.stringify(campaigns);
+  if (json === shownCampaigns) return;
+  shownCampaigns = json;
   const rows = campaigns.map((c) => {
     const actions = h('td', {});
     if (c.status === 'SCHEDULED') {

@@ -215,6 +215,13 @@ describe('journey: a campaign is created, updated, another cancelled', () => {
     expect(await rowStatus(cancelledId)).toBe('CANCELLED');
   });
 
+  it('keeps its rows while no campaign changes (polled each second, a row made again lost a click on its buttons)', async () => {
+    const shown = await row(sentId).elementHandle();
+    // Three polls of campaigns that no longer change.
+    await page.waitForTimeout(3_200);
+    expect(await shown!.evaluate((tr) => tr.isConnected)).toBe(true);
+  });
+
   it('ran under the strict CSP without errors', async () => {
     expect(await cspViolations(page)).toEqual([]);
     // The refused second cancel is a 409 the console shows on purpose.
